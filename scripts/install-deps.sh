@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package plainsql needs to build, test and run. Idempotent:
+# packages already present are not touched, and apt is only called when something is missing.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config git
+  # libraries the product links
+  libsqlite3-dev libpq-dev nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev sqlite3 postgresql-15 postgresql-client-15
+  # style checks
+  clang-format clang-tidy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]}; run as root (or with sudo) to install them" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,143 @@
+// Spider / BIRD / SNAILS tables.json entries -> Schema.
+#include "catalog/benchmark_schema.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace plainsql::catalog {
+
+using nlohmann::json;
+
+Result<json> ReadJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return MakeError(ErrorCode::kNotFound, fmt::format("cannot read {}: no such file or not readable", path));
+  std::stringstream buf;
+  buf << in.rdbuf();
+  json j = json::parse(buf.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return MakeError(ErrorCode::kFormat, fmt::format("{} is not valid JSON", path));
+  return j;
+}
+
+Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
+  try {
+    Schema s;
+    s.database = e.at("db_id").get<std::string>();
+    s.source = "spider";
+    const json& tnames = e.at("table_names_original");
+    const json& cnames = e.at("column_names_original");
+    const json& types = e.at("column_types");
+    const json* labels = e.contains("column_names") ? &e.at("column_names") : nullptr;
+    if (cnames.size() != types.size()) {
+      return MakeError(ErrorCode::kFormat, fmt::format("{}: column_names_original and column_types differ in length",
+                                                       s.database));
+    }
+    for (const auto& t : tnames) {
+      Table table;
+      table.name = t.get<std::string>();
+      s.tables.push_back(std::move(table));
+    }
+    // Column i of the file -> (table index, column index in that table). Entry 0 is the "*" pseudo-column.
+    std::vector<std::pair<int, int>> where(cnames.size(), {-1, -1});
+    for (size_t i = 0; i < cnames.size(); ++i) {
+      int ti = cnames[i].at(0).get<int>();
+      if (ti < 0) continue;
+      if (static_cast<size_t>(ti) >= s.tables.size()) {
+        return MakeError(ErrorCode::kFormat, fmt::format("{}: column {} names table {} of {}", s.database, i, ti,
+                                                         s.tables.size()));
+      }
+      Column c;
+      c.name = cnames[i].at(1).get<std::string>();
+      c.type = types[i].get<std::string>();
+      c.type_class = ClassifyType(c.type);
+      if (labels && i < labels->size()) c.label = (*labels)[i].at(1).get<std::string>();
+      where[i] = {ti, static_cast<int>(s.tables[static_cast<size_t>(ti)].columns.size())};
+      s.tables[static_cast<size_t>(ti)].columns.push_back(std::move(c));
+    }
+    auto col = [&](const json& idx) -> std::pair<int, int> {
+      size_t i = idx.get<size_t>();
+      if (i >= where.size() || where[i].first < 0) throw std::out_of_range(fmt::format("column index {}", i));
+      return where[i];
+    };
+    auto col_name = [&](std::pair<int, int> w) -> const std::string& {
+      return s.tables[static_cast<size_t>(w.first)].columns[static_cast<size_t>(w.second)].name;
+    };
+    // primary_keys: a column index, or a list of indexes for a composite key.
+    for (const auto& pk : e.at("primary_keys")) {
+      std::vector<json> parts = pk.is_array() ? std::vector<json>(pk.begin(), pk.end()) : std::vector<json>{pk};
+      if (parts.empty()) continue;
+      Table& t = s.tables[static_cast<size_t>(col(parts[0]).first)];
+      t.primary_key.clear();
+      for (const auto& p : parts) t.primary_key.push_back(col_name(col(p)));
+    }
+    // foreign_keys: [from, to] column pairs. Group pairs by (from table, to table) to rebuild composite keys.
+    std::map<std::pair<int, int>, std::vector<std::pair<std::pair<int, int>, std::pair<int, int>>>> groups;
+    std::vector<std::pair<int, int>> group_order;
+    for (const auto& fk : e.at("foreign_keys")) {
+      auto from = col(fk.at(0));
+      auto to = col(fk.at(1));
+      auto key = std::make_pair(from.first, to.first);
+      if (!groups.count(key)) group_order.push_back(key);
+      groups[key].push_back({from, to});
+    }
+    for (const auto& key : group_order) {
+      auto& pairs = groups[key];
+      Table& from_table = s.tables[static_cast<size_t>(key.first)];
+      const Table& to_table = s.tables[static_cast<size_t>(key.second)];
+      std::set<std::string> ref_cols, from_cols;
+      for (auto& [f, t] : pairs) {
+        ref_cols.insert(col_name(t));
+        from_cols.insert(col_name(f));
+      }
+      std::set<std::string> pk(to_table.primary_key.begin(), to_table.primary_key.end());
+      bool composite = pairs.size() > 1 && pk.size() == pairs.size() && ref_cols == pk && from_cols.size() == pairs.size();
+      if (composite) {
+        ForeignKey fk;
+        fk.ref_table = to_table.name;
+        for (const auto& pk_col : to_table.primary_key) {  // in the referenced key's order
+          for (auto& [f, t] : pairs) {
+            if (col_name(t) == pk_col) {
+              fk.columns.push_back(col_name(f));
+              fk.ref_columns.push_back(pk_col);
+            }
+          }
+        }
+        from_table.foreign_keys.push_back(std::move(fk));
+      } else {
+        for (auto& [f, t] : pairs) {
+          from_table.foreign_keys.push_back(ForeignKey{"", {col_name(f)}, "", to_table.name, {col_name(t)}});
+        }
+      }
+    }
+    return s;
+  } catch (const std::exception& ex) {
+    std::string id = e.is_object() && e.contains("db_id") && e["db_id"].is_string() ? e["db_id"].get<std::string>() : "?";
+    return MakeError(ErrorCode::kFormat, fmt::format("tables.json entry {}: {}", id, ex.what()));
+  }
+}
+
+Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& db_id) {
+  auto j = ReadJsonFile(path);
+  if (!j) return j.error();
+  if (!j->is_array()) return MakeError(ErrorCode::kFormat, fmt::format("{}: expected a JSON array of schemas", path));
+  for (const auto& e : *j) {
+    if (e.is_object() && e.value("db_id", "") == db_id) return SchemaFromBenchmarkEntry(e);
+  }
+  return MakeError(ErrorCode::kNotFound, fmt::format("{} has no database with db_id \"{}\"", path, db_id));
+}
+
+Result<std::vector<std::string>> ListBenchmarkDatabases(const std::string& path) {
+  auto j = ReadJsonFile(path);
+  if (!j) return j.error();
+  if (!j->is_array()) return MakeError(ErrorCode::kFormat, fmt::format("{}: expected a JSON array of schemas", path));
+  std::vector<std::string> ids;
+  for (const auto& e : *j) {
+    if (e.is_object() && e.contains("db_id") && e["db_id"].is_string()) ids.push_back(e["db_id"].get<std::string>());
+  }
+  return ids;
+}
+
+}  // namespace plainsql::catalog

@@ -1,0 +1,27 @@
+// Schemas from benchmark schema files: Spider `tables.json`, BIRD `dev_tables.json`, SNAILS
+// `snails_tables_Native.json` (all the same layout), for databases we only have the schema of.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "catalog/schema.h"
+#include "common/status.h"
+
+namespace plainsql::catalog {
+
+/// Converts one entry (one database) of a tables.json file. Composite foreign keys, which the format spreads over
+/// several column pairs, are regrouped when the referenced columns form the referenced table's composite primary key.
+Result<Schema> SchemaFromBenchmarkEntry(const nlohmann::json& entry);
+
+/// Reads a tables.json file and converts the entry whose db_id is `db_id`.
+Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& db_id);
+
+/// The db_ids in a tables.json file, in file order.
+Result<std::vector<std::string>> ListBenchmarkDatabases(const std::string& path);
+
+/// Reads and parses a JSON file, with errors that name the file.
+Result<nlohmann::json> ReadJsonFile(const std::string& path);
+
+}  // namespace plainsql::catalog

@@ -1,0 +1,93 @@
+// Schema snapshot cache (see cache.h).
+#include "catalog/cache.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/json_io.h"
+#include "common/hash.h"
+
+namespace plainsql::catalog {
+
+namespace fs = std::filesystem;
+
+std::string DefaultCacheDir() {
+  if (const char* d = std::getenv("PLAINSQL_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "plainsql").string();
+  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "plainsql").string();
+  return (fs::temp_directory_path() / fmt::format("plainsql-cache-{}", getuid())).string();
+}
+
+namespace {
+
+// Writes through a temporary file and a rename, so a reader never sees half a snapshot.
+Status WriteAtomically(const fs::path& path, const std::string& content) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) return MakeError(ErrorCode::kIo, fmt::format("cannot create {}: {}", path.parent_path().string(), ec.message()));
+  fs::path tmp = path;
+  tmp += fmt::format(".tmp{}", getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << content;
+    if (!out.flush()) return MakeError(ErrorCode::kIo, fmt::format("cannot write {}", tmp.string()));
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return MakeError(ErrorCode::kIo, fmt::format("cannot write {}", path.string()));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<LoadedSchema> LoadSchema(exec::Connection& conn, const IntrospectOptions& options, const CacheOptions& cache) {
+  LoadedSchema out;
+  if (!cache.enabled) {
+    auto s = Introspect(conn, options);
+    if (!s) return s.error();
+    out.schema = std::move(*s);
+    return out;
+  }
+  auto digest = CatalogDigest(conn, options);
+  if (!digest) return digest.error();
+  Hasher h;
+  h.Update(int64_t{kSchemaJsonVersion});
+  h.Update(conn.identity());
+  h.Update(*digest);
+  h.Update(int64_t{options.samples});
+  h.Update(int64_t{options.sample_scan_rows});
+  h.Update(int64_t{options.row_counts});
+  h.Update(options.schema_filter);
+  fs::path file = fs::path(cache.dir.empty() ? DefaultCacheDir() : cache.dir) / "snapshots" / (h.HexDigest() + ".json");
+  out.cache_file = file.string();
+
+  std::error_code ec;
+  if (fs::exists(file, ec)) {
+    auto j = ReadJsonFile(file.string());
+    if (j) {
+      auto s = FromJson(*j);
+      if (s) {
+        out.schema = std::move(*s);
+        out.from_cache = true;
+        return out;
+      }
+    }
+    out.warning = fmt::format("ignored an unreadable schema snapshot {}", file.string());
+  }
+  auto s = Introspect(conn, options);
+  if (!s) return s.error();
+  out.schema = std::move(*s);
+  if (Status w = WriteAtomically(file, ToJson(out.schema).dump()); !w) {
+    out.warning = "schema snapshot not cached: " + w.error().message;
+  }
+  return out;
+}
+
+}  // namespace plainsql::catalog

@@ -1,0 +1,157 @@
+// SQLite introspection: four catalog queries over the pragma table-valued functions, whatever the table count,
+// then one count and one sampling query per table.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+
+#include "catalog/introspect.h"
+#include "common/hash.h"
+#include "common/strings.h"
+#include "sql/dialect.h"
+
+namespace plainsql::catalog {
+
+namespace {
+
+std::string Text(const exec::Value& v) { return v.is_null() ? std::string() : v.ToString(); }
+
+// Tables and views, in creation order; shadow tables of virtual tables and SQLite's internal tables are skipped.
+constexpr const char* kTablesSql =
+    "SELECT m.name, m.type FROM sqlite_schema m JOIN pragma_table_list tl ON tl.name = m.name AND tl.schema = 'main' "
+    "WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND tl.type <> 'shadow' "
+    "ORDER BY m.rowid";
+
+// hidden: 0 normal, 1 hidden column of a virtual table (skipped), 2 and 3 generated columns.
+constexpr const char* kColumnsSql =
+    "SELECT m.name, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk, p.hidden "
+    "FROM sqlite_schema m JOIN pragma_table_xinfo(m.name) p "
+    "WHERE m.type IN ('table', 'view') AND p.hidden <> 1 ORDER BY m.rowid, p.cid";
+
+constexpr const char* kForeignKeysSql =
+    "SELECT m.name, f.id, f.seq, f.\"table\", f.\"from\", f.\"to\" "
+    "FROM sqlite_schema m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table' "
+    "ORDER BY m.rowid, f.id DESC, f.seq";
+
+// Unique constraints and unique indexes on plain columns (expression and partial indexes are not keys).
+constexpr const char* kUniqueSql =
+    "SELECT m.name, il.name, ii.seqno, ii.name, il.partial "
+    "FROM sqlite_schema m JOIN pragma_index_list(m.name) il JOIN pragma_index_info(il.name) ii "
+    "WHERE m.type = 'table' AND il.\"unique\" = 1 AND il.origin <> 'pk' ORDER BY m.rowid, il.seq, ii.seqno";
+
+}  // namespace
+
+Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions& options) {
+  Schema schema;
+  schema.database = conn.database_name();
+  schema.source = "sqlite";
+  schema.namespaces = {"main"};
+  std::map<std::string, size_t> index;  // table name -> position in schema.tables
+
+  auto tables = conn.Query(kTablesSql, options.limits);
+  if (!tables) return tables.error();
+  for (const auto& row : tables->rows) {
+    Table t;
+    t.name = Text(row[0]);
+    t.kind = Text(row[1]) == "view" ? TableKind::kView : TableKind::kTable;
+    index[t.name] = schema.tables.size();
+    schema.tables.push_back(std::move(t));
+  }
+
+  auto columns = conn.Query(kColumnsSql, options.limits);
+  if (!columns) return columns.error();
+  std::map<std::string, std::vector<std::pair<int64_t, std::string>>> pk_parts;
+  for (const auto& row : columns->rows) {
+    auto it = index.find(Text(row[0]));
+    if (it == index.end()) continue;
+    Table& t = schema.tables[it->second];
+    Column c;
+    c.name = Text(row[1]);
+    c.type = Text(row[2]);
+    c.type_class = ClassifyType(c.type);
+    c.nullable = row[3].is_null() || row[3].as_integer() == 0;
+    if (!row[4].is_null()) c.default_value = Text(row[4]);
+    if (!row[5].is_null() && row[5].as_integer() > 0) pk_parts[t.name].emplace_back(row[5].as_integer(), c.name);
+    t.columns.push_back(std::move(c));
+  }
+  for (auto& [name, parts] : pk_parts) {
+    Table& t = schema.tables[index[name]];
+    std::sort(parts.begin(), parts.end());
+    for (auto& [pos, col] : parts) t.primary_key.push_back(col);
+    // An INTEGER PRIMARY KEY is the rowid and can never be NULL, though the pragma reports it nullable.
+    if (parts.size() == 1) {
+      for (Column& c : t.columns) {
+        if (c.name == t.primary_key[0] && EqualsIgnoreCase(c.type, "INTEGER")) c.nullable = false;
+      }
+    }
+  }
+
+  auto fks = conn.Query(kForeignKeysSql, options.limits);
+  if (!fks) return fks.error();
+  std::map<std::pair<std::string, int64_t>, ForeignKey> by_id;
+  std::vector<std::pair<std::string, int64_t>> order;
+  for (const auto& row : fks->rows) {
+    auto key = std::make_pair(Text(row[0]), row[1].as_integer());
+    auto [it, inserted] = by_id.try_emplace(key);
+    if (inserted) order.push_back(key);
+    it->second.ref_table = Text(row[3]);
+    it->second.columns.push_back(Text(row[4]));
+    it->second.ref_columns.push_back(Text(row[5]));  // "" when the key references the primary key implicitly
+  }
+  for (const auto& key : order) {
+    ForeignKey fk = std::move(by_id[key]);
+    // REFERENCES t without columns means t's primary key; resolve it so consumers always see columns.
+    if (std::all_of(fk.ref_columns.begin(), fk.ref_columns.end(), [](auto& s) { return s.empty(); })) {
+      if (const Table* ref = schema.FindTable(fk.ref_table); ref && ref->primary_key.size() == fk.columns.size()) {
+        fk.ref_columns = ref->primary_key;
+      }
+    }
+    schema.tables[index[key.first]].foreign_keys.push_back(std::move(fk));
+  }
+
+  auto uniques = conn.Query(kUniqueSql, options.limits);
+  if (!uniques) return uniques.error();
+  std::map<std::pair<std::string, std::string>, std::pair<UniqueKey, bool>> ukeys;  // -> key, usable
+  std::vector<std::pair<std::string, std::string>> uorder;
+  for (const auto& row : uniques->rows) {
+    auto key = std::make_pair(Text(row[0]), Text(row[1]));
+    auto [it, inserted] = ukeys.try_emplace(key, UniqueKey{key.second, {}}, true);
+    if (inserted) uorder.push_back(key);
+    if (row[3].is_null() || row[4].as_integer() != 0) it->second.second = false;  // expression or partial index
+    else it->second.first.columns.push_back(Text(row[3]));
+  }
+  for (const auto& key : uorder) {
+    auto& [uk, usable] = ukeys[key];
+    if (!usable) continue;
+    // SQLite names constraint-backed indexes sqlite_autoindex_<table>_<n>; such a name means nothing to a user.
+    if (uk.name.starts_with("sqlite_autoindex_")) uk.name.clear();
+    schema.tables[index[key.first]].unique_keys.push_back(std::move(uk));
+  }
+
+  if (Status s = CollectCountsAndSamples(conn, options, schema); !s) return s.error();
+  return schema;
+}
+
+Result<std::string> SqliteCatalogDigest(exec::Connection& conn, const IntrospectOptions& options) {
+  auto rs = conn.Query(
+      "SELECT (SELECT group_concat(type || char(31) || name || char(31) || coalesce(sql, ''), char(30)) "
+      "FROM (SELECT * FROM sqlite_schema ORDER BY rowid)), (SELECT file FROM pragma_database_list WHERE name = 'main')",
+      options.limits);
+  if (!rs) return rs.error();
+  Hasher h;
+  h.Update(Text(rs->rows.at(0).at(0)));
+  // Any write changes the file's size or modification time (or those of its write-ahead log).
+  std::string file = Text(rs->rows.at(0).at(1));
+  for (const std::string& f : {file, file + "-wal"}) {
+    struct stat st {};
+    if (!file.empty() && ::stat(f.c_str(), &st) == 0) {
+      h.Update(static_cast<int64_t>(st.st_size));
+      h.Update(static_cast<int64_t>(st.st_mtim.tv_sec));
+      h.Update(static_cast<int64_t>(st.st_mtim.tv_nsec));
+    }
+  }
+  return h.HexDigest();
+}
+
+}  // namespace plainsql::catalog

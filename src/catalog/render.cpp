@@ -1,0 +1,190 @@
+// DDL and prompt renderings of a schema.
+#include "catalog/render.h"
+
+#include <fmt/format.h>
+
+#include "catalog/json_io.h"
+#include "common/strings.h"
+
+namespace plainsql::catalog {
+
+namespace {
+
+std::string Q(const sql::Dialect& d, std::string_view name) { return sql::QuoteIdentifier(d, name); }
+
+std::string QList(const sql::Dialect& d, const std::vector<std::string>& names) {
+  std::vector<std::string> q;
+  for (const auto& n : names) q.push_back(Q(d, n));
+  return Join(q, ", ");
+}
+
+std::string QTable(const Schema& s, const sql::Dialect& d, const Table& t) {
+  if (s.namespaces.size() > 1 && !t.schema.empty()) return Q(d, t.schema) + "." + Q(d, t.name);
+  return Q(d, t.name);
+}
+
+// True when declared types were written for this dialect's engine and can be kept as they are.
+bool SameEngine(const Schema& s, const sql::Dialect& d) {
+  return (s.source == "sqlite" && d.name == "sqlite") || (s.source == "postgres" && d.name == "postgres");
+}
+
+std::string ColumnType(const Schema& s, const sql::Dialect& d, const Column& c) {
+  if (SameEngine(s, d)) return c.type;
+  switch (c.type_class) {
+    case TypeClass::kText: return std::string(d.text_type);
+    case TypeClass::kNumeric: return std::string(d.numeric_type);
+    case TypeClass::kDatetime: return std::string(d.datetime_type);
+    case TypeClass::kBoolean: return std::string(d.boolean_type);
+    case TypeClass::kOther: return std::string(d.other_type);
+  }
+  return {};
+}
+
+std::string OneLine(std::string_view s) { return ReplaceAll(ReplaceAll(s, "\r", " "), "\n", " "); }
+
+// Table-level key clauses shared by the DDL renderings.
+std::vector<std::string> KeyClauses(const Schema& s, const sql::Dialect& d, const Table& t, bool name_fks) {
+  std::vector<std::string> out;
+  if (!t.primary_key.empty()) out.push_back(fmt::format("PRIMARY KEY ({})", QList(d, t.primary_key)));
+  for (const UniqueKey& u : t.unique_keys) out.push_back(fmt::format("UNIQUE ({})", QList(d, u.columns)));
+  for (const ForeignKey& fk : t.foreign_keys) {
+    std::string ref = fk.ref_schema.empty() || s.namespaces.size() <= 1 ? Q(d, fk.ref_table)
+                                                                       : Q(d, fk.ref_schema) + "." + Q(d, fk.ref_table);
+    std::string prefix = name_fks && !fk.name.empty() ? fmt::format("CONSTRAINT {} ", Q(d, fk.name)) : "";
+    out.push_back(fmt::format("{}FOREIGN KEY ({}) REFERENCES {} ({})", prefix, QList(d, fk.columns), ref,
+                              QList(d, fk.ref_columns)));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<SchemaFormat> SchemaFormatByName(std::string_view name) {
+  for (SchemaFormat f : {SchemaFormat::kJson, SchemaFormat::kDdl, SchemaFormat::kPromptSnails, SchemaFormat::kPromptDdl,
+                         SchemaFormat::kList}) {
+    if (SchemaFormatName(f) == name) return f;
+  }
+  return std::nullopt;
+}
+
+std::string_view SchemaFormatName(SchemaFormat f) {
+  switch (f) {
+    case SchemaFormat::kJson: return "json";
+    case SchemaFormat::kDdl: return "ddl";
+    case SchemaFormat::kPromptSnails: return "prompt-snails";
+    case SchemaFormat::kPromptDdl: return "prompt-ddl";
+    case SchemaFormat::kList: return "list";
+  }
+  return "json";
+}
+
+std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
+  std::string out;
+  bool comments_as_statements = d.name == "postgres";
+  for (const Table& t : s.tables) {
+    if (t.kind == TableKind::kView) {
+      std::vector<std::string> cols;
+      for (const Column& c : t.columns) cols.push_back(Q(d, c.name));
+      out += fmt::format("-- view {} ({})\n\n", QTable(s, d, t), Join(cols, ", "));
+      continue;
+    }
+    std::vector<std::string> lines;
+    for (const Column& c : t.columns) {
+      std::string line = "  " + Q(d, c.name);
+      std::string type = ColumnType(s, d, c);
+      if (!type.empty()) line += " " + type;
+      if (!c.nullable) line += " NOT NULL";
+      if (c.default_value) line += " DEFAULT " + *c.default_value;
+      lines.push_back(std::move(line));
+    }
+    for (auto& k : KeyClauses(s, d, t, true)) lines.push_back("  " + k);
+    if (!t.comment.empty() && !comments_as_statements) out += "-- " + OneLine(t.comment) + "\n";
+    out += fmt::format("CREATE TABLE {} (\n", QTable(s, d, t));
+    for (size_t i = 0; i < lines.size(); ++i) {
+      out += lines[i];
+      if (i + 1 < lines.size()) out += ",";
+      const Column* c = i < t.columns.size() ? &t.columns[i] : nullptr;
+      if (c && !c->comment.empty() && !comments_as_statements) out += " -- " + OneLine(c->comment);
+      out += "\n";
+    }
+    out += ");\n";
+    if (comments_as_statements) {
+      if (!t.comment.empty()) {
+        out += fmt::format("COMMENT ON TABLE {} IS {};\n", QTable(s, d, t), sql::QuoteString(t.comment));
+      }
+      for (const Column& c : t.columns) {
+        if (c.comment.empty()) continue;
+        out += fmt::format("COMMENT ON COLUMN {}.{} IS {};\n", QTable(s, d, t), Q(d, c.name),
+                           sql::QuoteString(c.comment));
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string RenderPromptSnails(const Schema& s) {
+  std::string out;
+  for (const Table& t : s.tables) {
+    std::vector<std::string> cols;
+    for (const Column& c : t.columns) {
+      std::string type = c.type.empty() ? std::string(TypeClassName(c.type_class)) : ToLower(c.type);
+      cols.push_back(c.name + " " + type);
+    }
+    out += fmt::format("# {}({})\n", DisplayName(s, t), Join(cols, ", "));
+  }
+  return out;
+}
+
+std::string RenderPromptDdl(const Schema& s, const sql::Dialect& d, int max_samples) {
+  std::string out;
+  for (const Table& t : s.tables) {
+    if (!t.comment.empty()) out += "-- " + OneLine(t.comment) + "\n";
+    out += fmt::format("CREATE {} {} (\n", t.kind == TableKind::kView ? "VIEW" : "TABLE", QTable(s, d, t));
+    std::vector<std::string> keys = KeyClauses(s, d, t, false);
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      const Column& c = t.columns[i];
+      std::string type = c.type.empty() ? std::string(TypeClassName(c.type_class)) : c.type;
+      out += fmt::format("    {} {}", Q(d, c.name), type);
+      if (i + 1 < t.columns.size() || !keys.empty()) out += ",";
+      std::vector<std::string> notes;
+      if (!c.comment.empty()) notes.push_back(OneLine(c.comment));
+      if (max_samples > 0 && !c.samples.empty()) {
+        std::vector<std::string> ex;
+        for (size_t k = 0; k < c.samples.size() && k < static_cast<size_t>(max_samples); ++k) {
+          ex.push_back(c.type_class == TypeClass::kNumeric ? OneLine(c.samples[k])
+                                                           : sql::QuoteString(OneLine(c.samples[k])));
+        }
+        notes.push_back(fmt::format("example: [{}]", Join(ex, ", ")));
+      }
+      if (!notes.empty()) out += " -- " + Join(notes, ", ");
+      out += "\n";
+    }
+    for (size_t i = 0; i < keys.size(); ++i) out += "    " + keys[i] + (i + 1 < keys.size() ? ",\n" : "\n");
+    out += ");\n\n";
+  }
+  return out;
+}
+
+std::string RenderList(const Schema& s) {
+  std::string out;
+  for (const Table& t : s.tables) {
+    std::vector<std::string> cols;
+    for (const Column& c : t.columns) cols.push_back(c.name);
+    out += fmt::format("{}: {}\n", DisplayName(s, t), Join(cols, ", "));
+  }
+  return out;
+}
+
+std::string RenderSchema(const Schema& s, SchemaFormat format, const sql::Dialect& d, int max_samples) {
+  switch (format) {
+    case SchemaFormat::kJson: return ToJson(s).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    case SchemaFormat::kDdl: return RenderDdl(s, d);
+    case SchemaFormat::kPromptSnails: return RenderPromptSnails(s);
+    case SchemaFormat::kPromptDdl: return RenderPromptDdl(s, d, max_samples);
+    case SchemaFormat::kList: return RenderList(s);
+  }
+  return {};
+}
+
+}  // namespace plainsql::catalog

@@ -1,0 +1,23 @@
+// String helpers shared by the stages.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plainsql {
+
+std::string ToLower(std::string_view s);
+std::string ToUpper(std::string_view s);
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+std::string_view Trim(std::string_view s);
+std::vector<std::string> Split(std::string_view s, char sep);
+std::string Join(const std::vector<std::string>& parts, std::string_view sep);
+/// Replaces every occurrence of `from` (non-empty) by `to`.
+std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to);
+/// Number of Unicode code points in a UTF-8 string (bytes that are not continuation bytes), for column alignment.
+size_t Utf8Width(std::string_view s);
+/// Lowercase hexadecimal of bytes.
+std::string ToHex(std::string_view bytes);
+
+}  // namespace plainsql

@@ -1,0 +1,66 @@
+// Connection strings and the lexical guard shared by both engines.
+#include "exec/connection.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "common/strings.h"
+#include "sql/classify.h"
+
+namespace plainsql::exec {
+
+Result<ConnInfo> ParseConnectionString(std::string_view conn) {
+  std::string_view s = Trim(conn);
+  if (s.empty()) return MakeError(ErrorCode::kInvalidArgument, "empty connection string");
+  if (s.starts_with("postgresql://") || s.starts_with("postgres://")) {
+    return ConnInfo{Engine::kPostgres, std::string(s)};
+  }
+  if (s.starts_with("sqlite://")) s.remove_prefix(9);
+  else if (s.starts_with("sqlite:")) s.remove_prefix(7);
+  else if (size_t p = s.find("://"); p != std::string_view::npos) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("unsupported connection scheme '{}'; use sqlite:PATH, a file path, or "
+                                 "postgresql://user@host/db",
+                                 s.substr(0, p)));
+  }
+  if (s.empty()) return MakeError(ErrorCode::kInvalidArgument, "connection string has no SQLite file path");
+  return ConnInfo{Engine::kSqlite, std::string(s)};
+}
+
+std::string RedactConnectionString(std::string_view conn) {
+  // postgresql://user:secret@host/db -> postgresql://user:***@host/db; also password=... in the query string.
+  static const std::regex kUserinfo(R"(^(postgres(?:ql)?://[^:/@?]*):[^@/?]*@)");
+  static const std::regex kParam(R"(([?&]password=)[^&]*)", std::regex::icase);
+  std::string s = std::regex_replace(std::string(conn), kUserinfo, "$1:***@");
+  return std::regex_replace(s, kParam, "$1***");
+}
+
+Result<std::unique_ptr<Connection>> Connect(std::string_view conn) {
+  auto info = ParseConnectionString(conn);
+  if (!info) return info.error();
+  if (info->engine == Engine::kPostgres) return OpenPostgres(info->target);
+  return OpenSqlite(info->target);
+}
+
+Status CheckSingleQuery(std::string_view sql) {
+  sql::Classification c = sql::ClassifyStatement(sql);
+  if (c.unterminated) {
+    return MakeError(ErrorCode::kSql, "unterminated string, quoted identifier or comment in the SQL text");
+  }
+  if (c.kind == sql::StatementKind::kEmpty) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
+  if (c.statement_count > 1) {
+    return MakeError(ErrorCode::kNotReadOnly,
+                     fmt::format("refused: the text holds {} statements; plainsql runs a single read-only query",
+                                 c.statement_count));
+  }
+  if (c.kind != sql::StatementKind::kQuery) {
+    return MakeError(ErrorCode::kNotReadOnly,
+                     fmt::format("refused: {} is not a read-only query; plainsql runs SELECT, WITH, VALUES or TABLE "
+                                 "queries only",
+                                 c.first_keyword));
+  }
+  return Status::Ok();
+}
+
+}  // namespace plainsql::exec

@@ -1,0 +1,62 @@
+// Connections to a database, and the one way plainsql runs SQL on them: a single read-only query with limits.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "exec/value.h"
+#include "sql/dialect.h"
+
+namespace plainsql::exec {
+
+enum class Engine { kSqlite, kPostgres };
+
+/// A parsed connection string.
+struct ConnInfo {
+  Engine engine = Engine::kSqlite;
+  std::string target;  // SQLite: the file path; PostgreSQL: the libpq URL as given
+};
+
+/// Parses `sqlite:PATH`, `sqlite://PATH`, a plain path, or a `postgresql://` / `postgres://` URL.
+Result<ConnInfo> ParseConnectionString(std::string_view conn);
+
+/// Removes a password from a PostgreSQL URL, for messages and outputs. Other strings are returned unchanged.
+std::string RedactConnectionString(std::string_view conn);
+
+struct Limits {
+  std::chrono::milliseconds timeout{30'000};  // the query is stopped after this long
+  int64_t max_rows = 10'000;                  // at most this many rows are returned; `truncated` tells if more existed
+};
+
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  virtual Engine engine() const = 0;
+  virtual const sql::Dialect& dialect() const = 0;
+  /// Stable identity of the database for caches: the absolute SQLite path, or host:port/dbname for PostgreSQL.
+  virtual std::string identity() const = 0;
+  /// The database's name: the SQLite file's stem, or the PostgreSQL database name.
+  virtual std::string database_name() const = 0;
+
+  /// Runs one read-only query. Anything else (a write, DDL, ATTACH, a writable PRAGMA, several statements) is
+  /// refused with ErrorCode::kNotReadOnly and changes nothing. `params` bind to `?` (SQLite) or `$1..` (PostgreSQL).
+  virtual Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params = {}) = 0;
+};
+
+/// Opens a connection. SQLite files are opened read-only; a PostgreSQL session gets a 10 s connect timeout unless the
+/// URL sets connect_timeout.
+Result<std::unique_ptr<Connection>> Connect(std::string_view conn);
+
+// Engine-specific constructors (used by Connect).
+Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path);
+Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url);
+
+/// Checks the text is a single query (SELECT / WITH / VALUES / TABLE); the first, lexical guard.
+Status CheckSingleQuery(std::string_view sql);
+
+}  // namespace plainsql::exec

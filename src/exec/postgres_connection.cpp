@@ -1,0 +1,311 @@
+// PostgreSQL connections through libpq: every query runs in its own READ ONLY transaction with statement_timeout,
+// over the extended query protocol (one statement only), in single-row mode so the row cap bounds memory, and with a
+// client-side cancel if the server does not stop the query itself.
+#include <libpq-fe.h>
+#include <poll.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <vector>
+#include <fmt/format.h>
+
+#include "common/strings.h"
+#include "exec/connection.h"
+
+namespace plainsql::exec {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Type OIDs from PostgreSQL's pg_type.dat, for converting text results to typed values.
+constexpr Oid kBoolOid = 16, kByteaOid = 17, kInt8Oid = 20, kInt2Oid = 21, kInt4Oid = 23, kOidOid = 26,
+              kFloat4Oid = 700, kFloat8Oid = 701, kNumericOid = 1700;
+
+std::string TypeName(Oid oid) {
+  switch (oid) {
+    case kBoolOid: return "boolean";
+    case kByteaOid: return "bytea";
+    case kInt8Oid: return "bigint";
+    case kInt2Oid: return "smallint";
+    case kInt4Oid: return "integer";
+    case kOidOid: return "oid";
+    case kFloat4Oid: return "real";
+    case kFloat8Oid: return "double precision";
+    case kNumericOid: return "numeric";
+    case 25: return "text";
+    case 1042: return "character";
+    case 1043: return "character varying";
+    case 1082: return "date";
+    case 1083: return "time";
+    case 1114: return "timestamp";
+    case 1184: return "timestamptz";
+    case 114: return "json";
+    case 3802: return "jsonb";
+    case 2950: return "uuid";
+    default: return "";
+  }
+}
+
+std::string FirstLine(const char* msg) {
+  std::string s = msg ? msg : "";
+  if (s.starts_with("ERROR:  ")) s = s.substr(8);
+  size_t nl = s.find('\n');
+  return std::string(Trim(nl == std::string::npos ? s : s.substr(0, nl)));
+}
+
+Value DecodeBytea(const char* text) {
+  // Hex format (the default since PostgreSQL 9.0): \x followed by two hex digits per byte.
+  std::string out;
+  if (std::strncmp(text, "\\x", 2) == 0) {
+    auto nib = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+    for (const char* p = text + 2; p[0] && p[1]; p += 2) out.push_back(static_cast<char>(nib(p[0]) * 16 + nib(p[1])));
+  } else {
+    out = text;
+  }
+  return Value::MakeBlob(std::move(out));
+}
+
+Value Convert(const PGresult* res, int row, int col) {
+  if (PQgetisnull(res, row, col)) return Value::Null();
+  const char* text = PQgetvalue(res, row, col);
+  switch (PQftype(res, col)) {
+    case kBoolOid: return Value::Integer(text[0] == 't' ? 1 : 0);
+    case kInt2Oid:
+    case kInt4Oid:
+    case kInt8Oid:
+    case kOidOid: return Value::Integer(std::strtoll(text, nullptr, 10));
+    case kFloat4Oid:
+    case kFloat8Oid:
+    case kNumericOid: {
+      // numeric may be "NaN"; strtod reads it as NaN. Integral numerics without a point stay integers if they fit.
+      if (PQftype(res, col) == kNumericOid && !std::strpbrk(text, ".eEN")) {
+        errno = 0;
+        long long v = std::strtoll(text, nullptr, 10);
+        if (errno == 0) return Value::Integer(v);
+      }
+      return Value::Real(std::strtod(text, nullptr));
+    }
+    case kByteaOid: return DecodeBytea(text);
+    default: return Value::Text(std::string(text, static_cast<size_t>(PQgetlength(res, row, col))));
+  }
+}
+
+struct ResultGuard {
+  PGresult* res = nullptr;
+  ~ResultGuard() { PQclear(res); }
+};
+
+class PostgresConnection final : public Connection {
+ public:
+  explicit PostgresConnection(PGconn* conn) : conn_(conn) {}
+  ~PostgresConnection() override { PQfinish(conn_); }
+
+  Engine engine() const override { return Engine::kPostgres; }
+  const sql::Dialect& dialect() const override { return sql::Postgres(); }
+  std::string identity() const override {
+    return fmt::format("postgresql://{}@{}:{}/{}", PQuser(conn_), PQhost(conn_), PQport(conn_), PQdb(conn_));
+  }
+  std::string database_name() const override { return PQdb(conn_); }
+
+  Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+
+ private:
+  Status Exec(const char* command);
+  Error ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout);
+  void Cancel();
+  void Drain();
+
+  PGconn* conn_;
+};
+
+Status PostgresConnection::Exec(const char* command) {
+  ResultGuard g{PQexec(conn_, command)};
+  auto st = PQresultStatus(g.res);
+  if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return Status::Ok();
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));
+  }
+  return MakeError(ErrorCode::kSql, FirstLine(PQresultErrorMessage(g.res)));
+}
+
+void PostgresConnection::Cancel() {
+  PGcancel* c = PQgetCancel(conn_);
+  if (!c) return;
+  char err[256];
+  PQcancel(c, err, sizeof err);
+  PQfreeCancel(c);
+}
+
+void PostgresConnection::Drain() {
+  while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+}
+
+Error PostgresConnection::ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout) {
+  const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+  std::string sqlstate = state ? state : "";
+  std::string msg = FirstLine(PQresultErrorMessage(res));
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + msg);
+  }
+  if (sqlstate == "57014" || cancelled_timeout) {  // query_canceled: statement_timeout or our cancel
+    return MakeError(ErrorCode::kTimeout,
+                     fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
+  }
+  if (sqlstate == "25006") {  // read_only_sql_transaction
+    return MakeError(ErrorCode::kNotReadOnly, "refused: " + msg + "; plainsql runs read-only queries only");
+  }
+  return MakeError(ErrorCode::kSql, msg);
+}
+
+Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
+                                            const std::vector<Value>& params) {
+  if (Status s = CheckSingleQuery(sql); !s) return s.error();
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));
+  }
+  auto start = Clock::now();
+  if (Status s = Exec("BEGIN TRANSACTION READ ONLY"); !s) return s.error();
+  // A transaction that is left on any path below is rolled back; nothing it did can have been a write.
+  struct Rollback {
+    PostgresConnection* self;
+    ~Rollback() {
+      self->Drain();
+      PGresult* r = PQexec(self->conn_, "ROLLBACK");
+      PQclear(r);
+    }
+  } rollback{this};
+  long long timeout_ms = std::max<long long>(1, limits.timeout.count());
+  if (Status s = Exec(fmt::format("SET LOCAL statement_timeout = {}", timeout_ms).c_str()); !s) return s.error();
+
+  std::vector<std::string> texts;
+  std::vector<const char*> values;
+  std::vector<int> lengths, formats;
+  texts.reserve(params.size());
+  for (const Value& v : params) {
+    if (v.is_null()) {
+      texts.emplace_back();
+      values.push_back(nullptr);
+      lengths.push_back(0);
+      formats.push_back(0);
+      continue;
+    }
+    bool blob = v.type() == ValueType::kBlob;
+    texts.push_back(blob ? v.as_blob() : v.ToString());
+    values.push_back(texts.back().c_str());
+    lengths.push_back(static_cast<int>(texts.back().size()));
+    formats.push_back(blob ? 1 : 0);
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (values[i]) values[i] = texts[i].c_str();  // texts may have moved while growing
+  }
+  std::string query(sql);
+  if (!PQsendQueryParams(conn_, query.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
+                         lengths.data(), formats.data(), 0)) {
+    return MakeError(ErrorCode::kConnection, "could not send the query: " + FirstLine(PQerrorMessage(conn_)));
+  }
+  PQsetSingleRowMode(conn_);
+
+  // The server enforces statement_timeout; the client cancels too, a little later, in case it cannot.
+  auto client_deadline = start + limits.timeout + std::min(limits.timeout / 2 + std::chrono::milliseconds(100),
+                                                           std::chrono::milliseconds(5000));
+  bool cancelled_timeout = false, cancelled_for_rows = false;
+  ResultSet rs;
+  bool have_columns = false;
+  std::optional<Error> error;
+  while (true) {
+    while (PQisBusy(conn_)) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(client_deadline - Clock::now()).count();
+      if (left <= 0 && !cancelled_timeout && !cancelled_for_rows) {
+        cancelled_timeout = true;
+        Cancel();
+        client_deadline = Clock::now() + std::chrono::seconds(5);
+        continue;
+      }
+      if (left <= 0) {
+        return MakeError(ErrorCode::kConnection, "PostgreSQL did not answer a cancel request");
+      }
+      pollfd pfd{PQsocket(conn_), POLLIN, 0};
+      int pr = poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 1000)));
+      if (pr < 0 && errno != EINTR) return MakeError(ErrorCode::kConnection, "poll failed on the PostgreSQL socket");
+      if (!PQconsumeInput(conn_)) {
+        return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));
+      }
+    }
+    ResultGuard g{PQgetResult(conn_)};
+    if (!g.res) break;
+    auto st = PQresultStatus(g.res);
+    if (st == PGRES_SINGLE_TUPLE || st == PGRES_TUPLES_OK) {
+      if (!have_columns) {
+        int n = PQnfields(g.res);
+        for (int i = 0; i < n; ++i) {
+          rs.columns.emplace_back(PQfname(g.res, i));
+          rs.column_types.push_back(TypeName(PQftype(g.res, i)));
+        }
+        have_columns = true;
+      }
+      for (int r = 0; r < PQntuples(g.res); ++r) {
+        if (cancelled_for_rows) break;
+        if (static_cast<int64_t>(rs.rows.size()) >= limits.max_rows) {
+          rs.truncated = true;
+          cancelled_for_rows = true;
+          Cancel();
+          break;
+        }
+        Row row;
+        row.reserve(rs.columns.size());
+        for (int c = 0; c < PQnfields(g.res); ++c) row.push_back(Convert(g.res, r, c));
+        rs.rows.push_back(std::move(row));
+      }
+    } else if (st == PGRES_COMMAND_OK) {
+      // Not a row-returning statement; the lexical guard makes this unreachable for plain queries.
+    } else if (!error && !cancelled_for_rows) {
+      error = ErrorFromResult(g.res, limits, cancelled_timeout);
+    }
+  }
+  if (error) return *error;
+  rs.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return rs;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url) {
+  char* err = nullptr;
+  PQconninfoOption* opts = PQconninfoParse(url.c_str(), &err);
+  if (!opts) {
+    std::string msg = err ? FirstLine(err) : "invalid connection URL";
+    PQfreemem(err);
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("bad PostgreSQL URL {}: {}", RedactConnectionString(url), msg));
+  }
+  bool has_timeout = false;
+  for (PQconninfoOption* o = opts; o->keyword; ++o) {
+    if (std::strcmp(o->keyword, "connect_timeout") == 0 && o->val && *o->val) has_timeout = true;
+  }
+  PQconninfoFree(opts);
+  // Keywords are applied in order, later ones winning: application_name comes first so a URL's own wins, and
+  // connect_timeout is only added when the URL does not set one.
+  std::vector<const char*> keys = {"application_name", "dbname"};
+  std::vector<const char*> vals = {"plainsql", url.c_str()};
+  if (!has_timeout) {
+    keys.push_back("connect_timeout");
+    vals.push_back("10");
+  }
+  keys.push_back(nullptr);
+  vals.push_back(nullptr);
+  PGconn* conn = PQconnectdbParams(keys.data(), vals.data(), /*expand_dbname=*/1);
+  if (!conn) return MakeError(ErrorCode::kInternal, "out of memory creating a PostgreSQL connection");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::string msg = FirstLine(PQerrorMessage(conn));
+    PQfinish(conn);
+    return MakeError(ErrorCode::kConnection,
+                     fmt::format("cannot connect to {}: {}", RedactConnectionString(url), msg));
+  }
+  return std::unique_ptr<Connection>(new PostgresConnection(conn));
+}
+
+}  // namespace plainsql::exec

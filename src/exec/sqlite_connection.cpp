@@ -1,0 +1,256 @@
+// SQLite connections: opened read-only, guarded by an authorizer, stopped by a progress handler at the deadline.
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <span>
+#include <fmt/format.h>
+
+#include "common/strings.h"
+#include "exec/connection.h"
+#include "sql/classify.h"
+
+namespace plainsql::exec {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// PRAGMAs that only read, and that take a table or index name as their argument (pragma_table_info('t') and friends).
+constexpr std::string_view kReadPragmasWithArg[] = {"table_info", "table_xinfo", "table_list", "index_list",
+                                                    "index_info", "index_xinfo", "foreign_key_list"};
+// PRAGMAs that only read when called without an argument (with one, most of them change state).
+constexpr std::string_view kReadPragmasNoArg[] = {
+    "table_list", "database_list", "collation_list", "function_list", "module_list", "pragma_list",
+    "compile_options", "encoding", "foreign_keys", "page_count", "page_size", "freelist_count", "schema_version",
+    "user_version", "application_id", "data_version", "journal_mode", "auto_vacuum"};
+
+bool InList(std::string_view name, std::span<const std::string_view> list) {
+  for (auto w : list) {
+    if (EqualsIgnoreCase(name, w)) return true;
+  }
+  return false;
+}
+
+class SqliteConnection final : public Connection {
+ public:
+  SqliteConnection(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {
+    sqlite3_set_authorizer(db_, &SqliteConnection::Authorize, this);
+    // No ATTACH at all: the limit makes it fail even if the authorizer were bypassed.
+    sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_busy_timeout(db_, 2000);
+  }
+  ~SqliteConnection() override { sqlite3_close_v2(db_); }
+
+  Engine engine() const override { return Engine::kSqlite; }
+  const sql::Dialect& dialect() const override { return sql::Sqlite(); }
+  std::string identity() const override {
+    std::error_code ec;
+    auto abs = std::filesystem::weakly_canonical(path_, ec);
+    return "sqlite:" + (ec ? path_ : abs.string());
+  }
+  std::string database_name() const override { return std::filesystem::path(path_).stem().string(); }
+
+  Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+
+ private:
+  static int Authorize(void* self, int action, const char* a1, const char* a2, const char* db, const char* trigger);
+  static int Progress(void* self);
+
+  sqlite3* db_;
+  std::string path_;
+  std::string denied_;  // what the authorizer refused last, for the error message
+  Clock::time_point deadline_{};
+  bool timed_out_ = false;
+};
+
+int SqliteConnection::Authorize(void* p, int action, const char* a1, const char* a2, const char*, const char*) {
+  auto* self = static_cast<SqliteConnection*>(p);
+  switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_RECURSIVE:
+      return SQLITE_OK;
+    case SQLITE_FUNCTION:
+      // a2 is the function name. load_extension is also off at the connection level; this is belt and braces.
+      if (a2 && EqualsIgnoreCase(a2, "load_extension")) {
+        self->denied_ = "the load_extension() function";
+        return SQLITE_DENY;
+      }
+      return SQLITE_OK;
+    case SQLITE_PRAGMA: {
+      std::string_view name = a1 ? a1 : "";
+      bool ok = a2 ? InList(name, kReadPragmasWithArg) : InList(name, kReadPragmasNoArg);
+      if (ok) return SQLITE_OK;
+      self->denied_ = a2 ? fmt::format("PRAGMA {} with an argument", name) : fmt::format("PRAGMA {}", name);
+      return SQLITE_DENY;
+    }
+    case SQLITE_ATTACH: self->denied_ = "ATTACH"; return SQLITE_DENY;
+    case SQLITE_DETACH: self->denied_ = "DETACH"; return SQLITE_DENY;
+    case SQLITE_INSERT: self->denied_ = "INSERT"; return SQLITE_DENY;
+    case SQLITE_UPDATE:
+      // Preparing a query over an eponymous virtual table (pragma_table_xinfo('t') and the other pragma functions)
+      // makes SQLite check UPDATE permission on sqlite_schema's columns. Allowing that check cannot allow a write:
+      // the file is open read-only, writable_schema is a denied PRAGMA, sqlite3_stmt_readonly must hold, and the
+      // lexical guard admits queries only.
+      if (a1 && (EqualsIgnoreCase(a1, "sqlite_master") || EqualsIgnoreCase(a1, "sqlite_schema"))) return SQLITE_OK;
+      self->denied_ = "UPDATE";
+      return SQLITE_DENY;
+    case SQLITE_DELETE: self->denied_ = "DELETE"; return SQLITE_DENY;
+    case SQLITE_TRANSACTION: self->denied_ = "a transaction statement"; return SQLITE_DENY;
+    case SQLITE_SAVEPOINT: self->denied_ = "SAVEPOINT"; return SQLITE_DENY;
+    default: self->denied_ = "a statement that changes the schema or the database"; return SQLITE_DENY;
+  }
+}
+
+int SqliteConnection::Progress(void* p) {
+  auto* self = static_cast<SqliteConnection*>(p);
+  if (Clock::now() >= self->deadline_) {
+    self->timed_out_ = true;
+    return 1;  // non-zero interrupts the statement with SQLITE_INTERRUPT
+  }
+  return 0;
+}
+
+Value ColumnValue(sqlite3_stmt* stmt, int i) {
+  switch (sqlite3_column_type(stmt, i)) {
+    case SQLITE_INTEGER: return Value::Integer(sqlite3_column_int64(stmt, i));
+    case SQLITE_FLOAT: return Value::Real(sqlite3_column_double(stmt, i));
+    case SQLITE_TEXT: {
+      const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
+      return Value::Text(std::string(t, static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
+    }
+    case SQLITE_BLOB: {
+      const auto* b = static_cast<const char*>(sqlite3_column_blob(stmt, i));
+      int n = sqlite3_column_bytes(stmt, i);
+      return Value::MakeBlob(b ? std::string(b, static_cast<size_t>(n)) : std::string());
+    }
+    default: return Value::Null();
+  }
+}
+
+Status Bind(sqlite3_stmt* stmt, const std::vector<Value>& params) {
+  if (static_cast<int>(params.size()) != sqlite3_bind_parameter_count(stmt)) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("the query has {} parameters but {} values were given",
+                                 sqlite3_bind_parameter_count(stmt), params.size()));
+  }
+  for (size_t k = 0; k < params.size(); ++k) {
+    int i = static_cast<int>(k) + 1;
+    const Value& v = params[k];
+    switch (v.type()) {
+      case ValueType::kNull: sqlite3_bind_null(stmt, i); break;
+      case ValueType::kInteger: sqlite3_bind_int64(stmt, i, v.as_integer()); break;
+      case ValueType::kReal: sqlite3_bind_double(stmt, i, v.as_real()); break;
+      case ValueType::kText:
+        sqlite3_bind_text64(stmt, i, v.as_text().data(), v.as_text().size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+        break;
+      case ValueType::kBlob: sqlite3_bind_blob64(stmt, i, v.as_blob().data(), v.as_blob().size(), SQLITE_TRANSIENT);
+        break;
+    }
+  }
+  return Status::Ok();
+}
+
+struct StmtGuard {
+  sqlite3_stmt* stmt = nullptr;
+  ~StmtGuard() { sqlite3_finalize(stmt); }
+};
+
+Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& limits,
+                                          const std::vector<Value>& params) {
+  if (Status s = CheckSingleQuery(sql); !s) return s.error();
+  auto start = Clock::now();
+  deadline_ = start + limits.timeout;
+  timed_out_ = false;
+  denied_.clear();
+  // Every 1000 virtual-machine instructions SQLite asks whether the deadline has passed.
+  sqlite3_progress_handler(db_, 1000, &SqliteConnection::Progress, this);
+
+  auto fail = [&](int rc) -> Error {
+    if (timed_out_ || rc == SQLITE_INTERRUPT) {
+      return MakeError(ErrorCode::kTimeout,
+                       fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
+    }
+    if (!denied_.empty()) {
+      return MakeError(ErrorCode::kNotReadOnly,
+                       fmt::format("refused: {} is not allowed; plainsql runs read-only queries only", denied_));
+    }
+    int ext = sqlite3_extended_errcode(db_);
+    if ((ext & 0xff) == SQLITE_READONLY) {
+      return MakeError(ErrorCode::kNotReadOnly, "refused: the statement would write to the database");
+    }
+    return MakeError(ErrorCode::kSql, sqlite3_errmsg(db_));
+  };
+
+  StmtGuard g;
+  const char* tail = nullptr;
+  int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), 0, &g.stmt, &tail);
+  if (rc != SQLITE_OK) return fail(rc);
+  if (!g.stmt) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
+  if (tail && sql::ClassifyStatement(std::string_view(tail, sql.data() + sql.size() - tail)).statement_count > 0) {
+    return MakeError(ErrorCode::kNotReadOnly, "refused: the text holds more than one statement");
+  }
+  if (!sqlite3_stmt_readonly(g.stmt)) {
+    return MakeError(ErrorCode::kNotReadOnly, "refused: the statement is not read-only");
+  }
+  if (Status s = Bind(g.stmt, params); !s) return s.error();
+
+  ResultSet rs;
+  int ncol = sqlite3_column_count(g.stmt);
+  for (int i = 0; i < ncol; ++i) {
+    const char* name = sqlite3_column_name(g.stmt, i);
+    const char* type = sqlite3_column_decltype(g.stmt, i);
+    rs.columns.emplace_back(name ? name : "");
+    rs.column_types.emplace_back(type ? type : "");
+  }
+  while (true) {
+    rc = sqlite3_step(g.stmt);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) return fail(rc);
+    if (static_cast<int64_t>(rs.rows.size()) >= limits.max_rows) {
+      rs.truncated = true;
+      break;
+    }
+    Row row;
+    row.reserve(static_cast<size_t>(ncol));
+    for (int i = 0; i < ncol; ++i) row.push_back(ColumnValue(g.stmt, i));
+    rs.rows.push_back(std::move(row));
+  }
+  sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+  rs.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return rs;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return MakeError(ErrorCode::kNotFound, fmt::format("no such SQLite database file: {}", path));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("{} is a directory, not a SQLite database file", path));
+  }
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    return MakeError(ErrorCode::kConnection, fmt::format("cannot open SQLite database {}: {}", path, msg));
+  }
+  // Opening is lazy: read the schema once so that a file that is not a database fails here, clearly.
+  rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(db);
+    sqlite3_close_v2(db);
+    return MakeError(ErrorCode::kConnection, fmt::format("cannot read SQLite database {}: {}", path, msg));
+  }
+  return std::unique_ptr<Connection>(new SqliteConnection(db, path));
+}
+
+}  // namespace plainsql::exec

@@ -1,0 +1,28 @@
+// A lexical first guard on SQL text before it reaches a database: what kind of statement it is, and whether the text
+// holds more than one statement. It skips comments, string literals, quoted identifiers and PostgreSQL dollar quotes.
+// It is not the only guard: the execution stage also relies on the engine (SQLite authorizer and read-only open,
+// PostgreSQL READ ONLY transactions), so a mistake here cannot cause a write.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace plainsql::sql {
+
+enum class StatementKind {
+  kEmpty,  // only whitespace and comments
+  kQuery,  // SELECT, WITH, VALUES, TABLE, or a parenthesised query
+  kOther,  // anything else (INSERT, PRAGMA, CREATE, ...)
+};
+
+struct Classification {
+  StatementKind kind = StatementKind::kEmpty;
+  std::string first_keyword;  // upper case; empty when kind is kEmpty. After WITH ..., a data-changing main
+                              // statement's keyword (INSERT, UPDATE, DELETE, REPLACE, MERGE) replaces WITH.
+  int statement_count = 0;    // number of non-empty statements separated by ';'
+  bool unterminated = false;  // a string, quoted identifier or block comment is not closed
+};
+
+Classification ClassifyStatement(std::string_view sql);
+
+}  // namespace plainsql::sql

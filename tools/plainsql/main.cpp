@@ -1,0 +1,194 @@
+// plainsql: the command-line program. It parses arguments, calls the library and prints; nothing else lives here.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <iostream>
+#include <iterator>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/cache.h"
+#include "catalog/render.h"
+#include "catalog/tokens.h"
+#include "common/status.h"
+#include "common/version.h"
+#include "exec/connection.h"
+#include "exec/render.h"
+
+namespace {
+
+using plainsql::Error;
+using plainsql::ErrorCode;
+
+int Fail(const Error& e) {
+  fmt::print(stderr, "plainsql: error: {}\n", e.message);
+  return plainsql::ExitCodeFor(e.code);
+}
+
+void Write(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+struct SchemaArgs {
+  std::string conn;
+  std::string format = "ddl";
+  std::string dialect;
+  std::string schema_filter;
+  std::string tables_file;
+  std::string db_id;
+  int samples = 3;
+  bool no_cache = false;
+  bool tokens = false;
+};
+
+int RunSchema(const SchemaArgs& a) {
+  using namespace plainsql;
+  auto format = catalog::SchemaFormatByName(a.format);
+  if (!format) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", a.format)));
+  if (a.samples < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--samples must be 0 or more"));
+
+  catalog::Schema schema;
+  const sql::Dialect* dialect = &sql::Sqlite();
+  if (!a.tables_file.empty()) {
+    if (!a.conn.empty()) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both"));
+    }
+    if (a.db_id.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID"));
+    auto s = catalog::LoadBenchmarkSchema(a.tables_file, a.db_id);
+    if (!s) return Fail(s.error());
+    schema = std::move(*s);
+  } else {
+    if (a.conn.empty()) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "missing CONN (a SQLite file, sqlite:PATH or "
+                                                         "postgresql://...) or --tables FILE --db ID"));
+    }
+    auto conn = exec::Connect(a.conn);
+    if (!conn) return Fail(conn.error());
+    dialect = &(*conn)->dialect();
+    catalog::IntrospectOptions opts;
+    opts.samples = a.samples;
+    opts.schema_filter = a.schema_filter;
+    if (isatty(STDERR_FILENO)) {
+      opts.progress = [](size_t done, size_t total) {
+        if (total >= 50 && (done % 25 == 0 || done == total)) {
+          fmt::print(stderr, "\rreading tables: {}/{}{}", done, total, done == total ? "\n" : "");
+        }
+      };
+    }
+    catalog::CacheOptions cache;
+    cache.enabled = !a.no_cache;
+    auto loaded = catalog::LoadSchema(**conn, opts, cache);
+    if (!loaded) return Fail(loaded.error());
+    if (!loaded->warning.empty()) fmt::print(stderr, "plainsql: warning: {}\n", loaded->warning);
+    schema = std::move(loaded->schema);
+  }
+  if (!a.dialect.empty()) {
+    auto d = sql::DialectByName(a.dialect);
+    if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", a.dialect)));
+    dialect = *d;
+  }
+  if (a.tokens) {
+    fmt::print("{:<14} {:>8} {:>8}\n", "format", "chars", "tokens~");
+    for (auto f : {catalog::SchemaFormat::kList, catalog::SchemaFormat::kPromptSnails, catalog::SchemaFormat::kDdl,
+                   catalog::SchemaFormat::kPromptDdl, catalog::SchemaFormat::kJson}) {
+      std::string text = catalog::RenderSchema(schema, f, *dialect, a.samples);
+      fmt::print("{:<14} {:>8} {:>8}\n", catalog::SchemaFormatName(f), text.size(), catalog::EstimateTokens(text));
+    }
+    return 0;
+  }
+  Write(catalog::RenderSchema(schema, *format, *dialect, a.samples));
+  return 0;
+}
+
+struct SqlArgs {
+  std::string conn;
+  std::string query;
+  std::string format = "table";
+  int64_t timeout_ms = 30'000;
+  int64_t max_rows = 10'000;
+};
+
+int RunSql(const SqlArgs& a) {
+  using namespace plainsql;
+  exec::ResultFormat format;
+  if (a.format == "table") format = exec::ResultFormat::kTable;
+  else if (a.format == "csv") format = exec::ResultFormat::kCsv;
+  else if (a.format == "json") format = exec::ResultFormat::kJson;
+  else return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", a.format)));
+  if (a.timeout_ms <= 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be a positive number of ms"));
+  if (a.max_rows < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--max-rows must be 0 or more"));
+  std::string query = a.query;
+  if (query == "-") query.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+
+  auto conn = exec::Connect(a.conn);
+  if (!conn) return Fail(conn.error());
+  exec::Limits limits{std::chrono::milliseconds(a.timeout_ms), a.max_rows};
+  auto rs = (*conn)->Query(query, limits);
+  if (!rs) return Fail(rs.error());
+  Write(exec::Render(*rs, format));
+  if (rs->truncated && format != exec::ResultFormat::kTable) {
+    fmt::print(stderr, "plainsql: note: result truncated at {} rows (raise --max-rows to see more)\n", a.max_rows);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"plainsql: answer questions about a relational database in plain language, and measure how well it "
+               "does.\n\nCONN is a SQLite file (a path or sqlite:PATH) or a postgresql://user@host/db URL.\n"
+               "Exit codes: 0 ok, 2 bad usage or argument, 3 not found, 4 connection failed, 5 refused (not a "
+               "read-only query), 6 SQL error, 7 timeout, 8 I/O error, 9 bad file format, 70 internal error.",
+               "plainsql"};
+  app.set_version_flag("--version", std::string("plainsql ") + plainsql::kVersion);
+  app.require_subcommand(1);
+
+  SchemaArgs schema_args;
+  auto* schema = app.add_subcommand("schema", "Print a database's schema (tables, columns, keys, samples)");
+  schema->add_option("CONN", schema_args.conn, "Database connection");
+  schema->add_option("--format,-f", schema_args.format, "json | ddl | prompt-snails | prompt-ddl | list")
+      ->capture_default_str();
+  schema->add_option("--samples", schema_args.samples, "Distinct sample values to read per column")
+      ->capture_default_str();
+  schema->add_option("--dialect", schema_args.dialect, "Dialect of DDL output: sqlite | postgres | tsql | mysql "
+                                                       "(default: the connection's)");
+  schema->add_option("--schema", schema_args.schema_filter, "PostgreSQL: read only this schema (default: all)");
+  schema->add_option("--tables", schema_args.tables_file, "Read a Spider/BIRD tables.json file instead of a database");
+  schema->add_option("--db", schema_args.db_id, "With --tables: the db_id to read");
+  schema->add_flag("--no-cache", schema_args.no_cache, "Introspect even if a current snapshot is cached");
+  schema->add_flag("--tokens", schema_args.tokens, "Print the size of every rendering (chars, approximate tokens)");
+
+  SqlArgs sql_args;
+  auto* sql = app.add_subcommand("sql", "Run one read-only query with a timeout and a row cap");
+  sql->add_option("CONN", sql_args.conn, "Database connection")->required();
+  sql->add_option("QUERY", sql_args.query, "The SQL query, or - to read it from standard input")->required();
+  sql->add_option("--format,-f", sql_args.format, "table | csv | json")->capture_default_str();
+  sql->add_option("--timeout", sql_args.timeout_ms, "Stop the query after this many milliseconds")
+      ->capture_default_str();
+  sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "plainsql: error: {}\nRun 'plainsql --help' or 'plainsql COMMAND --help' for usage.\n",
+               e.what());
+    return 2;
+  }
+  try {
+    if (*schema) return RunSchema(schema_args);
+    if (*sql) return RunSql(sql_args);
+  } catch (const std::exception& e) {
+    // Reaching this is a bug: expected failures are returned as errors, not thrown.
+    fmt::print(stderr, "plainsql: internal error: {}\n", e.what());
+    return 70;
+  }
+  return 2;
+}
