@@ -32,7 +32,8 @@ std::string ColumnType(const Schema& s, const sql::Dialect& d, const Column& c) 
   if (SameEngine(s, d)) return c.type;
   switch (c.type_class) {
     case TypeClass::kText: return std::string(d.text_type);
-    case TypeClass::kNumeric: return std::string(d.numeric_type);
+    case TypeClass::kNumeric:
+      return std::string(ToLower(c.type).find("int") != std::string::npos ? d.integer_type : d.numeric_type);
     case TypeClass::kDatetime: return std::string(d.datetime_type);
     case TypeClass::kBoolean: return std::string(d.boolean_type);
     case TypeClass::kOther: return std::string(d.other_type);

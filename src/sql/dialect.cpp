@@ -7,15 +7,15 @@ namespace plainsql::sql {
 
 namespace {
 // One entry per dialect. Fields: name, quote open/close, folding, limit style, then the DDL type for each type
-// class: text, numeric, datetime, boolean, other.
+// class: text, integer (numeric declared as an integer), numeric, datetime, boolean, other.
 constexpr Dialect kSqlite{"sqlite", '"', '"', CaseFolding::kNone, LimitStyle::kLimitOffset,
-                          "TEXT", "NUMERIC", "TEXT", "INTEGER", "BLOB"};  // SQLite keeps dates as ISO-8601 text
+                          "TEXT", "INTEGER", "NUMERIC", "TEXT", "INTEGER", "BLOB"};  // SQLite keeps dates as ISO-8601 text
 constexpr Dialect kPostgres{"postgres", '"', '"', CaseFolding::kLower, LimitStyle::kLimitOffset,
-                            "text", "numeric", "timestamp", "boolean", "bytea"};
+                            "text", "bigint", "numeric", "timestamp", "boolean", "bytea"};
 constexpr Dialect kTSql{"tsql", '[', ']', CaseFolding::kNone, LimitStyle::kTop,
-                        "NVARCHAR(MAX)", "DECIMAL(38, 10)", "DATETIME2", "BIT", "VARBINARY(MAX)"};
+                        "NVARCHAR(MAX)", "BIGINT", "DECIMAL(38, 10)", "DATETIME2", "BIT", "VARBINARY(MAX)"};
 constexpr Dialect kMySql{"mysql", '`', '`', CaseFolding::kNone, LimitStyle::kLimitOffset,
-                         "TEXT", "DECIMAL(38, 10)", "DATETIME", "BOOLEAN", "BLOB"};
+                         "TEXT", "BIGINT", "DECIMAL(38, 10)", "DATETIME", "BOOLEAN", "BLOB"};
 }  // namespace
 
 const Dialect& Sqlite() { return kSqlite; }

@@ -31,6 +31,7 @@ struct Dialect {
   // Type names used in DDL when a column's declared type comes from another engine (or from a benchmark file) and
   // only its type class is known.
   std::string_view text_type;
+  std::string_view integer_type;  // numeric columns whose declared type names an integer
   std::string_view numeric_type;
   std::string_view datetime_type;
   std::string_view boolean_type;

@@ -1,0 +1,67 @@
+// Schemas from Spider/BIRD tables.json entries: columns, composite primary keys, composite foreign keys regrouped.
+#include <gtest/gtest.h>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/render.h"
+
+namespace plainsql::catalog {
+namespace {
+
+// A small entry in the tables.json layout, derived by hand for this test (not copied from a data set).
+constexpr const char* kEntry = R"json({
+  "db_id": "shop",
+  "table_names_original": ["Orders", "order_line", "product"],
+  "table_names": ["orders", "order line", "product"],
+  "column_names_original": [[-1, "*"], [0, "OrderID"], [0, "Site"], [0, "placed"], [1, "OrderID"], [1, "Site"],
+                            [1, "prod_id"], [1, "qty"], [2, "prod_id"], [2, "name"]],
+  "column_names": [[-1, "*"], [0, "order id"], [0, "site"], [0, "placed"], [1, "order id"], [1, "site"],
+                   [1, "product id"], [1, "quantity"], [2, "product id"], [2, "name"]],
+  "column_types": ["text", "number", "text", "time", "number", "text", "number", "number", "number", "text"],
+  "primary_keys": [[1, 2], 8],
+  "foreign_keys": [[4, 1], [6, 8], [5, 2]]
+})json";
+
+TEST(BenchmarkSchema, ConvertsAnEntry) {
+  auto s = SchemaFromBenchmarkEntry(nlohmann::json::parse(kEntry));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->database, "shop");
+  ASSERT_EQ(s->tables.size(), 3u);
+  const Table& orders = s->tables[0];
+  EXPECT_EQ(orders.name, "Orders");
+  EXPECT_EQ(orders.columns.size(), 3u);
+  EXPECT_EQ(orders.primary_key, (std::vector<std::string>{"OrderID", "Site"}));
+  EXPECT_EQ(orders.columns[2].type_class, TypeClass::kDatetime);
+  EXPECT_EQ(orders.columns[0].label, "order id");
+  EXPECT_EQ(s->tables[2].primary_key, std::vector<std::string>{"prod_id"});
+
+  const Table& line = s->tables[1];
+  ASSERT_EQ(line.foreign_keys.size(), 2u);
+  // [4,1] and [5,2] reference the composite key of Orders: one foreign key, in the referenced key's order.
+  EXPECT_EQ(line.foreign_keys[0].columns, (std::vector<std::string>{"OrderID", "Site"}));
+  EXPECT_EQ(line.foreign_keys[0].ref_table, "Orders");
+  EXPECT_EQ(line.foreign_keys[0].ref_columns, (std::vector<std::string>{"OrderID", "Site"}));
+  EXPECT_EQ(line.foreign_keys[1].columns, std::vector<std::string>{"prod_id"});
+  EXPECT_EQ(line.foreign_keys[1].ref_table, "product");
+}
+
+TEST(BenchmarkSchema, RendersWithDialectTypes) {
+  auto s = SchemaFromBenchmarkEntry(nlohmann::json::parse(kEntry));
+  ASSERT_TRUE(s.ok());
+  std::string ddl = RenderDdl(*s, sql::Postgres());
+  EXPECT_NE(ddl.find("\"OrderID\" numeric"), std::string::npos) << ddl;
+  EXPECT_NE(ddl.find("placed timestamp"), std::string::npos) << ddl;
+}
+
+TEST(BenchmarkSchema, ReportsBadEntries) {
+  auto j = nlohmann::json::parse(kEntry);
+  j["foreign_keys"].push_back({4, 99});
+  auto s = SchemaFromBenchmarkEntry(j);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kFormat);
+  EXPECT_NE(s.error().message.find("shop"), std::string::npos);
+  auto missing = LoadBenchmarkSchema("/nonexistent/tables.json", "x");
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace plainsql::catalog

@@ -1,0 +1,35 @@
+// Helpers shared by the tests: temporary files, SQLite fixtures built with the C API, file checksums.
+#pragma once
+
+#include <string>
+
+namespace plainsql::test {
+
+/// A fresh empty directory under the system temp dir, removed with its content at destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+/// Creates (or extends) a SQLite database at `path` by running `sql` with a writable connection. Fails the test on
+/// error.
+void MakeSqliteDb(const std::string& path, const std::string& sql);
+
+/// 128-bit hash of a file's bytes, as hex ("" if unreadable).
+std::string FileChecksum(const std::string& path);
+
+/// The whole content of a file.
+std::string ReadFile(const std::string& path);
+
+/// The sample database built from examples/plant.sql.
+std::string SampleDb();
+
+}  // namespace plainsql::test
