@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
 #include "catalog/json_io.h"
 #include "common/strings.h"
 
@@ -39,6 +41,23 @@ std::string ColumnType(const Schema& s, const sql::Dialect& d, const Column& c) 
     case TypeClass::kOther: return std::string(d.other_type);
   }
   return {};
+}
+
+// A column default in the target dialect. Default expressions are engine-specific, so across engines only literals
+// survive (numbers, strings, NULL, CURRENT_DATE/TIME/TIMESTAMP), with booleans written the target's way.
+std::optional<std::string> DefaultFor(const Schema& s, const sql::Dialect& d, const Column& c) {
+  if (!c.default_value) return std::nullopt;
+  if (SameEngine(s, d)) return c.default_value;
+  std::string v(Trim(*c.default_value));
+  std::string lower = ToLower(v);
+  if (c.type_class == TypeClass::kBoolean) {
+    if (lower == "1" || lower == "true" || lower == "'t'" || lower == "'1'") return std::string(d.true_literal);
+    if (lower == "0" || lower == "false" || lower == "'f'" || lower == "'0'") return std::string(d.false_literal);
+    return std::nullopt;
+  }
+  static const std::regex kLiteral(R"(^(-?[0-9]+(\.[0-9]+)?|'([^']|'')*'|null|current_date|current_time|current_timestamp)$)");
+  if (std::regex_match(lower, kLiteral)) return v;
+  return std::nullopt;
 }
 
 std::string OneLine(std::string_view s) { return ReplaceAll(ReplaceAll(s, "\r", " "), "\n", " "); }
@@ -95,7 +114,7 @@ std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
       std::string type = ColumnType(s, d, c);
       if (!type.empty()) line += " " + type;
       if (!c.nullable) line += " NOT NULL";
-      if (c.default_value) line += " DEFAULT " + *c.default_value;
+      if (auto def = DefaultFor(s, d, c)) line += " DEFAULT " + *def;
       lines.push_back(std::move(line));
     }
     for (auto& k : KeyClauses(s, d, t, true)) lines.push_back("  " + k);

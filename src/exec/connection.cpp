@@ -43,7 +43,7 @@ Result<std::unique_ptr<Connection>> Connect(std::string_view conn) {
   return OpenSqlite(info->target);
 }
 
-Status CheckSingleQuery(std::string_view sql) {
+Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
   sql::Classification c = sql::ClassifyStatement(sql);
   if (c.unterminated) {
     return MakeError(ErrorCode::kSql, "unterminated string, quoted identifier or comment in the SQL text");
@@ -59,6 +59,15 @@ Status CheckSingleQuery(std::string_view sql) {
                      fmt::format("refused: {} is not a read-only query; plainsql runs SELECT, WITH, VALUES or TABLE "
                                  "queries only",
                                  c.first_keyword));
+  }
+  for (const std::string& name : c.called_names) {
+    for (std::string_view denied : dialect.denied_functions) {
+      if (name == denied) {
+        return MakeError(ErrorCode::kNotReadOnly,
+                         fmt::format("refused: {}() can change the server or read its files; plainsql does not run it",
+                                     name));
+      }
+    }
   }
   return Status::Ok();
 }

@@ -56,7 +56,8 @@ Result<std::unique_ptr<Connection>> Connect(std::string_view conn);
 Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path);
 Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url);
 
-/// Checks the text is a single query (SELECT / WITH / VALUES / TABLE); the first, lexical guard.
-Status CheckSingleQuery(std::string_view sql);
+/// Checks the text is a single query (SELECT / WITH / VALUES / TABLE) that calls none of the dialect's denied
+/// functions; the first, lexical guard.
+Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect);
 
 }  // namespace plainsql::exec

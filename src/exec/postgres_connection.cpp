@@ -162,7 +162,7 @@ Error PostgresConnection::ErrorFromResult(const PGresult* res, const Limits& lim
 
 Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
                                             const std::vector<Value>& params) {
-  if (Status s = CheckSingleQuery(sql); !s) return s.error();
+  if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
   if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
   if (PQstatus(conn_) != CONNECTION_OK) {
     return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));

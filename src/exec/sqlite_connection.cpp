@@ -163,7 +163,7 @@ struct StmtGuard {
 
 Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& limits,
                                           const std::vector<Value>& params) {
-  if (Status s = CheckSingleQuery(sql); !s) return s.error();
+  if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
   auto start = Clock::now();
   deadline_ = start + limits.timeout;
   timed_out_ = false;

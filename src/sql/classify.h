@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace plainsql::sql {
 
@@ -21,6 +22,9 @@ struct Classification {
                               // statement's keyword (INSERT, UPDATE, DELETE, REPLACE, MERGE) replaces WITH.
   int statement_count = 0;    // number of non-empty statements separated by ';'
   bool unterminated = false;  // a string, quoted identifier or block comment is not closed
+  /// Lower-cased names written directly before "(" anywhere in the text (function calls, but also table names in
+  /// INSERT INTO t(...)), bare or quoted, schema qualification dropped.
+  std::vector<std::string> called_names;
 };
 
 Classification ClassifyStatement(std::string_view sql);

@@ -6,16 +6,40 @@
 namespace plainsql::sql {
 
 namespace {
+
+// SQLite: load_extension loads native code (also refused by the connection's authorizer and configuration).
+constexpr std::string_view kSqliteDenied[] = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"};
+// PostgreSQL 15: functions that are allowed inside a READ ONLY transaction but act outside it, or read server files.
+constexpr std::string_view kPostgresDenied[] = {
+    "lo_import", "lo_export", "lo_create", "lo_creat", "lo_unlink", "lo_from_bytea", "lo_put", "lo_truncate",
+    "lo_truncate64", "lo_open", "lowrite", "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file",
+    "pg_ls_logdir", "pg_ls_waldir", "pg_ls_tmpdir", "pg_ls_archive_statusdir", "pg_file_write", "pg_file_rename",
+    "pg_file_unlink", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile",
+    "pg_promote", "pg_switch_wal", "pg_create_restore_point", "pg_backup_start", "pg_backup_stop",
+    "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock", "pg_try_advisory_lock_shared",
+    "pg_advisory_unlock", "pg_advisory_unlock_all", "pg_notify", "set_config", "dblink", "dblink_exec",
+    "dblink_connect", "dblink_send_query", "pg_logical_emit_message", "pg_replication_origin_create",
+    "pg_create_logical_replication_slot", "pg_create_physical_replication_slot", "pg_drop_replication_slot",
+    "pg_import_system_collations", "pg_stat_reset", "pg_stat_reset_shared", "pg_stat_reset_single_table_counters",
+    "pg_stat_reset_single_function_counters", "pg_stat_reset_slru", "pg_stat_reset_replication_slot"};
+// T-SQL and MySQL are rendered, not executed, by plainsql; their lists name the obvious escapes for later use.
+constexpr std::string_view kTSqlDenied[] = {"openrowset", "opendatasource", "openquery", "xp_cmdshell"};
+constexpr std::string_view kMySqlDenied[] = {"load_file", "sleep", "benchmark", "get_lock", "release_lock"};
+
 // One entry per dialect. Fields: name, quote open/close, folding, limit style, then the DDL type for each type
-// class: text, integer (numeric declared as an integer), numeric, datetime, boolean, other.
+// class: text, integer (numeric declared as an integer), numeric, datetime, boolean, other; then the boolean literals
+// and the denied functions.
 constexpr Dialect kSqlite{"sqlite", '"', '"', CaseFolding::kNone, LimitStyle::kLimitOffset,
-                          "TEXT", "INTEGER", "NUMERIC", "TEXT", "INTEGER", "BLOB"};  // SQLite keeps dates as ISO-8601 text
+                          "TEXT", "INTEGER", "NUMERIC", "TEXT", "INTEGER", "BLOB", "1", "0", kSqliteDenied};  // SQLite keeps dates as ISO-8601 text
 constexpr Dialect kPostgres{"postgres", '"', '"', CaseFolding::kLower, LimitStyle::kLimitOffset,
-                            "text", "bigint", "numeric", "timestamp", "boolean", "bytea"};
+                            "text", "bigint", "numeric", "timestamp", "boolean", "bytea", "true", "false",
+                            kPostgresDenied};
 constexpr Dialect kTSql{"tsql", '[', ']', CaseFolding::kNone, LimitStyle::kTop,
-                        "NVARCHAR(MAX)", "BIGINT", "DECIMAL(38, 10)", "DATETIME2", "BIT", "VARBINARY(MAX)"};
+                        "NVARCHAR(MAX)", "BIGINT", "DECIMAL(38, 10)", "DATETIME2", "BIT", "VARBINARY(MAX)", "1", "0",
+                        kTSqlDenied};
 constexpr Dialect kMySql{"mysql", '`', '`', CaseFolding::kNone, LimitStyle::kLimitOffset,
-                         "TEXT", "BIGINT", "DECIMAL(38, 10)", "DATETIME", "BOOLEAN", "BLOB"};
+                         "TEXT", "BIGINT", "DECIMAL(38, 10)", "DATETIME", "BOOLEAN", "BLOB", "TRUE", "FALSE",
+                         kMySqlDenied};
 }  // namespace
 
 const Dialect& Sqlite() { return kSqlite; }

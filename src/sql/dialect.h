@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,11 @@ struct Dialect {
   std::string_view datetime_type;
   std::string_view boolean_type;
   std::string_view other_type;
+  std::string_view true_literal;   // how a boolean default is written
+  std::string_view false_literal;
+  /// Built-in functions whose effects escape a rolled-back read-only transaction (server files, large objects,
+  /// other sessions, configuration) or that read server files; a query calling one is refused.
+  std::span<const std::string_view> denied_functions;
 };
 
 const Dialect& Sqlite();
