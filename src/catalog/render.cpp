@@ -172,8 +172,8 @@ std::string RenderPromptDdl(const Schema& s, const sql::Dialect& d, int max_samp
       if (max_samples > 0 && !c.samples.empty()) {
         std::vector<std::string> ex;
         for (size_t k = 0; k < c.samples.size() && k < static_cast<size_t>(max_samples); ++k) {
-          ex.push_back(c.type_class == TypeClass::kNumeric ? OneLine(c.samples[k])
-                                                           : sql::QuoteString(OneLine(c.samples[k])));
+          bool bare = c.type_class == TypeClass::kNumeric || c.type_class == TypeClass::kBoolean;
+          ex.push_back(bare ? OneLine(c.samples[k]) : sql::QuoteString(OneLine(c.samples[k])));
         }
         notes.push_back(fmt::format("example: [{}]", Join(ex, ", ")));
       }

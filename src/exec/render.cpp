@@ -52,9 +52,12 @@ std::string RenderTable(const ResultSet& rs) {
     return right ? fill + s : s + fill;
   };
   std::string out;
+  // The last column is not padded on the right, so lines carry no trailing blanks.
+  auto last_unpadded = [&](size_t c) { return c + 1 == ncol && !numeric[c]; };
   for (size_t c = 0; c < ncol; ++c) {
     if (c) out += " | ";
-    out += pad(EscapeControl(rs.columns[c]), width[c], false);
+    std::string name = EscapeControl(rs.columns[c]);
+    out += last_unpadded(c) ? name : pad(name, width[c], false);
   }
   out += '\n';
   for (size_t c = 0; c < ncol; ++c) {
@@ -65,7 +68,7 @@ std::string RenderTable(const ResultSet& rs) {
   for (const auto& line : cells) {
     for (size_t c = 0; c < ncol; ++c) {
       if (c) out += " | ";
-      out += (c + 1 == ncol && !numeric[c]) ? line[c] : pad(line[c], width[c], numeric[c]);
+      out += last_unpadded(c) ? line[c] : pad(line[c], width[c], numeric[c]);
     }
     out += '\n';
   }
@@ -91,36 +94,40 @@ std::string RenderCsv(const ResultSet& rs) {
   return out;
 }
 
-nlohmann::json ValueToJson(const Value& v) {
+nlohmann::ordered_json ValueToJson(const Value& v) {
   switch (v.type()) {
     case ValueType::kNull: return nullptr;
     case ValueType::kInteger: return v.as_integer();
-    case ValueType::kReal: return std::isfinite(v.as_real()) ? nlohmann::json(v.as_real()) : nlohmann::json(nullptr);
+    case ValueType::kReal:
+      return std::isfinite(v.as_real()) ? nlohmann::ordered_json(v.as_real()) : nlohmann::ordered_json(nullptr);
     case ValueType::kText: return v.as_text();
     case ValueType::kBlob: return v.ToString();
   }
   return nullptr;
 }
 
-nlohmann::json ResultToJson(const ResultSet& rs) {
-  nlohmann::json rows = nlohmann::json::array();
+nlohmann::ordered_json ResultToJson(const ResultSet& rs) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Row& row : rs.rows) {
-    nlohmann::json r = nlohmann::json::array();
+    nlohmann::ordered_json r = nlohmann::ordered_json::array();
     for (const Value& v : row) r.push_back(ValueToJson(v));
     rows.push_back(std::move(r));
   }
-  return {{"columns", rs.columns},
-          {"column_types", rs.column_types},
-          {"rows", std::move(rows)},
-          {"row_count", rs.rows.size()},
-          {"truncated", rs.truncated}};
+  nlohmann::ordered_json j;
+  j["columns"] = rs.columns;
+  j["column_types"] = rs.column_types;
+  j["rows"] = std::move(rows);
+  j["row_count"] = rs.rows.size();
+  j["truncated"] = rs.truncated;
+  return j;
 }
 
 std::string Render(const ResultSet& rs, ResultFormat format) {
   switch (format) {
     case ResultFormat::kTable: return RenderTable(rs);
     case ResultFormat::kCsv: return RenderCsv(rs);
-    case ResultFormat::kJson: return ResultToJson(rs).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    // One line: the JSON form is for programs, and a pretty-printed result would put every value on its own line.
+    case ResultFormat::kJson: return ResultToJson(rs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   return {};
 }

@@ -15,10 +15,10 @@ enum class ResultFormat { kTable, kCsv, kJson };
 std::string RenderTable(const ResultSet& rs);
 /// RFC 4180 CSV with a header row; NULL is an empty field, blobs are \x<hex>.
 std::string RenderCsv(const ResultSet& rs);
-/// {"columns": [...], "column_types": [...], "rows": [[...]], "row_count": N, "truncated": bool}.
+/// {"columns": [...], "column_types": [...], "rows": [[...]], "row_count": N, "truncated": bool}, keys in that order.
 /// NULL is null, integers and reals are numbers (non-finite reals are null), blobs are "\x<hex>" strings.
-nlohmann::json ResultToJson(const ResultSet& rs);
-nlohmann::json ValueToJson(const Value& v);
+nlohmann::ordered_json ResultToJson(const ResultSet& rs);
+nlohmann::ordered_json ValueToJson(const Value& v);
 
 std::string Render(const ResultSet& rs, ResultFormat format);
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <iterator>
+#include <string_view>
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
@@ -169,6 +170,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
+  if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "schema" && std::string_view(argv[1]) != "sql") {
+    fmt::print(stderr, "plainsql: error: unknown command '{}'; commands are: schema, sql (see plainsql --help)\n",
+               argv[1]);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

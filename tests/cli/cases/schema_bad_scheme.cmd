@@ -1,0 +1,1 @@
+schema mysql://root@localhost/db

@@ -1,0 +1,1 @@
+schema "sqlite:$SAMPLE_DB" --no-cache

@@ -1,0 +1,1 @@
+schema "$SAMPLE_DB" --format ddl --dialect tsql --no-cache

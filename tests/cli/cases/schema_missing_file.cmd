@@ -1,0 +1,1 @@
+schema /nonexistent/plant.db

@@ -1,0 +1,1 @@
+schema "$FIXTURES/tables.json"

@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "SELECT 1" --max-rows abc

@@ -1,0 +1,1 @@
+sql "postgresql://u@h/db?nonsense=1" "SELECT 1"

@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB"

@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "ATTACH DATABASE '/tmp/x.db' AS x"

@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "INSERT INTO plant VALUES (7, 'x', 'y', 'z', 2000)"

@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "SELECT FROM plant WHERE"

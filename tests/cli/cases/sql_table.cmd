@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "SELECT p.plant_name, count(*) AS open_orders FROM TB_MO m JOIN MO_ST_CD s ON s.ST_CD = m.MO_ST JOIN TB_EQUIP e ON e.EQ_ID = m.EQ_ID JOIN plant p ON p.plant_id = e.PLNT_ID WHERE s.IS_OPEN = 1 GROUP BY p.plant_name ORDER BY open_orders DESC, p.plant_name"

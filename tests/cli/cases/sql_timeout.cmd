@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT count(*) FROM c" --timeout 200
