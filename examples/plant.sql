@@ -149,7 +149,7 @@ INSERT INTO TB_MO (MO_ID, EQ_ID, MO_TYP, MO_ST, PRIO_CD, CRT_DT, SCHED_DT, CMPL_
 WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 900),
 base AS (
   SELECT n,
-         (n * 53) % 180 + 1 AS eq,
+         (n * 53 + (n * n) % 41) % 180 + 1 AS eq,  -- uneven on purpose: some equipment fails more often
          CASE (n * 7) % 10 WHEN 0 THEN 'EM' WHEN 1 THEN 'CM' WHEN 2 THEN 'CM' WHEN 3 THEN 'CM' ELSE 'PM' END AS typ,
          CASE WHEN n > 860 THEN 'CRTD' WHEN n > 820 THEN 'REL' WHEN n > 780 THEN 'INPR'
               WHEN (n * 11) % 29 = 0 THEN 'CNCL' WHEN (n * 3) % 7 = 0 THEN 'TECO' ELSE 'CLSD' END AS st,

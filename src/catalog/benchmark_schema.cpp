@@ -32,8 +32,8 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
     const json& types = e.at("column_types");
     const json* labels = e.contains("column_names") ? &e.at("column_names") : nullptr;
     if (cnames.size() != types.size()) {
-      return MakeError(ErrorCode::kFormat, fmt::format("{}: column_names_original and column_types differ in length",
-                                                       s.database));
+      return MakeError(ErrorCode::kFormat,
+                       fmt::format("{}: column_names_original and column_types differ in length", s.database));
     }
     for (const auto& t : tnames) {
       Table table;
@@ -46,8 +46,8 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
       int ti = cnames[i].at(0).get<int>();
       if (ti < 0) continue;
       if (static_cast<size_t>(ti) >= s.tables.size()) {
-        return MakeError(ErrorCode::kFormat, fmt::format("{}: column {} names table {} of {}", s.database, i, ti,
-                                                         s.tables.size()));
+        return MakeError(ErrorCode::kFormat,
+                         fmt::format("{}: column {} names table {} of {}", s.database, i, ti, s.tables.size()));
       }
       Column c;
       c.name = cnames[i].at(1).get<std::string>();
@@ -93,7 +93,8 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
         from_cols.insert(col_name(f));
       }
       std::set<std::string> pk(to_table.primary_key.begin(), to_table.primary_key.end());
-      bool composite = pairs.size() > 1 && pk.size() == pairs.size() && ref_cols == pk && from_cols.size() == pairs.size();
+      bool composite =
+          pairs.size() > 1 && pk.size() == pairs.size() && ref_cols == pk && from_cols.size() == pairs.size();
       if (composite) {
         ForeignKey fk;
         fk.ref_table = to_table.name;
@@ -114,7 +115,8 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
     }
     return s;
   } catch (const std::exception& ex) {
-    std::string id = e.is_object() && e.contains("db_id") && e["db_id"].is_string() ? e["db_id"].get<std::string>() : "?";
+    std::string id =
+        e.is_object() && e.contains("db_id") && e["db_id"].is_string() ? e["db_id"].get<std::string>() : "?";
     return MakeError(ErrorCode::kFormat, fmt::format("tables.json entry {}: {}", id, ex.what()));
   }
 }

@@ -3,9 +3,9 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 
 #include "catalog/benchmark_schema.h"
@@ -29,7 +29,8 @@ namespace {
 Status WriteAtomically(const fs::path& path, const std::string& content) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  if (ec) return MakeError(ErrorCode::kIo, fmt::format("cannot create {}: {}", path.parent_path().string(), ec.message()));
+  if (ec)
+    return MakeError(ErrorCode::kIo, fmt::format("cannot create {}: {}", path.parent_path().string(), ec.message()));
   fs::path tmp = path;
   tmp += fmt::format(".tmp{}", getpid());
   {

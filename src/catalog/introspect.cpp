@@ -32,9 +32,9 @@ std::string QualifiedName(const exec::Connection& conn, const Table& t) {
 Result<Schema> Introspect(exec::Connection& conn, const IntrospectOptions& options) {
   if (conn.engine() == exec::Engine::kPostgres) return IntrospectPostgres(conn, options);
   if (!options.schema_filter.empty() && options.schema_filter != "main") {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     fmt::format("a SQLite database has one schema, \"main\"; there is no \"{}\"",
-                                 options.schema_filter));
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        fmt::format("a SQLite database has one schema, \"main\"; there is no \"{}\"", options.schema_filter));
   }
   return IntrospectSqlite(conn, options);
 }

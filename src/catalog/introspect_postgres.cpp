@@ -76,8 +76,8 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     auto ns = conn.Query("SELECT 1 FROM pg_namespace WHERE nspname = $1", options.limits, params);
     if (!ns) return ns.error();
     if (ns->rows.empty()) {
-      return MakeError(ErrorCode::kNotFound, fmt::format("no schema named \"{}\" in database {}",
-                                                          options.schema_filter, conn.database_name()));
+      return MakeError(ErrorCode::kNotFound, fmt::format("no schema named \"{}\" in database {}", options.schema_filter,
+                                                         conn.database_name()));
     }
   }
 
@@ -125,8 +125,10 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     auto flush = [&] {
       if (cur_oid < 0 || !usable || uk.columns.empty()) return;
       Table& t = schema.tables[index[cur_oid]];
-      if (primary) t.primary_key = uk.columns;
-      else t.unique_keys.push_back(uk);
+      if (primary)
+        t.primary_key = uk.columns;
+      else
+        t.unique_keys.push_back(uk);
     };
     for (const auto& row : keys->rows) {
       int64_t oid = row[0].as_integer();
@@ -139,8 +141,10 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
         usable = row[5].as_integer() != 0;
         uk = UniqueKey{iname, {}};
       }
-      if (row[4].is_null()) usable = false;
-      else uk.columns.push_back(Text(row[4]));
+      if (row[4].is_null())
+        usable = false;
+      else
+        uk.columns.push_back(Text(row[4]));
     }
     flush();
   }

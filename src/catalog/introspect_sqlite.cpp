@@ -2,8 +2,8 @@
 // then one count and one sampling query per table.
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <map>
 
 #include "catalog/introspect.h"
@@ -118,8 +118,10 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     auto key = std::make_pair(Text(row[0]), Text(row[1]));
     auto [it, inserted] = ukeys.try_emplace(key, UniqueKey{key.second, {}}, true);
     if (inserted) uorder.push_back(key);
-    if (row[3].is_null() || row[4].as_integer() != 0) it->second.second = false;  // expression or partial index
-    else it->second.first.columns.push_back(Text(row[3]));
+    if (row[3].is_null() || row[4].as_integer() != 0)
+      it->second.second = false;  // expression or partial index
+    else
+      it->second.first.columns.push_back(Text(row[3]));
   }
   for (const auto& key : uorder) {
     auto& [uk, usable] = ukeys[key];

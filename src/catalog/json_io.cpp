@@ -10,10 +10,7 @@ using nlohmann::json;
 namespace {
 
 json ColumnToJson(const Column& c) {
-  json j = {{"name", c.name},
-            {"type", c.type},
-            {"type_class", TypeClassName(c.type_class)},
-            {"nullable", c.nullable}};
+  json j = {{"name", c.name}, {"type", c.type}, {"type_class", TypeClassName(c.type_class)}, {"nullable", c.nullable}};
   if (c.default_value) j["default"] = *c.default_value;
   if (!c.comment.empty()) j["comment"] = c.comment;
   if (!c.label.empty()) j["label"] = c.label;
@@ -110,13 +107,17 @@ Table TableFromJson(const json& j, const std::string& where) {
   t.name = Str(j, "name", where);
   std::string w = where + "(" + t.name + ")";
   std::string kind = Str(j, "kind", w, false);
-  if (kind == "view") t.kind = TableKind::kView;
-  else if (kind.empty() || kind == "table") t.kind = TableKind::kTable;
-  else throw FormatError{fmt::format("{}.kind: expected \"table\" or \"view\", got \"{}\"", w, kind)};
+  if (kind == "view")
+    t.kind = TableKind::kView;
+  else if (kind.empty() || kind == "table")
+    t.kind = TableKind::kTable;
+  else
+    throw FormatError{fmt::format("{}.kind: expected \"table\" or \"view\", got \"{}\"", w, kind)};
   t.comment = Str(j, "comment", w, false);
   const json& cols = Field(j, "columns", w);
   if (!cols.is_array()) throw FormatError{w + ".columns: expected an array"};
-  for (size_t i = 0; i < cols.size(); ++i) t.columns.push_back(ColumnFromJson(cols[i], fmt::format("{}.columns[{}]", w, i)));
+  for (size_t i = 0; i < cols.size(); ++i)
+    t.columns.push_back(ColumnFromJson(cols[i], fmt::format("{}.columns[{}]", w, i)));
   t.primary_key = StrList(j, "primary_key", w);
   if (j.contains("foreign_keys")) {
     const json& fks = j.at("foreign_keys");
@@ -177,7 +178,8 @@ Result<Schema> FromJson(const json& j) {
     s.namespaces = StrList(j, "namespaces", "schema");
     const json& tables = Field(j, "tables", "schema");
     if (!tables.is_array()) throw FormatError{"schema.tables: expected an array"};
-    for (size_t i = 0; i < tables.size(); ++i) s.tables.push_back(TableFromJson(tables[i], fmt::format("tables[{}]", i)));
+    for (size_t i = 0; i < tables.size(); ++i)
+      s.tables.push_back(TableFromJson(tables[i], fmt::format("tables[{}]", i)));
     return s;
   } catch (const FormatError& e) {
     return MakeError(ErrorCode::kFormat, e.message);

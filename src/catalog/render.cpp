@@ -16,6 +16,7 @@ std::string Q(const sql::Dialect& d, std::string_view name) { return sql::QuoteI
 
 std::string QList(const sql::Dialect& d, const std::vector<std::string>& names) {
   std::vector<std::string> q;
+  q.reserve(names.size());
   for (const auto& n : names) q.push_back(Q(d, n));
   return Join(q, ", ");
 }
@@ -55,7 +56,8 @@ std::optional<std::string> DefaultFor(const Schema& s, const sql::Dialect& d, co
     if (lower == "0" || lower == "false" || lower == "'f'" || lower == "'0'") return std::string(d.false_literal);
     return std::nullopt;
   }
-  static const std::regex kLiteral(R"(^(-?[0-9]+(\.[0-9]+)?|'([^']|'')*'|null|current_date|current_time|current_timestamp)$)");
+  static const std::regex kLiteral(
+      R"(^(-?[0-9]+(\.[0-9]+)?|'([^']|'')*'|null|current_date|current_time|current_timestamp)$)");
   if (std::regex_match(lower, kLiteral)) return v;
   return std::nullopt;
 }
@@ -68,8 +70,9 @@ std::vector<std::string> KeyClauses(const Schema& s, const sql::Dialect& d, cons
   if (!t.primary_key.empty()) out.push_back(fmt::format("PRIMARY KEY ({})", QList(d, t.primary_key)));
   for (const UniqueKey& u : t.unique_keys) out.push_back(fmt::format("UNIQUE ({})", QList(d, u.columns)));
   for (const ForeignKey& fk : t.foreign_keys) {
-    std::string ref = fk.ref_schema.empty() || s.namespaces.size() <= 1 ? Q(d, fk.ref_table)
-                                                                       : Q(d, fk.ref_schema) + "." + Q(d, fk.ref_table);
+    std::string ref = fk.ref_schema.empty() || s.namespaces.size() <= 1
+                          ? Q(d, fk.ref_table)
+                          : Q(d, fk.ref_schema) + "." + Q(d, fk.ref_table);
     std::string prefix = name_fks && !fk.name.empty() ? fmt::format("CONSTRAINT {} ", Q(d, fk.name)) : "";
     out.push_back(fmt::format("{}FOREIGN KEY ({}) REFERENCES {} ({})", prefix, QList(d, fk.columns), ref,
                               QList(d, fk.ref_columns)));
@@ -134,8 +137,8 @@ std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
       }
       for (const Column& c : t.columns) {
         if (c.comment.empty()) continue;
-        out += fmt::format("COMMENT ON COLUMN {}.{} IS {};\n", QTable(s, d, t), Q(d, c.name),
-                           sql::QuoteString(c.comment));
+        out +=
+            fmt::format("COMMENT ON COLUMN {}.{} IS {};\n", QTable(s, d, t), Q(d, c.name), sql::QuoteString(c.comment));
       }
     }
     out += "\n";

@@ -18,8 +18,8 @@ std::string_view TypeClassName(TypeClass t) {
 }
 
 std::optional<TypeClass> TypeClassFromName(std::string_view name) {
-  for (TypeClass t : {TypeClass::kText, TypeClass::kNumeric, TypeClass::kDatetime, TypeClass::kBoolean,
-                      TypeClass::kOther}) {
+  for (TypeClass t :
+       {TypeClass::kText, TypeClass::kNumeric, TypeClass::kDatetime, TypeClass::kBoolean, TypeClass::kOther}) {
     if (TypeClassName(t) == name) return t;
   }
   return std::nullopt;

@@ -18,21 +18,21 @@ std::optional<TypeClass> TypeClassFromName(std::string_view name);
 TypeClass ClassifyType(std::string_view declared_type);
 
 struct Column {
-  std::string name;                    // exact name, case and spaces kept
-  std::string type;                    // declared type as the database reports it ("" if none)
+  std::string name;  // exact name, case and spaces kept
+  std::string type;  // declared type as the database reports it ("" if none)
   TypeClass type_class = TypeClass::kOther;
   bool nullable = true;
   std::optional<std::string> default_value;  // the default expression's text
-  std::string comment;                 // COMMENT ON COLUMN, or a description from a benchmark schema file
-  std::string label;                   // a readable name from a benchmark's schema file (Spider "column_names")
-  std::vector<std::string> samples;    // distinct non-null values seen, as text, at most the requested number
+  std::string comment;                       // COMMENT ON COLUMN, or a description from a benchmark schema file
+  std::string label;                         // a readable name from a benchmark's schema file (Spider "column_names")
+  std::vector<std::string> samples;          // distinct non-null values seen, as text, at most the requested number
   bool operator==(const Column&) const = default;
 };
 
 struct ForeignKey {
-  std::string name;                      // constraint name, "" if unnamed
-  std::vector<std::string> columns;      // referencing columns, in key order
-  std::string ref_schema;                // "" for the same namespace as the referencing table
+  std::string name;                  // constraint name, "" if unnamed
+  std::vector<std::string> columns;  // referencing columns, in key order
+  std::string ref_schema;            // "" for the same namespace as the referencing table
   std::string ref_table;
   std::vector<std::string> ref_columns;  // referenced columns, same length as `columns`
   bool operator==(const ForeignKey&) const = default;
@@ -55,7 +55,7 @@ struct Table {
   std::vector<std::string> primary_key;  // column names in key order; empty if none
   std::vector<ForeignKey> foreign_keys;
   std::vector<UniqueKey> unique_keys;
-  std::optional<int64_t> row_count;      // exact on SQLite; on PostgreSQL the planner's estimate once analyzed
+  std::optional<int64_t> row_count;  // exact on SQLite; on PostgreSQL the planner's estimate once analyzed
   bool row_count_estimated = false;
 
   const Column* FindColumn(std::string_view column_name) const;  // exact match first, then case-insensitive

@@ -1,9 +1,9 @@
 // A 128-bit content hash over xxHash's XXH3.
 #include "common/hash.h"
 
-#include <cstring>
 #include <fmt/format.h>
 #include <xxhash.h>
+#include <cstring>
 
 namespace plainsql {
 

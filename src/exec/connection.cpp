@@ -16,8 +16,10 @@ Result<ConnInfo> ParseConnectionString(std::string_view conn) {
   if (s.starts_with("postgresql://") || s.starts_with("postgres://")) {
     return ConnInfo{Engine::kPostgres, std::string(s)};
   }
-  if (s.starts_with("sqlite://")) s.remove_prefix(9);
-  else if (s.starts_with("sqlite:")) s.remove_prefix(7);
+  if (s.starts_with("sqlite://"))
+    s.remove_prefix(9);
+  else if (s.starts_with("sqlite:"))
+    s.remove_prefix(7);
   else if (size_t p = s.find("://"); p != std::string_view::npos) {
     return MakeError(ErrorCode::kInvalidArgument,
                      fmt::format("unsupported connection scheme '{}'; use sqlite:PATH, a file path, or "
@@ -63,9 +65,9 @@ Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
   for (const std::string& name : c.called_names) {
     for (std::string_view denied : dialect.denied_functions) {
       if (name == denied) {
-        return MakeError(ErrorCode::kNotReadOnly,
-                         fmt::format("refused: {}() can change the server or read its files; plainsql does not run it",
-                                     name));
+        return MakeError(
+            ErrorCode::kNotReadOnly,
+            fmt::format("refused: {}() can change the server or read its files; plainsql does not run it", name));
       }
     }
   }

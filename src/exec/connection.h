@@ -45,7 +45,8 @@ class Connection {
 
   /// Runs one read-only query. Anything else (a write, DDL, ATTACH, a writable PRAGMA, several statements) is
   /// refused with ErrorCode::kNotReadOnly and changes nothing. `params` bind to `?` (SQLite) or `$1..` (PostgreSQL).
-  virtual Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params = {}) = 0;
+  virtual Result<ResultSet> Query(std::string_view sql, const Limits& limits,
+                                  const std::vector<Value>& params = {}) = 0;
 };
 
 /// Opens a connection. SQLite files are opened read-only; a PostgreSQL session gets a 10 s connect timeout unless the

@@ -4,12 +4,12 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
+#include <fmt/format.h>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <vector>
-#include <fmt/format.h>
 
 #include "common/strings.h"
 #include "exec/connection.h"
@@ -203,15 +203,15 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
     if (values[i]) values[i] = texts[i].c_str();  // texts may have moved while growing
   }
   std::string query(sql);
-  if (!PQsendQueryParams(conn_, query.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
-                         lengths.data(), formats.data(), 0)) {
+  if (!PQsendQueryParams(conn_, query.c_str(), static_cast<int>(params.size()), nullptr, values.data(), lengths.data(),
+                         formats.data(), 0)) {
     return MakeError(ErrorCode::kConnection, "could not send the query: " + FirstLine(PQerrorMessage(conn_)));
   }
   PQsetSingleRowMode(conn_);
 
   // The server enforces statement_timeout; the client cancels too, a little later, in case it cannot.
-  auto client_deadline = start + limits.timeout + std::min(limits.timeout / 2 + std::chrono::milliseconds(100),
-                                                           std::chrono::milliseconds(5000));
+  auto client_deadline = start + limits.timeout +
+                         std::min(limits.timeout / 2 + std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
   bool cancelled_timeout = false, cancelled_for_rows = false;
   ResultSet rs;
   bool have_columns = false;
@@ -232,7 +232,8 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
       int pr = poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 1000)));
       if (pr < 0 && errno != EINTR) return MakeError(ErrorCode::kConnection, "poll failed on the PostgreSQL socket");
       if (!PQconsumeInput(conn_)) {
-        return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));
+        return MakeError(ErrorCode::kConnection,
+                         "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));
       }
     }
     ResultGuard g{PQgetResult(conn_)};
@@ -302,8 +303,7 @@ Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url) {
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string msg = FirstLine(PQerrorMessage(conn));
     PQfinish(conn);
-    return MakeError(ErrorCode::kConnection,
-                     fmt::format("cannot connect to {}: {}", RedactConnectionString(url), msg));
+    return MakeError(ErrorCode::kConnection, fmt::format("cannot connect to {}: {}", RedactConnectionString(url), msg));
   }
   return std::unique_ptr<Connection>(new PostgresConnection(conn));
 }

@@ -1,9 +1,9 @@
 // Table, CSV and JSON renderings of result sets.
 #include "exec/render.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "common/strings.h"
 
@@ -14,11 +14,16 @@ namespace {
 std::string EscapeControl(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\x{:02x}", c);
-    else out.push_back(c);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -57,7 +62,7 @@ std::string RenderTable(const ResultSet& rs) {
   for (size_t c = 0; c < ncol; ++c) {
     if (c) out += " | ";
     std::string name = EscapeControl(rs.columns[c]);
-    out += last_unpadded(c) ? name : pad(name, width[c], false);
+    out += last_unpadded(c) ? name : pad(name, width[c], numeric[c]);  // headers align with their values
   }
   out += '\n';
   for (size_t c = 0; c < ncol; ++c) {
@@ -127,7 +132,8 @@ std::string Render(const ResultSet& rs, ResultFormat format) {
     case ResultFormat::kTable: return RenderTable(rs);
     case ResultFormat::kCsv: return RenderCsv(rs);
     // One line: the JSON form is for programs, and a pretty-printed result would put every value on its own line.
-    case ResultFormat::kJson: return ResultToJson(rs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    case ResultFormat::kJson:
+      return ResultToJson(rs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   return {};
 }

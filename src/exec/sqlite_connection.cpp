@@ -2,10 +2,10 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <fmt/format.h>
 #include <chrono>
 #include <filesystem>
 #include <span>
-#include <fmt/format.h>
 
 #include "common/strings.h"
 #include "exec/connection.h"
@@ -18,13 +18,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // PRAGMAs that only read, and that take a table or index name as their argument (pragma_table_info('t') and friends).
-constexpr std::string_view kReadPragmasWithArg[] = {"table_info", "table_xinfo", "table_list", "index_list",
+constexpr std::string_view kReadPragmasWithArg[] = {"table_info", "table_xinfo", "table_list",      "index_list",
                                                     "index_info", "index_xinfo", "foreign_key_list"};
 // PRAGMAs that only read when called without an argument (with one, most of them change state).
 constexpr std::string_view kReadPragmasNoArg[] = {
-    "table_list", "database_list", "collation_list", "function_list", "module_list", "pragma_list",
-    "compile_options", "encoding", "foreign_keys", "page_count", "page_size", "freelist_count", "schema_version",
-    "user_version", "application_id", "data_version", "journal_mode", "auto_vacuum"};
+    "table_list",      "database_list", "collation_list", "function_list", "module_list",  "pragma_list",
+    "compile_options", "encoding",      "foreign_keys",   "page_count",    "page_size",    "freelist_count",
+    "schema_version",  "user_version",  "application_id", "data_version",  "journal_mode", "auto_vacuum"};
 
 bool InList(std::string_view name, std::span<const std::string_view> list) {
   for (auto w : list) {
@@ -73,8 +73,7 @@ int SqliteConnection::Authorize(void* p, int action, const char* a1, const char*
   switch (action) {
     case SQLITE_SELECT:
     case SQLITE_READ:
-    case SQLITE_RECURSIVE:
-      return SQLITE_OK;
+    case SQLITE_RECURSIVE: return SQLITE_OK;
     case SQLITE_FUNCTION:
       // a2 is the function name. load_extension is also off at the connection level; this is belt and braces.
       if (a2 && EqualsIgnoreCase(a2, "load_extension")) {
@@ -135,9 +134,8 @@ Value ColumnValue(sqlite3_stmt* stmt, int i) {
 
 Status Bind(sqlite3_stmt* stmt, const std::vector<Value>& params) {
   if (static_cast<int>(params.size()) != sqlite3_bind_parameter_count(stmt)) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     fmt::format("the query has {} parameters but {} values were given",
-                                 sqlite3_bind_parameter_count(stmt), params.size()));
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("the query has {} parameters but {} values were given",
+                                                              sqlite3_bind_parameter_count(stmt), params.size()));
   }
   for (size_t k = 0; k < params.size(); ++k) {
     int i = static_cast<int>(k) + 1;
@@ -149,7 +147,8 @@ Status Bind(sqlite3_stmt* stmt, const std::vector<Value>& params) {
       case ValueType::kText:
         sqlite3_bind_text64(stmt, i, v.as_text().data(), v.as_text().size(), SQLITE_TRANSIENT, SQLITE_UTF8);
         break;
-      case ValueType::kBlob: sqlite3_bind_blob64(stmt, i, v.as_blob().data(), v.as_blob().size(), SQLITE_TRANSIENT);
+      case ValueType::kBlob:
+        sqlite3_bind_blob64(stmt, i, v.as_blob().data(), v.as_blob().size(), SQLITE_TRANSIENT);
         break;
     }
   }

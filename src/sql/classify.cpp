@@ -81,7 +81,8 @@ Classification ClassifyStatement(std::string_view sql) {
         break;
       }
       if (c != '\'' && FollowedByParen(sql, e)) {
-        out.called_names.push_back(ToLower(ReplaceAll(sql.substr(i + 1, e - i - 2), std::string(2, close), std::string(1, close))));
+        out.called_names.push_back(
+            ToLower(ReplaceAll(sql.substr(i + 1, e - i - 2), std::string(2, close), std::string(1, close))));
       }
       i = e;
     } else if (c == '$' && i + 1 < n && (sql[i + 1] == '$' || IsIdentStart(sql[i + 1]))) {

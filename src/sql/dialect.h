@@ -24,11 +24,11 @@ enum class LimitStyle {
 };
 
 struct Dialect {
-  std::string_view name;          // "sqlite", "postgres", "tsql", "mysql"
-  char quote_open;                // opening identifier quote: '"', '[' or '`'
-  char quote_close;               // closing identifier quote: '"', ']' or '`'
-  CaseFolding folding;            // how unquoted identifiers are folded
-  LimitStyle limit_style;         // LIMIT/OFFSET or TOP
+  std::string_view name;   // "sqlite", "postgres", "tsql", "mysql"
+  char quote_open;         // opening identifier quote: '"', '[' or '`'
+  char quote_close;        // closing identifier quote: '"', ']' or '`'
+  CaseFolding folding;     // how unquoted identifiers are folded
+  LimitStyle limit_style;  // LIMIT/OFFSET or TOP
   // Type names used in DDL when a column's declared type comes from another engine (or from a benchmark file) and
   // only its type class is known.
   std::string_view text_type;
@@ -37,7 +37,7 @@ struct Dialect {
   std::string_view datetime_type;
   std::string_view boolean_type;
   std::string_view other_type;
-  std::string_view true_literal;   // how a boolean default is written
+  std::string_view true_literal;  // how a boolean default is written
   std::string_view false_literal;
   /// Built-in functions whose effects escape a rolled-back read-only transaction (server files, large objects,
   /// other sessions, configuration) or that read server files; a query calling one is refused.

@@ -154,8 +154,8 @@ TEST(Json, RoundTrips) {
 TEST(Json, RejectsMalformedInput) {
   EXPECT_EQ(FromJson(nlohmann::json::array()).error().code, ErrorCode::kFormat);
   EXPECT_EQ(FromJson(nlohmann::json{{"tables", nlohmann::json::array()}}).error().code, ErrorCode::kFormat);
-  auto bad = FromJson(nlohmann::json::parse(
-      R"({"plainsql_schema": 1, "tables": [{"name": "t", "columns": [{"name": 3}]}]})"));
+  auto bad =
+      FromJson(nlohmann::json::parse(R"({"plainsql_schema": 1, "tables": [{"name": "t", "columns": [{"name": 3}]}]})"));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("columns[0]"), std::string::npos) << bad.error().message;
 }

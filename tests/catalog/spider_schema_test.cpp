@@ -51,8 +51,9 @@ std::vector<std::string> Compare(const Schema& file, const Schema& json, int& re
     std::vector<std::string> fc, jc;
     for (const Column& c : ft->columns) fc.push_back(ToLower(c.name));
     for (const Column& c : jt.columns) jc.push_back(ToLower(c.name));
-    if (fc != jc) diffs.push_back("columns of " + jt.name + ": file [" + Join(fc, ", ") + "] vs tables.json [" +
-                                  Join(jc, ", ") + "]");
+    if (fc != jc)
+      diffs.push_back("columns of " + jt.name + ": file [" + Join(fc, ", ") + "] vs tables.json [" + Join(jc, ", ") +
+                      "]");
     std::vector<std::string> fp, jp;
     for (const auto& c : ft->primary_key) fp.push_back(ToLower(c));
     for (const auto& c : jt.primary_key) jp.push_back(ToLower(c));
@@ -126,8 +127,8 @@ TEST(SpiderSchemas, IntrospectionMatchesTablesJson) {
     }
     if (!diffs.empty()) report += id + ":\n  " + Join(diffs, "\n  ") + "\n";
   }
-  std::cout << "checked " << checked << " databases: " << agreeing << " agree with tables.json, "
-            << checked - agreeing << " listed as known differences; " << reduced_pks
+  std::cout << "checked " << checked << " databases: " << agreeing << " agree with tables.json, " << checked - agreeing
+            << " listed as known differences; " << reduced_pks
             << " composite primary keys reduced to their first column by tables.json, in " << reduced_dbs.size()
             << " databases\n";
   if (std::getenv("PLAINSQL_SPIDER_REPORT")) std::cout << report;

@@ -12,9 +12,9 @@ namespace {
 
 TEST(Status, ExitCodesAreDistinctAndNonZero) {
   std::set<int> codes;
-  for (ErrorCode c : {ErrorCode::kInvalidArgument, ErrorCode::kNotFound, ErrorCode::kConnection,
-                      ErrorCode::kNotReadOnly, ErrorCode::kSql, ErrorCode::kTimeout, ErrorCode::kIo,
-                      ErrorCode::kFormat, ErrorCode::kInternal}) {
+  for (ErrorCode c :
+       {ErrorCode::kInvalidArgument, ErrorCode::kNotFound, ErrorCode::kConnection, ErrorCode::kNotReadOnly,
+        ErrorCode::kSql, ErrorCode::kTimeout, ErrorCode::kIo, ErrorCode::kFormat, ErrorCode::kInternal}) {
     int code = ExitCodeFor(c);
     EXPECT_NE(code, 0);
     EXPECT_TRUE(codes.insert(code).second) << "duplicate exit code " << code;

@@ -29,9 +29,7 @@ TEST(Render, Table) {
   EXPECT_EQ(RenderTable(one), "x\n-\ny\n(1 row, truncated by the row limit)\n");
 }
 
-TEST(Render, Csv) {
-  EXPECT_EQ(RenderCsv(Sample()), "id,name,score\r\n1,Gdańsk,2.5\r\n22,\"a,\"\"b\"\"\nc\",\r\n");
-}
+TEST(Render, Csv) { EXPECT_EQ(RenderCsv(Sample()), "id,name,score\r\n1,Gdańsk,2.5\r\n22,\"a,\"\"b\"\"\nc\",\r\n"); }
 
 TEST(Render, Json) {
   auto j = ResultToJson(Sample());

@@ -80,8 +80,8 @@ TEST(SqliteExec, TypedValues) {
 
 TEST(SqliteExec, ReadsTheSampleDatabase) {
   auto conn = Open(test::SampleDb());
-  auto rs = conn->Query("SELECT count(*) FROM TB_MO m JOIN MO_ST_CD s ON s.ST_CD = m.MO_ST WHERE s.IS_OPEN = 1",
-                        Limits{});
+  auto rs =
+      conn->Query("SELECT count(*) FROM TB_MO m JOIN MO_ST_CD s ON s.ST_CD = m.MO_ST WHERE s.IS_OPEN = 1", Limits{});
   ASSERT_TRUE(rs.ok()) << rs.error().message;
   EXPECT_GT(rs->rows[0][0].as_integer(), 0);
   EXPECT_EQ(rs->column_types.size(), 1u);
@@ -165,8 +165,8 @@ TEST(SqliteExec, StopsAtTheTimeout) {
   auto conn = Open(test::SampleDb());
   Limits limits{200ms, 10};
   auto start = std::chrono::steady_clock::now();
-  auto rs = conn->Query("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT count(*) FROM c",
-                        limits);
+  auto rs =
+      conn->Query("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT count(*) FROM c", limits);
   auto elapsed = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(rs.ok());
   EXPECT_EQ(rs.error().code, ErrorCode::kTimeout);

@@ -166,7 +166,7 @@ TEST_F(Pg, TypedValues) {
   EXPECT_EQ(r[3], exec::Value::Real(1.5));
   EXPECT_EQ(r[4], exec::Value::Real(2.25));
   EXPECT_EQ(r[5].type(), exec::ValueType::kReal);  // too large for an integer
-  EXPECT_EQ(r[6], exec::Value::Integer(1));          // booleans are 0/1
+  EXPECT_EQ(r[6], exec::Value::Integer(1));        // booleans are 0/1
   EXPECT_EQ(r[7], exec::Value::Text("héllo"));
   EXPECT_EQ(r[8], exec::Value::MakeBlob(std::string("\x00\xff", 2)));
   EXPECT_EQ(r[9], exec::Value::Text("2024-02-29"));

@@ -41,7 +41,7 @@ TEST(Classify, Cases) {
       EXPECT_TRUE(c.unterminated);
     } else {
       EXPECT_FALSE(c.unterminated);
-      StatementKind want = f[0] == "query" ? StatementKind::kQuery
+      StatementKind want = f[0] == "query"   ? StatementKind::kQuery
                            : f[0] == "other" ? StatementKind::kOther
                                              : StatementKind::kEmpty;
       EXPECT_EQ(c.kind, want);

@@ -15,7 +15,7 @@ TEST(Dialect, LookupByName) {
 
 TEST(Dialect, QuotesOnlyWhenNeeded) {
   EXPECT_EQ(QuoteIdentifier(Sqlite(), "plant"), "plant");
-  EXPECT_EQ(QuoteIdentifier(Sqlite(), "TB_MO"), "TB_MO");  // SQLite does not fold case
+  EXPECT_EQ(QuoteIdentifier(Sqlite(), "TB_MO"), "TB_MO");        // SQLite does not fold case
   EXPECT_EQ(QuoteIdentifier(Postgres(), "TB_MO"), "\"TB_MO\"");  // PostgreSQL folds to lower case
   EXPECT_EQ(QuoteIdentifier(Sqlite(), "Reported By"), "\"Reported By\"");
   EXPECT_EQ(QuoteIdentifier(Sqlite(), "Group"), "\"Group\"");  // reserved word

@@ -1,9 +1,9 @@
 // plainsql: the command-line program. It parses arguments, calls the library and prints; nothing else lives here.
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fmt/format.h>
 #include <iostream>
 #include <iterator>
 #include <string_view>
@@ -62,8 +62,9 @@ int RunSchema(const SchemaArgs& a) {
     schema = std::move(*s);
   } else {
     if (a.conn.empty()) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument, "missing CONN (a SQLite file, sqlite:PATH or "
-                                                         "postgresql://...) or --tables FILE --db ID"));
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            "missing CONN (a SQLite file, sqlite:PATH or "
+                            "postgresql://...) or --tables FILE --db ID"));
     }
     auto conn = exec::Connect(a.conn);
     if (!conn) return Fail(conn.error());
@@ -114,11 +115,16 @@ struct SqlArgs {
 int RunSql(const SqlArgs& a) {
   using namespace plainsql;
   exec::ResultFormat format;
-  if (a.format == "table") format = exec::ResultFormat::kTable;
-  else if (a.format == "csv") format = exec::ResultFormat::kCsv;
-  else if (a.format == "json") format = exec::ResultFormat::kJson;
-  else return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", a.format)));
-  if (a.timeout_ms <= 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be a positive number of ms"));
+  if (a.format == "table")
+    format = exec::ResultFormat::kTable;
+  else if (a.format == "csv")
+    format = exec::ResultFormat::kCsv;
+  else if (a.format == "json")
+    format = exec::ResultFormat::kJson;
+  else
+    return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", a.format)));
+  if (a.timeout_ms <= 0)
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be a positive number of ms"));
   if (a.max_rows < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--max-rows must be 0 or more"));
   std::string query = a.query;
   if (query == "-") query.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -138,11 +144,12 @@ int RunSql(const SqlArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"plainsql: answer questions about a relational database in plain language, and measure how well it "
-               "does.\n\nCONN is a SQLite file (a path or sqlite:PATH) or a postgresql://user@host/db URL.\n"
-               "Exit codes: 0 ok, 2 bad usage or argument, 3 not found, 4 connection failed, 5 refused (not a "
-               "read-only query), 6 SQL error, 7 timeout, 8 I/O error, 9 bad file format, 70 internal error.",
-               "plainsql"};
+  CLI::App app{
+      "plainsql: answer questions about a relational database in plain language, and measure how well it "
+      "does.\n\nCONN is a SQLite file (a path or sqlite:PATH) or a postgresql://user@host/db URL.\n"
+      "Exit codes: 0 ok, 2 bad usage or argument, 3 not found, 4 connection failed, 5 refused (not a "
+      "read-only query), 6 SQL error, 7 timeout, 8 I/O error, 9 bad file format, 70 internal error.",
+      "plainsql"};
   app.set_version_flag("--version", std::string("plainsql ") + plainsql::kVersion);
   app.require_subcommand(1);
 
@@ -153,8 +160,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   schema->add_option("--samples", schema_args.samples, "Distinct sample values to read per column")
       ->capture_default_str();
-  schema->add_option("--dialect", schema_args.dialect, "Dialect of DDL output: sqlite | postgres | tsql | mysql "
-                                                       "(default: the connection's)");
+  schema->add_option("--dialect", schema_args.dialect,
+                     "Dialect of DDL output: sqlite | postgres | tsql | mysql "
+                     "(default: the connection's)");
   schema->add_option("--schema", schema_args.schema_filter, "PostgreSQL: read only this schema (default: all)");
   schema->add_option("--tables", schema_args.tables_file, "Read a Spider/BIRD tables.json file instead of a database");
   schema->add_option("--db", schema_args.db_id, "With --tables: the db_id to read");
