@@ -1,12 +1,13 @@
 // Introspection speed on a synthetic 2,500-table x 35-column schema (the size of the SAP database in SNAILS), on
-// SQLite and (with PLAINSQL_BENCH_PG_URL) on PostgreSQL. Bars of issue #2: under 1 s on SQLite, under 5 s on PostgreSQL.
+// SQLite and (with PLAINSQL_BENCH_PG_URL) on PostgreSQL. Bars of issue #2: under 1 s on SQLite, under 5 s on
+// PostgreSQL.
 #include <benchmark/benchmark.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <fmt/format.h>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
 #include <iostream>
 
 #include "catalog/introspect.h"

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -22,7 +23,7 @@ Result<json> ReadJsonFile(const std::string& path) {
   return j;
 }
 
-Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
+Result<Schema> SchemaFromBenchmarkEntry(const json& e, std::vector<std::string>* warnings) {
   try {
     Schema s;
     s.database = e.at("db_id").get<std::string>();
@@ -31,7 +32,11 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
     const json& cnames = e.at("column_names_original");
     const json& types = e.at("column_types");
     const json* labels = e.contains("column_names") ? &e.at("column_names") : nullptr;
-    if (cnames.size() != types.size()) {
+    // Spider and BIRD give the "*" pseudo-column a type too; SNAILS's file does not, so its types start one later.
+    size_t type_shift = 0;
+    if (types.size() + 1 == cnames.size() && !cnames.empty() && cnames[0].at(0).get<int>() < 0) {
+      type_shift = 1;
+    } else if (cnames.size() != types.size()) {
       return MakeError(ErrorCode::kFormat,
                        fmt::format("{}: column_names_original and column_types differ in length", s.database));
     }
@@ -51,7 +56,7 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
       }
       Column c;
       c.name = cnames[i].at(1).get<std::string>();
-      c.type = types[i].get<std::string>();
+      c.type = types[i - type_shift].get<std::string>();
       c.type_class = ClassifyType(c.type);
       if (labels && i < labels->size()) c.label = (*labels)[i].at(1).get<std::string>();
       where[i] = {ti, static_cast<int>(s.tables[static_cast<size_t>(ti)].columns.size())};
@@ -59,8 +64,12 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
     }
     auto col = [&](const json& idx) -> std::pair<int, int> {
       size_t i = idx.get<size_t>();
-      if (i >= where.size() || where[i].first < 0) throw std::out_of_range(fmt::format("column index {}", i));
-      return where[i];
+      if (i >= where.size()) throw std::out_of_range(fmt::format("column index {} of {}", i, where.size()));
+      return where[i];  // {-1, -1} for the "*" pseudo-column
+    };
+    auto is_star = [](std::pair<int, int> w) { return w.first < 0; };
+    auto warn = [&](std::string message) {
+      if (warnings) warnings->push_back(fmt::format("{}: {}", s.database, std::move(message)));
     };
     auto col_name = [&](std::pair<int, int> w) -> const std::string& {
       return s.tables[static_cast<size_t>(w.first)].columns[static_cast<size_t>(w.second)].name;
@@ -69,6 +78,10 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
     for (const auto& pk : e.at("primary_keys")) {
       std::vector<json> parts = pk.is_array() ? std::vector<json>(pk.begin(), pk.end()) : std::vector<json>{pk};
       if (parts.empty()) continue;
+      if (std::any_of(parts.begin(), parts.end(), [&](const json& p) { return is_star(col(p)); })) {
+        warn(fmt::format("primary key {} names column 0, the \"*\" pseudo-column; skipped", pk.dump()));
+        continue;
+      }
       Table& t = s.tables[static_cast<size_t>(col(parts[0]).first)];
       t.primary_key.clear();
       for (const auto& p : parts) t.primary_key.push_back(col_name(col(p)));
@@ -79,6 +92,10 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
     for (const auto& fk : e.at("foreign_keys")) {
       auto from = col(fk.at(0));
       auto to = col(fk.at(1));
+      if (is_star(from) || is_star(to)) {
+        warn(fmt::format("foreign key {} names column 0, the \"*\" pseudo-column; skipped", fk.dump()));
+        continue;
+      }
       auto key = std::make_pair(from.first, to.first);
       if (!groups.count(key)) group_order.push_back(key);
       groups[key].push_back({from, to});
@@ -121,12 +138,13 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e) {
   }
 }
 
-Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& db_id) {
+Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& db_id,
+                                   std::vector<std::string>* warnings) {
   auto j = ReadJsonFile(path);
   if (!j) return j.error();
   if (!j->is_array()) return MakeError(ErrorCode::kFormat, fmt::format("{}: expected a JSON array of schemas", path));
   for (const auto& e : *j) {
-    if (e.is_object() && e.value("db_id", "") == db_id) return SchemaFromBenchmarkEntry(e);
+    if (e.is_object() && e.value("db_id", "") == db_id) return SchemaFromBenchmarkEntry(e, warnings);
   }
   return MakeError(ErrorCode::kNotFound, fmt::format("{} has no database with db_id \"{}\"", path, db_id));
 }

@@ -13,10 +13,12 @@ namespace plainsql::catalog {
 
 /// Converts one entry (one database) of a tables.json file. Composite foreign keys, which the format spreads over
 /// several column pairs, are regrouped when the referenced columns form the referenced table's composite primary key.
-Result<Schema> SchemaFromBenchmarkEntry(const nlohmann::json& entry);
+/// A key that names the "*" pseudo-column (a defect of some files) is skipped and described in `warnings`.
+Result<Schema> SchemaFromBenchmarkEntry(const nlohmann::json& entry, std::vector<std::string>* warnings = nullptr);
 
 /// Reads a tables.json file and converts the entry whose db_id is `db_id`.
-Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& db_id);
+Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& db_id,
+                                   std::vector<std::string>* warnings = nullptr);
 
 /// The db_ids in a tables.json file, in file order.
 Result<std::vector<std::string>> ListBenchmarkDatabases(const std::string& path);

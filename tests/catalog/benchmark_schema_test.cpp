@@ -59,6 +59,15 @@ TEST(BenchmarkSchema, ReportsBadEntries) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kFormat);
   EXPECT_NE(s.error().message.find("shop"), std::string::npos);
+  // Keys naming column 0, the "*" pseudo-column, are skipped with a warning (SNAILS's schema file has four).
+  auto star = nlohmann::json::parse(kEntry);
+  star["foreign_keys"].push_back({7, 0});
+  star["primary_keys"].push_back(0);
+  std::vector<std::string> warnings;
+  auto skipped = SchemaFromBenchmarkEntry(star, &warnings);
+  ASSERT_TRUE(skipped.ok()) << skipped.error().message;
+  EXPECT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(skipped->tables[1].foreign_keys.size(), 2u);
   auto missing = LoadBenchmarkSchema("/nonexistent/tables.json", "x");
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
 }

@@ -57,8 +57,10 @@ int RunSchema(const SchemaArgs& a) {
       return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both"));
     }
     if (a.db_id.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID"));
-    auto s = catalog::LoadBenchmarkSchema(a.tables_file, a.db_id);
+    std::vector<std::string> warnings;
+    auto s = catalog::LoadBenchmarkSchema(a.tables_file, a.db_id, &warnings);
     if (!s) return Fail(s.error());
+    for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
     schema = std::move(*s);
   } else {
     if (a.conn.empty()) {

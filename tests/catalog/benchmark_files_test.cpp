@@ -1,0 +1,43 @@
+// Every schema in the benchmark schema files under ../shared/data converts: Spider, Spider-DK, BIRD (dev and
+// mini-dev) and SNAILS, with as many tables and columns as the file lists.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/render.h"
+
+namespace plainsql::catalog {
+namespace {
+
+class BenchmarkFiles : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BenchmarkFiles, EveryEntryConverts) {
+  std::string path = std::string(PLAINSQL_SHARED_DATA) + "/" + GetParam();
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not found";
+  auto j = ReadJsonFile(path);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  ASSERT_TRUE(j->is_array());
+  size_t tables = 0, columns = 0;
+  std::vector<std::string> warnings;
+  for (const auto& entry : *j) {
+    auto s = SchemaFromBenchmarkEntry(entry, &warnings);
+    ASSERT_TRUE(s.ok()) << GetParam() << ": " << s.error().message;
+    EXPECT_EQ(s->tables.size(), entry["table_names_original"].size()) << s->database;
+    EXPECT_EQ(s->ColumnCount() + 1, entry["column_names_original"].size()) << s->database;  // + the "*" entry
+    EXPECT_FALSE(RenderPromptDdl(*s, sql::Sqlite()).empty());
+    tables += s->tables.size();
+    columns += s->ColumnCount();
+  }
+  std::cout << GetParam() << ": " << j->size() << " schemas, " << tables << " tables, " << columns << " columns, "
+            << warnings.size() << " defective keys skipped\n";
+  for (const auto& w : warnings) std::cout << "  " << w << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedData, BenchmarkFiles,
+                         ::testing::Values("spider/tables.json", "spider-variants/dk_tables.json",
+                                           "bird/dev_tables.json", "bird/mini_dev/dev_tables.json",
+                                           "snails/schemas/snails_tables_Native.json"));
+
+}  // namespace
+}  // namespace plainsql::catalog
