@@ -51,7 +51,7 @@ Status WriteAtomically(const fs::path& path, const std::string& content) {
 Result<LoadedSchema> LoadSchema(exec::Connection& conn, const IntrospectOptions& options, const CacheOptions& cache) {
   LoadedSchema out;
   if (!cache.enabled) {
-    auto s = Introspect(conn, options);
+    auto s = Introspect(conn, options, &out.warnings);
     if (!s) return s.error();
     out.schema = std::move(*s);
     return out;
@@ -80,13 +80,13 @@ Result<LoadedSchema> LoadSchema(exec::Connection& conn, const IntrospectOptions&
         return out;
       }
     }
-    out.warning = fmt::format("ignored an unreadable schema snapshot {}", file.string());
+    out.warnings.push_back(fmt::format("ignored an unreadable schema snapshot {}", file.string()));
   }
-  auto s = Introspect(conn, options);
+  auto s = Introspect(conn, options, &out.warnings);
   if (!s) return s.error();
   out.schema = std::move(*s);
   if (Status w = WriteAtomically(file, ToJson(out.schema).dump()); !w) {
-    out.warning = "schema snapshot not cached: " + w.error().message;
+    out.warnings.push_back("schema snapshot not cached: " + w.error().message);
   }
   return out;
 }

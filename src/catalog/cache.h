@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "catalog/introspect.h"
 #include "catalog/schema.h"
@@ -25,8 +26,8 @@ std::string DefaultCacheDir();
 struct LoadedSchema {
   Schema schema;
   bool from_cache = false;
-  std::string cache_file;  // where the snapshot is (or would be) stored; "" with caching off
-  std::string warning;     // a non-fatal problem (for example an unwritable cache directory)
+  std::string cache_file;             // where the snapshot is (or would be) stored; "" with caching off
+  std::vector<std::string> warnings;  // non-fatal problems (an unwritable cache directory, a table not sampled)
 };
 
 /// The snapshot for `conn` from the cache when it is current, else introspected (and then stored).

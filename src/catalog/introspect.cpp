@@ -29,14 +29,15 @@ std::string QualifiedName(const exec::Connection& conn, const Table& t) {
 
 }  // namespace
 
-Result<Schema> Introspect(exec::Connection& conn, const IntrospectOptions& options) {
-  if (conn.engine() == exec::Engine::kPostgres) return IntrospectPostgres(conn, options);
+Result<Schema> Introspect(exec::Connection& conn, const IntrospectOptions& options,
+                          std::vector<std::string>* warnings) {
+  if (conn.engine() == exec::Engine::kPostgres) return IntrospectPostgres(conn, options, warnings);
   if (!options.schema_filter.empty() && options.schema_filter != "main") {
     return MakeError(
         ErrorCode::kInvalidArgument,
         fmt::format("a SQLite database has one schema, \"main\"; there is no \"{}\"", options.schema_filter));
   }
-  return IntrospectSqlite(conn, options);
+  return IntrospectSqlite(conn, options, warnings);
 }
 
 Result<std::string> CatalogDigest(exec::Connection& conn, const IntrospectOptions& options) {
@@ -44,21 +45,31 @@ Result<std::string> CatalogDigest(exec::Connection& conn, const IntrospectOption
   return SqliteCatalogDigest(conn, options);
 }
 
-Status CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& options, Schema& schema) {
+void CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& options, Schema& schema,
+                             std::vector<std::string>* warnings) {
+  auto warn = [&](const Table& t, const char* what, const Error& e) {
+    if (warnings) warnings->push_back(fmt::format("{} {} skipped: {}", what, DisplayName(schema, t), e.message));
+  };
+  exec::Limits count_limits{options.per_table_timeout, 1};
   const size_t total = schema.tables.size();
   for (size_t ti = 0; ti < total; ++ti) {
     Table& t = schema.tables[ti];
     std::string from = QualifiedName(conn, t);
     if (options.row_counts && t.kind == TableKind::kTable && !t.row_count) {
-      auto rs = conn.Query("SELECT count(*) FROM " + from, options.limits);
-      if (!rs) return Error{rs.error().code, fmt::format("counting rows of {}: {}", t.name, rs.error().message)};
-      t.row_count = rs->rows.at(0).at(0).as_integer();
+      auto rs = conn.Query("SELECT count(*) FROM " + from, count_limits);
+      if (rs)
+        t.row_count = rs->rows.at(0).at(0).as_integer();
+      else
+        warn(t, "row count of", rs.error());
     }
     if (options.samples > 0 && !t.columns.empty() && t.row_count.value_or(1) != 0) {
-      exec::Limits limits = options.limits;
-      limits.max_rows = options.sample_scan_rows;
+      exec::Limits limits{options.per_table_timeout, options.sample_scan_rows};
       auto rs = conn.Query(fmt::format("SELECT * FROM {} LIMIT {}", from, options.sample_scan_rows), limits);
-      if (!rs) return Error{rs.error().code, fmt::format("sampling {}: {}", t.name, rs.error().message)};
+      if (!rs) {
+        warn(t, "samples of", rs.error());
+        if (options.progress) options.progress(ti + 1, total);
+        continue;
+      }
       size_t ncol = std::min(rs->columns.size(), t.columns.size());
       std::vector<std::set<std::string>> seen(ncol);
       for (const auto& row : rs->rows) {
@@ -74,7 +85,6 @@ Status CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& 
     }
     if (options.progress) options.progress(ti + 1, total);
   }
-  return Status::Ok();
 }
 
 }  // namespace plainsql::catalog

@@ -64,7 +64,8 @@ std::string ForeignKeysSql() {
 
 }  // namespace
 
-Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOptions& options) {
+Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOptions& options,
+                                  std::vector<std::string>* warnings) {
   const std::vector<exec::Value> params = {exec::Value::Text(options.schema_filter)};
   Schema schema;
   schema.database = conn.database_name();
@@ -183,7 +184,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
       t.row_count_estimated = true;
     }
   }
-  if (Status s = CollectCountsAndSamples(conn, options, schema); !s) return s.error();
+  CollectCountsAndSamples(conn, options, schema, warnings);
   return schema;
 }
 

@@ -42,7 +42,8 @@ constexpr const char* kUniqueSql =
 
 }  // namespace
 
-Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions& options) {
+Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions& options,
+                                std::vector<std::string>* warnings) {
   Schema schema;
   schema.database = conn.database_name();
   schema.source = "sqlite";
@@ -131,7 +132,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     schema.tables[index[key.first]].unique_keys.push_back(std::move(uk));
   }
 
-  if (Status s = CollectCountsAndSamples(conn, options, schema); !s) return s.error();
+  CollectCountsAndSamples(conn, options, schema, warnings);
   return schema;
 }
 

@@ -250,7 +250,7 @@ TEST(Cache, SecondLoadComesFromTheSnapshot) {
   auto first = LoadSchema(**conn, {}, cache);
   ASSERT_TRUE(first.ok()) << first.error().message;
   EXPECT_FALSE(first->from_cache);
-  EXPECT_TRUE(first->warning.empty()) << first->warning;
+  EXPECT_TRUE(first->warnings.empty());
   ASSERT_TRUE(std::filesystem::exists(first->cache_file));
   auto second = LoadSchema(**conn, {}, cache);
   ASSERT_TRUE(second.ok());
@@ -278,7 +278,7 @@ TEST(Cache, SecondLoadComesFromTheSnapshot) {
   auto fifth = LoadSchema(**conn2, {}, cache);
   ASSERT_TRUE(fifth.ok());
   EXPECT_FALSE(fifth->from_cache);
-  EXPECT_FALSE(fifth->warning.empty());
+  EXPECT_FALSE(fifth->warnings.empty());
   auto sixth = LoadSchema(**conn2, {}, cache);
   EXPECT_TRUE(sixth->from_cache);
 }
@@ -290,7 +290,7 @@ TEST(Cache, UnwritableDirectoryIsAWarningNotAFailure) {
   auto conn = exec::Connect(test::SampleDb());
   auto loaded = LoadSchema(**conn, {}, CacheOptions{true, blocker + "/sub"});
   ASSERT_TRUE(loaded.ok());
-  EXPECT_FALSE(loaded->warning.empty());
+  EXPECT_FALSE(loaded->warnings.empty());
   EXPECT_EQ(loaded->schema.tables.size(), 11u);
 }
 

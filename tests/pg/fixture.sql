@@ -75,3 +75,7 @@ INSERT INTO typed VALUES (-2, 40000, 9000000000, 1.5, 2.25, 12345678901234567890
 CREATE ROLE reader LOGIN PASSWORD 'reader-password';
 GRANT USAGE ON SCHEMA sales TO reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA public, sales TO reader;
+
+-- Created after the grants: the reader role sees it in the catalog but may not read it.
+CREATE TABLE hidden_salary (technician text PRIMARY KEY, salary numeric);
+INSERT INTO hidden_salary VALUES ('Maria', 50000);

@@ -86,7 +86,7 @@ TEST_F(Pg, IntrospectsEverySchemaExactly) {
   EXPECT_EQ(s->source, "postgres");
   EXPECT_EQ(s->database, "plainsql_test");
   EXPECT_EQ(s->namespaces, (std::vector<std::string>{"public", "sales"}));
-  EXPECT_EQ(s->tables.size(), 8u);
+  EXPECT_EQ(s->tables.size(), 9u);
 
   const auto* plant = s->FindTable("plant", "public");
   ASSERT_NE(plant, nullptr);
@@ -313,6 +313,26 @@ TEST_F(Pg, ConnectionErrorsAreClearAndKeepSecretsOut) {
   auto bad = exec::Connect("postgresql://h/db?no_such_option=1");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument);
+}
+
+// A role that may not read a table still gets the schema; that table has no count or samples, and a warning says so.
+TEST_F(Pg, UnreadableTableIsAWarning) {
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(url_, m, std::regex(R"(@127\.0\.0\.1:(\d+)/)")));
+  auto reader = exec::Connect("postgresql://reader:reader-password@127.0.0.1:" + std::string(m[1]) + "/plainsql_test");
+  ASSERT_TRUE(reader.ok()) << reader.error().message;
+  std::vector<std::string> warnings;
+  auto s = catalog::Introspect(**reader, {}, &warnings);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto* hidden = s->FindTable("hidden_salary");
+  ASSERT_NE(hidden, nullptr);
+  EXPECT_EQ(hidden->primary_key, std::vector<std::string>{"technician"});
+  EXPECT_FALSE(hidden->row_count.has_value());
+  EXPECT_TRUE(hidden->columns[0].samples.empty());
+  ASSERT_EQ(warnings.size(), 2u);  // the count and the samples
+  EXPECT_NE(warnings[0].find("hidden_salary"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("permission denied"), std::string::npos) << warnings[0];
+  EXPECT_EQ(s->FindTable("plant")->row_count, 3);
 }
 
 TEST_F(Pg, SnapshotCache) {

@@ -85,7 +85,7 @@ int RunSchema(const SchemaArgs& a) {
     cache.enabled = !a.no_cache;
     auto loaded = catalog::LoadSchema(**conn, opts, cache);
     if (!loaded) return Fail(loaded.error());
-    if (!loaded->warning.empty()) fmt::print(stderr, "plainsql: warning: {}\n", loaded->warning);
+    for (const auto& w : loaded->warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
     schema = std::move(loaded->schema);
   }
   if (!a.dialect.empty()) {
