@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <queue>
 #include <regex>
+#include <set>
 
 #include "catalog/json_io.h"
 #include "common/strings.h"
@@ -48,6 +51,8 @@ std::string ColumnType(const Schema& s, const sql::Dialect& d, const Column& c) 
 // survive (numbers, strings, NULL, CURRENT_DATE/TIME/TIMESTAMP), with booleans written the target's way.
 std::optional<std::string> DefaultFor(const Schema& s, const sql::Dialect& d, const Column& c) {
   if (!c.default_value) return std::nullopt;
+  // A sequence default names a sequence that DDL for the tables does not create; it becomes a note instead.
+  if (c.default_value->find("nextval(") != std::string::npos) return std::nullopt;
   if (SameEngine(s, d)) return c.default_value;
   std::string v(Trim(*c.default_value));
   std::string lower = ToLower(v);
@@ -64,20 +69,67 @@ std::optional<std::string> DefaultFor(const Schema& s, const sql::Dialect& d, co
 
 std::string OneLine(std::string_view s) { return ReplaceAll(ReplaceAll(s, "\r", " "), "\n", " "); }
 
-// Table-level key clauses shared by the DDL renderings.
-std::vector<std::string> KeyClauses(const Schema& s, const sql::Dialect& d, const Table& t, bool name_fks) {
+// "FOREIGN KEY (...) REFERENCES ref (...)". A key into another namespace is always qualified, even when that namespace
+// was not read; one into the same namespace is qualified like the table itself.
+std::string ForeignKeyClause(const Schema& s, const sql::Dialect& d, const Table& t, const ForeignKey& fk,
+                             bool name_fks) {
+  std::string ns = fk.ref_schema.empty() && s.namespaces.size() > 1 ? t.schema : fk.ref_schema;
+  std::string ref = ns.empty() ? Q(d, fk.ref_table) : Q(d, ns) + "." + Q(d, fk.ref_table);
+  std::string prefix = name_fks && !fk.name.empty() ? fmt::format("CONSTRAINT {} ", Q(d, fk.name)) : "";
+  return fmt::format("{}FOREIGN KEY ({}) REFERENCES {} ({})", prefix, QList(d, fk.columns), ref,
+                     QList(d, fk.ref_columns));
+}
+
+// Table-level key clauses of the prompt rendering.
+std::vector<std::string> KeyClauses(const Schema& s, const sql::Dialect& d, const Table& t) {
   std::vector<std::string> out;
   if (!t.primary_key.empty()) out.push_back(fmt::format("PRIMARY KEY ({})", QList(d, t.primary_key)));
   for (const UniqueKey& u : t.unique_keys) out.push_back(fmt::format("UNIQUE ({})", QList(d, u.columns)));
-  for (const ForeignKey& fk : t.foreign_keys) {
-    std::string ref = fk.ref_schema.empty() || s.namespaces.size() <= 1
-                          ? Q(d, fk.ref_table)
-                          : Q(d, fk.ref_schema) + "." + Q(d, fk.ref_table);
-    std::string prefix = name_fks && !fk.name.empty() ? fmt::format("CONSTRAINT {} ", Q(d, fk.name)) : "";
-    out.push_back(fmt::format("{}FOREIGN KEY ({}) REFERENCES {} ({})", prefix, QList(d, fk.columns), ref,
-                              QList(d, fk.ref_columns)));
-  }
+  for (const ForeignKey& fk : t.foreign_keys) out.push_back(ForeignKeyClause(s, d, t, fk, false));
   return out;
+}
+
+// Positions of the tables in an order where referenced tables come before the tables that reference them. Stable:
+// among the tables free to go, the earliest in the schema goes first; a reference cycle is broken at its earliest
+// table.
+std::vector<size_t> DependencyOrder(const Schema& s) {
+  size_t n = s.tables.size();
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (size_t i = 0; i < n; ++i) index[{s.tables[i].schema, s.tables[i].name}] = i;
+  std::vector<std::vector<size_t>> dependents(n);
+  std::vector<size_t> indegree(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const Table& t = s.tables[i];
+    std::set<size_t> refs;
+    for (const ForeignKey& fk : t.foreign_keys) {
+      auto it = index.find({fk.ref_schema.empty() ? t.schema : fk.ref_schema, fk.ref_table});
+      if (it != index.end() && it->second != i) refs.insert(it->second);
+    }
+    for (size_t r : refs) dependents[r].push_back(i);
+    indegree[i] = refs.size();
+  }
+  std::vector<size_t> order;
+  std::vector<bool> placed(n, false);
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+  for (size_t i = 0; i < n; ++i) {
+    if (indegree[i] == 0) ready.push(i);
+  }
+  size_t next_unplaced = 0;
+  while (order.size() < n) {
+    if (ready.empty()) {
+      while (placed[next_unplaced]) ++next_unplaced;
+      ready.push(next_unplaced);
+    }
+    size_t i = ready.top();
+    ready.pop();
+    if (placed[i]) continue;
+    placed[i] = true;
+    order.push_back(i);
+    for (size_t dep : dependents[i]) {
+      if (!placed[dep] && indegree[dep] > 0 && --indegree[dep] == 0) ready.push(dep);
+    }
+  }
+  return order;
 }
 
 }  // namespace
@@ -103,35 +155,65 @@ std::string_view SchemaFormatName(SchemaFormat f) {
 
 std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
   std::string out;
-  bool comments_as_statements = d.name == "postgres";
-  for (const Table& t : s.tables) {
+  if (s.namespaces.size() > 1 && d.comment_statements) {
+    for (const std::string& ns : s.namespaces) {
+      if (ns != d.default_namespace) out += fmt::format("CREATE SCHEMA IF NOT EXISTS {};\n", Q(d, ns));
+    }
+    out += "\n";
+  }
+  // Where a foreign key may only name an existing table, tables come in dependency order, and keys that still point
+  // forward (reference cycles) are added with ALTER TABLE at the end.
+  std::vector<size_t> order(s.tables.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (d.references_must_exist) order = DependencyOrder(s);
+  std::set<std::pair<std::string, std::string>> created;
+  std::string deferred;
+  for (size_t pos : order) {
+    const Table& t = s.tables[pos];
     if (t.kind == TableKind::kView) {
       std::vector<std::string> cols;
       for (const Column& c : t.columns) cols.push_back(Q(d, c.name));
       out += fmt::format("-- view {} ({})\n\n", QTable(s, d, t), Join(cols, ", "));
       continue;
     }
-    std::vector<std::string> lines;
+    std::vector<std::string> lines, notes;  // notes: a trailing "--" comment per column line
     for (const Column& c : t.columns) {
       std::string line = "  " + Q(d, c.name);
       std::string type = ColumnType(s, d, c);
       if (!type.empty()) line += " " + type;
       if (!c.nullable) line += " NOT NULL";
-      if (auto def = DefaultFor(s, d, c)) line += " DEFAULT " + *def;
+      std::vector<std::string> note;
+      if (!d.comment_statements && !c.comment.empty()) note.push_back(OneLine(c.comment));
+      if (auto def = DefaultFor(s, d, c)) {
+        line += " DEFAULT " + *def;
+      } else if (c.default_value) {
+        note.push_back("default in the source database: " + OneLine(*c.default_value));
+      }
       lines.push_back(std::move(line));
+      notes.push_back(Join(note, "; "));
     }
-    for (auto& k : KeyClauses(s, d, t, true)) lines.push_back("  " + k);
-    if (!t.comment.empty() && !comments_as_statements) out += "-- " + OneLine(t.comment) + "\n";
+    if (!t.primary_key.empty()) lines.push_back(fmt::format("  PRIMARY KEY ({})", QList(d, t.primary_key)));
+    for (const UniqueKey& u : t.unique_keys) lines.push_back(fmt::format("  UNIQUE ({})", QList(d, u.columns)));
+    created.insert({t.schema, t.name});
+    for (const ForeignKey& fk : t.foreign_keys) {
+      std::string ns = fk.ref_schema.empty() ? t.schema : fk.ref_schema;
+      bool in_schema = s.FindTable(fk.ref_table, ns) != nullptr;
+      if (d.references_must_exist && in_schema && !created.count({ns, fk.ref_table})) {
+        deferred += fmt::format("ALTER TABLE {} ADD {};\n", QTable(s, d, t), ForeignKeyClause(s, d, t, fk, true));
+      } else {
+        lines.push_back("  " + ForeignKeyClause(s, d, t, fk, true));
+      }
+    }
+    if (!t.comment.empty() && !d.comment_statements) out += "-- " + OneLine(t.comment) + "\n";
     out += fmt::format("CREATE TABLE {} (\n", QTable(s, d, t));
     for (size_t i = 0; i < lines.size(); ++i) {
       out += lines[i];
       if (i + 1 < lines.size()) out += ",";
-      const Column* c = i < t.columns.size() ? &t.columns[i] : nullptr;
-      if (c && !c->comment.empty() && !comments_as_statements) out += " -- " + OneLine(c->comment);
+      if (i < notes.size() && !notes[i].empty()) out += " -- " + notes[i];
       out += "\n";
     }
     out += ");\n";
-    if (comments_as_statements) {
+    if (d.comment_statements) {
       if (!t.comment.empty()) {
         out += fmt::format("COMMENT ON TABLE {} IS {};\n", QTable(s, d, t), sql::QuoteString(t.comment));
       }
@@ -143,6 +225,7 @@ std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
     }
     out += "\n";
   }
+  if (!deferred.empty()) out += deferred + "\n";
   return out;
 }
 
@@ -164,7 +247,7 @@ std::string RenderPromptDdl(const Schema& s, const sql::Dialect& d, int max_samp
   for (const Table& t : s.tables) {
     if (!t.comment.empty()) out += "-- " + OneLine(t.comment) + "\n";
     out += fmt::format("CREATE {} {} (\n", t.kind == TableKind::kView ? "VIEW" : "TABLE", QTable(s, d, t));
-    std::vector<std::string> keys = KeyClauses(s, d, t, false);
+    std::vector<std::string> keys = KeyClauses(s, d, t);
     for (size_t i = 0; i < t.columns.size(); ++i) {
       const Column& c = t.columns[i];
       std::string type = c.type.empty() ? std::string(TypeClassName(c.type_class)) : c.type;

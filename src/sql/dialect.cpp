@@ -69,43 +69,84 @@ constexpr std::string_view kPostgresDenied[] = {"lo_import",
 constexpr std::string_view kTSqlDenied[] = {"openrowset", "opendatasource", "openquery", "xp_cmdshell"};
 constexpr std::string_view kMySqlDenied[] = {"load_file", "sleep", "benchmark", "get_lock", "release_lock"};
 
-// One entry per dialect. Fields: name, quote open/close, folding, limit style, then the DDL type for each type
-// class: text, integer (numeric declared as an integer), numeric, datetime, boolean, other; then the boolean literals
-// and the denied functions.
+// One entry per dialect; the field comments are in dialect.h.
 constexpr Dialect kSqlite{
-    "sqlite", '"', '"', CaseFolding::kNone, LimitStyle::kLimitOffset, "TEXT", "INTEGER", "NUMERIC", "TEXT", "INTEGER",
-    "BLOB",   "1", "0", kSqliteDenied};  // SQLite keeps dates as ISO-8601 text
-constexpr Dialect kPostgres{"postgres", '"',      '"',       CaseFolding::kLower, LimitStyle::kLimitOffset,
-                            "text",     "bigint", "numeric", "timestamp",         "boolean",
-                            "bytea",    "true",   "false",   kPostgresDenied};
-constexpr Dialect kTSql{"tsql",
-                        '[',
-                        ']',
-                        CaseFolding::kNone,
-                        LimitStyle::kTop,
-                        "NVARCHAR(MAX)",
-                        "BIGINT",
-                        "DECIMAL(38, 10)",
-                        "DATETIME2",
-                        "BIT",
-                        "VARBINARY(MAX)",
-                        "1",
-                        "0",
-                        kTSqlDenied};
-constexpr Dialect kMySql{"mysql",
-                         '`',
-                         '`',
-                         CaseFolding::kNone,
-                         LimitStyle::kLimitOffset,
-                         "TEXT",
-                         "BIGINT",
-                         "DECIMAL(38, 10)",
-                         "DATETIME",
-                         "BOOLEAN",
-                         "BLOB",
-                         "TRUE",
-                         "FALSE",
-                         kMySqlDenied};
+    .name = "sqlite",
+    .quote_open = '"',
+    .quote_close = '"',
+    .folding = CaseFolding::kNone,
+    .limit_style = LimitStyle::kLimitOffset,
+    .text_type = "TEXT",
+    .integer_type = "INTEGER",
+    .numeric_type = "NUMERIC",
+    .datetime_type = "TEXT",  // SQLite keeps dates as ISO-8601 text
+    .boolean_type = "INTEGER",
+    .other_type = "BLOB",
+    .default_namespace = "main",
+    .comment_statements = false,
+    .references_must_exist = false,  // SQLite checks foreign keys when rows change, not when tables are created
+    .true_literal = "1",
+    .false_literal = "0",
+    .denied_functions = kSqliteDenied,
+};
+constexpr Dialect kPostgres{
+    .name = "postgres",
+    .quote_open = '"',
+    .quote_close = '"',
+    .folding = CaseFolding::kLower,
+    .limit_style = LimitStyle::kLimitOffset,
+    .text_type = "text",
+    .integer_type = "bigint",
+    .numeric_type = "numeric",
+    .datetime_type = "timestamp",
+    .boolean_type = "boolean",
+    .other_type = "bytea",
+    .default_namespace = "public",
+    .comment_statements = true,
+    .references_must_exist = true,
+    .true_literal = "true",
+    .false_literal = "false",
+    .denied_functions = kPostgresDenied,
+};
+constexpr Dialect kTSql{
+    .name = "tsql",
+    .quote_open = '[',
+    .quote_close = ']',
+    .folding = CaseFolding::kNone,
+    .limit_style = LimitStyle::kTop,
+    .text_type = "NVARCHAR(MAX)",
+    .integer_type = "BIGINT",
+    .numeric_type = "DECIMAL(38, 10)",
+    .datetime_type = "DATETIME2",
+    .boolean_type = "BIT",
+    .other_type = "VARBINARY(MAX)",
+    .default_namespace = "dbo",
+    .comment_statements = false,  // SQL Server keeps comments as extended properties
+    .references_must_exist = true,
+    .true_literal = "1",
+    .false_literal = "0",
+    .denied_functions = kTSqlDenied,
+};
+constexpr Dialect kMySql{
+    .name = "mysql",
+    .quote_open = '`',
+    .quote_close = '`',
+    .folding = CaseFolding::kNone,
+    .limit_style = LimitStyle::kLimitOffset,
+    .text_type = "TEXT",
+    .integer_type = "BIGINT",
+    .numeric_type = "DECIMAL(38, 10)",
+    .datetime_type = "DATETIME",
+    .boolean_type = "BOOLEAN",
+    .other_type = "BLOB",
+    .default_namespace = "",
+    .comment_statements = false,
+    .references_must_exist = true,
+    .true_literal = "TRUE",
+    .false_literal = "FALSE",
+    .denied_functions = kMySqlDenied,
+};
+
 }  // namespace
 
 const Dialect& Sqlite() { return kSqlite; }

@@ -37,7 +37,10 @@ struct Dialect {
   std::string_view datetime_type;
   std::string_view boolean_type;
   std::string_view other_type;
-  std::string_view true_literal;  // how a boolean default is written
+  std::string_view default_namespace;  // "" if the dialect has no namespaces of its own
+  bool comment_statements;             // COMMENT ON TABLE/COLUMN exists (else comments are SQL "--" comments)
+  bool references_must_exist;          // a FOREIGN KEY may only name a table created before it
+  std::string_view true_literal;       // how a boolean default is written
   std::string_view false_literal;
   /// Built-in functions whose effects escape a rolled-back read-only transaction (server files, large objects,
   /// other sessions, configuration) or that read server files; a query calling one is refused.

@@ -207,6 +207,36 @@ TEST(Ddl, QuotesPerDialect) {
   EXPECT_NE(tsql.find("CRT_DT DATETIME2 NOT NULL"), std::string::npos);
 }
 
+// Where foreign keys must name existing tables, referenced tables come first and a cycle is closed by ALTER TABLE.
+TEST(Ddl, DependencyOrderAndCycles) {
+  Schema s;
+  s.source = "json";
+  auto table = [](std::string name, std::vector<std::pair<std::string, std::string>> fks) {
+    Table t;
+    t.name = std::move(name);
+    for (const char* column_name : {"id", "ref"}) {
+      Column c;
+      c.name = column_name;
+      c.type = "integer";
+      c.type_class = TypeClass::kNumeric;
+      t.columns.push_back(c);
+    }
+    t.primary_key = {"id"};
+    for (auto& [col, ref] : fks) t.foreign_keys.push_back(ForeignKey{"", {col}, "", ref, {"id"}});
+    return t;
+  };
+  s.tables = {table("a_child", {{"ref", "b_parent"}}), table("b_parent", {}), table("c_one", {{"ref", "d_two"}}),
+              table("d_two", {{"ref", "c_one"}}), table("e_self", {{"ref", "e_self"}})};
+  std::string pg = RenderDdl(s, sql::Postgres());
+  EXPECT_LT(pg.find("CREATE TABLE b_parent"), pg.find("CREATE TABLE a_child")) << pg;
+  EXPECT_LT(pg.find("CREATE TABLE c_one"), pg.find("CREATE TABLE d_two")) << pg;
+  EXPECT_NE(pg.find("ALTER TABLE c_one ADD FOREIGN KEY (ref) REFERENCES d_two (id);"), std::string::npos) << pg;
+  EXPECT_NE(pg.find("FOREIGN KEY (ref) REFERENCES e_self (id)\n);"), std::string::npos) << pg;  // self: inline
+  std::string lite = RenderDdl(s, sql::Sqlite());
+  EXPECT_LT(lite.find("CREATE TABLE a_child"), lite.find("CREATE TABLE b_parent"));  // SQLite keeps schema order
+  EXPECT_EQ(lite.find("ALTER TABLE"), std::string::npos);
+}
+
 TEST(Prompt, Formats) {
   Schema s = IntrospectFile(test::SampleDb());
   std::string snails = RenderPromptSnails(s);
