@@ -11,8 +11,6 @@ namespace plainsql::catalog {
 
 namespace {
 
-std::string Text(const exec::Value& v) { return v.is_null() ? std::string() : v.ToString(); }
-
 // $1 is the schema filter ("" = all user schemas). Partitions are skipped: their parent stands for them.
 constexpr const char* kRelationFilter =
     "c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition "
@@ -87,11 +85,11 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
   for (const auto& row : rels->rows) {
     Table t;
     int64_t oid = row[0].as_integer();
-    t.schema = Text(row[1]);
-    t.name = Text(row[2]);
-    std::string kind = Text(row[3]);
+    t.schema = row[1].ToStringOrEmpty();
+    t.name = row[2].ToStringOrEmpty();
+    std::string kind = row[3].ToStringOrEmpty();
     t.kind = (kind == "v" || kind == "m") ? TableKind::kView : TableKind::kTable;
-    t.comment = Text(row[4]);
+    t.comment = row[4].ToStringOrEmpty();
     estimate[oid] = row[5].as_integer();
     if (schema.namespaces.empty() || schema.namespaces.back() != t.schema) schema.namespaces.push_back(t.schema);
     index[oid] = schema.tables.size();
@@ -105,12 +103,12 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     auto it = index.find(row[0].as_integer());
     if (it == index.end()) continue;
     Column c;
-    c.name = Text(row[1]);
-    c.type = Text(row[2]);
+    c.name = row[1].ToStringOrEmpty();
+    c.type = row[2].ToStringOrEmpty();
     c.type_class = ClassifyType(c.type);
     c.nullable = row[3].as_integer() == 0;
-    if (!row[4].is_null()) c.default_value = Text(row[4]);
-    c.comment = Text(row[5]);
+    if (!row[4].is_null()) c.default_value = row[4].ToStringOrEmpty();
+    c.comment = row[5].ToStringOrEmpty();
     schema.tables[it->second].columns.push_back(std::move(c));
   }
 
@@ -133,7 +131,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     };
     for (const auto& row : keys->rows) {
       int64_t oid = row[0].as_integer();
-      std::string iname = Text(row[2]);
+      std::string iname = row[2].ToStringOrEmpty();
       if (oid != cur_oid || iname != cur_index) {
         flush();
         cur_oid = oid;
@@ -145,7 +143,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
       if (row[4].is_null())
         usable = false;
       else
-        uk.columns.push_back(Text(row[4]));
+        uk.columns.push_back(row[4].ToStringOrEmpty());
     }
     flush();
   }
@@ -160,18 +158,18 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     };
     for (const auto& row : fks->rows) {
       int64_t oid = row[0].as_integer();
-      std::string name = Text(row[1]);
+      std::string name = row[1].ToStringOrEmpty();
       if (oid != cur_oid || name != fk.name) {
         flush();
         cur_oid = oid;
         fk = ForeignKey{};
         fk.name = name;
-        fk.ref_table = Text(row[5]);
+        fk.ref_table = row[5].ToStringOrEmpty();
         // The referenced table's namespace is spelled out only when it differs from the referencing table's.
-        if (Text(row[4]) != Text(row[7])) fk.ref_schema = Text(row[4]);
+        if (row[4].ToStringOrEmpty() != row[7].ToStringOrEmpty()) fk.ref_schema = row[4].ToStringOrEmpty();
       }
-      fk.columns.push_back(Text(row[3]));
-      fk.ref_columns.push_back(Text(row[6]));
+      fk.columns.push_back(row[3].ToStringOrEmpty());
+      fk.ref_columns.push_back(row[6].ToStringOrEmpty());
     }
     flush();
   }

@@ -15,8 +15,6 @@ namespace plainsql::catalog {
 
 namespace {
 
-std::string Text(const exec::Value& v) { return v.is_null() ? std::string() : v.ToString(); }
-
 // Tables and views, in creation order; shadow tables of virtual tables and SQLite's internal tables are skipped.
 constexpr const char* kTablesSql =
     "SELECT m.name, m.type FROM sqlite_schema m JOIN pragma_table_list tl ON tl.name = m.name AND tl.schema = 'main' "
@@ -54,8 +52,8 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
   if (!tables) return tables.error();
   for (const auto& row : tables->rows) {
     Table t;
-    t.name = Text(row[0]);
-    t.kind = Text(row[1]) == "view" ? TableKind::kView : TableKind::kTable;
+    t.name = row[0].ToStringOrEmpty();
+    t.kind = row[1].ToStringOrEmpty() == "view" ? TableKind::kView : TableKind::kTable;
     index[t.name] = schema.tables.size();
     schema.tables.push_back(std::move(t));
   }
@@ -64,15 +62,15 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
   if (!columns) return columns.error();
   std::map<std::string, std::vector<std::pair<int64_t, std::string>>> pk_parts;
   for (const auto& row : columns->rows) {
-    auto it = index.find(Text(row[0]));
+    auto it = index.find(row[0].ToStringOrEmpty());
     if (it == index.end()) continue;
     Table& t = schema.tables[it->second];
     Column c;
-    c.name = Text(row[1]);
-    c.type = Text(row[2]);
+    c.name = row[1].ToStringOrEmpty();
+    c.type = row[2].ToStringOrEmpty();
     c.type_class = ClassifyType(c.type);
     c.nullable = row[3].is_null() || row[3].as_integer() == 0;
-    if (!row[4].is_null()) c.default_value = Text(row[4]);
+    if (!row[4].is_null()) c.default_value = row[4].ToStringOrEmpty();
     if (!row[5].is_null() && row[5].as_integer() > 0) pk_parts[t.name].emplace_back(row[5].as_integer(), c.name);
     t.columns.push_back(std::move(c));
   }
@@ -93,12 +91,13 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
   std::map<std::pair<std::string, int64_t>, ForeignKey> by_id;
   std::vector<std::pair<std::string, int64_t>> order;
   for (const auto& row : fks->rows) {
-    auto key = std::make_pair(Text(row[0]), row[1].as_integer());
+    auto key = std::make_pair(row[0].ToStringOrEmpty(), row[1].as_integer());
     auto [it, inserted] = by_id.try_emplace(key);
     if (inserted) order.push_back(key);
-    it->second.ref_table = Text(row[3]);
-    it->second.columns.push_back(Text(row[4]));
-    it->second.ref_columns.push_back(Text(row[5]));  // "" when the key references the primary key implicitly
+    it->second.ref_table = row[3].ToStringOrEmpty();
+    it->second.columns.push_back(row[4].ToStringOrEmpty());
+    it->second.ref_columns.push_back(
+        row[5].ToStringOrEmpty());  // "" when the key references the primary key implicitly
   }
   for (const auto& key : order) {
     ForeignKey fk = std::move(by_id[key]);
@@ -116,13 +115,13 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
   std::map<std::pair<std::string, std::string>, std::pair<UniqueKey, bool>> ukeys;  // -> key, usable
   std::vector<std::pair<std::string, std::string>> uorder;
   for (const auto& row : uniques->rows) {
-    auto key = std::make_pair(Text(row[0]), Text(row[1]));
+    auto key = std::make_pair(row[0].ToStringOrEmpty(), row[1].ToStringOrEmpty());
     auto [it, inserted] = ukeys.try_emplace(key, UniqueKey{key.second, {}}, true);
     if (inserted) uorder.push_back(key);
     if (row[3].is_null() || row[4].as_integer() != 0)
       it->second.second = false;  // expression or partial index
     else
-      it->second.first.columns.push_back(Text(row[3]));
+      it->second.first.columns.push_back(row[3].ToStringOrEmpty());
   }
   for (const auto& key : uorder) {
     auto& [uk, usable] = ukeys[key];
@@ -143,9 +142,9 @@ Result<std::string> SqliteCatalogDigest(exec::Connection& conn, const Introspect
       options.limits);
   if (!rs) return rs.error();
   Hasher h;
-  h.Update(Text(rs->rows.at(0).at(0)));
+  h.Update(rs->rows.at(0).at(0).ToStringOrEmpty());
   // Any write changes the file's size or modification time (or those of its write-ahead log).
-  std::string file = Text(rs->rows.at(0).at(1));
+  std::string file = rs->rows.at(0).at(1).ToStringOrEmpty();
   for (const std::string& f : {file, file + "-wal"}) {
     struct stat st {};
     if (!file.empty() && ::stat(f.c_str(), &st) == 0) {

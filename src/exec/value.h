@@ -35,6 +35,8 @@ class Value {
 
   /// Display text: NULL as "NULL", reals in shortest round-trip form, blobs as \x<hex>.
   std::string ToString() const;
+  /// ToString(), except that NULL gives "" (for reading catalog rows, where NULL means "none").
+  std::string ToStringOrEmpty() const { return is_null() ? std::string() : ToString(); }
 
   bool operator==(const Value&) const = default;
 
