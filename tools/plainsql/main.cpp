@@ -16,6 +16,7 @@
 #include "common/version.h"
 #include "exec/connection.h"
 #include "exec/render.h"
+#include "sql/transpile.h"
 
 namespace {
 
@@ -143,6 +144,49 @@ int RunSql(const SqlArgs& a) {
   return 0;
 }
 
+struct ParseArgs {
+  std::string sql;
+  std::string dialect = "sqlite";
+  std::string to;
+  bool pretty = false;
+  bool lines = false;
+};
+
+int RunParse(const ParseArgs& a) {
+  using namespace plainsql;
+  auto from = sql::DialectByName(a.dialect);
+  if (!from) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", a.dialect)));
+  auto to = sql::DialectByName(a.to.empty() ? a.dialect : a.to);
+  if (!to) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --to '{}'", a.to)));
+  sql::PrintOptions options;
+  options.pretty = a.pretty;
+  if (a.lines) {
+    // One output line per input line: the query re-generated, or "error: " and the message. Text after a TAB (the
+    // db_id of Spider's gold files) is ignored.
+    std::string line;
+    int failures = 0;
+    while (std::getline(std::cin, line)) {
+      std::string_view q = line;
+      if (size_t tab = q.find('\t'); tab != std::string_view::npos) q = q.substr(0, tab);
+      auto out = sql::Transpile(q, **from, **to, sql::PrintOptions{});
+      if (out) {
+        fmt::print("{}\n", *out);
+      } else {
+        ++failures;
+        fmt::print("error: {}\n", sql::OneLineMessage(out.error()));
+      }
+    }
+    std::fflush(stdout);
+    return failures ? ExitCodeFor(ErrorCode::kSql) : 0;
+  }
+  std::string text = a.sql;
+  if (text.empty() || text == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  auto out = sql::Transpile(text, **from, **to, options);
+  if (!out) return Fail(out.error());
+  Write(*out + "\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -180,11 +224,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
-  if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "schema" && std::string_view(argv[1]) != "sql") {
-    fmt::print(stderr, "plainsql: error: unknown command '{}'; commands are: schema, sql (see plainsql --help)\n",
+  if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "schema" && std::string_view(argv[1]) != "sql" &&
+      std::string_view(argv[1]) != "parse") {
+    fmt::print(stderr, "plainsql: error: unknown command '{}'; commands are: schema, sql, parse (see plainsql --help)\n",
                argv[1]);
     return 2;
   }
+  ParseArgs parse_args;
+  auto* parse = app.add_subcommand("parse", "Parse a query and print it again, in the same or another dialect");
+  parse->add_option("SQL", parse_args.sql, "The query (default: read standard input)");
+  parse->add_option("--dialect,-d", parse_args.dialect, "Dialect of the input: sqlite | postgres | tsql | mysql")
+      ->capture_default_str();
+  parse->add_option("--to", parse_args.to, "Dialect of the output (default: the input's)");
+  parse->add_flag("--pretty", parse_args.pretty, "Clauses on their own lines");
+  parse->add_flag("--lines", parse_args.lines,
+                  "Read one query per standard-input line (text after a TAB is ignored) and print one line each");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -201,6 +256,7 @@ int main(int argc, char** argv) {
   try {
     if (*schema) return RunSchema(schema_args);
     if (*sql) return RunSql(sql_args);
+    if (*parse) return RunParse(parse_args);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());
