@@ -4,18 +4,17 @@
 namespace plainsql::sql {
 
 bool Expr::operator==(const Expr& o) const {
-  return kind == o.kind && literal_kind == o.literal_kind && text == o.text && quote == o.quote &&
-         prefix == o.prefix && op == o.op && name == o.name && args == o.args && query == o.query &&
-         negated == o.negated && distinct_from == o.distinct_from && has_operand == o.has_operand &&
-         has_else == o.has_else && type == o.type && cast_style == o.cast_style && distinct == o.distinct &&
-         star_arg == o.star_arg && filter == o.filter && over == o.over && over_name == o.over_name &&
-         within_group == o.within_group && arg_order == o.arg_order && func_style == o.func_style;
+  return kind == o.kind && literal_kind == o.literal_kind && text == o.text && quote == o.quote && prefix == o.prefix &&
+         op == o.op && name == o.name && args == o.args && query == o.query && negated == o.negated &&
+         distinct_from == o.distinct_from && has_operand == o.has_operand && has_else == o.has_else && type == o.type &&
+         cast_style == o.cast_style && distinct == o.distinct && star_arg == o.star_arg && filter == o.filter &&
+         over == o.over && over_name == o.over_name && within_group == o.within_group && arg_order == o.arg_order &&
+         func_style == o.func_style;
 }
 
 bool TableRef::operator==(const TableRef& o) const {
   return kind == o.kind && name == o.name && query == o.query && function == o.function && lateral == o.lateral &&
-         alias == o.alias && column_aliases == o.column_aliases && left == o.left && right == o.right &&
-         join == o.join;
+         alias == o.alias && column_aliases == o.column_aliases && left == o.left && right == o.right && join == o.join;
 }
 
 std::string_view StatementKindName(StatementKind k) {

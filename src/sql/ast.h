@@ -134,10 +134,10 @@ struct Expr {
   bool has_else = false;
   DataType type;
   CastStyle cast_style = CastStyle::kCast;
-  bool distinct = false;  // aggregate DISTINCT
-  bool star_arg = false;  // COUNT(*)
-  Box<Expr> filter;       // FILTER (WHERE ...)
-  Box<WindowSpec> over;   // OVER (...)
+  bool distinct = false;                // aggregate DISTINCT
+  bool star_arg = false;                // COUNT(*)
+  Box<Expr> filter;                     // FILTER (WHERE ...)
+  Box<WindowSpec> over;                 // OVER (...)
   std::optional<Identifier> over_name;  // OVER w
   std::vector<OrderItem> within_group;  // WITHIN GROUP (ORDER BY ...)
   std::vector<OrderItem> arg_order;     // ORDER BY inside the argument list: string_agg(x, ',' ORDER BY y)
@@ -248,12 +248,12 @@ enum class QueryBodyKind { kSelect, kSetOp, kValues, kParenthesized };
 
 struct QueryBody {
   QueryBodyKind kind = QueryBodyKind::kSelect;
-  Select select;                         // kSelect
-  SetOp set_op = SetOp::kUnion;          // kSetOp
-  bool set_all = false;                  // UNION ALL
-  Box<QueryBody> left, right;            // kSetOp
-  std::vector<std::vector<Expr>> rows;   // kValues
-  Box<Query> inner;                      // kParenthesized: a full query with its own ORDER BY / LIMIT
+  Select select;                        // kSelect
+  SetOp set_op = SetOp::kUnion;         // kSetOp
+  bool set_all = false;                 // UNION ALL
+  Box<QueryBody> left, right;           // kSetOp
+  std::vector<std::vector<Expr>> rows;  // kValues
+  Box<Query> inner;                     // kParenthesized: a full query with its own ORDER BY / LIMIT
   bool operator==(const QueryBody&) const = default;
 };
 
@@ -271,8 +271,8 @@ struct Query {
   std::vector<Cte> with;
   QueryBody body;
   std::vector<OrderItem> order_by;
-  Box<Expr> limit;   // LIMIT n, FETCH FIRST n ROWS, (T-SQL TOP is in the select)
-  Box<Expr> offset;  // OFFSET m, LIMIT m, n
+  Box<Expr> limit;           // LIMIT n, FETCH FIRST n ROWS, (T-SQL TOP is in the select)
+  Box<Expr> offset;          // OFFSET m, LIMIT m, n
   bool fetch_style = false;  // written OFFSET ... FETCH FIRST ... (kept for printing where it is valid)
   bool fetch_with_ties = false;
   bool operator==(const Query&) const = default;
@@ -280,8 +280,31 @@ struct Query {
 
 /// What a statement is. Queries are parsed fully; other statements are recognised by their leading words.
 enum class StatementKind {
-  kQuery, kInsert, kUpdate, kDelete, kMerge, kCreate, kDrop, kAlter, kTruncate, kPragma, kAttach, kDetach,
-  kTransaction, kSet, kCopy, kExplain, kVacuum, kAnalyze, kGrant, kCall, kDo, kLock, kShow, kUse, kOther,
+  kQuery,
+  kInsert,
+  kUpdate,
+  kDelete,
+  kMerge,
+  kCreate,
+  kDrop,
+  kAlter,
+  kTruncate,
+  kPragma,
+  kAttach,
+  kDetach,
+  kTransaction,
+  kSet,
+  kCopy,
+  kExplain,
+  kVacuum,
+  kAnalyze,
+  kGrant,
+  kCall,
+  kDo,
+  kLock,
+  kShow,
+  kUse,
+  kOther,
 };
 
 std::string_view StatementKindName(StatementKind k);
@@ -291,7 +314,7 @@ struct Statement {
   std::string keyword;  // the leading word(s), upper case ("INSERT", "CREATE TABLE", ...)
   Box<Query> query;     // kQuery
   uint32_t offset = 0;
-  uint32_t end = 0;     // offset just after the statement's last token
+  uint32_t end = 0;  // offset just after the statement's last token
 };
 
 }  // namespace plainsql::sql

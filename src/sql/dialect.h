@@ -24,17 +24,17 @@ enum class LimitStyle {
 };
 
 struct Dialect {
-  std::string_view name;   // "sqlite", "postgres", "tsql", "mysql"
-  char quote_open;         // opening identifier quote: '"', '[' or '`'
-  char quote_close;        // closing identifier quote: '"', ']' or '`'
+  std::string_view name;               // "sqlite", "postgres", "tsql", "mysql"
+  char quote_open;                     // opening identifier quote: '"', '[' or '`'
+  char quote_close;                    // closing identifier quote: '"', ']' or '`'
   std::string_view identifier_quotes;  // opening characters that quote identifiers ('"', '[', '`')
   bool double_quote_is_string;         // "..." is a string literal (MySQL), not an identifier
   bool backslash_escapes;              // '\'' escapes inside string literals (MySQL)
   bool hash_comments;                  // # starts a comment to the end of the line (MySQL)
   bool dollar_quotes;                  // $tag$ ... $tag$ string literals (PostgreSQL)
   bool spaced_comparisons;             // "> =" and "< =" read as ">=" and "<=" (SQL Server accepts them)
-  CaseFolding folding;     // how unquoted identifiers are folded
-  LimitStyle limit_style;  // LIMIT/OFFSET or TOP
+  CaseFolding folding;                 // how unquoted identifiers are folded
+  LimitStyle limit_style;              // LIMIT/OFFSET or TOP
   // Type names used in DDL when a column's declared type comes from another engine (or from a benchmark file) and
   // only its type class is known.
   std::string_view text_type;

@@ -21,8 +21,8 @@ SourcePosition PositionOf(std::string_view source, uint32_t offset) {
   }
   p.column = static_cast<int>(offset - line_start) + 1;
   size_t line_end = source.find('\n', line_start);
-  std::string_view line = source.substr(line_start, line_end == std::string_view::npos ? std::string_view::npos
-                                                                                      : line_end - line_start);
+  std::string_view line =
+      source.substr(line_start, line_end == std::string_view::npos ? std::string_view::npos : line_end - line_start);
   // Keep long lines readable: show at most 60 characters either side of the caret.
   size_t col = offset - line_start, from = col > 60 ? col - 60 : 0;
   std::string shown(line.substr(from, 120));
@@ -35,8 +35,7 @@ SourcePosition PositionOf(std::string_view source, uint32_t offset) {
 
 Error SyntaxError(std::string_view source, uint32_t offset, std::string_view message) {
   SourcePosition p = PositionOf(source, offset);
-  return MakeError(ErrorCode::kSql,
-                   fmt::format("{} at line {}, column {}:\n{}", message, p.line, p.column, p.excerpt));
+  return MakeError(ErrorCode::kSql, fmt::format("{} at line {}, column {}:\n{}", message, p.line, p.column, p.excerpt));
 }
 
 namespace {
@@ -50,8 +49,8 @@ bool IsWordChar(char c) {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Two- and three-character operators, longest first.
-constexpr std::string_view kOperators[] = {"->>", "||", "::", "<>", "!=", "<=", ">=", "==", "<<", ">>", "->", "!<",
-                                           "!>"};
+constexpr std::string_view kOperators[] = {
+    "->>", "||", "::", "<>", "!=", "<=", ">=", "==", "<<", ">>", "->", "!<", "!>"};
 
 class Lexer {
  public:
@@ -97,9 +96,7 @@ class Lexer {
 
   char Peek(size_t k) const { return i_ + k < s_.size() ? s_[i_ + k] : '\0'; }
 
-  Error Fail(size_t at, std::string_view message) const {
-    return SyntaxError(s_, static_cast<uint32_t>(at), message);
-  }
+  Error Fail(size_t at, std::string_view message) const { return SyntaxError(s_, static_cast<uint32_t>(at), message); }
 
   Token Make(TokenKind kind, size_t start, std::string value = {}) {
     Token t;

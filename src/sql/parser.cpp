@@ -22,13 +22,14 @@ struct ParseFailure {
 // Words that end an expression or a FROM item, so they are never taken as an alias without AS.
 const std::unordered_set<std::string>& ClauseWords() {
   static const std::unordered_set<std::string> kWords = {
-      "FROM",   "WHERE",   "GROUP",   "ORDER",    "HAVING",    "LIMIT",  "OFFSET", "UNION",   "INTERSECT", "EXCEPT",
-      "MINUS",  "INTO",    "JOIN",    "INNER",    "LEFT",      "RIGHT",  "FULL",   "CROSS",   "NATURAL",   "OUTER",
-      "ON",     "USING",   "WINDOW",  "FETCH",    "AND",       "OR",     "NOT",    "AS",      "SELECT",    "WHEN",
-      "THEN",   "ELSE",    "END",     "CASE",     "IS",        "IN",     "LIKE",   "ILIKE",   "BETWEEN",   "ASC",
-      "DESC",   "FOR",     "WITH",    "VALUES",   "RETURNING", "LATERAL", "ESCAPE", "COLLATE", "ISNULL",   "NOTNULL",
-      "GLOB",   "REGEXP",  "RLIKE",   "MATCH",    "OVER",      "FILTER", "NULLS",  "APPLY",   "PIVOT",     "UNPIVOT",
-      "OPTION", "SIMILAR", "QUALIFY", "TABLESAMPLE", "DISTINCT", "ALL",   "TOP",    "BY",      "SET",       "NULL"};
+      "FROM",        "WHERE",    "GROUP",   "ORDER",  "HAVING",  "LIMIT",   "OFFSET", "UNION",   "INTERSECT",
+      "EXCEPT",      "MINUS",    "INTO",    "JOIN",   "INNER",   "LEFT",    "RIGHT",  "FULL",    "CROSS",
+      "NATURAL",     "OUTER",    "ON",      "USING",  "WINDOW",  "FETCH",   "AND",    "OR",      "NOT",
+      "AS",          "SELECT",   "WHEN",    "THEN",   "ELSE",    "END",     "CASE",   "IS",      "IN",
+      "LIKE",        "ILIKE",    "BETWEEN", "ASC",    "DESC",    "FOR",     "WITH",   "VALUES",  "RETURNING",
+      "LATERAL",     "ESCAPE",   "COLLATE", "ISNULL", "NOTNULL", "GLOB",    "REGEXP", "RLIKE",   "MATCH",
+      "OVER",        "FILTER",   "NULLS",   "APPLY",  "PIVOT",   "UNPIVOT", "OPTION", "SIMILAR", "QUALIFY",
+      "TABLESAMPLE", "DISTINCT", "ALL",     "TOP",    "BY",      "SET",     "NULL"};
   return kWords;
 }
 
@@ -40,9 +41,9 @@ bool IsDatePartFunction(const std::string& upper) {
 
 // Words that stand alone as values (no parentheses needed).
 bool IsNiladicKeyword(const std::string& upper) {
-  return upper == "CURRENT_DATE" || upper == "CURRENT_TIME" || upper == "CURRENT_TIMESTAMP" ||
-         upper == "LOCALTIME" || upper == "LOCALTIMESTAMP" || upper == "CURRENT_USER" || upper == "SESSION_USER" ||
-         upper == "SYSTEM_USER" || upper == "CURRENT_ROLE" || upper == "CURRENT_SCHEMA" || upper == "CURRENT_CATALOG";
+  return upper == "CURRENT_DATE" || upper == "CURRENT_TIME" || upper == "CURRENT_TIMESTAMP" || upper == "LOCALTIME" ||
+         upper == "LOCALTIMESTAMP" || upper == "CURRENT_USER" || upper == "SESSION_USER" || upper == "SYSTEM_USER" ||
+         upper == "CURRENT_ROLE" || upper == "CURRENT_SCHEMA" || upper == "CURRENT_CATALOG";
 }
 
 // Binding power of binary operators (higher binds tighter). One table serves the parser and the printer.
@@ -61,8 +62,7 @@ enum Prec : int {
 
 class Parser {
  public:
-  Parser(std::string_view src, const Dialect& d, std::vector<Token> tokens)
-      : src_(src), d_(d), t_(std::move(tokens)) {}
+  Parser(std::string_view src, const Dialect& d, std::vector<Token> tokens) : src_(src), d_(d), t_(std::move(tokens)) {}
 
   std::vector<Statement> Script() {
     std::vector<Statement> out;
@@ -134,7 +134,7 @@ class Parser {
     if (StartsQuery() || w == "TABLE") {
       if (w == "WITH" && WithLeadsToDataChange()) {
         st.kind = DataChangeKind(st.keyword);
-        SkipStatement();
+        SkipStatement(false);
       } else {
         st.kind = StatementKind::kQuery;
         st.keyword = w.empty() ? "(" : w;
@@ -142,7 +142,9 @@ class Parser {
       }
     } else {
       st.kind = Classify(st.keyword);
-      SkipStatement();
+      bool trigger = false;
+      for (size_t k = 1; k < 4 && st.kind == StatementKind::kCreate; ++k) trigger |= Ahead(k).IsWord("TRIGGER");
+      SkipStatement(trigger);
     }
     st.end = i_ > 0 ? t_[i_ - 1].offset + static_cast<uint32_t>(t_[i_ - 1].text.size()) : st.offset;
     return st;
@@ -157,8 +159,7 @@ class Parser {
       if (t.kind == TokenKind::kRightParen) --depth;
       if (depth == 0 && t.kind == TokenKind::kWord) {
         if (t.IsWord("SELECT") || t.IsWord("VALUES")) return false;
-        if (t.IsWord("INSERT") || t.IsWord("UPDATE") || t.IsWord("DELETE") || t.IsWord("MERGE") ||
-            t.IsWord("REPLACE"))
+        if (t.IsWord("INSERT") || t.IsWord("UPDATE") || t.IsWord("DELETE") || t.IsWord("MERGE") || t.IsWord("REPLACE"))
           return true;
       }
     }
@@ -185,23 +186,40 @@ class Parser {
     std::string w = Upper();
     keyword = w.empty() ? std::string(Cur().text) : w;
     static const std::array<std::pair<std::string_view, StatementKind>, 34> kKinds = {{
-        {"INSERT", StatementKind::kInsert},     {"REPLACE", StatementKind::kInsert},
-        {"UPSERT", StatementKind::kInsert},     {"UPDATE", StatementKind::kUpdate},
-        {"DELETE", StatementKind::kDelete},     {"MERGE", StatementKind::kMerge},
-        {"CREATE", StatementKind::kCreate},     {"DROP", StatementKind::kDrop},
-        {"ALTER", StatementKind::kAlter},       {"RENAME", StatementKind::kAlter},
-        {"TRUNCATE", StatementKind::kTruncate}, {"PRAGMA", StatementKind::kPragma},
-        {"ATTACH", StatementKind::kAttach},     {"DETACH", StatementKind::kDetach},
-        {"BEGIN", StatementKind::kTransaction}, {"COMMIT", StatementKind::kTransaction},
-        {"END", StatementKind::kTransaction},   {"ROLLBACK", StatementKind::kTransaction},
-        {"SAVEPOINT", StatementKind::kTransaction}, {"RELEASE", StatementKind::kTransaction},
-        {"START", StatementKind::kTransaction}, {"SET", StatementKind::kSet},
-        {"RESET", StatementKind::kSet},         {"COPY", StatementKind::kCopy},
-        {"EXPLAIN", StatementKind::kExplain},   {"VACUUM", StatementKind::kVacuum},
-        {"ANALYZE", StatementKind::kAnalyze},   {"REINDEX", StatementKind::kVacuum},
-        {"GRANT", StatementKind::kGrant},       {"REVOKE", StatementKind::kGrant},
-        {"CALL", StatementKind::kCall},         {"EXEC", StatementKind::kCall},
-        {"DO", StatementKind::kDo},             {"LOCK", StatementKind::kLock},
+        {"INSERT", StatementKind::kInsert},
+        {"REPLACE", StatementKind::kInsert},
+        {"UPSERT", StatementKind::kInsert},
+        {"UPDATE", StatementKind::kUpdate},
+        {"DELETE", StatementKind::kDelete},
+        {"MERGE", StatementKind::kMerge},
+        {"CREATE", StatementKind::kCreate},
+        {"DROP", StatementKind::kDrop},
+        {"ALTER", StatementKind::kAlter},
+        {"RENAME", StatementKind::kAlter},
+        {"TRUNCATE", StatementKind::kTruncate},
+        {"PRAGMA", StatementKind::kPragma},
+        {"ATTACH", StatementKind::kAttach},
+        {"DETACH", StatementKind::kDetach},
+        {"BEGIN", StatementKind::kTransaction},
+        {"COMMIT", StatementKind::kTransaction},
+        {"END", StatementKind::kTransaction},
+        {"ROLLBACK", StatementKind::kTransaction},
+        {"SAVEPOINT", StatementKind::kTransaction},
+        {"RELEASE", StatementKind::kTransaction},
+        {"START", StatementKind::kTransaction},
+        {"SET", StatementKind::kSet},
+        {"RESET", StatementKind::kSet},
+        {"COPY", StatementKind::kCopy},
+        {"EXPLAIN", StatementKind::kExplain},
+        {"VACUUM", StatementKind::kVacuum},
+        {"ANALYZE", StatementKind::kAnalyze},
+        {"REINDEX", StatementKind::kVacuum},
+        {"GRANT", StatementKind::kGrant},
+        {"REVOKE", StatementKind::kGrant},
+        {"CALL", StatementKind::kCall},
+        {"EXEC", StatementKind::kCall},
+        {"DO", StatementKind::kDo},
+        {"LOCK", StatementKind::kLock},
     }};
     for (auto& [word, kind] : kKinds) {
       if (w == word) {
@@ -217,16 +235,13 @@ class Parser {
     return StatementKind::kOther;
   }
 
-  // Skips to the ';' that ends the statement (a trigger body's BEGIN ... END may hold semicolons).
-  void SkipStatement() {
-    int begin_depth = 0;
+  // Skips to the ';' that ends the statement. A trigger's BEGIN ... END body holds semicolons of its own.
+  void SkipStatement(bool trigger) {
+    int depth = 0;
     while (!At(TokenKind::kEnd)) {
-      if (AtWord("BEGIN") && i_ > 0 && !t_[i_ - 1].IsWord("TRANSACTION")) ++begin_depth;
-      if (AtWord("END") && begin_depth > 0) --begin_depth;
-      if (At(TokenKind::kSemicolon) && begin_depth <= 1) {
-        if (begin_depth == 0) break;
-        // inside a trigger body: keep going
-      }
+      if (trigger && AtWord("BEGIN")) ++depth;
+      if (trigger && AtWord("END") && depth > 0) --depth;
+      if (At(TokenKind::kSemicolon) && depth == 0) break;
       ++i_;
     }
   }
@@ -316,8 +331,10 @@ class Parser {
       std::string w = Upper();
       node.set_op = w == "UNION" ? SetOp::kUnion : w == "INTERSECT" ? SetOp::kIntersect : SetOp::kExcept;
       ++i_;
-      if (AcceptWord("ALL")) node.set_all = true;
-      else AcceptWord("DISTINCT");
+      if (AcceptWord("ALL"))
+        node.set_all = true;
+      else
+        AcceptWord("DISTINCT");
       node.left = std::move(left);
       node.right = SetOperandAt();
       left = std::move(node);
@@ -583,10 +600,13 @@ class Parser {
     do {
       OrderItem item;
       item.expr = ExprAt(0);
-      if (AcceptWord("ASC")) item.descending = false;
-      else if (AcceptWord("DESC")) item.descending = true;
+      if (AcceptWord("ASC"))
+        item.descending = false;
+      else if (AcceptWord("DESC"))
+        item.descending = true;
       if (AcceptWord("NULLS")) {
-        if (AcceptWord("FIRST")) item.nulls = NullsOrder::kFirst;
+        if (AcceptWord("FIRST"))
+          item.nulls = NullsOrder::kFirst;
         else {
           ExpectWord("LAST");
           item.nulls = NullsOrder::kLast;
@@ -667,10 +687,10 @@ class Parser {
     size_t save = i_;
     bool negated = false;
     uint32_t at = Cur().offset;
-    if (AtWord("NOT") && (Ahead(1).IsWord("IN") || Ahead(1).IsWord("LIKE") || Ahead(1).IsWord("ILIKE") ||
-                          Ahead(1).IsWord("BETWEEN") || Ahead(1).IsWord("GLOB") || Ahead(1).IsWord("REGEXP") ||
-                          Ahead(1).IsWord("RLIKE") || Ahead(1).IsWord("MATCH") || Ahead(1).IsWord("SIMILAR") ||
-                          Ahead(1).IsWord("NULL"))) {
+    if (AtWord("NOT") &&
+        (Ahead(1).IsWord("IN") || Ahead(1).IsWord("LIKE") || Ahead(1).IsWord("ILIKE") || Ahead(1).IsWord("BETWEEN") ||
+         Ahead(1).IsWord("GLOB") || Ahead(1).IsWord("REGEXP") || Ahead(1).IsWord("RLIKE") || Ahead(1).IsWord("MATCH") ||
+         Ahead(1).IsWord("SIMILAR") || Ahead(1).IsWord("NULL"))) {
       ++i_;
       negated = true;
     }
@@ -747,8 +767,7 @@ class Parser {
       return e;
     }
     std::string w = Upper();
-    if (w == "LIKE" || w == "ILIKE" || w == "GLOB" || w == "REGEXP" || w == "RLIKE" || w == "MATCH" ||
-        w == "SIMILAR") {
+    if (w == "LIKE" || w == "ILIKE" || w == "GLOB" || w == "REGEXP" || w == "RLIKE" || w == "MATCH" || w == "SIMILAR") {
       ++i_;
       if (w == "SIMILAR") {
         ExpectWord("TO");
@@ -923,12 +942,9 @@ class Parser {
         Expect(TokenKind::kRightParen, "')'");
         return first;
       }
-      case TokenKind::kQuotedIdentifier:
-        return NameOrCallAt();
-      case TokenKind::kWord:
-        return WordAt();
-      default:
-        Fail(fmt::format("expected an expression, found {}", Describe(t)));
+      case TokenKind::kQuotedIdentifier: return NameOrCallAt();
+      case TokenKind::kWord: return WordAt();
+      default: Fail(fmt::format("expected an expression, found {}", Describe(t)));
     }
   }
 
@@ -1001,15 +1017,16 @@ class Parser {
       Expect(TokenKind::kRightParen, "')' after EXTRACT");
       return e;
     }
-    if (w == "INTERVAL" && (Ahead(1).kind == TokenKind::kString || Ahead(1).kind == TokenKind::kNumber ||
-                            (&d_ == &MySql() && !call))) {
+    if (w == "INTERVAL" &&
+        (Ahead(1).kind == TokenKind::kString || Ahead(1).kind == TokenKind::kNumber || (&d_ == &MySql() && !call))) {
       ++i_;
       e.kind = ExprKind::kInterval;
       e.args.push_back(UnaryAt(kPrecUnary));
       static const std::unordered_set<std::string> kUnits = {
-          "YEAR", "YEARS", "MONTH", "MONTHS", "WEEK", "WEEKS", "DAY", "DAYS", "HOUR", "HOURS", "MINUTE", "MINUTES",
-          "SECOND", "SECONDS", "QUARTER", "MICROSECOND", "MILLISECOND", "YEAR_MONTH", "DAY_HOUR", "DAY_MINUTE",
-          "DAY_SECOND", "HOUR_MINUTE", "HOUR_SECOND", "MINUTE_SECOND"};
+          "YEAR",     "YEARS",      "MONTH",      "MONTHS",      "WEEK",        "WEEKS",
+          "DAY",      "DAYS",       "HOUR",       "HOURS",       "MINUTE",      "MINUTES",
+          "SECOND",   "SECONDS",    "QUARTER",    "MICROSECOND", "MILLISECOND", "YEAR_MONTH",
+          "DAY_HOUR", "DAY_MINUTE", "DAY_SECOND", "HOUR_MINUTE", "HOUR_SECOND", "MINUTE_SECOND"};
       if (At(TokenKind::kWord) && kUnits.count(Upper())) {
         e.text = Upper();
         ++i_;
@@ -1095,8 +1112,10 @@ class Parser {
       ++i_;
       e.star_arg = true;
     } else if (!At(TokenKind::kRightParen)) {
-      if (AcceptWord("DISTINCT")) e.distinct = true;
-      else AcceptWord("ALL");
+      if (AcceptWord("DISTINCT"))
+        e.distinct = true;
+      else
+        AcceptWord("ALL");
       if (upper == "POSITION" && e.name.parts.size() == 1) {
         e.args.push_back(ExprAt(kPrecCompare + 1));
         if (AcceptWord("IN")) {
@@ -1105,8 +1124,7 @@ class Parser {
         } else {
           while (Accept(TokenKind::kComma)) e.args.push_back(ExprAt(0));
         }
-      } else if (upper == "TRIM" && (AtWord("LEADING") || AtWord("TRAILING") || AtWord("BOTH") ||
-                                     TrimHasFrom())) {
+      } else if (upper == "TRIM" && (AtWord("LEADING") || AtWord("TRAILING") || AtWord("BOTH") || TrimHasFrom())) {
         e.func_style = FuncStyle::kTrimFrom;
         if (AtWord("LEADING") || AtWord("TRAILING") || AtWord("BOTH")) {
           e.text = Upper();
@@ -1234,7 +1252,8 @@ class Parser {
   FrameBound BoundAt() {
     FrameBound b;
     if (AcceptWord("UNBOUNDED")) {
-      if (AcceptWord("PRECEDING")) b.kind = BoundKind::kUnboundedPreceding;
+      if (AcceptWord("PRECEDING"))
+        b.kind = BoundKind::kUnboundedPreceding;
       else {
         ExpectWord("FOLLOWING");
         b.kind = BoundKind::kUnboundedFollowing;
@@ -1247,7 +1266,8 @@ class Parser {
       return b;
     }
     b.offset = ExprAt(kPrecAdd);
-    if (AcceptWord("PRECEDING")) b.kind = BoundKind::kPreceding;
+    if (AcceptWord("PRECEDING"))
+      b.kind = BoundKind::kPreceding;
     else {
       ExpectWord("FOLLOWING");
       b.kind = BoundKind::kFollowing;
@@ -1280,15 +1300,14 @@ Result<Query> ParseQuery(std::string_view sql, const Dialect& dialect) {
   if (!statements) return statements.error();
   if (statements->empty()) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
   if (statements->size() > 1) {
-    return MakeError(ErrorCode::kNotReadOnly,
-                     fmt::format("refused: the text holds {} statements; a single read-only query is allowed",
-                                 statements->size()));
+    return MakeError(
+        ErrorCode::kNotReadOnly,
+        fmt::format("refused: the text holds {} statements; a single read-only query is allowed", statements->size()));
   }
   Statement& st = (*statements)[0];
   if (st.kind != StatementKind::kQuery) {
-    return MakeError(ErrorCode::kNotReadOnly,
-                     fmt::format("refused: {} is not a read-only query ({} statement)", st.keyword,
-                                 StatementKindName(st.kind)));
+    return MakeError(ErrorCode::kNotReadOnly, fmt::format("refused: {} is not a read-only query ({} statement)",
+                                                          st.keyword, StatementKindName(st.kind)));
   }
   if (st.query->body.kind == QueryBodyKind::kSelect && st.query->body.select.into) {
     return MakeError(ErrorCode::kNotReadOnly, "refused: SELECT ... INTO creates a table; it is not a read-only query");

@@ -203,7 +203,8 @@ class Printer {
         return Operand(e.args[0], kPrecUnary + 1) + " COLLATE " + name;
       }
       case ExprKind::kTuple: return "(" + List(e.args) + ")";
-      case ExprKind::kInterval: return "INTERVAL " + Operand(e.args[0], kPrecUnary) + (e.text.empty() ? "" : " " + e.text);
+      case ExprKind::kInterval:
+        return "INTERVAL " + Operand(e.args[0], kPrecUnary) + (e.text.empty() ? "" : " " + e.text);
       case ExprKind::kExtract: return "EXTRACT(" + e.text + " FROM " + ExprText(e.args[0]) + ")";
       case ExprKind::kSubscript: return Operand(e.args[0], kPrecAtom) + "[" + ExprText(e.args[1]) + "]";
     }
@@ -221,8 +222,8 @@ class Printer {
         break;
       case CastStyle::kConvert:
         if (IsTSql(d_)) {
-          return "CONVERT(" + Type(e.type) + ", " + ExprText(v) + (e.args.size() > 1 ? ", " + ExprText(e.args[1]) : "") +
-                 ")";
+          return "CONVERT(" + Type(e.type) + ", " + ExprText(v) +
+                 (e.args.size() > 1 ? ", " + ExprText(e.args[1]) : "") + ")";
         }
         break;
       case CastStyle::kConvertMySql:
@@ -237,8 +238,18 @@ class Printer {
     return "CAST(" + ExprText(v) + " AS " + Type(e.type) + ")";
   }
 
+  // Function names are printed as written: many are keywords (rank, left, replace) and must not be quoted.
+  std::string FunctionName(const QualifiedName& n) const {
+    std::string out;
+    for (size_t i = 0; i < n.parts.size(); ++i) {
+      if (i) out += ".";
+      out += n.parts[i].quote ? AlwaysQuoteIdentifier(d_, n.parts[i].name) : n.parts[i].name;
+    }
+    return out;
+  }
+
   std::string Function(const Expr& e) {
-    std::string out = Name(e.name) + "(";
+    std::string out = FunctionName(e.name) + "(";
     switch (e.func_style) {
       case FuncStyle::kPositionIn: out += Operand(e.args[0], kPrecCompare + 1) + " IN " + ExprText(e.args[1]); break;
       case FuncStyle::kTrimFrom:
@@ -372,8 +383,10 @@ class Printer {
     }
     if (!limit && IsPostgres(d_)) return Break() + "OFFSET " + ExprText(*q.offset);
     std::string out = Break() + "LIMIT ";
-    if (limit) out += ExprText(*limit);
-    else out += IsMySql(d_) ? "18446744073709551615" : "-1";  // OFFSET needs a LIMIT there: "no limit"
+    if (limit)
+      out += ExprText(*limit);
+    else
+      out += IsMySql(d_) ? "18446744073709551615" : "-1";  // OFFSET needs a LIMIT there: "no limit"
     if (q.offset) out += " OFFSET " + ExprText(*q.offset);
     return out;
   }
@@ -463,7 +476,8 @@ class Printer {
     switch (t.kind) {
       case TableRefKind::kTable: return Name(t.name) + Alias(t);
       case TableRefKind::kSubquery:
-      case TableRefKind::kValues: return std::string(t.lateral ? "LATERAL " : "") + "(" + Sub(*t.query) + ")" + Alias(t);
+      case TableRefKind::kValues:
+        return std::string(t.lateral ? "LATERAL " : "") + "(" + Sub(*t.query) + ")" + Alias(t);
       case TableRefKind::kFunction: return ExprText(*t.function) + Alias(t);
       case TableRefKind::kJoin: {
         std::string out = From(*t.left);
@@ -497,6 +511,7 @@ class Printer {
     return From(t);
   }
 
+ private:
   const Dialect& d_;
   const PrintOptions& o_;
   int indent_ = 0;

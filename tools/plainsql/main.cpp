@@ -180,7 +180,8 @@ int RunParse(const ParseArgs& a) {
     return failures ? ExitCodeFor(ErrorCode::kSql) : 0;
   }
   std::string text = a.sql;
-  if (text.empty() || text == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  if (text.empty() || text == "-")
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   auto out = sql::Transpile(text, **from, **to, options);
   if (!out) return Fail(out.error());
   Write(*out + "\n");
@@ -226,7 +227,8 @@ int main(int argc, char** argv) {
 
   if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "schema" && std::string_view(argv[1]) != "sql" &&
       std::string_view(argv[1]) != "parse") {
-    fmt::print(stderr, "plainsql: error: unknown command '{}'; commands are: schema, sql, parse (see plainsql --help)\n",
+    fmt::print(stderr,
+               "plainsql: error: unknown command '{}'; commands are: schema, sql, parse (see plainsql --help)\n",
                argv[1]);
     return 2;
   }
