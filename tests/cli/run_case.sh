@@ -53,8 +53,11 @@ if [ -f "$dir/$name.err" ]; then
 elif [ -s "$work/err.norm" ]; then
   echo "unexpected standard error:"; cat "$work/err.norm"; status=1
 fi
-# A failure is reported as one clear line: no stack dumps, no multi-line noise.
-if [ "$code" -ne 0 ] && [ "$(grep -c '' "$work/err.norm")" -gt 2 ]; then
-  echo "an error should be reported in one or two lines:"; cat "$work/err.norm"; status=1
+# A failure is reported as one clear line (a syntax error adds the source line and a caret): no stack dumps.
+if [ "$code" -ne 0 ]; then
+  if [ "$(grep -c '' "$work/err.norm")" -gt 4 ] || ! head -n 1 "$work/err.norm" | grep -q '^plainsql: error: '; then
+    echo "an error should be one 'plainsql: error: ...' line (plus an excerpt for syntax errors):"
+    cat "$work/err.norm"; status=1
+  fi
 fi
 exit $status

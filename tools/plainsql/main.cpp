@@ -164,8 +164,9 @@ int RunParse(const ParseArgs& a) {
     // One output line per input line: the query re-generated, or "error: " and the message. Text after a TAB (the
     // db_id of Spider's gold files) is ignored.
     std::string line;
-    int failures = 0;
+    int failures = 0, total = 0;
     while (std::getline(std::cin, line)) {
+      ++total;
       std::string_view q = line;
       if (size_t tab = q.find('\t'); tab != std::string_view::npos) q = q.substr(0, tab);
       auto out = sql::Transpile(q, **from, **to, sql::PrintOptions{});
@@ -177,7 +178,10 @@ int RunParse(const ParseArgs& a) {
       }
     }
     std::fflush(stdout);
-    return failures ? ExitCodeFor(ErrorCode::kSql) : 0;
+    if (failures) {
+      return Fail(MakeError(ErrorCode::kSql, fmt::format("{} of {} lines did not parse", failures, total)));
+    }
+    return 0;
   }
   std::string text = a.sql;
   if (text.empty() || text == "-")

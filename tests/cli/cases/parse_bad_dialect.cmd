@@ -1,0 +1,1 @@
+parse "SELECT 1" --to oracle

@@ -1,0 +1,1 @@
+parse "SELECT a FROM t WHERE b = = 1"

@@ -1,0 +1,1 @@
+parse "DELETE FROM t"
