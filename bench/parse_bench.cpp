@@ -37,8 +37,8 @@ void BM_ParseSpiderTrain(benchmark::State& state) {
     for (const auto& q : qs) ok += plainsql::sql::ParseQuery(q, plainsql::sql::Sqlite()).ok();
     benchmark::DoNotOptimize(ok);
   }
-  state.counters["queries/s"] = benchmark::Counter(static_cast<double>(qs.size()) * state.iterations(),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["queries/s"] =
+      benchmark::Counter(static_cast<double>(qs.size()) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 void BM_ParsePrintSpiderTrain(benchmark::State& state) {
@@ -51,8 +51,8 @@ void BM_ParsePrintSpiderTrain(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(bytes);
   }
-  state.counters["queries/s"] = benchmark::Counter(static_cast<double>(qs.size()) * state.iterations(),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["queries/s"] =
+      benchmark::Counter(static_cast<double>(qs.size()) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 BENCHMARK(BM_ParseSpiderTrain)->Unit(benchmark::kMillisecond)->Repetitions(5)->MinTime(1.0);

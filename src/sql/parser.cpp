@@ -1045,6 +1045,11 @@ class Parser {
       e.args.push_back(PrimaryAt());
       return e;
     }
+    // Words that end or join clauses cannot begin an expression (SELECT FROM t is an error, not a column "FROM").
+    static const std::unordered_set<std::string> kNotAnExpression = {
+        "FROM",  "WHERE",  "GROUP", "ORDER", "HAVING", "LIMIT", "UNION", "INTERSECT", "EXCEPT", "JOIN", "ON",
+        "USING", "SELECT", "THEN",  "ELSE",  "END",    "WHEN",  "AS",    "INTO",      "AND",    "OR",   "BY"};
+    if (kNotAnExpression.count(w) && !call) Fail(fmt::format("expected an expression, found {}", Describe(t)));
     if (IsNiladicKeyword(w) && !call) {
       e.kind = ExprKind::kKeyword;
       e.text = w;

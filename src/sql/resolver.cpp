@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/strings.h"
+#include "sql/token.h"
 
 namespace plainsql::sql {
 
@@ -34,11 +35,11 @@ std::string Joined(const QualifiedName& n) {
 
 // One FROM item as the query sees it.
 struct Source {
-  std::string name;                  // alias, or the table's own name
+  std::string name;                     // alias, or the table's own name
   const CatalogTable* table = nullptr;  // a base table, or nullptr for a derived table / CTE / function
-  std::vector<std::string> columns;  // output columns of a derived source
-  bool any_column = false;           // columns unknown (table-valued function, unresolved table): accept any
-  std::vector<std::string> merged;   // USING / NATURAL columns this source shares with one on its left
+  std::vector<std::string> columns;     // output columns of a derived source
+  bool any_column = false;              // columns unknown (table-valued function, unresolved table): accept any
+  std::vector<std::string> merged;      // USING / NATURAL columns this source shares with one on its left
 };
 
 struct Scope {
@@ -174,9 +175,12 @@ class Resolver {
         continue;
       }
       ExprNames(item.expr, scope, /*allow_aliases=*/false);
-      if (item.alias) cols.push_back(item.alias->name);
-      else if (item.expr.kind == ExprKind::kColumn) cols.push_back(item.expr.name.last().name);
-      else cols.push_back("");
+      if (item.alias)
+        cols.push_back(item.alias->name);
+      else if (item.expr.kind == ExprKind::kColumn)
+        cols.push_back(item.expr.name.last().name);
+      else
+        cols.push_back("");
     }
     if (sel.top) ExprNames(*sel.top, scope);
     for (const Expr& e : sel.distinct_on) ExprNames(e, scope);
@@ -286,8 +290,10 @@ class Resolver {
           if (!left_has || !right_has) out_.unresolved.push_back({c, "column", t.offset});
         }
         if (t.join.on) {
-          if (d_.name == "sqlite") deferred_on_.push_back(t.join.on.get());
-          else ExprNames(*t.join.on, scope);
+          if (d_.name == "sqlite")
+            deferred_on_.push_back(t.join.on.get());
+          else
+            ExprNames(*t.join.on, scope);
         }
         return;
       }
@@ -386,6 +392,20 @@ class Resolver {
 
 Resolution Resolve(const Query& query, const NameCatalog& catalog, const Dialect& dialect) {
   return Resolver(catalog, dialect).Run(query);
+}
+
+nlohmann::ordered_json ResolutionToJson(const Resolution& r, std::string_view source) {
+  nlohmann::ordered_json j;
+  j["tables"] = std::vector<std::string>(r.tables.begin(), r.tables.end());
+  std::vector<std::string> columns;
+  for (const auto& [t, c] : r.columns) columns.push_back(t + "." + c);
+  j["columns"] = columns;
+  j["unresolved"] = nlohmann::ordered_json::array();
+  for (const UnresolvedName& u : r.unresolved) {
+    SourcePosition p = PositionOf(source, u.offset);
+    j["unresolved"].push_back({{"name", u.name}, {"kind", u.kind}, {"line", p.line}, {"column", p.column}});
+  }
+  return j;
 }
 
 }  // namespace plainsql::sql

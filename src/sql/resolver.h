@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sql/ast.h"
 #include "sql/dialect.h"
 
@@ -28,16 +30,16 @@ struct NameCatalog {
 };
 
 struct UnresolvedName {
-  std::string name;    // as written, qualified names joined with '.'
-  std::string kind;    // "table", "column" or "ambiguous column"
-  uint32_t offset = 0; // byte offset in the source
+  std::string name;     // as written, qualified names joined with '.'
+  std::string kind;     // "table", "column" or "ambiguous column"
+  uint32_t offset = 0;  // byte offset in the source
   bool operator==(const UnresolvedName&) const = default;
 };
 
 struct Resolution {
   std::set<std::string> tables;                           // base tables read, spelled as in the catalog
   std::set<std::pair<std::string, std::string>> columns;  // (table, column) read, spelled as in the catalog
-  std::vector<UnresolvedName> unresolved;                  // in source order
+  std::vector<UnresolvedName> unresolved;                 // in source order
   std::vector<uint32_t> string_fallbacks;  // SQLite: "x" that names no column and is read as the string 'x'
 };
 
@@ -45,5 +47,9 @@ struct Resolution {
 /// column of the tables they cover; a USING or NATURAL join reads the joined columns of both tables; names in a
 /// select list alias, ORDER BY position or window name are not base columns.
 Resolution Resolve(const Query& query, const NameCatalog& catalog, const Dialect& dialect);
+
+/// {"tables": [...], "columns": ["table.column", ...], "unresolved": [{"name", "kind", "line", "column"}]}, with
+/// positions computed in `source`, the text the query was parsed from.
+nlohmann::ordered_json ResolutionToJson(const Resolution& resolution, std::string_view source);
 
 }  // namespace plainsql::sql

@@ -84,13 +84,13 @@ TEST_P(GoldFiles, EveryQueryParses) {
   EXPECT_GT(parsed, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SharedData, GoldFiles,
-    ::testing::Values(std::make_pair("spider/dev_gold.sql", "sqlite"), std::make_pair("spider/train_gold.sql", "sqlite"),
-                      std::make_pair("bird/dev_gold.sql", "sqlite"),
-                      std::make_pair("bird/mini_dev/mini_dev_sqlite_gold.sql", "sqlite"),
-                      std::make_pair("bird/mini_dev/mini_dev_postgresql_gold.sql", "postgres"),
-                      std::make_pair("bird/mini_dev/mini_dev_mysql_gold.sql", "mysql")));
+INSTANTIATE_TEST_SUITE_P(SharedData, GoldFiles,
+                         ::testing::Values(std::make_pair("spider/dev_gold.sql", "sqlite"),
+                                           std::make_pair("spider/train_gold.sql", "sqlite"),
+                                           std::make_pair("bird/dev_gold.sql", "sqlite"),
+                                           std::make_pair("bird/mini_dev/mini_dev_sqlite_gold.sql", "sqlite"),
+                                           std::make_pair("bird/mini_dev/mini_dev_postgresql_gold.sql", "postgres"),
+                                           std::make_pair("bird/mini_dev/mini_dev_mysql_gold.sql", "mysql")));
 
 // SNAILS pair files: every "-- N: question" header is followed by one query; all of them parse.
 TEST(SnailsPairs, EveryQueryParses) {

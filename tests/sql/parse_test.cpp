@@ -63,16 +63,17 @@ TEST(Parse, ErrorsCarryLineColumnAndCaret) {
 }
 
 TEST(Parse, ClassifiesStatements) {
-  auto s = ParseScript("SELECT 1; INSERT INTO t VALUES (1); CREATE TABLE x (a); PRAGMA x; BEGIN; COMMIT; "
-                       "CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM u; END; EXPLAIN SELECT 1",
-                       Sqlite());
+  auto s = ParseScript(
+      "SELECT 1; INSERT INTO t VALUES (1); CREATE TABLE x (a); PRAGMA x; BEGIN; COMMIT; "
+      "CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM u; END; EXPLAIN SELECT 1",
+      Sqlite());
   ASSERT_TRUE(s.ok()) << s.error().message;
   std::vector<StatementKind> kinds;
   for (const auto& st : *s) kinds.push_back(st.kind);
-  EXPECT_EQ(kinds, (std::vector<StatementKind>{StatementKind::kQuery, StatementKind::kInsert, StatementKind::kCreate,
-                                               StatementKind::kPragma, StatementKind::kTransaction,
-                                               StatementKind::kTransaction, StatementKind::kCreate,
-                                               StatementKind::kExplain}));
+  EXPECT_EQ(kinds,
+            (std::vector<StatementKind>{StatementKind::kQuery, StatementKind::kInsert, StatementKind::kCreate,
+                                        StatementKind::kPragma, StatementKind::kTransaction,
+                                        StatementKind::kTransaction, StatementKind::kCreate, StatementKind::kExplain}));
   EXPECT_EQ((*s)[2].keyword, "CREATE TABLE");
 }
 
@@ -96,7 +97,8 @@ TEST(Parse, TreesCompareEqualIgnoringLayout) {
 }
 
 TEST(Parse, PrettyPrinting) {
-  auto q = ParseQuery("SELECT a, count(*) FROM t JOIN u ON t.id = u.id WHERE a IN (SELECT b FROM v) GROUP BY a", Sqlite());
+  auto q =
+      ParseQuery("SELECT a, count(*) FROM t JOIN u ON t.id = u.id WHERE a IN (SELECT b FROM v) GROUP BY a", Sqlite());
   ASSERT_TRUE(q.ok());
   PrintOptions pretty;
   pretty.pretty = true;

@@ -92,16 +92,16 @@ TEST(ResolverOracle, SpiderGoldMatchesSqliteAuthorizer) {
                               std::back_inserter(only_r));
           std::set_difference(auth_columns.begin(), auth_columns.end(), columns.begin(), columns.end(),
                               std::back_inserter(only_a));
-          report += std::string(rel) + ":" + std::to_string(n) + " " + sql + "\n  resolver only: " +
-                    Join(only_r, ", ") + "\n  authorizer only: " + Join(only_a, ", ") +
+          report += std::string(rel) + ":" + std::to_string(n) + " " + sql +
+                    "\n  resolver only: " + Join(only_r, ", ") + "\n  authorizer only: " + Join(only_a, ", ") +
                     (r.unresolved.empty() ? "" : "\n  unresolved: " + r.unresolved[0].name) + "\n";
         }
       }
     }
   }
   for (auto& [db, entry] : dbs) sqlite3_close(entry.first);
-  std::cout << "resolver vs SQLite authorizer: " << compared << " queries compared, " << mismatched
-            << " differ, " << skipped << " rejected by SQLite\n";
+  std::cout << "resolver vs SQLite authorizer: " << compared << " queries compared, " << mismatched << " differ, "
+            << skipped << " rejected by SQLite\n";
   EXPECT_EQ(mismatched, 0) << report;
   EXPECT_GT(compared, 9000);
 }

@@ -10,12 +10,15 @@
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
+#include "catalog/name_catalog.h"
 #include "catalog/render.h"
 #include "catalog/tokens.h"
 #include "common/status.h"
 #include "common/version.h"
 #include "exec/connection.h"
 #include "exec/render.h"
+#include "sql/parser.h"
+#include "sql/resolver.h"
 #include "sql/transpile.h"
 
 namespace {
@@ -192,6 +195,54 @@ int RunParse(const ParseArgs& a) {
   return 0;
 }
 
+struct IdentifiersArgs {
+  std::string conn;
+  std::string sql;
+  std::string dialect;
+  std::string tables_file;
+  std::string db_id;
+};
+
+int RunIdentifiers(const IdentifiersArgs& a) {
+  using namespace plainsql;
+  catalog::Schema schema;
+  const sql::Dialect* dialect = &sql::Sqlite();
+  std::string text = a.sql;
+  if (!a.tables_file.empty()) {
+    // plainsql identifiers --tables FILE --db ID "SQL": the connection argument is not needed.
+    if (text.empty())
+      text = a.conn;
+    else if (!a.conn.empty())
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables"));
+    if (a.db_id.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID"));
+    auto s = catalog::LoadBenchmarkSchema(a.tables_file, a.db_id);
+    if (!s) return Fail(s.error());
+    schema = std::move(*s);
+  } else {
+    if (a.conn.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "missing CONN"));
+    auto conn = exec::Connect(a.conn);
+    if (!conn) return Fail(conn.error());
+    dialect = &(*conn)->dialect();
+    catalog::IntrospectOptions opts;
+    opts.samples = 0;
+    auto loaded = catalog::LoadSchema(**conn, opts, catalog::CacheOptions{});
+    if (!loaded) return Fail(loaded.error());
+    schema = std::move(loaded->schema);
+  }
+  if (!a.dialect.empty()) {
+    auto d = sql::DialectByName(a.dialect);
+    if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", a.dialect)));
+    dialect = *d;
+  }
+  if (text.empty() || text == "-")
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  auto q = sql::ParseQuery(text, *dialect);
+  if (!q) return Fail(q.error());
+  sql::Resolution r = sql::Resolve(*q, catalog::ToNameCatalog(schema), *dialect);
+  Write(sql::ResolutionToJson(r, text).dump(2) + "\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,10 +281,11 @@ int main(int argc, char** argv) {
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
   if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "schema" && std::string_view(argv[1]) != "sql" &&
-      std::string_view(argv[1]) != "parse") {
-    fmt::print(stderr,
-               "plainsql: error: unknown command '{}'; commands are: schema, sql, parse (see plainsql --help)\n",
-               argv[1]);
+      std::string_view(argv[1]) != "parse" && std::string_view(argv[1]) != "identifiers") {
+    fmt::print(
+        stderr,
+        "plainsql: error: unknown command '{}'; commands are: schema, sql, parse, identifiers (see plainsql --help)\n",
+        argv[1]);
     return 2;
   }
   ParseArgs parse_args;
@@ -245,6 +297,15 @@ int main(int argc, char** argv) {
   parse->add_flag("--pretty", parse_args.pretty, "Clauses on their own lines");
   parse->add_flag("--lines", parse_args.lines,
                   "Read one query per standard-input line (text after a TAB is ignored) and print one line each");
+
+  IdentifiersArgs id_args;
+  auto* identifiers = app.add_subcommand(
+      "identifiers", "List the tables and columns a query reads, and the names that do not resolve (JSON)");
+  identifiers->add_option("CONN", id_args.conn, "Database connection (not needed with --tables)");
+  identifiers->add_option("SQL", id_args.sql, "The query (default: read standard input)");
+  identifiers->add_option("--dialect,-d", id_args.dialect, "Dialect of the query (default: the connection's)");
+  identifiers->add_option("--tables", id_args.tables_file, "Resolve against a Spider/BIRD tables.json schema");
+  identifiers->add_option("--db", id_args.db_id, "With --tables: the db_id");
 
   try {
     app.parse(argc, argv);
@@ -263,6 +324,7 @@ int main(int argc, char** argv) {
     if (*schema) return RunSchema(schema_args);
     if (*sql) return RunSql(sql_args);
     if (*parse) return RunParse(parse_args);
+    if (*identifiers) return RunIdentifiers(id_args);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

@@ -1,0 +1,1 @@
+identifiers "$SAMPLE_DB" "SELECT FROM"
