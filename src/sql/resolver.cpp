@@ -180,7 +180,7 @@ class Resolver {
       else if (item.expr.kind == ExprKind::kColumn)
         cols.push_back(item.expr.name.last().name);
       else
-        cols.push_back("");
+        cols.emplace_back();
     }
     if (sel.top) ExprNames(*sel.top, scope);
     for (const Expr& e : sel.distinct_on) ExprNames(e, scope);
