@@ -112,8 +112,8 @@ void BM_ParseResolvePrintSpiderTrain(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(bytes);
   }
-  state.counters["queries/s"] = benchmark::Counter(static_cast<double>(qs.size()) * state.iterations(),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["queries/s"] =
+      benchmark::Counter(static_cast<double>(qs.size()) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 BENCHMARK(BM_ParseSpiderTrain)->Unit(benchmark::kMillisecond)->Repetitions(5)->MinTime(1.0);

@@ -7,6 +7,7 @@
 
 #include "common/strings.h"
 #include "sql/classify.h"
+#include "sql/parser.h"
 
 namespace plainsql::exec {
 
@@ -50,13 +51,13 @@ Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
   if (c.unterminated) {
     return MakeError(ErrorCode::kSql, "unterminated string, quoted identifier or comment in the SQL text");
   }
-  if (c.kind == sql::StatementKind::kEmpty) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
+  if (c.kind == sql::LexicalKind::kEmpty) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
   if (c.statement_count > 1) {
     return MakeError(ErrorCode::kNotReadOnly,
                      fmt::format("refused: the text holds {} statements; plainsql runs a single read-only query",
                                  c.statement_count));
   }
-  if (c.kind != sql::StatementKind::kQuery) {
+  if (c.kind != sql::LexicalKind::kQuery) {
     return MakeError(ErrorCode::kNotReadOnly,
                      fmt::format("refused: {} is not a read-only query; plainsql runs SELECT, WITH, VALUES or TABLE "
                                  "queries only",
@@ -71,6 +72,10 @@ Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
       }
     }
   }
+  // The parser's read-only check: exactly one statement, and it is a query (no data-changing CTE, no SELECT INTO).
+  // A syntax error is reported here, with its position, before the database sees the text.
+  auto parsed = sql::ParseQuery(sql, dialect);
+  if (!parsed) return parsed.error();
   return Status::Ok();
 }
 

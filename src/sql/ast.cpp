@@ -13,8 +13,9 @@ bool Expr::operator==(const Expr& o) const {
 }
 
 bool TableRef::operator==(const TableRef& o) const {
-  return kind == o.kind && name == o.name && query == o.query && function == o.function && lateral == o.lateral &&
-         alias == o.alias && column_aliases == o.column_aliases && left == o.left && right == o.right && join == o.join;
+  return kind == o.kind && name == o.name && query == o.query && function == o.function &&
+         with_ordinality == o.with_ordinality && lateral == o.lateral && alias == o.alias &&
+         column_aliases == o.column_aliases && left == o.left && right == o.right && join == o.join;
 }
 
 std::string_view StatementKindName(StatementKind k) {

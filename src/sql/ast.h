@@ -59,6 +59,7 @@ struct QualifiedName {
 /// "MAX"), and [] for PostgreSQL arrays.
 struct DataType {
   std::string name;
+  char quote = 0;  // the type was written as a quoted identifier
   std::vector<std::string> params;
   bool array = false;
   bool operator==(const DataType&) const = default;
@@ -214,6 +215,7 @@ struct TableRef {
   QualifiedName name;
   Box<Query> query;
   Box<Expr> function;
+  bool with_ordinality = false;  // PostgreSQL: f(...) WITH ORDINALITY
   bool lateral = false;
   std::optional<Identifier> alias;
   std::vector<Identifier> column_aliases;

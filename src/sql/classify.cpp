@@ -71,7 +71,7 @@ Classification ClassifyStatement(std::string_view sql) {
       ++i;
     } else if (c == '\'' || c == '"' || c == '`' || c == '[') {
       mark_content();
-      if (out.first_keyword.empty() && out.kind == StatementKind::kEmpty) out.kind = StatementKind::kOther;
+      if (out.first_keyword.empty() && out.kind == LexicalKind::kEmpty) out.kind = LexicalKind::kOther;
       char close = c == '[' ? ']' : c;
       // E'...' strings (PostgreSQL) allow backslash escapes; the E was consumed as an identifier below.
       bool backslash = c == '\'' && i > 0 && (sql[i - 1] == 'E' || sql[i - 1] == 'e');
@@ -101,18 +101,18 @@ Classification ClassifyStatement(std::string_view sql) {
         out.unterminated = true;
         break;
       }
-      if (out.kind == StatementKind::kEmpty) out.kind = StatementKind::kOther;
+      if (out.kind == LexicalKind::kEmpty) out.kind = LexicalKind::kOther;
       i = e + tag.size();
     } else if (IsIdentStart(c)) {
       size_t e = i;
       while (e < n && IsIdentChar(sql[e])) ++e;
       mark_content();
       if (FollowedByParen(sql, e)) out.called_names.push_back(ToLower(sql.substr(i, e - i)));
-      if (out.statement_count == 1 && out.kind == StatementKind::kEmpty) {
+      if (out.statement_count == 1 && out.kind == LexicalKind::kEmpty) {
         out.first_keyword = ToUpper(sql.substr(i, e - i));
         const std::string& k = out.first_keyword;
-        out.kind = (k == "SELECT" || k == "WITH" || k == "VALUES" || k == "TABLE") ? StatementKind::kQuery
-                                                                                   : StatementKind::kOther;
+        out.kind =
+            (k == "SELECT" || k == "WITH" || k == "VALUES" || k == "TABLE") ? LexicalKind::kQuery : LexicalKind::kOther;
       } else if (out.statement_count == 1 && out.first_keyword == "WITH" && depth == 0 && !saw_main) {
         // After WITH's common table expressions, the first statement keyword outside parentheses is the statement.
         std::string k = ToUpper(sql.substr(i, e - i));
@@ -120,7 +120,7 @@ Classification ClassifyStatement(std::string_view sql) {
           saw_main = true;
         } else if (k == "INSERT" || k == "UPDATE" || k == "DELETE" || k == "REPLACE" || k == "MERGE") {
           saw_main = true;
-          out.kind = StatementKind::kOther;
+          out.kind = LexicalKind::kOther;
           out.first_keyword = k;
         }
       }
@@ -129,8 +129,8 @@ Classification ClassifyStatement(std::string_view sql) {
       mark_content();
       if (c == '(') ++depth;
       if (c == ')' && depth > 0) --depth;
-      if (out.statement_count == 1 && out.kind == StatementKind::kEmpty) {
-        out.kind = c == '(' ? StatementKind::kQuery : StatementKind::kOther;
+      if (out.statement_count == 1 && out.kind == LexicalKind::kEmpty) {
+        out.kind = c == '(' ? LexicalKind::kQuery : LexicalKind::kOther;
         if (c == '(') out.first_keyword = "(";
       }
       ++i;

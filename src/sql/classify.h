@@ -10,14 +10,14 @@
 
 namespace plainsql::sql {
 
-enum class StatementKind {
+enum class LexicalKind {
   kEmpty,  // only whitespace and comments
   kQuery,  // SELECT, WITH, VALUES, TABLE, or a parenthesised query
   kOther,  // anything else (INSERT, PRAGMA, CREATE, ...)
 };
 
 struct Classification {
-  StatementKind kind = StatementKind::kEmpty;
+  LexicalKind kind = LexicalKind::kEmpty;
   std::string first_keyword;  // upper case; empty when kind is kEmpty. After WITH ..., a data-changing main
                               // statement's keyword (INSERT, UPDATE, DELETE, REPLACE, MERGE) replaces WITH.
   int statement_count = 0;    // number of non-empty statements separated by ';'

@@ -132,8 +132,9 @@ class Parser {
     st.offset = Cur().offset;
     std::string w = Upper();
     if (StartsQuery() || w == "TABLE") {
-      if (w == "WITH" && WithLeadsToDataChange()) {
-        st.kind = DataChangeKind(st.keyword);
+      StatementKind change = w == "WITH" ? WithDataChange(st.keyword) : StatementKind::kQuery;
+      if (change != StatementKind::kQuery) {
+        st.kind = change;
         SkipStatement(false);
       } else {
         st.kind = StatementKind::kQuery;
@@ -150,36 +151,33 @@ class Parser {
     return st;
   }
 
-  // WITH ... INSERT / UPDATE / DELETE / MERGE: scan past the CTE list at depth 0 to the main keyword.
-  bool WithLeadsToDataChange() const {
+  // A WITH statement that changes data: its main statement is INSERT / UPDATE / DELETE / MERGE / REPLACE, or one of
+  // its common table expressions is (PostgreSQL's WITH d AS (DELETE ... RETURNING *) SELECT ...). Returns the kind
+  // and sets `keyword`, or kQuery.
+  StatementKind WithDataChange(std::string& keyword) const {
     int depth = 0;
     for (size_t k = i_; k < t_.size() && t_[k].kind != TokenKind::kEnd && t_[k].kind != TokenKind::kSemicolon; ++k) {
       const Token& t = t_[k];
       if (t.kind == TokenKind::kLeftParen) ++depth;
       if (t.kind == TokenKind::kRightParen) --depth;
-      if (depth == 0 && t.kind == TokenKind::kWord) {
-        if (t.IsWord("SELECT") || t.IsWord("VALUES")) return false;
-        if (t.IsWord("INSERT") || t.IsWord("UPDATE") || t.IsWord("DELETE") || t.IsWord("MERGE") || t.IsWord("REPLACE"))
-          return true;
+      if (t.kind != TokenKind::kWord) continue;
+      bool main = depth == 0;
+      bool cte_body = depth == 1 && k >= 2 && t_[k - 1].kind == TokenKind::kLeftParen &&
+                      (t_[k - 2].IsWord("AS") || t_[k - 2].IsWord("MATERIALIZED"));
+      if (main && (t.IsWord("SELECT") || t.IsWord("VALUES"))) return StatementKind::kQuery;
+      if (!main && !cte_body) continue;
+      std::string w = ToUpper(t.text);
+      StatementKind kind = w == "INSERT" || (w == "REPLACE" && main) ? StatementKind::kInsert
+                           : w == "UPDATE"                           ? StatementKind::kUpdate
+                           : w == "DELETE"                           ? StatementKind::kDelete
+                           : w == "MERGE"                            ? StatementKind::kMerge
+                                                                     : StatementKind::kQuery;
+      if (kind != StatementKind::kQuery) {
+        keyword = main ? w : w + " (in a common table expression)";
+        return kind;
       }
     }
-    return false;
-  }
-
-  StatementKind DataChangeKind(std::string& keyword) const {
-    int depth = 0;
-    for (size_t k = i_; k < t_.size() && t_[k].kind != TokenKind::kEnd; ++k) {
-      const Token& t = t_[k];
-      if (t.kind == TokenKind::kLeftParen) ++depth;
-      if (t.kind == TokenKind::kRightParen) --depth;
-      if (depth != 0 || t.kind != TokenKind::kWord) continue;
-      keyword = ToUpper(t.text);
-      if (keyword == "INSERT" || keyword == "REPLACE") return StatementKind::kInsert;
-      if (keyword == "UPDATE") return StatementKind::kUpdate;
-      if (keyword == "DELETE") return StatementKind::kDelete;
-      if (keyword == "MERGE") return StatementKind::kMerge;
-    }
-    return StatementKind::kOther;
+    return StatementKind::kQuery;
   }
 
   StatementKind Classify(std::string& keyword) {
@@ -577,6 +575,10 @@ class Parser {
         t.kind = TableRefKind::kFunction;
         t.name = QualifiedName{};
         t.function = std::move(f);
+        if (AtWord("WITH") && Ahead(1).IsWord("ORDINALITY")) {
+          i_ += 2;
+          t.with_ordinality = true;
+        }
       }
     }
     t.alias = AliasAt(false);
@@ -816,7 +818,16 @@ class Parser {
 
   Expr PostfixAt(Expr e) {
     while (true) {
-      if (AcceptOp("::")) {
+      if (AtOp("[")) {  // PostgreSQL array subscript: a[1]
+        ++i_;
+        Expr s;
+        s.kind = ExprKind::kSubscript;
+        s.offset = e.offset;
+        s.args.push_back(std::move(e));
+        s.args.push_back(ExprAt(0));
+        if (!AcceptOp("]")) Fail(fmt::format("expected ']', found {}", Describe(Cur())));
+        e = std::move(s);
+      } else if (AcceptOp("::")) {
         Expr c;
         c.kind = ExprKind::kCast;
         c.cast_style = CastStyle::kColons;
@@ -848,6 +859,7 @@ class Parser {
     DataType t;
     if (At(TokenKind::kQuotedIdentifier)) {
       t.name = Cur().value;
+      t.quote = Cur().quote;
       ++i_;
     } else if (At(TokenKind::kWord)) {
       std::string first = Upper();

@@ -97,7 +97,7 @@ class Printer {
   }
 
   std::string Type(const DataType& t) const {
-    std::string out = t.name;
+    std::string out = t.quote ? AlwaysQuoteIdentifier(d_, t.name) : t.name;
     if (!t.params.empty()) out += "(" + Join(t.params, ", ") + ")";
     if (t.array) out += "[]";
     return out;
@@ -478,7 +478,9 @@ class Printer {
       case TableRefKind::kSubquery:
       case TableRefKind::kValues:
         return std::string(t.lateral ? "LATERAL " : "") + "(" + Sub(*t.query) + ")" + Alias(t);
-      case TableRefKind::kFunction: return ExprText(*t.function) + Alias(t);
+      case TableRefKind::kFunction:
+        return std::string(t.lateral ? "LATERAL " : "") + ExprText(*t.function) +
+               (t.with_ordinality ? " WITH ORDINALITY" : "") + Alias(t);
       case TableRefKind::kJoin: {
         std::string out = From(*t.left);
         const JoinSpec& j = t.join;

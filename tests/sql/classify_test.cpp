@@ -41,9 +41,9 @@ TEST(Classify, Cases) {
       EXPECT_TRUE(c.unterminated);
     } else {
       EXPECT_FALSE(c.unterminated);
-      StatementKind want = f[0] == "query"   ? StatementKind::kQuery
-                           : f[0] == "other" ? StatementKind::kOther
-                                             : StatementKind::kEmpty;
+      LexicalKind want = f[0] == "query"   ? LexicalKind::kQuery
+                         : f[0] == "other" ? LexicalKind::kOther
+                                           : LexicalKind::kEmpty;
       EXPECT_EQ(c.kind, want);
     }
     EXPECT_EQ(c.statement_count, std::stoi(f[1]));
