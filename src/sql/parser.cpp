@@ -323,7 +323,9 @@ class Parser {
 
   QueryBody SetExpressionAt() {
     QueryBody left = SetOperandAt();
+    int chain = 0;
     while (AtWord("UNION") || AtWord("INTERSECT") || AtWord("EXCEPT") || AtWord("MINUS")) {
+      if (depth_ + chain++ > kMaxParseDepth) Fail("the query has too many set operations");
       QueryBody node;
       node.kind = QueryBodyKind::kSetOp;
       std::string w = Upper();
@@ -491,7 +493,9 @@ class Parser {
   // FROM a, b JOIN c ON ... : commas bind loosest; joins nest to the left.
   Box<TableRef> FromListAt() {
     TableRef left = JoinChainAt();
+    int chain = 0;
     while (Accept(TokenKind::kComma)) {
+      if (depth_ + chain++ > kMaxParseDepth) Fail("the FROM clause has too many tables");
       TableRef j;
       j.kind = TableRefKind::kJoin;
       j.offset = left.offset;
@@ -507,7 +511,9 @@ class Parser {
   TableRef JoinChainAt() {
     DepthGuard g(this);
     TableRef left = TablePrimaryAt();
+    int chain = 0;
     while (true) {
+      if (depth_ + chain++ > kMaxParseDepth) Fail("the FROM clause has too many joins");
       JoinSpec spec;
       size_t save = i_;
       if (AcceptWord("NATURAL")) spec.natural = true;
@@ -653,7 +659,11 @@ class Parser {
   Expr ExprAt(int min_prec) {
     DepthGuard g(this);
     Expr left = UnaryAt(min_prec);
+    // Each round of this loop nests the tree one level deeper without recursing here; the printer, the resolver and
+    // the destructor do recurse, so the chain counts against the same depth limit.
+    int chain = 0;
     while (true) {
+      if (depth_ + chain++ > kMaxParseDepth) Fail("the query is nested too deeply");
       // Comparison-level predicates written with words: IS, IN, LIKE, BETWEEN, ... (and their NOT forms).
       if (min_prec <= kPrecCompare) {
         if (auto pred = PredicateAt(left)) {
@@ -787,6 +797,7 @@ class Parser {
   }
 
   Expr UnaryAt(int min_prec) {
+    DepthGuard g(this);  // - - - - x recurses here
     uint32_t at = Cur().offset;
     if (AtWord("NOT") && !Ahead(1).IsWord("NULL")) {
       if (Ahead(1).IsWord("EXISTS")) {
@@ -817,7 +828,9 @@ class Parser {
   }
 
   Expr PostfixAt(Expr e) {
+    int chain = 0;
     while (true) {
+      if (depth_ + chain++ > kMaxParseDepth) Fail("the query is nested too deeply");
       if (AtOp("[")) {  // PostgreSQL array subscript: a[1]
         ++i_;
         Expr s;

@@ -85,6 +85,28 @@ TEST(Parse, DeepNestingIsAnErrorNotACrash) {
   std::string subqueries = "SELECT 1";
   for (int i = 0; i < 2000; ++i) subqueries = "SELECT (" + subqueries + ")";
   EXPECT_FALSE(ParseQuery(subqueries, Sqlite()).ok());
+  // Fuzzer finding (2026-11-22): long operator chains nest the tree without nesting the parser, and overflowed the
+  // printer's stack. Chains count against the same limit.
+  std::string chain = "SELECT 1";
+  for (int i = 0; i < 100000; ++i) chain += "+1";
+  auto r2 = ParseQuery(chain, Sqlite());
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().message.find("nested too deeply"), std::string::npos);
+  std::string unions = "SELECT 1";
+  for (int i = 0; i < 5000; ++i) unions += " UNION SELECT 1";
+  EXPECT_FALSE(ParseQuery(unions, Sqlite()).ok());
+  std::string joins = "SELECT 1 FROM t0";
+  for (int i = 0; i < 5000; ++i) joins += " JOIN t ON 1";
+  EXPECT_FALSE(ParseQuery(joins, Sqlite()).ok());
+  std::string unary = "SELECT DIS" + std::string(20000, '+') + "1";  // the fuzzer's input, longer
+  EXPECT_FALSE(ParseQuery(unary, Sqlite()).ok());
+  std::string casts = "SELECT 1";
+  for (int i = 0; i < 5000; ++i) casts += "::int";
+  EXPECT_FALSE(ParseQuery(casts, Postgres()).ok());
+  // The gold sets stay far below the limit: 100 chained operators parse.
+  std::string ok = "SELECT 1";
+  for (int i = 0; i < 100; ++i) ok += " + 1";
+  EXPECT_TRUE(ParseQuery(ok, Sqlite()).ok());
 }
 
 TEST(Parse, TreesCompareEqualIgnoringLayout) {
