@@ -1236,8 +1236,8 @@ class Parser {
 
   WindowSpec WindowSpecAt() {
     WindowSpec w;
-    if (At(TokenKind::kWord) && !AtWord("PARTITION") && !AtWord("ORDER") && !AtWord("ROWS") && !AtWord("RANGE") &&
-        !AtWord("GROUPS")) {
+    if (At(TokenKind::kQuotedIdentifier) || (At(TokenKind::kWord) && !AtWord("PARTITION") && !AtWord("ORDER") &&
+                                             !AtWord("ROWS") && !AtWord("RANGE") && !AtWord("GROUPS"))) {
       w.base = IdentifierAt("a window name");
     }
     if (AtWord("PARTITION") && Ahead(1).IsWord("BY")) {

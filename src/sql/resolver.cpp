@@ -79,10 +79,11 @@ class Resolver {
   }
 
   // Whether `s` has column `name`; with `bind`, records the read.
-  bool SourceHas(const Source& s, const std::string& name, bool bind) {
+  bool SourceHas(const Source& s, const std::string& name, bool bind, const Expr* ref = nullptr) {
     if (s.table) {
       const std::string* col = FindColumn(s.table->columns, name);
       if (col && bind) Read(*s.table, *col);
+      if (col && bind && ref) out_.column_at[ref->offset] = {s.table->name, *col};
       return col != nullptr;
     }
     return s.any_column || FindColumn(s.columns, name) != nullptr;
@@ -224,6 +225,7 @@ class Resolver {
         } else if (const CatalogTable* table = c_.Find(t.name)) {
           s.table = table;
           out_.tables.insert(table->name);
+          out_.table_at[t.name.last().offset] = table->name;
         } else {
           out_.unresolved.push_back({Joined(t.name), "table", t.name.parts.front().offset});
           s.any_column = true;  // do not report each of its columns again
@@ -335,7 +337,7 @@ class Resolver {
       for (const Scope* s = &scope; s; s = s->parent) {
         for (const Source& src : s->sources) {
           if (!EqualsIgnoreCase(src.name, qualifier)) continue;
-          if (!SourceHas(src, col, true)) out_.unresolved.push_back({Joined(n), "column", e.offset});
+          if (!SourceHas(src, col, true, &e)) out_.unresolved.push_back({Joined(n), "column", e.offset});
           return;
         }
       }
@@ -365,7 +367,7 @@ class Resolver {
         }
       }
       if (hit) {
-        SourceHas(*hit, col, true);
+        SourceHas(*hit, col, true, &e);
         return;
       }
       if (allow_aliases && s == &scope) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -41,6 +42,11 @@ struct Resolution {
   std::set<std::pair<std::string, std::string>> columns;  // (table, column) read, spelled as in the catalog
   std::vector<UnresolvedName> unresolved;                 // in source order
   std::vector<uint32_t> string_fallbacks;  // SQLite: "x" that names no column and is read as the string 'x'
+  /// Where each name was bound, keyed by the byte offset where it is written (offsets survive copies of the tree,
+  /// which lets rewrite passes find the nodes again): a column reference's offset -> (table, column); a table
+  /// name's offset in FROM -> table. Only bindings to base tables are recorded.
+  std::map<uint32_t, std::pair<std::string, std::string>> column_at;
+  std::map<uint32_t, std::string> table_at;
 };
 
 /// Resolves `query` against `catalog`. Conventions: COUNT(*) reads its tables but no column; * and t.* read every

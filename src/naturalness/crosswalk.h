@@ -1,0 +1,49 @@
+// Crosswalks: native identifier <-> its Regular (N1), Low (N2) and Least (N3) forms, in the SNAILS CSV layout
+// (native_identifier, table_or_column, source_database, N1_identifier, N2_identifier, N3_identifier), optionally
+// with a seventh column `table` so that a column can map differently in two tables.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "sql/resolver.h"
+#include "sql/rewrite/rename.h"
+
+namespace plainsql::naturalness {
+
+enum class Level { kNative, kRegular, kLow, kLeast };
+
+std::optional<Level> LevelByName(std::string_view name);  // "Native", "Regular"/"N1", "Low"/"N2", "Least"/"N3"
+
+struct CrosswalkEntry {
+  std::string native;
+  bool is_table = false;
+  std::string database;
+  std::string n1, n2, n3;
+  std::string table;  // for a column: the table it belongs to, "" = any table
+
+  const std::string& At(Level level) const;
+};
+
+struct Crosswalk {
+  std::vector<CrosswalkEntry> entries;
+
+  /// The name of a native table at `level` (the native name when the crosswalk has no entry).
+  std::string TableName(const std::string& native_table, Level level) const;
+  /// The name of a native column of `native_table` at `level`.
+  std::string ColumnName(const std::string& native_table, const std::string& native_column, Level level) const;
+};
+
+/// Reads a crosswalk CSV. Errors name the file and line.
+Result<Crosswalk> LoadCrosswalk(const std::string& path);
+
+/// The schema as it looks at `level`: every table and column renamed through the crosswalk.
+sql::NameCatalog NaturalCatalog(const sql::NameCatalog& native, const Crosswalk& crosswalk, Level level);
+
+/// The mapping from the names at `level` back to the native names, for sql::RenameIdentifiers applied to a query
+/// resolved against NaturalCatalog(native, crosswalk, level).
+sql::RenameMap ToNativeMap(const sql::NameCatalog& native, const Crosswalk& crosswalk, Level level);
+
+}  // namespace plainsql::naturalness
