@@ -33,11 +33,20 @@ std::string Joined(const QualifiedName& n) {
   return Join(parts, ".");
 }
 
+using Origin = std::optional<std::pair<std::string, std::string>>;
+
+// An output column of a query: its name, and the base column it passes through unchanged (no alias, no expression),
+// so that a reference to it from outside can be renamed with that base column.
+struct OutColumn {
+  std::string name;
+  Origin origin;
+};
+
 // One FROM item as the query sees it.
 struct Source {
   std::string name;                     // alias, or the table's own name
   const CatalogTable* table = nullptr;  // a base table, or nullptr for a derived table / CTE / function
-  std::vector<std::string> columns;     // output columns of a derived source
+  std::vector<OutColumn> columns;       // output columns of a derived source
   bool any_column = false;              // columns unknown (table-valued function, unresolved table): accept any
   std::vector<std::string> merged;      // USING / NATURAL columns this source shares with one on its left
 };
@@ -50,7 +59,7 @@ struct Scope {
 
 struct CteInfo {
   std::string name;
-  std::vector<std::string> columns;
+  std::vector<OutColumn> columns;
   bool any_column = false;  // a recursive CTE while its own body is being resolved
 };
 
@@ -67,6 +76,15 @@ class Resolver {
 
  private:
   void Read(const CatalogTable& t, const std::string& column) { out_.columns.insert({t.name, column}); }
+  static const OutColumn* FindOut(const std::vector<OutColumn>& cols, const std::string& name) {
+    for (const auto& c : cols) {
+      if (c.name == name) return &c;
+    }
+    for (const auto& c : cols) {
+      if (EqualsIgnoreCase(c.name, name)) return &c;
+    }
+    return nullptr;
+  }
 
   static const std::string* FindColumn(const std::vector<std::string>& cols, const std::string& name) {
     for (const auto& c : cols) {
@@ -86,7 +104,9 @@ class Resolver {
       if (col && bind && ref) out_.column_at[ref->offset] = {s.table->name, *col};
       return col != nullptr;
     }
-    return s.any_column || FindColumn(s.columns, name) != nullptr;
+    const OutColumn* out = FindOut(s.columns, name);
+    if (out && bind && ref && out->origin) out_.column_at[ref->offset] = *out->origin;
+    return s.any_column || out != nullptr;
   }
 
   const CteInfo* FindCte(const std::string& name) const {
@@ -94,31 +114,41 @@ class Resolver {
       if (EqualsIgnoreCase(it->name, name)) return &*it;
     }
     return nullptr;
-  }
-
-  // Resolves a query; returns its output column names.
-  std::vector<std::string> QueryColumns(const Query& q, const Scope* outer) {
+  }  // Resolves a query; returns its output columns.
+  std::vector<OutColumn> QueryColumns(const Query& q, const Scope* outer) {
     size_t cte_mark = ctes_.size();
     for (const Cte& cte : q.with) {
       CteInfo info{cte.name.name, {}, false};
-      for (const auto& c : cte.columns) info.columns.push_back(c.name);
+      for (const auto& c : cte.columns) info.columns.push_back({c.name, std::nullopt});
       if (q.recursive) {  // visible to its own body, with the listed columns or, until they are known, any
         CteInfo self = info;
         self.any_column = info.columns.empty();
         ctes_.push_back(self);
       }
-      std::vector<std::string> cols = QueryColumns(*cte.query, outer);
+      std::vector<OutColumn> cols = QueryColumns(*cte.query, outer);
       if (q.recursive) ctes_.pop_back();
-      if (info.columns.empty()) info.columns = cols;
+      if (info.columns.empty()) {
+        info.columns = cols;
+      } else {
+        for (size_t i = 0; i < info.columns.size() && i < cols.size(); ++i) info.columns[i].origin = cols[i].origin;
+      }
       ctes_.push_back(info);
     }
     Scope order_scope;
-    std::vector<std::string> cols = BodyColumns(q.body, outer, &order_scope);
+    std::vector<OutColumn> cols = BodyColumns(q.body, outer, &order_scope);
     if (!q.order_by.empty()) {
-      // ORDER BY sees the output columns and, for a plain SELECT, its FROM sources.
+      // ORDER BY sees the output columns first, then, for a plain SELECT, its FROM sources.
       order_scope.parent = outer;
-      for (const auto& c : cols) order_scope.aliases.push_back(c);
-      for (const OrderItem& o : q.order_by) ExprNames(o.expr, order_scope);
+      for (const auto& c : cols) order_scope.aliases.push_back(c.name);
+      for (const OrderItem& o : q.order_by) {
+        if (o.expr.kind == ExprKind::kColumn && o.expr.name.parts.size() == 1) {
+          if (const OutColumn* out = FindOut(cols, o.expr.name.last().name)) {
+            if (out->origin) out_.column_at[o.expr.offset] = *out->origin;
+            continue;
+          }
+        }
+        ExprNames(o.expr, order_scope);
+      }
     }
     Scope limit_scope;
     limit_scope.parent = outer;
@@ -127,24 +157,23 @@ class Resolver {
     ctes_.resize(cte_mark);
     return cols;
   }
-
-  std::vector<std::string> BodyColumns(const QueryBody& b, const Scope* outer, Scope* select_scope) {
+  std::vector<OutColumn> BodyColumns(const QueryBody& b, const Scope* outer, Scope* select_scope) {
     switch (b.kind) {
       case QueryBodyKind::kSelect: return SelectColumns(b.select, outer, select_scope);
       case QueryBodyKind::kSetOp: {
-        std::vector<std::string> left = BodyColumns(*b.left, outer, nullptr);
+        std::vector<OutColumn> left = BodyColumns(*b.left, outer, nullptr);
         BodyColumns(*b.right, outer, nullptr);
         return left;
       }
       case QueryBodyKind::kValues: {
         Scope s;
         s.parent = outer;
-        std::vector<std::string> cols;
+        std::vector<OutColumn> cols;
         for (const auto& row : b.rows) {
           for (const Expr& e : row) ExprNames(e, s);
         }
         if (!b.rows.empty()) {
-          for (size_t i = 0; i < b.rows[0].size(); ++i) cols.push_back("column" + std::to_string(i + 1));
+          for (size_t i = 0; i < b.rows[0].size(); ++i) cols.push_back({"column" + std::to_string(i + 1), {}});
         }
         return cols;
       }
@@ -152,8 +181,7 @@ class Resolver {
     }
     return {};
   }
-
-  std::vector<std::string> SelectColumns(const Select& sel, const Scope* outer, Scope* keep) {
+  std::vector<OutColumn> SelectColumns(const Select& sel, const Scope* outer, Scope* keep) {
     Scope scope;
     scope.parent = outer;
     if (sel.from) {
@@ -169,19 +197,21 @@ class Resolver {
     for (const SelectItem& item : sel.items) {
       if (item.alias) scope.aliases.push_back(item.alias->name);
     }
-    std::vector<std::string> cols;
+    std::vector<OutColumn> cols;
     for (const SelectItem& item : sel.items) {
       if (item.expr.kind == ExprKind::kStar) {
         Star(item.expr, scope, cols);
         continue;
       }
       ExprNames(item.expr, scope, /*allow_aliases=*/false);
-      if (item.alias)
-        cols.push_back(item.alias->name);
-      else if (item.expr.kind == ExprKind::kColumn)
-        cols.push_back(item.expr.name.last().name);
-      else
-        cols.emplace_back();
+      if (item.alias) {
+        cols.push_back({item.alias->name, std::nullopt});
+      } else if (item.expr.kind == ExprKind::kColumn) {
+        auto it = out_.column_at.find(item.expr.offset);
+        cols.push_back({item.expr.name.last().name, it == out_.column_at.end() ? Origin() : Origin(it->second)});
+      } else {
+        cols.push_back({"", std::nullopt});
+      }
     }
     if (sel.top) ExprNames(*sel.top, scope);
     for (const Expr& e : sel.distinct_on) ExprNames(e, scope);
@@ -192,8 +222,7 @@ class Resolver {
     if (keep) *keep = std::move(scope);
     return cols;
   }
-
-  void Star(const Expr& star, Scope& scope, std::vector<std::string>& cols) {
+  void Star(const Expr& star, Scope& scope, std::vector<OutColumn>& cols) {
     bool qualified = !star.name.parts.empty();
     bool found = false;
     for (const Source& s : scope.sources) {
@@ -203,7 +232,7 @@ class Resolver {
         for (const auto& c : s.table->columns) {
           Read(*s.table, c);
           bool merged = std::any_of(s.merged.begin(), s.merged.end(), [&](auto& m) { return EqualsIgnoreCase(m, c); });
-          if (qualified || !merged) cols.push_back(c);
+          if (qualified || !merged) cols.push_back({c, std::make_pair(s.table->name, c)});
         }
       } else {
         for (const auto& c : s.columns) cols.push_back(c);
@@ -233,7 +262,7 @@ class Resolver {
         if (!t.column_aliases.empty()) {
           // t AS x(a, b): the source is seen under the new column names; reads of them are reads of t's columns.
           s.columns.clear();
-          for (const auto& c : t.column_aliases) s.columns.push_back(c.name);
+          for (const auto& c : t.column_aliases) s.columns.push_back({c.name, std::nullopt});
           if (s.table) {
             for (size_t i = 0; i < t.column_aliases.size() && i < s.table->columns.size(); ++i) {
               Read(*s.table, s.table->columns[i]);
@@ -252,7 +281,7 @@ class Resolver {
         s.columns = QueryColumns(*t.query, t.lateral ? &scope : scope.parent);
         if (!t.column_aliases.empty()) {
           s.columns.clear();
-          for (const auto& c : t.column_aliases) s.columns.push_back(c.name);
+          for (const auto& c : t.column_aliases) s.columns.push_back({c.name, std::nullopt});
         }
         scope.sources.push_back(std::move(s));
         return;
@@ -301,8 +330,12 @@ class Resolver {
       }
     }
   }
-
-  static std::vector<std::string> ColumnsOf(const Source& s) { return s.table ? s.table->columns : s.columns; }
+  static std::vector<std::string> ColumnsOf(const Source& s) {
+    if (s.table) return s.table->columns;
+    std::vector<std::string> names;
+    for (const auto& c : s.columns) names.push_back(c.name);
+    return names;
+  }
 
   void Window(const WindowSpec& w, Scope& scope) {
     for (const Expr& e : w.partition_by) ExprNames(e, scope);

@@ -86,3 +86,51 @@ TEST(Resolve, DoubleQuotedUnknownNameIsAStringOnSqliteOnly) {
 
 }  // namespace
 }  // namespace plainsql::sql
+
+#include "sql/printer.h"
+#include "sql/rewrite/normalize.h"
+#include "sql/rewrite/rename.h"
+
+namespace plainsql::sql {
+namespace {
+
+// Renaming follows the resolver: the same natural name maps by the table it belongs to; aliases, output aliases,
+// string literals and names passing through derived tables are handled.
+TEST(Rename, NaturalNamesBackToNative) {
+  NameCatalog natural;
+  natural.tables.push_back(CatalogTable{"", "maintenance_order", {"order_id", "status", "equipment_id"}});
+  natural.tables.push_back(CatalogTable{"", "equipment", {"equipment_id", "status"}});
+  RenameMap back;
+  back.tables = {{"maintenance_order", "TB_MO"}, {"equipment", "TB_EQUIP"}};
+  back.columns = {{{"maintenance_order", "order_id"}, "MO_ID"},
+                  {{"maintenance_order", "status"}, "MO_ST"},
+                  {{"maintenance_order", "equipment_id"}, "EQ_ID"},
+                  {{"equipment", "equipment_id"}, "EQ_ID"},
+                  {{"equipment", "status"}, "EQ_ST"}};
+  const char* sql =
+      "SELECT o.status AS status, e.status, maintenance_order.order_id, s.eid FROM maintenance_order AS o "
+      "JOIN equipment AS e ON e.equipment_id = o.equipment_id JOIN maintenance_order ON 1 = 1 "
+      "JOIN (SELECT equipment_id AS eid, status FROM equipment) AS s ON s.status = 'status' ORDER BY status";
+  auto q = ParseQuery(sql, Sqlite());
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  Resolution r = Resolve(*q, natural, Sqlite());
+  EXPECT_TRUE(r.unresolved.empty());
+  EXPECT_EQ(Print(RenameIdentifiers(*q, r, back), Sqlite()),
+            "SELECT o.MO_ST AS status, e.EQ_ST, TB_MO.MO_ID, s.eid FROM TB_MO AS o JOIN TB_EQUIP AS e ON e.EQ_ID = "
+            "o.EQ_ID JOIN TB_MO ON 1 = 1 JOIN (SELECT EQ_ID AS eid, EQ_ST FROM TB_EQUIP) AS s ON s.EQ_ST = 'status' "
+            "ORDER BY status");
+}
+
+TEST(Normalize, IgnoresCaseAndQuotingWhereTheDialectDoes) {
+  auto a = ParseQuery("SELECT [Name], COUNT(*) FROM dbo.Singer WHERE x <> 1", TSql());
+  auto b = ParseQuery("select name, count(*) from DBO.singer where X != 1", TSql());
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(Normalize(*a, TSql()), Normalize(*b, TSql()));
+  auto c = ParseQuery("SELECT \"Name\" FROM t", Postgres());
+  auto d = ParseQuery("SELECT name FROM t", Postgres());
+  ASSERT_TRUE(c.ok() && d.ok());
+  EXPECT_FALSE(Normalize(*c, Postgres()) == Normalize(*d, Postgres()));  // quoted names are exact in PostgreSQL
+}
+
+}  // namespace
+}  // namespace plainsql::sql

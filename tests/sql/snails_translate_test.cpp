@@ -68,13 +68,22 @@ TEST(SnailsTranslateBack, NaturalQueriesRenameToTheNativeGold) {
         continue;
       }
       std::string cause = "renamed query differs from the native gold";
+      auto without_aliases = [](Query x) {
+        if (x.body.kind == QueryBodyKind::kSelect) {
+          for (auto& item : x.body.select.items) item.alias.reset();
+        }
+        return x;
+      };
+      if (Normalize(without_aliases(renamed), TSql()) == Normalize(without_aliases(*(*gold)[i].query), TSql())) {
+        cause = "the alternate file also renames the output aliases, which are not schema identifiers";
+      }
       if (!r.unresolved.empty()) {
         std::vector<std::string> names;
         for (const auto& u : r.unresolved) names.push_back(u.name);
         cause = "names missing from the crosswalk-renamed schema (crosswalk or schema gap): " + Join(names, ", ");
       }
-      exceptions += stem + " #" + std::to_string(i + 1) + ": " + cause + "\n    renamed: " +
-                    Print(renamed, TSql()) + "\n    native:  " + Print(*(*gold)[i].query, TSql()) + "\n";
+      exceptions += stem + " #" + std::to_string(i + 1) + ": " + cause + "\n    renamed: " + Print(renamed, TSql()) +
+                    "\n    native:  " + Print(*(*gold)[i].query, TSql()) + "\n";
     }
   }
   double rate = total ? static_cast<double>(equal) / total : 0;

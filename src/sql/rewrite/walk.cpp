@@ -5,9 +5,9 @@ namespace plainsql::sql {
 
 namespace {
 
-class Walk_ {
+class TreeWalk {
  public:
-  explicit Walk_(const Walker& w) : w_(w) {}
+  explicit TreeWalk(const Walker& w) : w_(w) {}
 
   void QueryNode(Query& q) {
     if (w_.on_query) w_.on_query(q);
@@ -98,6 +98,6 @@ class Walk_ {
 
 }  // namespace
 
-void Walk(Query& query, const Walker& walker) { Walk_(walker).QueryNode(query); }
+void Walk(Query& query, const Walker& walker) { TreeWalk(walker).QueryNode(query); }
 
 }  // namespace plainsql::sql

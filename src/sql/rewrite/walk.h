@@ -8,10 +8,10 @@
 namespace plainsql::sql {
 
 struct Walker {
-  std::function<void(Expr&)> on_expr;           // called for every expression node, parents before children
-  std::function<void(TableRef&)> on_table;      // called for every FROM item (joins before their sides)
-  std::function<void(Identifier&)> on_alias;    // every alias: select items, FROM items, CTE names and columns
-  std::function<void(Query&)> on_query;         // every query, outer before inner
+  std::function<void(Expr&)> on_expr;         // called for every expression node, parents before children
+  std::function<void(TableRef&)> on_table;    // called for every FROM item (joins before their sides)
+  std::function<void(Identifier&)> on_alias;  // every alias: select items, FROM items, CTE names and columns
+  std::function<void(Query&)> on_query;       // every query, outer before inner
 };
 
 void Walk(Query& query, const Walker& walker);
