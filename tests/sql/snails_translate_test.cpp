@@ -90,7 +90,7 @@ TEST(SnailsTranslateBack, NaturalQueriesRenameToTheNativeGold) {
   std::cout << "SNAILS translate-back: " << equal << " / " << total << " equal (" << rate * 100 << " %)\n"
             << exceptions;
   EXPECT_GE(rate, 0.99);
-  EXPECT_GT(total, 1500);
+  EXPECT_GE(total, 1080);  // 360 queries in each of Regular, Low and Least
 }
 
 }  // namespace
