@@ -48,36 +48,41 @@ struct SchemaArgs {
   bool tokens = false;
 };
 
-int RunSchema(const SchemaArgs& a) {
-  using namespace plainsql;
-  auto format = catalog::SchemaFormatByName(a.format);
-  if (!format) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", a.format)));
-  if (a.samples < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--samples must be 0 or more"));
+// Text from the command line, or standard input when it is empty or "-".
+std::string ArgumentOrStdin(const std::string& text) {
+  if (!text.empty() && text != "-") return text;
+  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
 
-  catalog::Schema schema;
-  const sql::Dialect* dialect = &sql::Sqlite();
-  if (!a.tables_file.empty()) {
-    if (!a.conn.empty()) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both"));
+struct SchemaTarget {
+  plainsql::catalog::Schema schema;
+  const plainsql::sql::Dialect* dialect = &plainsql::sql::Sqlite();  // the connection's; SQLite for tables.json
+};
+
+// The schema a command works on: read from CONN (through the snapshot cache) or from a tables.json entry, with
+// warnings and progress on stderr.
+plainsql::Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
+                                              const std::string& db_id, plainsql::catalog::IntrospectOptions opts,
+                                              bool use_cache) {
+  using namespace plainsql;
+  SchemaTarget out;
+  std::vector<std::string> warnings;
+  if (!tables_file.empty()) {
+    if (!conn_string.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both");
     }
-    if (a.db_id.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID"));
-    std::vector<std::string> warnings;
-    auto s = catalog::LoadBenchmarkSchema(a.tables_file, a.db_id, &warnings);
-    if (!s) return Fail(s.error());
-    for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
-    schema = std::move(*s);
+    if (db_id.empty()) return MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID");
+    auto s = catalog::LoadBenchmarkSchema(tables_file, db_id, &warnings);
+    if (!s) return s.error();
+    out.schema = std::move(*s);
   } else {
-    if (a.conn.empty()) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument,
-                            "missing CONN (a SQLite file, sqlite:PATH or "
-                            "postgresql://...) or --tables FILE --db ID"));
+    if (conn_string.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "missing CONN (a SQLite file, sqlite:PATH or postgresql://...) or --tables FILE --db ID");
     }
-    auto conn = exec::Connect(a.conn);
-    if (!conn) return Fail(conn.error());
-    dialect = &(*conn)->dialect();
-    catalog::IntrospectOptions opts;
-    opts.samples = a.samples;
-    opts.schema_filter = a.schema_filter;
+    auto conn = exec::Connect(conn_string);
+    if (!conn) return conn.error();
+    out.dialect = &(*conn)->dialect();
     if (isatty(STDERR_FILENO)) {
       opts.progress = [](size_t done, size_t total) {
         if (total >= 50 && (done % 25 == 0 || done == total)) {
@@ -86,12 +91,29 @@ int RunSchema(const SchemaArgs& a) {
       };
     }
     catalog::CacheOptions cache;
-    cache.enabled = !a.no_cache;
+    cache.enabled = use_cache;
     auto loaded = catalog::LoadSchema(**conn, opts, cache);
-    if (!loaded) return Fail(loaded.error());
-    for (const auto& w : loaded->warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
-    schema = std::move(loaded->schema);
+    if (!loaded) return loaded.error();
+    warnings = std::move(loaded->warnings);
+    out.schema = std::move(loaded->schema);
   }
+  for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
+  return out;
+}
+
+int RunSchema(const SchemaArgs& a) {
+  using namespace plainsql;
+  auto format = catalog::SchemaFormatByName(a.format);
+  if (!format) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", a.format)));
+  if (a.samples < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--samples must be 0 or more"));
+
+  catalog::IntrospectOptions opts;
+  opts.samples = a.samples;
+  opts.schema_filter = a.schema_filter;
+  auto target = SchemaFromArgs(a.conn, a.tables_file, a.db_id, opts, !a.no_cache);
+  if (!target) return Fail(target.error());
+  catalog::Schema& schema = target->schema;
+  const sql::Dialect* dialect = target->dialect;
   if (!a.dialect.empty()) {
     auto d = sql::DialectByName(a.dialect);
     if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", a.dialect)));
@@ -133,7 +155,7 @@ int RunSql(const SqlArgs& a) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be a positive number of ms"));
   if (a.max_rows < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--max-rows must be 0 or more"));
   std::string query = a.query;
-  if (query == "-") query.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  if (query == "-") query = ArgumentOrStdin(query);  // an empty QUERY is an error below, not a read of stdin
 
   auto conn = exec::Connect(a.conn);
   if (!conn) return Fail(conn.error());
@@ -186,9 +208,7 @@ int RunParse(const ParseArgs& a) {
     }
     return 0;
   }
-  std::string text = a.sql;
-  if (text.empty() || text == "-")
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  std::string text = ArgumentOrStdin(a.sql);
   auto out = sql::Transpile(text, **from, **to, options);
   if (!out) return Fail(out.error());
   Write(*out + "\n");
@@ -205,37 +225,21 @@ struct IdentifiersArgs {
 
 int RunIdentifiers(const IdentifiersArgs& a) {
   using namespace plainsql;
-  catalog::Schema schema;
-  const sql::Dialect* dialect = &sql::Sqlite();
-  std::string text = a.sql;
-  if (!a.tables_file.empty()) {
-    // plainsql identifiers --tables FILE --db ID "SQL": the connection argument is not needed.
-    if (text.empty())
-      text = a.conn;
-    else if (!a.conn.empty())
-      return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables"));
-    if (a.db_id.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID"));
-    auto s = catalog::LoadBenchmarkSchema(a.tables_file, a.db_id);
-    if (!s) return Fail(s.error());
-    schema = std::move(*s);
-  } else {
-    if (a.conn.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "missing CONN"));
-    auto conn = exec::Connect(a.conn);
-    if (!conn) return Fail(conn.error());
-    dialect = &(*conn)->dialect();
-    catalog::IntrospectOptions opts;
-    opts.samples = 0;
-    auto loaded = catalog::LoadSchema(**conn, opts, catalog::CacheOptions{});
-    if (!loaded) return Fail(loaded.error());
-    schema = std::move(loaded->schema);
-  }
+  // With --tables the connection argument is not needed, so a single positional argument is the query.
+  std::string conn = a.conn, text = a.sql;
+  if (!a.tables_file.empty() && text.empty()) std::swap(conn, text);
+  catalog::IntrospectOptions opts;
+  opts.samples = 0;
+  auto target = SchemaFromArgs(conn, a.tables_file, a.db_id, opts, true);
+  if (!target) return Fail(target.error());
+  const catalog::Schema& schema = target->schema;
+  const sql::Dialect* dialect = target->dialect;
   if (!a.dialect.empty()) {
     auto d = sql::DialectByName(a.dialect);
     if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", a.dialect)));
     dialect = *d;
   }
-  if (text.empty() || text == "-")
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  text = ArgumentOrStdin(text);
   auto q = sql::ParseQuery(text, *dialect);
   if (!q) return Fail(q.error());
   sql::Resolution r = sql::Resolve(*q, catalog::ToNameCatalog(schema), *dialect);
