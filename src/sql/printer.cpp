@@ -358,6 +358,9 @@ class Printer {
     return out;
   }
 
+  // FETCH takes a simple value; anything else is parenthesized (a fuzzer found "FETCH NEXT 33 & 33 ROWS").
+  std::string FetchCount(const Expr& e) { return Operand(e, kPrecAtom); }
+
   std::string Limit(const Query& q, bool used_top) {
     // T-SQL TOP moved to LIMIT elsewhere, and LIMIT moved to TOP (or OFFSET/FETCH) for T-SQL.
     const Expr* limit = q.limit.get();
@@ -372,14 +375,14 @@ class Printer {
       std::string out;
       if (q.order_by.empty()) out += Break() + "ORDER BY (SELECT NULL)";
       out += Break() + "OFFSET " + (q.offset ? ExprText(*q.offset) : "0") + " ROWS";
-      if (limit) out += " FETCH NEXT " + ExprText(*limit) + " ROWS " + (ties ? "WITH TIES" : "ONLY");
+      if (limit) out += " FETCH NEXT " + FetchCount(*limit) + " ROWS " + (ties ? "WITH TIES" : "ONLY");
       return out;
     }
     if (!limit && !q.offset) return {};
     if (ties && IsPostgres(d_)) {
       std::string out;
       if (q.offset) out += Break() + "OFFSET " + ExprText(*q.offset) + " ROWS";
-      return out + Break() + "FETCH FIRST " + ExprText(*limit) + " ROWS WITH TIES";
+      return out + Break() + "FETCH FIRST " + FetchCount(*limit) + " ROWS WITH TIES";
     }
     if (!limit && IsPostgres(d_)) return Break() + "OFFSET " + ExprText(*q.offset);
     std::string out = Break() + "LIMIT ";
