@@ -3,11 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <regex>
 
 #include "common/strings.h"
-#include "sql/classify.h"
 #include "sql/parser.h"
+#include "sql/rewrite/walk.h"
 
 namespace plainsql::exec {
 
@@ -47,35 +48,26 @@ Result<std::unique_ptr<Connection>> Connect(std::string_view conn) {
 }
 
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
-  sql::Classification c = sql::ClassifyStatement(sql);
-  if (c.unterminated) {
-    return MakeError(ErrorCode::kSql, "unterminated string, quoted identifier or comment in the SQL text");
-  }
-  if (c.kind == sql::LexicalKind::kEmpty) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
-  if (c.statement_count > 1) {
-    return MakeError(ErrorCode::kNotReadOnly,
-                     fmt::format("refused: the text holds {} statements; plainsql runs a single read-only query",
-                                 c.statement_count));
-  }
-  if (c.kind != sql::LexicalKind::kQuery) {
-    return MakeError(ErrorCode::kNotReadOnly,
-                     fmt::format("refused: {} is not a read-only query; plainsql runs SELECT, WITH, VALUES or TABLE "
-                                 "queries only",
-                                 c.first_keyword));
-  }
-  for (const std::string& name : c.called_names) {
-    for (std::string_view denied : dialect.denied_functions) {
-      if (name == denied) {
-        return MakeError(
-            ErrorCode::kNotReadOnly,
-            fmt::format("refused: {}() can change the server or read its files; plainsql does not run it", name));
-      }
-    }
-  }
   // The parser's read-only check: exactly one statement, and it is a query (no data-changing CTE, no SELECT INTO).
   // A syntax error is reported here, with its position, before the database sees the text.
   auto parsed = sql::ParseQuery(sql, dialect);
   if (!parsed) return parsed.error();
+  // Functions whose effects escape a rolled-back read-only transaction, by name, wherever they are called.
+  std::optional<Error> refused;
+  sql::Walker w;
+  w.on_expr = [&](sql::Expr& e) {
+    if (refused || e.kind != sql::ExprKind::kFunction) return;
+    std::string name = ToLower(e.name.last().name);
+    for (std::string_view denied : dialect.denied_functions) {
+      if (name == denied) {
+        refused = MakeError(
+            ErrorCode::kNotReadOnly,
+            fmt::format("refused: {}() can change the server or read its files; plainsql does not run it", name));
+      }
+    }
+  };
+  sql::Walk(*parsed, w);
+  if (refused) return *refused;
   return Status::Ok();
 }
 

@@ -57,8 +57,8 @@ Result<std::unique_ptr<Connection>> Connect(std::string_view conn);
 Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path);
 Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url);
 
-/// Checks the text is a single query (SELECT / WITH / VALUES / TABLE) that calls none of the dialect's denied
-/// functions; the first, lexical guard.
+/// Checks, with the SQL parser, that the text is a single read-only query (SELECT / WITH ... SELECT / VALUES / TABLE)
+/// that calls none of the dialect's denied functions. The first guard; the engines enforce read-only as well.
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect);
 
 }  // namespace plainsql::exec

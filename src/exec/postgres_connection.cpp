@@ -184,7 +184,7 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
   std::vector<std::string> texts;
   std::vector<const char*> values;
   std::vector<int> lengths, formats;
-  texts.reserve(params.size());
+  texts.reserve(params.size());  // reserved up front: the pointers taken below stay valid
   for (const Value& v : params) {
     if (v.is_null()) {
       texts.emplace_back();
@@ -198,9 +198,6 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
     values.push_back(texts.back().c_str());
     lengths.push_back(static_cast<int>(texts.back().size()));
     formats.push_back(blob ? 1 : 0);
-  }
-  for (size_t i = 0; i < params.size(); ++i) {
-    if (values[i]) values[i] = texts[i].c_str();  // texts may have moved while growing
   }
   std::string query(sql);
   if (!PQsendQueryParams(conn_, query.c_str(), static_cast<int>(params.size()), nullptr, values.data(), lengths.data(),

@@ -9,12 +9,6 @@ namespace plainsql::sql {
 
 namespace {
 
-// True if the first character after sql[i..] that is not white space is '('.
-bool FollowedByParen(std::string_view sql, size_t i) {
-  while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i]))) ++i;
-  return i < sql.size() && sql[i] == '(';
-}
-
 bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
@@ -80,10 +74,6 @@ Classification ClassifyStatement(std::string_view sql) {
         out.unterminated = true;
         break;
       }
-      if (c != '\'' && FollowedByParen(sql, e)) {
-        out.called_names.push_back(
-            ToLower(ReplaceAll(sql.substr(i + 1, e - i - 2), std::string(2, close), std::string(1, close))));
-      }
       i = e;
     } else if (c == '$' && i + 1 < n && (sql[i + 1] == '$' || IsIdentStart(sql[i + 1]))) {
       // PostgreSQL dollar quoting: $tag$ ... $tag$. A $1 parameter does not start with a letter and is not a quote.
@@ -107,7 +97,6 @@ Classification ClassifyStatement(std::string_view sql) {
       size_t e = i;
       while (e < n && IsIdentChar(sql[e])) ++e;
       mark_content();
-      if (FollowedByParen(sql, e)) out.called_names.push_back(ToLower(sql.substr(i, e - i)));
       if (out.statement_count == 1 && out.kind == LexicalKind::kEmpty) {
         out.first_keyword = ToUpper(sql.substr(i, e - i));
         const std::string& k = out.first_keyword;

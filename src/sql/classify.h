@@ -1,7 +1,6 @@
-// A lexical first guard on SQL text before it reaches a database: what kind of statement it is, and whether the text
-// holds more than one statement. It skips comments, string literals, quoted identifiers and PostgreSQL dollar quotes.
-// It is not the only guard: the execution stage also relies on the engine (SQLite authorizer and read-only open,
-// PostgreSQL READ ONLY transactions), so a mistake here cannot cause a write.
+// A lexical look at SQL text, without parsing it: what kind of statement it starts with, and how many statements it
+// holds. It skips comments, string literals, quoted identifiers and PostgreSQL dollar quotes. The SQLite executor uses
+// it to check that nothing follows the statement SQLite prepared; the read-only check itself is the parser's.
 #pragma once
 
 #include <string>
@@ -22,9 +21,6 @@ struct Classification {
                               // statement's keyword (INSERT, UPDATE, DELETE, REPLACE, MERGE) replaces WITH.
   int statement_count = 0;    // number of non-empty statements separated by ';'
   bool unterminated = false;  // a string, quoted identifier or block comment is not closed
-  /// Lower-cased names written directly before "(" anywhere in the text (function calls, but also table names in
-  /// INSERT INTO t(...)), bare or quoted, schema qualification dropped.
-  std::vector<std::string> called_names;
 };
 
 Classification ClassifyStatement(std::string_view sql);

@@ -64,15 +64,3 @@ TEST(Classify, NeverCrashesOnArbitraryBytes) {
 
 }  // namespace
 }  // namespace plainsql::sql
-
-namespace plainsql::sql {
-namespace {
-
-TEST(Classify, CalledNames) {
-  Classification c = ClassifyStatement(
-      "SELECT count(*), pg_catalog.lo_export (1, 'x'), \"Lo_Import\"('y'), 'f(' FROM t /* g( */ -- h(\n");
-  EXPECT_EQ(c.called_names, (std::vector<std::string>{"count", "lo_export", "lo_import"}));
-}
-
-}  // namespace
-}  // namespace plainsql::sql
