@@ -48,7 +48,24 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
   schema.namespaces = {"main"};
   std::map<std::string, size_t> index;  // table name -> position in schema.tables
 
-  auto tables = conn.Query(kTablesSql, options.limits);
+  // A companion database (see exec::OpenSqlite) shows its natural views, which are TEMP views over the attached
+  // original; its own bookkeeping tables are not part of the schema.
+  auto companion = conn.Query(
+      "SELECT count(*) FROM sqlite_schema s, pragma_database_list d WHERE s.type = 'table' AND "
+      "s.name = 'plainsql_companion' AND d.name = 'native'",
+      options.limits);
+  if (!companion) return companion.error();
+  bool is_companion = companion->rows.at(0).at(0).as_integer() > 0;
+  auto catalog_sql = [&](const char* sql) {
+    std::string out = sql;
+    if (is_companion) {
+      out = ReplaceAll(out, "sqlite_schema", "sqlite_temp_schema");
+      out = ReplaceAll(out, "tl.schema = 'main'", "tl.schema = 'temp'");
+    }
+    return out;
+  };
+
+  auto tables = conn.Query(catalog_sql(kTablesSql), options.limits);
   if (!tables) return tables.error();
   for (const auto& row : tables->rows) {
     Table t;
@@ -58,7 +75,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     schema.tables.push_back(std::move(t));
   }
 
-  auto columns = conn.Query(kColumnsSql, options.limits);
+  auto columns = conn.Query(catalog_sql(kColumnsSql), options.limits);
   if (!columns) return columns.error();
   std::map<std::string, std::vector<std::pair<int64_t, std::string>>> pk_parts;
   for (const auto& row : columns->rows) {
@@ -86,7 +103,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     }
   }
 
-  auto fks = conn.Query(kForeignKeysSql, options.limits);
+  auto fks = conn.Query(catalog_sql(kForeignKeysSql), options.limits);
   if (!fks) return fks.error();
   std::map<std::pair<std::string, int64_t>, ForeignKey> by_id;
   std::vector<std::pair<std::string, int64_t>> order;
@@ -110,7 +127,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     schema.tables[index[key.first]].foreign_keys.push_back(std::move(fk));
   }
 
-  auto uniques = conn.Query(kUniqueSql, options.limits);
+  auto uniques = conn.Query(catalog_sql(kUniqueSql), options.limits);
   if (!uniques) return uniques.error();
   std::map<std::pair<std::string, std::string>, std::pair<UniqueKey, bool>> ukeys;  // -> key, usable
   std::vector<std::pair<std::string, std::string>> uorder;
@@ -138,19 +155,25 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
 Result<std::string> SqliteCatalogDigest(exec::Connection& conn, const IntrospectOptions& options) {
   auto rs = conn.Query(
       "SELECT (SELECT group_concat(type || char(31) || name || char(31) || coalesce(sql, ''), char(30)) "
-      "FROM (SELECT * FROM sqlite_schema ORDER BY rowid)), (SELECT file FROM pragma_database_list WHERE name = 'main')",
+      "FROM (SELECT * FROM sqlite_schema ORDER BY rowid)), "
+      "(SELECT group_concat(type || char(31) || name || char(31) || coalesce(sql, ''), char(30)) "
+      "FROM (SELECT * FROM sqlite_temp_schema ORDER BY rowid)), "
+      "(SELECT group_concat(file, char(30)) FROM pragma_database_list WHERE name <> 'temp')",
       options.limits);
   if (!rs) return rs.error();
   Hasher h;
   h.Update(rs->rows.at(0).at(0).ToStringOrEmpty());
-  // Any write changes the file's size or modification time (or those of its write-ahead log).
-  std::string file = rs->rows.at(0).at(1).ToStringOrEmpty();
-  for (const std::string& f : {file, file + "-wal"}) {
-    struct stat st {};
-    if (!file.empty() && ::stat(f.c_str(), &st) == 0) {
-      h.Update(static_cast<int64_t>(st.st_size));
-      h.Update(static_cast<int64_t>(st.st_mtim.tv_sec));
-      h.Update(static_cast<int64_t>(st.st_mtim.tv_nsec));
+  h.Update(rs->rows.at(0).at(1).ToStringOrEmpty());  // a companion's views
+  // Any write changes the file's size or modification time (or those of its write-ahead log); a companion database
+  // also depends on its attached original.
+  for (const std::string& file : Split(rs->rows.at(0).at(2).ToStringOrEmpty(), '\x1e')) {
+    for (const std::string& f : {file, file + "-wal"}) {
+      struct stat st {};
+      if (!file.empty() && ::stat(f.c_str(), &st) == 0) {
+        h.Update(static_cast<int64_t>(st.st_size));
+        h.Update(static_cast<int64_t>(st.st_mtim.tv_sec));
+        h.Update(static_cast<int64_t>(st.st_mtim.tv_nsec));
+      }
     }
   }
   return h.HexDigest();

@@ -6,8 +6,21 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace plainsql {
+
+Result<std::string> ReadFileToString(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("{} is a directory, not a file", path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return MakeError(ErrorCode::kNotFound, fmt::format("cannot read {}", path));
+  std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return MakeError(ErrorCode::kIo, fmt::format("error reading {}", path));
+  return out;
+}
 
 Status WriteFileAtomically(const std::string& path_string, std::string_view content) {
   namespace fs = std::filesystem;

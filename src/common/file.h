@@ -1,4 +1,4 @@
-// Writing files safely.
+// Reading whole files, and writing files safely.
 #pragma once
 
 #include <string>
@@ -11,5 +11,8 @@ namespace plainsql {
 /// Writes `content` to `path` through a temporary file beside it and a rename, creating the directory if needed: a
 /// reader sees the old file or the new one, never half of one, and a failure leaves the old file as it was.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+/// The whole content of a file (kNotFound when it cannot be opened, kIo on a read error).
+Result<std::string> ReadFileToString(const std::string& path);
 
 }  // namespace plainsql

@@ -47,6 +47,13 @@ Result<std::unique_ptr<Connection>> Connect(std::string_view conn) {
   return OpenSqlite(info->target);
 }
 
+Result<std::unique_ptr<WriteSession>> OpenWriteSession(std::string_view conn, bool create) {
+  auto info = ParseConnectionString(conn);
+  if (!info) return info.error();
+  if (info->engine == Engine::kPostgres) return OpenPostgresWriteSession(info->target);
+  return OpenSqliteWriteSession(info->target, create);
+}
+
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
   // The parser's read-only check: exactly one statement, and it is a query (no data-changing CTE, no SELECT INTO).
   // A syntax error is reported here, with its position, before the database sees the text.

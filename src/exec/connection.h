@@ -57,6 +57,27 @@ Result<std::unique_ptr<Connection>> Connect(std::string_view conn);
 Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path);
 Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url);
 
+/// The one writable session plainsql opens, for deploying natural views (src/views): DDL on views and the schema or
+/// companion file that holds them, never on tables or data. Everything runs in one transaction, begun at open;
+/// Commit() makes it permanent, destruction without Commit() rolls it back.
+class WriteSession {
+ public:
+  virtual ~WriteSession() = default;
+  virtual Engine engine() const = 0;
+  /// Runs one or more statements that return no rows.
+  virtual Status Execute(std::string_view sql) = 0;
+  /// Runs one query; `params` bind as text to `?` (SQLite) or `$1..` (PostgreSQL). Every value as text, NULL as "".
+  virtual Result<std::vector<std::vector<std::string>>> Rows(std::string_view sql,
+                                                             const std::vector<std::string>& params = {}) = 0;
+  virtual Status Commit() = 0;
+};
+
+/// Opens a write session on CONN (SQLite: BEGIN IMMEDIATE, waiting up to 5 s for other writers; PostgreSQL: BEGIN with
+/// a 60 s statement timeout). With `create`, a SQLite file that does not exist is created.
+Result<std::unique_ptr<WriteSession>> OpenWriteSession(std::string_view conn, bool create = false);
+Result<std::unique_ptr<WriteSession>> OpenSqliteWriteSession(const std::string& path, bool create);
+Result<std::unique_ptr<WriteSession>> OpenPostgresWriteSession(const std::string& url);
+
 /// Checks, with the SQL parser, that the text is a single read-only query (SELECT / WITH ... SELECT / VALUES / TABLE)
 /// that calls none of the dialect's denied functions. The first guard; the engines enforce read-only as well.
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect);

@@ -271,7 +271,10 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
 
 }  // namespace
 
-Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url) {
+namespace {
+
+// Connects with plainsql's application name and, unless the URL sets one, a 10 s connect timeout.
+Result<PGconn*> ConnectPostgres(const std::string& url) {
   char* err = nullptr;
   PQconninfoOption* opts = PQconninfoParse(url.c_str(), &err);
   if (!opts) {
@@ -302,7 +305,75 @@ Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url) {
     PQfinish(conn);
     return MakeError(ErrorCode::kConnection, fmt::format("cannot connect to {}: {}", RedactConnectionString(url), msg));
   }
-  return std::unique_ptr<Connection>(new PostgresConnection(conn));
+  // Server notices (such as "drop cascades to ...") are not plainsql's output; libpq would print them on stderr.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
+  return conn;
+}
+
+class PostgresWriteSession final : public WriteSession {
+ public:
+  explicit PostgresWriteSession(PGconn* conn) : conn_(conn) {}
+  ~PostgresWriteSession() override {
+    if (!committed_) PQclear(PQexec(conn_, "ROLLBACK"));
+    PQfinish(conn_);
+  }
+  Engine engine() const override { return Engine::kPostgres; }
+
+  Status Execute(std::string_view sql) override {
+    std::string text(sql);
+    ResultGuard g{PQexec(conn_, text.c_str())};
+    ExecStatusType st = PQresultStatus(g.res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+      return MakeError(ErrorCode::kSql, FirstLine(PQerrorMessage(conn_)));
+    }
+    return Status::Ok();
+  }
+
+  Result<std::vector<std::vector<std::string>>> Rows(std::string_view sql,
+                                                     const std::vector<std::string>& params) override {
+    std::string text(sql);
+    std::vector<const char*> values;
+    for (const auto& p : params) values.push_back(p.c_str());
+    ResultGuard g{PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                               nullptr, 0)};
+    if (PQresultStatus(g.res) != PGRES_TUPLES_OK) return MakeError(ErrorCode::kSql, FirstLine(PQerrorMessage(conn_)));
+    std::vector<std::vector<std::string>> out;
+    for (int r = 0; r < PQntuples(g.res); ++r) {
+      std::vector<std::string> row;
+      for (int c = 0; c < PQnfields(g.res); ++c) row.emplace_back(PQgetvalue(g.res, r, c));
+      out.push_back(std::move(row));
+    }
+    return out;
+  }
+
+  Status Commit() override {
+    if (Status s = Execute("COMMIT"); !s) return s;
+    committed_ = true;
+    return Status::Ok();
+  }
+
+ private:
+  PGconn* conn_;
+  bool committed_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Connection>> OpenPostgres(const std::string& url) {
+  auto conn = ConnectPostgres(url);
+  if (!conn) return conn.error();
+  return std::unique_ptr<Connection>(new PostgresConnection(*conn));
+}
+
+Result<std::unique_ptr<WriteSession>> OpenPostgresWriteSession(const std::string& url) {
+  auto conn = ConnectPostgres(url);
+  if (!conn) return conn.error();
+  std::unique_ptr<WriteSession> session(new PostgresWriteSession(*conn));
+  if (Status s = session->Execute("BEGIN; SET LOCAL statement_timeout = '60s'; SET LOCAL lock_timeout = '10s'"); !s) {
+    return s.error();
+  }
+  return session;
 }
 
 }  // namespace plainsql::exec

@@ -10,6 +10,7 @@
 #include "common/strings.h"
 #include "exec/connection.h"
 #include "sql/classify.h"
+#include "sql/dialect.h"
 
 namespace plainsql::exec {
 
@@ -225,7 +226,142 @@ Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& li
   return rs;
 }
 
+class SqliteWriteSession final : public WriteSession {
+ public:
+  explicit SqliteWriteSession(sqlite3* db) : db_(db) {}
+  ~SqliteWriteSession() override {
+    if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close_v2(db_);
+  }
+  Engine engine() const override { return Engine::kSqlite; }
+
+  Status Execute(std::string_view sql) override {
+    std::string text(sql);
+    char* err = nullptr;
+    if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : sqlite3_errmsg(db_);
+      sqlite3_free(err);
+      return MakeError(ErrorCode::kSql, msg);
+    }
+    return Status::Ok();
+  }
+
+  Result<std::vector<std::vector<std::string>>> Rows(std::string_view sql,
+                                                     const std::vector<std::string>& params) override {
+    StmtGuard g;
+    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &g.stmt, nullptr) != SQLITE_OK) {
+      return MakeError(ErrorCode::kSql, sqlite3_errmsg(db_));
+    }
+    for (size_t k = 0; k < params.size(); ++k) {
+      sqlite3_bind_text64(g.stmt, static_cast<int>(k) + 1, params[k].data(), params[k].size(), SQLITE_TRANSIENT,
+                          SQLITE_UTF8);
+    }
+    std::vector<std::vector<std::string>> out;
+    int rc;
+    while ((rc = sqlite3_step(g.stmt)) == SQLITE_ROW) {
+      std::vector<std::string> row;
+      for (int i = 0; i < sqlite3_column_count(g.stmt); ++i) {
+        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(g.stmt, i));
+        row.emplace_back(t ? t : "");
+      }
+      out.push_back(std::move(row));
+    }
+    if (rc != SQLITE_DONE) return MakeError(ErrorCode::kSql, sqlite3_errmsg(db_));
+    return out;
+  }
+
+  Status Commit() override {
+    if (Status s = Execute("COMMIT"); !s) return s;
+    committed_ = true;
+    return Status::Ok();
+  }
+
+ private:
+  sqlite3* db_;
+  bool committed_ = false;
+};
+
+// A companion database (made by `plainsql views --apply --companion`) holds the path of the original and the SELECT
+// of each natural view. SQLite views cannot reference another database, so the original is attached under the name
+// `native` and the views are created as TEMP views of this connection, before the read-only guards are installed.
+// Each stored SELECT must pass CheckSingleQuery: a companion file cannot make the connection run anything else.
+Status SetUpCompanion(sqlite3* db, const std::string& path) {
+  auto rows = [&](const char* sql, const std::string& param = "") -> Result<std::vector<std::vector<std::string>>> {
+    StmtGuard g;
+    if (sqlite3_prepare_v2(db, sql, -1, &g.stmt, nullptr) != SQLITE_OK) {
+      return MakeError(ErrorCode::kFormat, fmt::format("companion database {}: {}", path, sqlite3_errmsg(db)));
+    }
+    if (!param.empty()) sqlite3_bind_text64(g.stmt, 1, param.data(), param.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    std::vector<std::vector<std::string>> out;
+    while (sqlite3_step(g.stmt) == SQLITE_ROW) {
+      std::vector<std::string> row;
+      for (int i = 0; i < sqlite3_column_count(g.stmt); ++i) {
+        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(g.stmt, i));
+        row.emplace_back(t ? t : "");
+      }
+      out.push_back(std::move(row));
+    }
+    return out;
+  };
+  auto marker = rows("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'plainsql_companion'");
+  if (!marker) return marker.error();
+  if (marker->empty()) return Status::Ok();
+  auto native = rows("SELECT value FROM plainsql_companion WHERE key = 'native_path'");
+  if (!native) return native.error();
+  if (native->empty() || native->front().at(0).empty()) {
+    return MakeError(ErrorCode::kFormat, fmt::format("companion database {} does not name its original", path));
+  }
+  std::filesystem::path original = native->front().at(0);
+  if (original.is_relative()) original = std::filesystem::path(path).parent_path() / original;
+  struct stat st {};
+  if (::stat(original.c_str(), &st) != 0) {
+    return MakeError(ErrorCode::kNotFound,
+                     fmt::format("companion database {}: its original {} does not exist", path, original.string()));
+  }
+  // The attached file inherits this connection's read-only flag.
+  if (auto r = rows("ATTACH ? AS native", original.string()); !r) return r.error();
+  auto views = rows("SELECT name, body FROM plainsql_views ORDER BY seq");
+  if (!views) return views.error();
+  for (const auto& v : *views) {
+    if (Status s = CheckSingleQuery(v.at(1), sql::Sqlite()); !s) {
+      return MakeError(ErrorCode::kFormat, fmt::format("companion database {}: view {} is not a single query: {}", path,
+                                                       v.at(0), s.error().message));
+    }
+    std::string ddl = "CREATE TEMP VIEW " + sql::QuoteIdentifier(sql::Sqlite(), v.at(0)) + " AS " + v.at(1);
+    char* err = nullptr;
+    if (sqlite3_exec(db, ddl.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : sqlite3_errmsg(db);
+      sqlite3_free(err);
+      return MakeError(ErrorCode::kFormat, fmt::format("companion database {}: view {}: {}", path, v.at(0), msg));
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Result<std::unique_ptr<WriteSession>> OpenSqliteWriteSession(const std::string& path, bool create) {
+  struct stat st {};
+  bool exists = ::stat(path.c_str(), &st) == 0;
+  if (!exists && !create) return MakeError(ErrorCode::kNotFound, fmt::format("no such SQLite database file: {}", path));
+  if (exists && S_ISDIR(st.st_mode)) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("{} is a directory, not a SQLite database file", path));
+  }
+  sqlite3* db = nullptr;
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  auto fail = [&](std::string_view what) -> Error {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    return MakeError(ErrorCode::kConnection, fmt::format("cannot {} SQLite database {}: {}", what, path, msg));
+  };
+  if (rc != SQLITE_OK) return fail("open for writing");
+  sqlite3_busy_timeout(db, 5000);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) return fail("lock");
+  return std::unique_ptr<WriteSession>(new SqliteWriteSession(db));
+}
 
 Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
   struct stat st {};
@@ -248,6 +384,10 @@ Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
     std::string msg = sqlite3_errmsg(db);
     sqlite3_close_v2(db);
     return MakeError(ErrorCode::kConnection, fmt::format("cannot read SQLite database {}: {}", path, msg));
+  }
+  if (Status s = SetUpCompanion(db, path); !s) {
+    sqlite3_close_v2(db);
+    return s.error();
   }
   return std::unique_ptr<Connection>(new SqliteConnection(db, path));
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <limits>
+#include <set>
 
 #include "common/strings.h"
 #include "naturalness/identifier.h"
@@ -59,6 +60,47 @@ void Expander::SetContext(const std::vector<std::string>& names) {
       if (lower.size() >= 4 && words_.Tier(lower)) ++context_[lower];
     }
   }
+}
+
+void Expander::AddEvidence(std::string_view text) {
+  static const std::set<std::string> kStop = {"this",  "that", "with", "from", "which", "when", "where", "there",
+                                              "their", "than", "then", "into", "each",  "also", "been",  "have",
+                                              "were",  "will", "does", "only", "some",  "such", "they",  "them"};
+  std::vector<std::string> run;  // consecutive dictionary words of the current phrase
+  auto flush = [&] {
+    for (size_t n = 2; n <= 3; ++n) {
+      for (size_t i = 0; i + n <= run.size(); ++i) {
+        std::string initials, phrase;
+        for (size_t k = i; k < i + n; ++k) {
+          initials += run[k][0];
+          phrase += (k > i ? "_" : "") + run[k];
+        }
+        ++phrases_[initials][phrase];
+      }
+    }
+    run.clear();
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (!std::isalpha(c)) {
+      // Sentence and field breaks end a phrase; spaces and hyphens inside one do not.
+      if (c != ' ' && c != '-') flush();
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
+    std::string w = ToLower(text.substr(i, j - i));
+    i = j;
+    if (w.size() >= 3 && words_.Tier(w) && !kStop.count(w)) {
+      if (w.size() >= 4) ++context_[w];
+      run.push_back(w);
+    } else {
+      flush();
+    }
+  }
+  flush();
 }
 
 // A word to keep as it is: a common word, or a rarer one of 5+ letters. Short rare "words" ("acc", "syst") are far
@@ -157,6 +199,19 @@ Expansion Expander::Expand(std::string_view identifier) const {
     if ((t.size() >= 3 || words_.Tier(t)) && IsWord(t)) {
       out.words.push_back({written, t, "word"});
       continue;
+    }
+    // Initials of a phrase the data dictionary uses more than once ("MO" -> "maintenance order"); a known
+    // abbreviation ("cd", "id") wins, since two letters are the initials of many phrases.
+    if (t.size() >= 2 && t.size() <= 3 && !abbreviations_.count(t)) {
+      auto it = phrases_.find(t);
+      if (it != phrases_.end()) {
+        auto best = std::max_element(it->second.begin(), it->second.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+        if (best->second >= 2) {
+          out.words.push_back({written, best->first, "dictionary phrase"});
+          continue;
+        }
+      }
     }
     if (t.size() == 1 && !abbreviations_.count(t)) {  // X, Y, H: a single letter names an axis or a variant, not a word
       out.words.push_back({written, t, "unchanged"});

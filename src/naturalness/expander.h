@@ -3,6 +3,7 @@
 //   1. the schema's own vocabulary: a full word used elsewhere in the schema that the abbreviation begins, or whose
 //      letters it takes in order ("Loc" → "location" when another name says "Location");
 //   2. a table of common abbreviations (data/abbreviations.tsv: "qty" → "quantity");
+//   0. with evidence from a data dictionary or comments (AddEvidence): a phrase of that text whose initials it is;
 //   3. the dictionary: a common word it begins (ranked by word-list tier, then by how little it adds), or whose
 //      consonant skeleton it is ("amnt" → "amount").
 // A long run of letters that is none of these is first segmented into abbreviation-sized pieces ("FRNTHOOD" → "frnt"
@@ -47,6 +48,11 @@ class Expander {
   /// step 1.
   void SetContext(const std::vector<std::string>& names);
 
+  /// Evidence from a data dictionary or from comments (any text): its dictionary words of 4+ letters join the schema
+  /// vocabulary, and each run of two or three such words is remembered under its initials, so that an abbreviation
+  /// made of initials finds the phrase it stands for ("MO" -> "maintenance order" when the text says so).
+  void AddEvidence(std::string_view text);
+
   Expansion Expand(std::string_view identifier) const;
 
  private:
@@ -63,7 +69,8 @@ class Expander {
 
   const WordList& words_;
   std::map<std::string, std::string> abbreviations_;
-  std::map<std::string, int> context_;  // schema word -> how often it appears
+  std::map<std::string, int> context_;                         // schema word -> how often it appears
+  std::map<std::string, std::map<std::string, int>> phrases_;  // initials -> phrase (words joined by '_') -> count
 };
 
 /// Token-level F1 of two names (words as SplitWords finds them, lower-cased, as multisets) and their equality with

@@ -24,6 +24,7 @@
 #include "sql/resolver.h"
 #include "sql/token.h"
 #include "sql/transpile.h"
+#include "views_cmd.h"
 
 namespace {
 
@@ -261,13 +262,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
-  static constexpr std::string_view kCommands[] = {"schema", "sql", "parse", "identifiers", "naturalness", "profile"};
+  static constexpr std::string_view kCommands[] = {"schema",  "sql",   "parse",     "identifiers", "naturalness",
+                                                   "profile", "views", "translate", "rename"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(std::begin(kCommands), std::end(kCommands), std::string_view(argv[1])) == std::end(kCommands)) {
     fmt::print(
         stderr,
-        "plainsql: error: unknown command '{}'; commands are: schema, sql, parse, identifiers, naturalness, profile "
-        "(see plainsql --help)\n",
+        "plainsql: error: unknown command '{}'; commands are: schema, sql, parse, identifiers, naturalness, profile, "
+        "views, translate, rename (see plainsql --help)\n",
         argv[1]);
     return 2;
   }
@@ -299,6 +301,7 @@ int main(int argc, char** argv) {
   identifiers->add_option("--db", id_args.db_id, "With --tables: the db_id");
 
   plainsql::cli::NaturalnessCommands naturalness(app);
+  plainsql::cli::ViewsCommands views(app);
 
   try {
     app.parse(argc, argv);
@@ -319,6 +322,7 @@ int main(int argc, char** argv) {
     if (*parse) return RunParse(parse_args);
     if (*identifiers) return RunIdentifiers(id_args);
     if (naturalness.Selected()) return naturalness.Run();
+    if (views.Selected()) return views.Run();
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

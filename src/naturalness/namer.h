@@ -1,0 +1,45 @@
+// Naming a whole schema: the crosswalk `plainsql rename` writes. N1 (Regular) comes from the expander for every name
+// the classifier marks Low or Least (and for names that are not valid plain identifiers); N2 (Low) and N3 (Least)
+// come from the abbreviator. Every level is made collision-free and free of reserved words. An earlier crosswalk's
+// entries are kept as they are, so that a user's edits survive a rerun.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/schema.h"
+#include "naturalness/classifier.h"
+#include "naturalness/crosswalk.h"
+#include "naturalness/expander.h"
+
+namespace plainsql::naturalness {
+
+/// The abbreviator: Regular -> Low or Least, deterministic (the same name always gives the same result).
+///   Low:   every word of four or more letters loses its vowels after the first letter ("student" -> "stdnt",
+///          "name" -> "nm"); shorter words stay.
+///   Least: a name of several words becomes their initials ("last_name" -> "LN"); a single word its first letter,
+///          or its first three when it is longer than four letters ("Student" -> "Stu", "Age" -> "A").
+/// Words are split as SplitWords splits them; the original's separator style is kept (snake_case stays snake_case,
+/// CamelCase stays CamelCase).
+std::string Abbreviate(std::string_view name, Level level);
+
+struct NamingReport {
+  int kept = 0;                    // entries taken unchanged from the earlier crosswalk
+  int added = 0;                   // new entries
+  int expanded = 0;                // new entries whose N1 differs from the native name
+  std::vector<std::string> stale;  // earlier entries that name nothing in the schema any more (kept in the file)
+};
+
+struct NamingOptions {
+  std::string database;               // the source_database column; default: the schema's database name
+  std::vector<std::string> evidence;  // texts of data dictionaries (Expander::AddEvidence), besides the comments
+};
+
+/// A crosswalk entry for every table and column of `schema` (tables first, then columns, each column entry with its
+/// table). With `previous`, its entries for identifiers of this schema are kept exactly, and only the others are
+/// named; entries naming nothing in the schema are kept too (and reported).
+Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
+                     const Crosswalk* previous, const NamingOptions& options, NamingReport* report);
+
+}  // namespace plainsql::naturalness

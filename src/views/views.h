@@ -1,0 +1,92 @@
+// Natural views: one view per native table with every table and column renamed through a crosswalk (conceptual
+// views), optionally extended with the columns reached through each foreign key (partially extended views), as DDL
+// per dialect. Deploying them is in deploy.h; translating SQL without views is in middleware.h.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog/schema.h"
+#include "common/status.h"
+#include "naturalness/crosswalk.h"
+#include "sql/dialect.h"
+
+namespace plainsql::views {
+
+/// Where the views go; each target has its own DDL.
+enum class Target {
+  kSqlite,           // in the database file itself, next to the tables (one namespace: names must not collide)
+  kSqliteCompanion,  // a companion database that attaches the original as `native` and creates TEMP views
+  kPostgres,         // in their own schema (db_nl), comments carried over
+  kTSql,             // SQL Server, as text only
+};
+
+/// The text that marks a view as plainsql's: in the SQLite view's SQL, and at the start of the PostgreSQL comment.
+inline constexpr std::string_view kMarker = "plainsql natural view";
+/// The attached name of the original database inside a companion database.
+inline constexpr std::string_view kCompanionAlias = "native";
+
+struct ViewOptions {
+  naturalness::Level level = naturalness::Level::kRegular;
+  bool extended = false;             // add the columns reached through each foreign key
+  std::string namespace_ = "db_nl";  // PostgreSQL and T-SQL: the schema that holds the views
+};
+
+/// A column of a view: `column` of the base table (source 0) or of the table of join `source` (1-based).
+struct ViewColumn {
+  std::string name;
+  size_t source = 0;
+  std::string column;
+  std::string comment;
+};
+
+/// A foreign key followed by an extended view: LEFT JOIN `table` ON each (base column = referenced column).
+struct ViewJoin {
+  size_t table = 0;  // index into Schema::tables
+  std::vector<std::pair<std::string, std::string>> on;
+  std::string path;  // the prefix of the columns it adds
+};
+
+struct View {
+  std::string name;
+  size_t table = 0;  // index into Schema::tables: the native table or view it renames
+  std::vector<ViewJoin> joins;
+  std::vector<ViewColumn> columns;
+  std::string comment;  // the native table's comment
+};
+
+struct ViewPlan {
+  ViewOptions options;
+  std::vector<View> views;
+  std::vector<std::string> notes;  // foreign keys an extended view does not follow, and why
+};
+
+/// The views for every table and view of `schema` (except plainsql's own views, found by kMarker in a PostgreSQL
+/// comment or by living in the views' namespace). Fails when the crosswalk has errors for this schema (two names
+/// would become one, an empty name).
+Result<ViewPlan> PlanViews(const catalog::Schema& schema, const naturalness::Crosswalk& crosswalk,
+                           const ViewOptions& options);
+
+/// How `name` is written in the views' DDL for `target`. On PostgreSQL names are folded to lower case (and quoted
+/// only when they must be), so that queries written with the natural names unquoted, in any case, find them as they
+/// find the tables, and so that a name that must be quoted is spelled as plainsql's printer spells it.
+std::string ViewIdentifier(Target target, std::string_view name);
+
+/// The dialect of `target`.
+const sql::Dialect& TargetDialect(Target target);
+
+/// The view's SELECT (no CREATE), as stored in a companion database or printed after AS.
+std::string ViewSelect(const ViewPlan& plan, const View& view, const catalog::Schema& schema, Target target);
+
+/// The DDL that creates every view of the plan on `target`, one statement per view plus comments (PostgreSQL) and
+/// the schema (PostgreSQL, T-SQL); T-SQL batches are separated by GO. Statements end with ";\n".
+std::vector<std::string> CreateStatements(const ViewPlan& plan, const catalog::Schema& schema, Target target);
+
+/// CreateStatements as one script.
+std::string CreateScript(const ViewPlan& plan, const catalog::Schema& schema, Target target);
+
+/// Whether a native table needs no view on SQLite: the view would have the table's own name and columns.
+bool ViewIsIdentity(const View& view, const catalog::Schema& schema);
+
+}  // namespace plainsql::views

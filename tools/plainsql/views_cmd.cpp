@@ -1,0 +1,277 @@
+// `plainsql views` and `plainsql translate` (see views_cmd.h).
+#include "views_cmd.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "catalog/name_catalog.h"
+#include "cli.h"
+#include "common/file.h"
+#include "exec/connection.h"
+#include "naturalness/classifier.h"
+#include "naturalness/crosswalk.h"
+#include "naturalness/expander.h"
+#include "naturalness/namer.h"
+#include "sql/token.h"
+#include "views/deploy.h"
+#include "views/middleware.h"
+#include "views/views.h"
+
+namespace plainsql::cli {
+
+namespace {
+
+Result<naturalness::Level> ParseLevel(const std::string& name, std::string_view option, bool native_ok) {
+  auto level = naturalness::LevelByName(name);
+  if (!level || (!native_ok && *level == naturalness::Level::kNative)) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("{} must be N1, N2 or N3{} (Regular, Low, Least), not '{}'", option,
+                                 native_ok ? " or native" : "", name));
+  }
+  return *level;
+}
+
+Result<naturalness::Crosswalk> LoadCrosswalkArg(const std::string& path) {
+  if (path.empty()) return MakeError(ErrorCode::kInvalidArgument, "--crosswalk FILE is required");
+  return naturalness::LoadCrosswalk(path);
+}
+
+}  // namespace
+
+ViewsCommands::ViewsCommands(CLI::App& app) {
+  rename_ = app.add_subcommand(
+      "rename",
+      "Write a crosswalk for a database: a readable (N1) name for every Low or Least natural table and column "
+      "(expanded from the schema's own words, a data dictionary, an abbreviation table and the English word list), "
+      "and Low (N2) and Least (N3) variants. Review and edit the file, then run again: your edits are kept.");
+  rename_->add_option("CONN", conn_, "Database connection (not needed with --tables)");
+  rename_->add_option("-o,--output", out_, "The crosswalk CSV to write (kept entries are read from it first)")
+      ->required();
+  rename_->add_option("--dictionary", dictionaries_,
+                      "A data dictionary (CSV or text) whose words and phrases explain the abbreviations; repeatable");
+  rename_->add_option("--tables", tables_file_, "Name a Spider/BIRD tables.json schema instead of CONN");
+  rename_->add_option("--db", db_id_, "With --tables: the db_id");
+  rename_->add_option("--data-dir", data_dir_, "Where words.tsv, naturalness.model and abbreviations.tsv are");
+
+  views_ = app.add_subcommand(
+      "views",
+      "Natural views: print their DDL, or deploy them (--apply) or remove them (--drop). One view per table with the "
+      "crosswalk's names; --extended adds the columns reached through each foreign key. Deploying is the one write "
+      "plainsql makes; it never touches tables or data.");
+  views_->add_option("CONN", conn_, "Database connection (not needed with --tables when only printing DDL)");
+  views_->add_option("--crosswalk", crosswalk_file_, "The crosswalk CSV (native -> N1/N2/N3 names)");
+  views_->add_option("--level", level_, "N1 (Regular), N2 (Low) or N3 (Least)")->capture_default_str();
+  views_->add_flag("--extended", extended_, "Add the columns of the tables each foreign key references");
+  views_->add_option("--dialect", dialect_, "DDL to print: sqlite | postgres | tsql (default: the connection's)");
+  views_->add_option("--namespace", namespace_, "PostgreSQL / T-SQL: the schema that holds the views")
+      ->capture_default_str();
+  views_->add_option("--companion", companion_,
+                     "SQLite: deploy into this companion database (it attaches the original) instead of the file "
+                     "itself; connect to it to see the views");
+  views_->add_flag("--apply", apply_, "Create the views in the database (replacing plainsql's earlier ones)");
+  views_->add_flag("--drop", drop_, "Remove plainsql's views from the database");
+  views_->add_option("--tables", tables_file_, "Print DDL for a Spider/BIRD tables.json schema instead of CONN");
+  views_->add_option("--db", db_id_, "With --tables: the db_id");
+
+  translate_ = app.add_subcommand(
+      "translate", "Rewrite a query between native names and a naturalness level's names (no views needed)");
+  translate_->add_option("CONN", conn_, "Database connection (not needed with --tables)");
+  translate_->add_option("SQL", sql_, "The query (default: read standard input)");
+  translate_->add_option("--crosswalk", crosswalk_file_, "The crosswalk CSV")->required();
+  translate_->add_option("--from", from_, "Names the query is written with: native | N1 | N2 | N3")->required();
+  translate_->add_option("--to", to_, "Names to write it with: native | N1 | N2 | N3")->required();
+  translate_->add_option("--dialect,-d", dialect_, "Dialect of the query (default: the connection's)");
+  translate_->add_option("--tables", tables_file_, "Use a Spider/BIRD tables.json schema instead of CONN");
+  translate_->add_option("--db", db_id_, "With --tables: the db_id");
+}
+
+int ViewsCommands::Run() {
+  if (views_->parsed()) return Views();
+  if (rename_->parsed()) return Rename();
+  return Translate();
+}
+
+int ViewsCommands::Rename() {
+  std::string dir = data_dir_.empty() ? naturalness::DefaultDataDir() : data_dir_;
+  auto classifier = naturalness::Classifier::Load(dir);
+  if (!classifier) return Fail(classifier.error());
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(dir + "/abbreviations.tsv");
+  if (!abbreviations) return Fail(abbreviations.error());
+  catalog::IntrospectOptions opts;
+  opts.samples = 0;
+  opts.row_counts = false;
+  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, true);
+  if (!target) return Fail(target.error());
+  catalog::Schema schema = std::move(target->schema);
+  if (!conn_.empty()) {
+    auto c = exec::Connect(conn_);
+    if (!c) return Fail(c.error());
+    auto ours = views::DeployedViewNames(**c);
+    if (!ours) return Fail(ours.error());
+    schema = views::WithoutRelations(schema, *ours);
+  }
+  std::optional<naturalness::Crosswalk> previous;
+  if (std::filesystem::exists(out_)) {
+    auto loaded = naturalness::LoadCrosswalk(out_);
+    if (!loaded) {
+      return Fail(
+          MakeError(loaded.error().code,
+                    loaded.error().message + " (the output file exists and is read first, to keep its entries)"));
+    }
+    previous = std::move(*loaded);
+  }
+  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  std::vector<std::string> evidence;
+  for (const auto& path : dictionaries_) {
+    auto text = ReadFileToString(path);
+    if (!text) return Fail(text.error());
+    evidence.push_back(std::move(*text));
+  }
+  naturalness::NamingReport report;
+  naturalness::NamingOptions options;
+  options.evidence = evidence;
+  auto crosswalk =
+      naturalness::NameSchema(schema, *classifier, expander, previous ? &*previous : nullptr, options, &report);
+  for (const auto& issue : naturalness::ValidateCrosswalk(crosswalk, nullptr)) {
+    if (issue.error) fmt::print(stderr, "plainsql: warning: {}\n", issue.message);
+  }
+  if (Status s = naturalness::SaveCrosswalk(crosswalk, out_); !s) return Fail(s.error());
+  std::string msg = fmt::format("wrote {}: {} entries ({} new, {} with a new N1 name; {} kept from the file)", out_,
+                                crosswalk.entries.size(), report.added, report.expanded, report.kept);
+  if (!report.stale.empty()) {
+    msg += fmt::format("\n{} entr{} of the file name nothing in the database and {} kept: {}", report.stale.size(),
+                       report.stale.size() == 1 ? "y" : "ies", report.stale.size() == 1 ? "was" : "were",
+                       fmt::join(report.stale, ", "));
+  }
+  Write(msg + "\n");
+  return 0;
+}
+
+int ViewsCommands::Views() {
+  if (apply_ && drop_) return Fail(MakeError(ErrorCode::kInvalidArgument, "give --apply or --drop, not both"));
+  bool writes = apply_ || drop_;
+  if (writes && !tables_file_.empty()) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--apply and --drop need a database (CONN), not --tables"));
+  }
+  if (drop_) {
+    if (conn_.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--drop needs CONN"));
+    auto report = views::DropViews(conn_, namespace_, companion_);
+    if (!report) return Fail(report.error());
+    Write(fmt::format("dropped {} plainsql view{} from {}\n", report->dropped, report->dropped == 1 ? "" : "s",
+                      companion_.empty() ? exec::RedactConnectionString(report->where) : report->where));
+    return 0;
+  }
+  auto level = ParseLevel(level_, "--level", false);
+  if (!level) return Fail(level.error());
+  auto crosswalk = LoadCrosswalkArg(crosswalk_file_);
+  if (!crosswalk) return Fail(crosswalk.error());
+  catalog::IntrospectOptions opts;
+  opts.samples = 0;
+  opts.row_counts = false;
+  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, /*use_cache=*/!writes);
+  if (!target) return Fail(target.error());
+  catalog::Schema schema = std::move(target->schema);
+  if (!conn_.empty()) {
+    // plainsql's own views already in a SQLite file are not tables to make views of.
+    auto conn = exec::Connect(conn_);
+    if (!conn) return Fail(conn.error());
+    auto ours = views::DeployedViewNames(**conn);
+    if (!ours) return Fail(ours.error());
+    schema = views::WithoutRelations(schema, *ours);
+  }
+  views::Target where = views::Target::kSqlite;
+  if (target->dialect->name == "postgres") where = views::Target::kPostgres;
+  if (!companion_.empty()) {
+    if (where != views::Target::kSqlite) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "--companion is for SQLite databases"));
+    }
+    where = views::Target::kSqliteCompanion;
+  }
+  if (!dialect_.empty()) {
+    if (writes) return Fail(MakeError(ErrorCode::kInvalidArgument, "--dialect only chooses the DDL to print"));
+    auto d = sql::DialectByName(dialect_);
+    if (!d || (*d)->name == "mysql") {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            fmt::format("--dialect must be sqlite, postgres or tsql, not '{}'", dialect_)));
+    }
+    where = (*d)->name == "postgres" ? views::Target::kPostgres
+            : (*d)->name == "tsql"   ? views::Target::kTSql
+                                     : (where == views::Target::kSqliteCompanion ? where : views::Target::kSqlite);
+  }
+  views::ViewOptions options;
+  options.level = *level;
+  options.extended = extended_;
+  options.namespace_ = namespace_;
+  auto plan = views::PlanViews(schema, *crosswalk, options);
+  if (!plan) return Fail(plan.error());
+  for (const auto& note : plan->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
+  if (!apply_) {
+    Write(views::CreateScript(*plan, schema, where));
+    return 0;
+  }
+  auto report = views::ApplyViews(conn_, *plan, schema, companion_);
+  if (!report) return Fail(report.error());
+  std::string place = companion_.empty() ? exec::RedactConnectionString(report->where) : report->where;
+  std::string msg = fmt::format("created {} {}view{} ({}) in {}", report->created, extended_ ? "extended " : "",
+                                report->created == 1 ? "" : "s", naturalness::LevelCode(*level), place);
+  if (report->dropped)
+    msg += fmt::format(", replacing {} earlier plainsql view{}", report->dropped, report->dropped == 1 ? "" : "s");
+  if (!report->as_is.empty()) {
+    msg += fmt::format("; {} table{} already natural, used as {} ({})", report->as_is.size(),
+                       report->as_is.size() == 1 ? " is" : "s are", report->as_is.size() == 1 ? "it is" : "they are",
+                       fmt::join(report->as_is, ", "));
+  }
+  if (where == views::Target::kSqliteCompanion) msg += fmt::format("\nconnect to {} to query them", place);
+  if (where == views::Target::kPostgres) {
+    msg += fmt::format("\nquery them with search_path={} (e.g. add ?options=-csearch_path%3D{} to the URL)",
+                       report->where, report->where);
+  }
+  Write(msg + "\n");
+  return 0;
+}
+
+int ViewsCommands::Translate() {
+  auto from = ParseLevel(from_, "--from", true);
+  if (!from) return Fail(from.error());
+  auto to = ParseLevel(to_, "--to", true);
+  if (!to) return Fail(to.error());
+  auto crosswalk = LoadCrosswalkArg(crosswalk_file_);
+  if (!crosswalk) return Fail(crosswalk.error());
+  // With --tables the connection argument is not needed, so a single positional argument is the query.
+  std::string conn = conn_, text = sql_;
+  if (!tables_file_.empty() && text.empty()) std::swap(conn, text);
+  catalog::IntrospectOptions opts;
+  opts.samples = 0;
+  opts.row_counts = false;
+  auto target = SchemaFromArgs(conn, tables_file_, db_id_, opts, true);
+  if (!target) return Fail(target.error());
+  catalog::Schema schema = target->schema;
+  if (!conn.empty()) {
+    auto c = exec::Connect(conn);
+    if (!c) return Fail(c.error());
+    auto ours = views::DeployedViewNames(**c);
+    if (!ours) return Fail(ours.error());
+    schema = views::WithoutRelations(schema, *ours);
+  }
+  const sql::Dialect* dialect = target->dialect;
+  if (!dialect_.empty()) {
+    auto d = sql::DialectByName(dialect_);
+    if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", dialect_)));
+    dialect = *d;
+  }
+  text = ArgumentOrStdin(text);
+  auto out = views::Translate(text, catalog::ToNameCatalog(schema), *crosswalk, *from, *to, *dialect);
+  if (!out) return Fail(out.error());
+  for (const auto& u : out->unresolved) {
+    sql::SourcePosition p = sql::PositionOf(text, u.offset);
+    fmt::print(stderr, "plainsql: warning: {} '{}' does not resolve at {} (line {}, column {}); left as written\n",
+               u.kind, u.name, from_, p.line, p.column);
+  }
+  Write(out->sql + "\n");
+  return 0;
+}
+
+}  // namespace plainsql::cli

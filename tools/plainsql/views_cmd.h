@@ -1,0 +1,32 @@
+// `plainsql rename` (a crosswalk for a database), `plainsql views` (natural views: DDL, --apply, --drop) and
+// `plainsql translate` (SQL between native names and the names of a naturalness level, no views needed).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace plainsql::cli {
+
+class ViewsCommands {
+ public:
+  explicit ViewsCommands(CLI::App& app);
+  bool Selected() const { return views_->parsed() || translate_->parsed() || rename_->parsed(); }
+  int Run();
+
+ private:
+  int Views();
+  int Translate();
+  int Rename();
+
+  CLI::App* views_ = nullptr;
+  CLI::App* translate_ = nullptr;
+  CLI::App* rename_ = nullptr;
+  std::vector<std::string> dictionaries_;
+  std::string out_, data_dir_;
+  std::string conn_, tables_file_, db_id_, crosswalk_file_, level_ = "N1", dialect_, namespace_ = "db_nl", companion_;
+  bool extended_ = false, apply_ = false, drop_ = false;
+  std::string from_, to_, sql_;
+};
+
+}  // namespace plainsql::cli
