@@ -19,7 +19,7 @@ using naturalness::Crosswalk;
 // "OwnerID" -> "Owner". Empty when nothing is left.
 std::string PathStem(const std::string& fk_column) {
   std::string lower = ToLower(fk_column);
-  for (std::string_view suffix : {"_id", "_code", "_no", "_number", "id", "_key"}) {
+  for (std::string_view suffix : {"_identifier", "_id", "_code", "_no", "_number", "id", "_key"}) {
     if (lower.size() > suffix.size() && lower.ends_with(suffix)) {
       std::string stem = fk_column.substr(0, fk_column.size() - suffix.size());
       while (!stem.empty() && stem.back() == '_') stem.pop_back();

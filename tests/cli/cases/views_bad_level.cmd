@@ -1,0 +1,1 @@
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_crosswalk.csv --level N4
