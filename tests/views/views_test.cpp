@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using naturalness::Level;
 
 naturalness::Crosswalk Sample() {
-  auto cw = naturalness::LoadCrosswalk(std::string(PLAINSQL_SOURCE_DIR) + "/tests/cli/fixtures/plant_crosswalk.csv");
+  auto cw = naturalness::LoadCrosswalk(std::string(PLAINSQL_SOURCE_DIR) + "/tests/cli/fixtures/plant_natural.csv");
   EXPECT_TRUE(cw.ok()) << cw.error().message;
   return cw.ok() ? *cw : naturalness::Crosswalk{};
 }

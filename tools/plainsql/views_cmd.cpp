@@ -42,11 +42,9 @@ Result<naturalness::Crosswalk> LoadCrosswalkArg(const std::string& path) {
 }  // namespace
 
 ViewsCommands::ViewsCommands(CLI::App& app) {
-  rename_ = app.add_subcommand(
-      "rename",
-      "Write a crosswalk for a database: a readable (N1) name for every Low or Least natural table and column "
-      "(expanded from the schema's own words, a data dictionary, an abbreviation table and the English word list), "
-      "and Low (N2) and Least (N3) variants. Review and edit the file, then run again: your edits are kept.");
+  rename_ = app.add_subcommand("rename",
+                               "Write a crosswalk (native -> readable N1, abbreviated N2 / N3 names) for a database; "
+                               "rerun keeps your edits");
   rename_->add_option("CONN", conn_, "Database connection (not needed with --tables)");
   rename_->add_option("-o,--output", out_, "The crosswalk CSV to write (kept entries are read from it first)")
       ->required();
@@ -57,10 +55,7 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   rename_->add_option("--data-dir", data_dir_, "Where words.tsv, naturalness.model and abbreviations.tsv are");
 
   views_ = app.add_subcommand(
-      "views",
-      "Natural views: print their DDL, or deploy them (--apply) or remove them (--drop). One view per table with the "
-      "crosswalk's names; --extended adds the columns reached through each foreign key. Deploying is the one write "
-      "plainsql makes; it never touches tables or data.");
+      "views", "Natural views from a crosswalk: print their DDL, deploy them (--apply) or remove them (--drop)");
   views_->add_option("CONN", conn_, "Database connection (not needed with --tables when only printing DDL)");
   views_->add_option("--crosswalk", crosswalk_file_, "The crosswalk CSV (native -> N1/N2/N3 names)");
   views_->add_option("--level", level_, "N1 (Regular), N2 (Low) or N3 (Least)")->capture_default_str();
@@ -71,7 +66,9 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   views_->add_option("--companion", companion_,
                      "SQLite: deploy into this companion database (it attaches the original) instead of the file "
                      "itself; connect to it to see the views");
-  views_->add_flag("--apply", apply_, "Create the views in the database (replacing plainsql's earlier ones)");
+  views_->add_flag(
+      "--apply", apply_,
+      "Create the views (replacing plainsql's earlier ones): the one write plainsql makes; never on tables or data");
   views_->add_flag("--drop", drop_, "Remove plainsql's views from the database");
   views_->add_option("--tables", tables_file_, "Print DDL for a Spider/BIRD tables.json schema instead of CONN");
   views_->add_option("--db", db_id_, "With --tables: the db_id");

@@ -1,1 +1,1 @@
-translate $SAMPLE_DB --crosswalk $FIXTURES/plant_crosswalk.csv --from N1 --to native "SELECT maintenance_order_status, count(*) FROM maintenance_order WHERE reported_by = 'x' GROUP BY maintenance_order_status"
+translate $SAMPLE_DB --crosswalk $FIXTURES/plant_natural.csv --from N1 --to native "SELECT maintenance_order_status, count(*) FROM maintenance_order WHERE reported_by = 'x' GROUP BY maintenance_order_status"

@@ -1,1 +1,1 @@
-views $SAMPLE_DB --crosswalk $FIXTURES/plant_crosswalk.csv --apply --drop
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_natural.csv --apply --drop

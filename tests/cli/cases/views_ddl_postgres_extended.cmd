@@ -1,1 +1,1 @@
-views $SAMPLE_DB --crosswalk $FIXTURES/plant_crosswalk.csv --extended --dialect postgres
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_natural.csv --extended --dialect postgres

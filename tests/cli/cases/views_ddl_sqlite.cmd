@@ -1,1 +1,1 @@
-views $SAMPLE_DB --crosswalk $FIXTURES/plant_crosswalk.csv --level N2
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_natural.csv --level N2

@@ -1,1 +1,1 @@
-views $SAMPLE_DB --crosswalk $FIXTURES/plant_crosswalk.csv --level N3 --dialect tsql
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_natural.csv --level N3 --dialect tsql
