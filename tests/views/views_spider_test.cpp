@@ -6,6 +6,7 @@
 // translated back to native names must also give the native result (middleware). Every exception is printed with
 // its cause; the only ones allowed are crosswalks that cannot name a level (two names would become one).
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include <fmt/format.h>
@@ -37,6 +38,25 @@ std::string PgUrl() {
   std::string url;
   std::getline(in, url);
   return url;
+}
+
+// A database of its own on the test cluster (the other PostgreSQL tests expect plainsql_test to hold only their
+// fixture), created afresh. Returns its URL, or "" on failure.
+std::string FreshDatabase(const std::string& url, const std::string& name) {
+  std::string base = url.substr(0, url.rfind('/') + 1);
+  PGconn* admin = PQconnectdb((base + "postgres").c_str());
+  if (PQstatus(admin) != CONNECTION_OK) {
+    PQfinish(admin);
+    return "";
+  }
+  bool ok = true;
+  for (std::string sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
+    PGresult* r = PQexec(admin, sql.c_str());
+    ok = ok && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+  }
+  PQfinish(admin);
+  return ok ? base + name : "";
 }
 
 std::string WithSearchPath(const std::string& url, const std::string& ns) {
@@ -358,8 +378,10 @@ TEST_F(SpiderViews, ExtendedViewsKeepRowsAndAnswerTheSameQueries) {
 }
 
 TEST_F(SpiderViews, PostgresViewsAndMiddlewareAreExact) {
-  std::string url = PgUrl();
-  ASSERT_FALSE(url.empty()) << "no cluster URL in " << PLAINSQL_PG_URL_FILE << " (the pg fixture did not start)";
+  std::string cluster = PgUrl();
+  ASSERT_FALSE(cluster.empty()) << "no cluster URL in " << PLAINSQL_PG_URL_FILE << " (the pg fixture did not start)";
+  std::string url = FreshDatabase(cluster, "plainsql_views_spider");
+  ASSERT_FALSE(url.empty()) << "cannot create a database on the test cluster";
   Tally views, middleware;
   for (const auto& db : dbs_) {
     std::string ns = "spider_" + ToLower(db);
