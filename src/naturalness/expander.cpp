@@ -54,9 +54,11 @@ Result<std::map<std::string, std::string>> Expander::LoadAbbreviations(const std
 
 void Expander::SetContext(const std::vector<std::string>& names) {
   context_.clear();
+  coordinates_ = false;
   for (const auto& name : names) {
     for (std::string_view w : SplitWords(name)) {
       std::string lower = ToLower(w);
+      if (lower == "lat" || lower == "latitude") coordinates_ = true;
       if (lower.size() >= 4 && words_.Tier(lower)) ++context_[lower];
     }
   }
@@ -112,7 +114,13 @@ bool Expander::IsWord(const std::string& lower) const {
 
 std::vector<Expander::Candidate> Expander::Candidates(const std::string& t) const {
   std::vector<Candidate> out;
-  for (const auto& [w, n] : context_) {
+  for (const auto& [plural, n] : context_) {
+    // An abbreviation names the thing, not the table of things: "Enum" in a schema with "Enumerations" is an
+    // enumeration.
+    std::string w = plural;
+    if (w.size() > 4 && w.back() == 's' && w[w.size() - 2] != 's' && words_.Tier(w.substr(0, w.size() - 1))) {
+      w.pop_back();
+    }
     // More uses in the schema count for a word; so does being short (the singular over the plural).
     double bonus = 0.1 * n - 0.01 * static_cast<double>(w.size());
     if (w.size() > t.size() && w.starts_with(t)) {
@@ -121,7 +129,10 @@ std::vector<Expander::Candidate> Expander::Candidates(const std::string& t) cons
       out.push_back({2 + bonus, w, "schema"});
     }
   }
-  if (auto it = abbreviations_.find(t); it != abbreviations_.end()) out.push_back({2.5, it->second, "abbreviations"});
+  // Two letters are the prefix of many schema words; a known two-letter abbreviation ("db", "qa") is surer.
+  if (auto it = abbreviations_.find(t); it != abbreviations_.end()) {
+    out.push_back({t.size() <= 2 ? 4.0 : 2.5, it->second, "abbreviations"});
+  }
   // Two letters begin too many words to pick one without other evidence.
   for (std::string_view w : t.size() >= 3 ? words_.CommonWordsWithPrefix(t) : std::vector<std::string_view>{}) {
     int tier = words_.Tier(w).value_or(1);
@@ -196,9 +207,35 @@ Expansion Expander::Expand(std::string_view identifier) const {
       out.words.push_back({written, t, "number"});
       continue;
     }
+    // Beside a latitude, "long" is a longitude, not an adjective.
+    if (t == "long" && coordinates_) {
+      out.words.push_back({written, "longitude", "schema"});
+      continue;
+    }
     if ((t.size() >= 3 || words_.Tier(t)) && IsWord(t)) {
       out.words.push_back({written, t, "word"});
       continue;
+    }
+    // A known abbreviation with one letter after it, an axis or a direction: "UTMX" is utm, x; after utm, e and n
+    // are the easting and northing.
+    if (t.size() >= 4 && abbreviations_.count(t.substr(0, t.size() - 1)) && !abbreviations_.count(t)) {
+      std::string head = t.substr(0, t.size() - 1), tail = t.substr(t.size() - 1);
+      out.words.push_back({written.substr(0, head.size()), abbreviations_.at(head), "abbreviations"});
+      if (head == "utm" && (tail == "e" || tail == "n")) {
+        out.words.push_back({written.substr(head.size()), tail == "e" ? "east" : "north", "abbreviations"});
+      } else {
+        out.words.push_back({written.substr(head.size()), tail, "unchanged"});
+      }
+      continue;
+    }
+    // An axis letter run into a word or a known abbreviation: "Xcoord" is x, coordinate.
+    if (t.size() >= 5 && (t[0] == 'x' || t[0] == 'y' || t[0] == 'z')) {
+      std::string rest = t.substr(1);
+      if (IsWord(rest) || abbreviations_.count(rest)) {
+        out.words.push_back({written.substr(0, 1), t.substr(0, 1), "unchanged"});
+        out.words.push_back(ExpandPiece(written.substr(1), rest));
+        continue;
+      }
     }
     // Initials of a phrase the data dictionary uses more than once ("MO" -> "maintenance order"); a known
     // abbreviation ("cd", "id") wins, since two letters are the initials of many phrases.

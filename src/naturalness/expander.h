@@ -9,7 +9,7 @@
 // A long run of letters that is none of these is first segmented into abbreviation-sized pieces ("FRNTHOOD" → "frnt"
 // "hood" → "front hood"). Names come out in snake_case. Every word says where its expansion came from.
 //
-// Status: a first version. On the SNAILS crosswalks it does not yet reach issue #5's bar (docs/BENCHMARKS.md).
+// Quality on the SNAILS crosswalks: docs/BENCHMARKS.md.
 #pragma once
 
 #include <map>
@@ -70,6 +70,7 @@ class Expander {
   const WordList& words_;
   std::map<std::string, std::string> abbreviations_;
   std::map<std::string, int> context_;                         // schema word -> how often it appears
+  bool coordinates_ = false;                                   // the schema has a latitude, so "long" is a longitude
   std::map<std::string, std::map<std::string, int>> phrases_;  // initials -> phrase (words joined by '_') -> count
 };
 
