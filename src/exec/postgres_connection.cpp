@@ -334,6 +334,7 @@ class PostgresWriteSession final : public WriteSession {
                                                      const std::vector<std::string>& params) override {
     std::string text(sql);
     std::vector<const char*> values;
+    values.reserve(params.size());
     for (const auto& p : params) values.push_back(p.c_str());
     ResultGuard g{PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
                                nullptr, 0)};
@@ -341,6 +342,7 @@ class PostgresWriteSession final : public WriteSession {
     std::vector<std::vector<std::string>> out;
     for (int r = 0; r < PQntuples(g.res); ++r) {
       std::vector<std::string> row;
+      row.reserve(static_cast<size_t>(PQnfields(g.res)));
       for (int c = 0; c < PQnfields(g.res); ++c) row.emplace_back(PQgetvalue(g.res, r, c));
       out.push_back(std::move(row));
     }

@@ -23,7 +23,7 @@ constexpr const char* kSqliteMarkedViews =
 // The name PostgreSQL stores for an identifier written as ViewIdentifier writes it.
 std::string StoredPostgresName(std::string_view name) { return ToLower(name); }
 
-Error Refused(std::vector<std::string> clashes, std::string_view where, std::string_view advice) {
+Error Refused(const std::vector<std::string>& clashes, std::string_view where, std::string_view advice) {
   return MakeError(ErrorCode::kInvalidArgument,
                    fmt::format("{} view name{} would take the name of an existing table or view in {}: {}. Nothing was "
                                "changed. {}",
@@ -177,7 +177,7 @@ Result<DeployReport> ApplyPostgres(const std::string& url, const ViewPlan& plan,
   auto session = exec::OpenWriteSession(url);
   if (!session) return session.error();
   exec::WriteSession& s = **session;
-  const std::string& ns = plan.options.namespace_;
+  const std::string& ns = plan.options.schema_name;
   std::string qns = ViewIdentifier(Target::kPostgres, ns);
   DeployReport report;
   report.where = StoredPostgresName(ns);
@@ -238,7 +238,7 @@ Result<DeployReport> ApplyViews(const std::string& conn, const ViewPlan& plan, c
   return ApplySqlite(info->target, plan, schema);
 }
 
-Result<DeployReport> DropViews(const std::string& conn, const std::string& namespace_, const std::string& companion) {
+Result<DeployReport> DropViews(const std::string& conn, const std::string& schema_name, const std::string& companion) {
   auto info = exec::ParseConnectionString(conn);
   if (!info) return info.error();
   DeployReport report;
@@ -274,9 +274,9 @@ Result<DeployReport> DropViews(const std::string& conn, const std::string& names
       ++report.dropped;
     }
   } else {
-    std::string qns = ViewIdentifier(Target::kPostgres, namespace_);
-    report.where = StoredPostgresName(namespace_);
-    auto ours = PostgresMarkedViews(s, namespace_);
+    std::string qns = ViewIdentifier(Target::kPostgres, schema_name);
+    report.where = StoredPostgresName(schema_name);
+    auto ours = PostgresMarkedViews(s, schema_name);
     if (!ours) return ours.error();
     for (const auto& r : *ours) {
       if (Status st = s.Execute("DROP VIEW " + qns + "." + sql::QuoteIdentifier(sql::Postgres(), r.at(0))); !st) {

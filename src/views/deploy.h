@@ -28,9 +28,9 @@ Result<DeployReport> ApplyViews(const std::string& conn, const ViewPlan& plan, c
                                 const std::string& companion = "");
 
 /// Removes plainsql's views: on SQLite those whose SQL carries kMarker (or the companion file, after checking that
-/// it is one); on PostgreSQL those in `namespace_` whose comment starts with kMarker, then the schema itself if
+/// it is one); on PostgreSQL those in `schema_name` whose comment starts with kMarker, then the schema itself if
 /// plainsql created it and it is empty.
-Result<DeployReport> DropViews(const std::string& conn, const std::string& namespace_ = "db_nl",
+Result<DeployReport> DropViews(const std::string& conn, const std::string& schema_name = "db_nl",
                                const std::string& companion = "");
 
 /// The names of plainsql's views in a SQLite database (found by kMarker in their SQL), through a read-only

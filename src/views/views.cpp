@@ -84,7 +84,7 @@ Result<ViewPlan> PlanViews(const catalog::Schema& schema, const Crosswalk& cross
   std::vector<size_t> relations;  // the native tables and views that get a view
   for (size_t i = 0; i < schema.tables.size(); ++i) {
     const auto& t = schema.tables[i];
-    if (!t.schema.empty() && EqualsIgnoreCase(t.schema, options.namespace_)) continue;
+    if (!t.schema.empty() && EqualsIgnoreCase(t.schema, options.schema_name)) continue;
     if (t.kind == catalog::TableKind::kView && t.comment.starts_with(kMarker)) continue;
     relations.push_back(i);
   }
@@ -197,13 +197,13 @@ std::vector<std::string> CreateStatements(const ViewPlan& plan, const catalog::S
   if (plan.options.level == naturalness::Level::kNative) level = "native";
   std::string kind = plan.options.extended ? "extended " : "";
   std::vector<std::string> out;
-  std::string ns = ViewIdentifier(target, plan.options.namespace_);
+  std::string ns = ViewIdentifier(target, plan.options.schema_name);
   if (target == Target::kPostgres) {
     out.push_back(fmt::format("CREATE SCHEMA IF NOT EXISTS {};\n", ns));
     out.push_back(fmt::format("COMMENT ON SCHEMA {} IS {};\n", ns, sql::QuoteString("plainsql natural views")));
   } else if (target == Target::kTSql) {
     out.push_back(fmt::format("IF SCHEMA_ID({}) IS NULL EXEC('CREATE SCHEMA {}');\nGO\n",
-                              sql::QuoteString(plan.options.namespace_), ns));
+                              sql::QuoteString(plan.options.schema_name), ns));
   }
   for (const auto& v : plan.views) {
     const auto& t = schema.tables[v.table];

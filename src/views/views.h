@@ -29,8 +29,8 @@ inline constexpr std::string_view kCompanionAlias = "native";
 
 struct ViewOptions {
   naturalness::Level level = naturalness::Level::kRegular;
-  bool extended = false;             // add the columns reached through each foreign key
-  std::string namespace_ = "db_nl";  // PostgreSQL and T-SQL: the schema that holds the views
+  bool extended = false;              // add the columns reached through each foreign key
+  std::string schema_name = "db_nl";  // PostgreSQL and T-SQL: the schema that holds the views
 };
 
 /// A column of a view: `column` of the base table (source 0) or of the table of join `source` (1-based).

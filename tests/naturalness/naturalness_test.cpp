@@ -10,6 +10,7 @@
 #include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
+#include "naturalness/dictionary.h"
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
 #include "naturalness/profile.h"
@@ -290,6 +291,51 @@ TEST(Expander, ExpandsWordByWordAndSaysWhy) {
   EXPECT_DOUBLE_EQ(NameTokenF1("air_bag_location", "AirBagLocation"), 1.0);
   EXPECT_DOUBLE_EQ(NameTokenF1("air_bag", "AirBagLocation"), 0.8);
   EXPECT_TRUE(NameNormalizedEqual("Air_Bag", "airbag"));
+}
+
+TEST(Expander, DictionaryPhrasesExpandInitialsAndGeneralRulesApply) {
+  const Classifier& c = Shipped();
+  Expander e(c.Words(), {{"utm", "universal_transverse_mercator"}, {"coord", "coordinate"}, {"cd", "code"}});
+  e.SetContext({"TB_MO", "MO_ST", "Lat", "Long", "Enumerations"});
+  EXPECT_EQ(e.Expand("MO_ST").name.substr(0, 3), "mo_");  // no evidence: MO stays
+  e.AddEvidence("Maintenance orders. The maintenance order status; each maintenance order has one.");
+  Expansion x = e.Expand("MO_ST");
+  EXPECT_EQ(x.words.at(0).expanded, "maintenance_order");
+  EXPECT_EQ(x.words.at(0).source, "dictionary phrase");
+  e.AddEvidence("Completion date.");  // a phrase seen once is not enough for two letters
+  EXPECT_EQ(e.Expand("CD").name, "code");
+  EXPECT_EQ(e.Expand("Long").name, "longitude");       // beside a latitude
+  EXPECT_EQ(e.Expand("Enum").name, "enumeration");     // the singular of a schema word
+  EXPECT_EQ(e.Expand("Xcoord").name, "x_coordinate");  // an axis letter run into an abbreviation
+  EXPECT_EQ(e.Expand("UTMX").name, "universal_transverse_mercator_x");
+  EXPECT_EQ(e.Expand("UTME").name, "universal_transverse_mercator_east");
+}
+
+TEST(Dictionary, ReadsTextXmlAndPdf) {
+  std::string dir = std::string(PLAINSQL_SOURCE_DIR) + "/tests/naturalness/fixtures/";
+  auto xml = DictionaryText(dir + "plant_dictionary.xml");
+  ASSERT_TRUE(xml.ok()) << xml.error().message;
+  EXPECT_NE(xml->find("Status of the maintenance order"), std::string::npos);  // an attribute
+  EXPECT_NE(xml->find("Operation confirmations & times"), std::string::npos);  // CDATA
+  EXPECT_EQ(xml->find("<table"), std::string::npos);
+  auto pdf = DictionaryText(dir + "plant_dictionary.pdf");
+  ASSERT_TRUE(pdf.ok()) << pdf.error().message;
+  EXPECT_NE(pdf->find("status of the maintenance order"), std::string::npos) << *pdf;
+  auto csv = DictionaryText(std::string(PLAINSQL_SOURCE_DIR) + "/examples/plant_dictionary.csv");
+  ASSERT_TRUE(csv.ok());
+  EXPECT_TRUE(csv->starts_with("table,column,description"));
+
+  test::TempDir tmp;
+  std::ofstream(tmp.File("bad.xml")) << "<dictionary><table>";
+  std::ofstream(tmp.File("bad.pdf")) << "not a pdf";
+  auto bad_xml = DictionaryText(tmp.File("bad.xml"));
+  ASSERT_FALSE(bad_xml.ok());
+  EXPECT_EQ(bad_xml.error().code, ErrorCode::kFormat);
+  auto bad_pdf = DictionaryText(tmp.File("bad.pdf"));
+  ASSERT_FALSE(bad_pdf.ok());
+  EXPECT_EQ(bad_pdf.error().code, ErrorCode::kFormat);
+  EXPECT_EQ(DictionaryText(tmp.File("missing.pdf")).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(DictionaryText(tmp.File("missing.csv")).error().code, ErrorCode::kNotFound);
 }
 
 }  // namespace

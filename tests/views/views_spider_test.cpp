@@ -399,7 +399,7 @@ TEST_F(SpiderViews, PostgresViewsAndMiddlewareAreExact) {
     for (Level level : naturalness::kLevels) {
       std::string label = fmt::format("{} {} (PostgreSQL)", db, naturalness::LevelCode(level));
       std::string nl = ns + "_nl";
-      auto plan = PlanViews(*schema, *cw, ViewOptions{.level = level, .namespace_ = nl});
+      auto plan = PlanViews(*schema, *cw, ViewOptions{.level = level, .schema_name = nl});
       if (!plan) {
         EXPECT_TRUE(KnownCollision(db, level)) << label << ": " << plan.error().message;
         continue;
@@ -425,6 +425,76 @@ TEST_F(SpiderViews, PostgresViewsAndMiddlewareAreExact) {
   EXPECT_LE(views.grouped_by_key, views.total / 20);
   EXPECT_EQ(middleware.equal, middleware.total);
   EXPECT_GE(views.total, 500);
+}
+
+// Comments carried over, the schema marked as plainsql's, a clash with a table in that schema refused, and --drop
+// leaving a schema that holds something else.
+TEST(PostgresViews, CommentsSchemaAndClashes) {
+  std::string cluster = PgUrl();
+  ASSERT_FALSE(cluster.empty()) << "no cluster URL in " << PLAINSQL_PG_URL_FILE << " (the pg fixture did not start)";
+  std::string url = FreshDatabase(cluster, "plainsql_views_unit");
+  ASSERT_FALSE(url.empty());
+  {
+    auto s = exec::OpenWriteSession(url);
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE((*s)->Execute("CREATE TABLE \"TB_MO\" (\"MO_ID\" int PRIMARY KEY, \"MO_ST\" text);"
+                              "COMMENT ON TABLE \"TB_MO\" IS 'Maintenance orders';"
+                              "COMMENT ON COLUMN \"TB_MO\".\"MO_ST\" IS 'Order status';"
+                              "INSERT INTO \"TB_MO\" VALUES (1, 'REL'), (2, 'CLSD')")
+                    .ok());
+    ASSERT_TRUE((*s)->Commit().ok());
+  }
+  auto conn = exec::Connect(url);
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, NoSamples());
+  ASSERT_TRUE(schema.ok());
+  naturalness::Crosswalk cw;
+  cw.entries.push_back({"TB_MO", true, "", "Maintenance_Order", "mntnc_ordr", "MO", ""});
+  cw.entries.push_back({"MO_ST", false, "", "Order_Status", "ordr_stts", "OS", "TB_MO"});
+  auto plan = PlanViews(*schema, cw, ViewOptions{});
+  ASSERT_TRUE(plan.ok());
+  auto applied = ApplyViews(url, *plan, *schema);
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  EXPECT_EQ(applied->where, "db_nl");
+  auto nl = exec::Connect(WithSearchPath(url, "db_nl"));
+  ASSERT_TRUE(nl.ok());
+  auto rs = (*nl)->Query(
+      "SELECT obj_description('db_nl.maintenance_order'::regclass, 'pg_class'), "
+      "col_description('db_nl.maintenance_order'::regclass, 2), obj_description(n.oid, 'pg_namespace'), "
+      "(SELECT count(*) FROM Maintenance_Order WHERE Order_Status = 'REL') FROM pg_namespace n WHERE nspname = 'db_nl'",
+      {});
+  ASSERT_TRUE(rs.ok()) << rs.error().message;
+  ASSERT_EQ(rs->rows.size(), 1u);
+  EXPECT_EQ(rs->rows[0][0].ToStringOrEmpty(), "plainsql natural view (N1) of \"TB_MO\"\nMaintenance orders");
+  EXPECT_EQ(rs->rows[0][1].ToStringOrEmpty(), "Order status");
+  EXPECT_EQ(rs->rows[0][2].ToStringOrEmpty(), "plainsql natural views");
+  EXPECT_EQ(rs->rows[0][3].as_integer(), 1);
+
+  // Planning again over a schema that now holds the views ignores them.
+  auto again_schema = catalog::Introspect(**conn, NoSamples());
+  ASSERT_TRUE(again_schema.ok());
+  auto again = PlanViews(*again_schema, cw, ViewOptions{});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->views.size(), 1u);
+
+  // A table of the user's in db_nl with a view's name: refused, nothing changed; --drop then keeps the schema.
+  {
+    auto s = exec::OpenWriteSession(url);
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE((*s)->Execute("CREATE TABLE db_nl.mntnc_ordr (x int)").ok());
+    ASSERT_TRUE((*s)->Commit().ok());
+  }
+  auto n2 = PlanViews(*schema, cw, ViewOptions{.level = Level::kLow});
+  ASSERT_TRUE(n2.ok());
+  auto clash = ApplyViews(url, *n2, *schema);
+  ASSERT_FALSE(clash.ok());
+  EXPECT_NE(clash.error().message.find("mntnc_ordr"), std::string::npos) << clash.error().message;
+  auto dropped = DropViews(url);
+  ASSERT_TRUE(dropped.ok()) << dropped.error().message;
+  EXPECT_EQ(dropped->dropped, 1);
+  auto left = (*conn)->Query("SELECT count(*) FROM pg_namespace WHERE nspname = 'db_nl'", {});
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(left->rows[0][0].as_integer(), 1);  // it holds the user's table
 }
 
 }  // namespace

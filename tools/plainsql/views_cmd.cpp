@@ -13,6 +13,7 @@
 #include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
+#include "naturalness/dictionary.h"
 #include "naturalness/expander.h"
 #include "naturalness/namer.h"
 #include "sql/token.h"
@@ -48,8 +49,9 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   rename_->add_option("CONN", conn_, "Database connection (not needed with --tables)");
   rename_->add_option("-o,--output", out_, "The crosswalk CSV to write (kept entries are read from it first)")
       ->required();
-  rename_->add_option("--dictionary", dictionaries_,
-                      "A data dictionary (CSV or text) whose words and phrases explain the abbreviations; repeatable");
+  rename_->add_option(
+      "--dictionary", dictionaries_,
+      "A data dictionary (CSV, text, XML or PDF) whose words and phrases explain the abbreviations; repeatable");
   rename_->add_option("--tables", tables_file_, "Name a Spider/BIRD tables.json schema instead of CONN");
   rename_->add_option("--db", db_id_, "With --tables: the db_id");
   rename_->add_option("--data-dir", data_dir_, "Where words.tsv, naturalness.model and abbreviations.tsv are");
@@ -123,7 +125,7 @@ int ViewsCommands::Rename() {
   naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
   std::vector<std::string> evidence;
   for (const auto& path : dictionaries_) {
-    auto text = ReadFileToString(path);
+    auto text = naturalness::DictionaryText(path);
     if (!text) return Fail(text.error());
     evidence.push_back(std::move(*text));
   }
@@ -201,7 +203,7 @@ int ViewsCommands::Views() {
   views::ViewOptions options;
   options.level = *level;
   options.extended = extended_;
-  options.namespace_ = namespace_;
+  options.schema_name = namespace_;
   auto plan = views::PlanViews(schema, *crosswalk, options);
   if (!plan) return Fail(plan.error());
   for (const auto& note : plan->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
