@@ -2,6 +2,7 @@
 #include "sql/transpile.h"
 
 #include "sql/parser.h"
+#include "sql/rewrite/fallbacks.h"
 #include "sql/rewrite/mask.h"
 #include "sql/rewrite/qualify.h"
 #include "sql/rewrite/skeleton.h"
@@ -20,6 +21,10 @@ Result<std::string> Transpile(std::string_view sql, const Dialect& from, const D
   auto q = ParseQuery(sql, from);
   if (!q) return q.error();
   Query query = std::move(*q);
+  const NameCatalog* fallbacks = options.fallbacks_with ? options.fallbacks_with : options.qualify_with;
+  if (fallbacks && from.name == "sqlite" && to.name != "sqlite") {
+    query = LiteralizeStringFallbacks(query, Resolve(query, *fallbacks, from));
+  }
   if (options.qualify_with) {
     Resolution r = Resolve(query, *options.qualify_with, from);
     query = QualifyColumns(query, r);

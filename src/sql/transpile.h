@@ -20,13 +20,16 @@ Result<std::string> Transpile(std::string_view sql, const Dialect& from, const D
 /// What `plainsql parse` can do to a query between parsing and printing.
 struct TranspileOptions {
   PrintOptions print;
-  const NameCatalog* qualify_with = nullptr;          // qualify columns, resolving against this catalog (qualify.h)
+  const NameCatalog* qualify_with = nullptr;  // qualify columns, resolving against this catalog (qualify.h)
+  /// From SQLite to another dialect: resolve against this catalog and write the double-quoted names SQLite reads as
+  /// strings as string literals (fallbacks.h). qualify_with, when given, serves as well.
+  const NameCatalog* fallbacks_with = nullptr;
   bool mask = false;                                  // print the masked query (mask.h)
   bool skeleton = false;                              // print the skeleton's tokens instead of SQL (skeleton.h)
   std::vector<UnresolvedName>* unresolved = nullptr;  // with qualify_with: receives the names that did not resolve
 };
 
-/// As above, with the rewrites of `options` applied in the order qualify, then mask or skeleton.
+/// As above, with the rewrites of `options` applied in the order string fallbacks, qualify, then mask or skeleton.
 Result<std::string> Transpile(std::string_view sql, const Dialect& from, const Dialect& to,
                               const TranspileOptions& options);
 

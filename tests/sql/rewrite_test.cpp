@@ -4,10 +4,12 @@
 #include "sql/parser.h"
 #include "sql/printer.h"
 #include "sql/resolver.h"
+#include "sql/rewrite/fallbacks.h"
 #include "sql/rewrite/mask.h"
 #include "sql/rewrite/qualify.h"
 #include "sql/rewrite/rename.h"
 #include "sql/rewrite/skeleton.h"
+#include "sql/transpile.h"
 
 namespace plainsql::sql {
 namespace {
@@ -144,6 +146,25 @@ TEST(Rename, UsingColumnsAreRenamedWithTheirTables) {
   Query q = Parsed("SELECT year FROM singer JOIN concert USING (id)");
   EXPECT_EQ(Print(RenameIdentifiers(q, Resolve(q, natural, Sqlite()), back), Sqlite()),
             "SELECT YR FROM TB_S JOIN TB_C USING (S_ID)");
+}
+
+TEST(StringFallbacks, SqliteDoubleQuotedStringsBecomeLiteralsForOtherDialects) {
+  NameCatalog catalog;
+  catalog.tables.push_back({"", "singer", {"Name", "Country"}});
+  std::string q = "SELECT \"Name\" FROM singer WHERE Country = \"France\" AND \"Name\" <> \"it's\"";
+  auto parsed = ParseQuery(q, Sqlite());
+  ASSERT_TRUE(parsed.ok());
+  Query out = LiteralizeStringFallbacks(*parsed, Resolve(*parsed, catalog, Sqlite()));
+  EXPECT_EQ(Print(out, Postgres()), "SELECT \"Name\" FROM singer WHERE Country = 'France' AND \"Name\" <> 'it''s'");
+  TranspileOptions options;
+  options.fallbacks_with = &catalog;
+  auto pg = Transpile(q, Sqlite(), Postgres(), options);
+  ASSERT_TRUE(pg.ok());
+  EXPECT_EQ(*pg, Print(out, Postgres()));
+  // From SQLite to SQLite nothing changes: SQLite reads them as strings itself.
+  auto same = Transpile(q, Sqlite(), Sqlite(), options);
+  ASSERT_TRUE(same.ok());
+  EXPECT_NE(same->find("\"France\""), std::string::npos);
 }
 
 }  // namespace

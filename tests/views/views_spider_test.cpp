@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include <fmt/format.h>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -49,6 +50,8 @@ std::string FreshDatabase(const std::string& url, const std::string& name) {
     PQfinish(admin);
     return "";
   }
+  PQsetNoticeProcessor(
+      admin, [](void*, const char*) {}, nullptr);
   bool ok = true;
   for (std::string sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
     PGresult* r = PQexec(admin, sql.c_str());
@@ -212,12 +215,15 @@ void RunLevel(const std::vector<Gold>& gold, const sql::NameCatalog& native_name
   for (size_t i = 0; i < gold.size(); ++i) {
     std::string native_sql = gold[i].sql;
     if (&d != &sql::Sqlite()) {
-      auto t = sql::Transpile(native_sql, sql::Sqlite(), d);
+      sql::TranspileOptions to_engine;
+      to_engine.fallbacks_with = &native_names;  // SQLite's "Smith" strings become 'Smith'
+      auto t = sql::Transpile(native_sql, sql::Sqlite(), d, to_engine);
       if (!t) continue;
       native_sql = *t;
     }
     auto native = native_conn.Query(native_sql, limits);
     if (!native) {
+      if (std::getenv("PLAINSQL_TEST_VERBOSE")) std::cout << "native gold fails: " << native.error().message << "\n";
       ++views.native_fails;
       continue;  // the native gold itself does not run here: nothing to compare with
     }

@@ -140,19 +140,25 @@ int RunParse(const ParseArgs& a) {
   options.skeleton = a.skeleton;
   if (a.mask && a.skeleton) return Fail(MakeError(ErrorCode::kInvalidArgument, "give --mask or --skeleton, not both"));
   bool has_schema = !a.conn.empty() || !a.tables_file.empty();
-  if (a.qualify != has_schema) {
+  bool sqlite_to_other = (*from)->name == "sqlite" && (*to)->name != "sqlite";
+  if (a.qualify && !has_schema) {
+    return Fail(
+        MakeError(ErrorCode::kInvalidArgument, "--qualify needs a schema: --conn CONN, or --tables FILE --db ID"));
+  }
+  if (has_schema && !a.qualify && !sqlite_to_other) {
     return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          a.qualify ? "--qualify needs a schema: --conn CONN, or --tables FILE --db ID"
-                                    : "--conn and --tables are only used with --qualify"));
+                          "--conn and --tables are only used with --qualify, or from SQLite to another dialect"));
   }
   sql::NameCatalog catalog;
-  if (a.qualify) {
+  if (has_schema) {
     catalog::IntrospectOptions opts;
     opts.samples = 0;
     auto target = SchemaFromArgs(a.conn, a.tables_file, a.db_id, opts, true);
     if (!target) return Fail(target.error());
     catalog = catalog::ToNameCatalog(target->schema);
-    options.qualify_with = &catalog;
+    if (a.qualify) options.qualify_with = &catalog;
+    // SQLite reads "x" naming no column as the string 'x'; another dialect needs it written as a string.
+    if (sqlite_to_other) options.fallbacks_with = &catalog;
   }
   if (a.lines) {
     sql::TranspileOptions line_options = options;
@@ -287,8 +293,10 @@ int main(int argc, char** argv) {
                   "Print the query's skeleton (DAIL-SQL style tokens: names and values as _, joins and lists folded)");
   parse->add_flag("--qualify", parse_args.qualify,
                   "Qualify every column with its table or alias (needs --conn or --tables/--db)");
-  parse->add_option("--conn", parse_args.conn, "With --qualify: the database whose schema names resolve against");
-  parse->add_option("--tables", parse_args.tables_file, "With --qualify: a Spider/BIRD tables.json schema");
+  parse->add_option("--conn", parse_args.conn,
+                    "The database whose schema names resolve against: for --qualify, and from SQLite to another "
+                    "dialect to write SQLite's double-quoted strings as strings");
+  parse->add_option("--tables", parse_args.tables_file, "As --conn, from a Spider/BIRD tables.json schema");
   parse->add_option("--db", parse_args.db_id, "With --tables: the db_id");
 
   IdentifiersArgs id_args;

@@ -1,0 +1,1 @@
+parse --conn $SAMPLE_DB 'SELECT 1'
