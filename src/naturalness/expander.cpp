@@ -182,10 +182,26 @@ std::vector<std::string> Expander::SegmentRun(const std::string& t) const {
   return pieces;
 }
 
+namespace {
+
+// The word chosen from ranked candidates, with the next distinct ones as alternatives.
+template <typename Candidates>
+ExpandedWord Chosen(const std::string& written, const Candidates& c) {
+  ExpandedWord w{written, c[0].word, c[0].source, {}};
+  for (size_t i = 1; i < c.size() && w.alternatives.size() < 3; ++i) {
+    bool seen = c[i].word == w.expanded;
+    for (const auto& a : w.alternatives) seen |= a.first == c[i].word;
+    if (!seen) w.alternatives.emplace_back(c[i].word, c[i].source);
+  }
+  return w;
+}
+
+}  // namespace
+
 ExpandedWord Expander::ExpandPiece(const std::string& written, const std::string& t) const {
   if ((t.size() >= 3 || words_.Tier(t)) && IsWord(t)) return {written, t, "word"};
   auto c = Candidates(t);
-  if (!c.empty()) return {written, c[0].word, c[0].source};
+  if (!c.empty()) return Chosen(written, c);
   if (t.size() >= 4) {  // three consonants match too many words ("dbh", "mpd")
     if (const auto* list = words_.CommonWordsWithSkeleton(ConsonantSkeleton(t))) {
       std::string_view best =
@@ -256,7 +272,7 @@ Expansion Expander::Expand(std::string_view identifier) const {
     }
     auto c = Candidates(t);
     if (!c.empty() && (t.size() <= 5 || c[0].source != "dictionary prefix")) {
-      out.words.push_back({written, c[0].word, c[0].source});
+      out.words.push_back(Chosen(written, c));
       continue;
     }
     if (t.size() >= 6) {

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -24,10 +25,20 @@
 namespace plainsql::naturalness {
 
 struct ExpandedWord {
+  ExpandedWord() = default;
+  ExpandedWord(std::string written_as, std::string expanded_to, std::string from,
+               std::vector<std::pair<std::string, std::string>> others = {})
+      : written(std::move(written_as)),
+        expanded(std::move(expanded_to)),
+        source(std::move(from)),
+        alternatives(std::move(others)) {}
+
   std::string written;   // the word as it appears in the name
   std::string expanded;  // what it became (may be the same)
-  std::string source;    // "word", "number", "schema", "abbreviations", "dictionary prefix", "dictionary skeleton",
-                         // "unchanged"
+  std::string source;    // "word", "number", "schema", "abbreviations", "dictionary phrase", "dictionary prefix",
+                         // "dictionary skeleton", "unchanged"
+  /// The next-ranked other expansions and their sources, best first (at most three), for a reviewer.
+  std::vector<std::pair<std::string, std::string>> alternatives;
 };
 
 struct Expansion {

@@ -256,7 +256,15 @@ int NaturalnessCommands::Expand() {
     out += CsvField(id) + "," + CsvField(e.name);
     if (explain_) {
       std::vector<std::string> parts;
-      for (const auto& w : e.words) parts.push_back(w.written + "=" + w.expanded + " (" + w.source + ")");
+      for (const auto& w : e.words) {
+        std::string part = w.written + "=" + w.expanded + " (" + w.source + ")";
+        if (!w.alternatives.empty()) {
+          std::vector<std::string> alts;
+          for (const auto& [word, source] : w.alternatives) alts.push_back(word + " (" + source + ")");
+          part += " [or " + Join(alts, ", ") + "]";
+        }
+        parts.push_back(part);
+      }
       out += "," + CsvField(Join(parts, "; "));
     }
     out += "\n";
