@@ -19,11 +19,13 @@
 #include "common/version.h"
 #include "exec/connection.h"
 #include "exec/render.h"
+#include "naturalness/crosswalk.h"
 #include "naturalness_cmd.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
 #include "sql/token.h"
 #include "sql/transpile.h"
+#include "views/middleware.h"
 #include "views_cmd.h"
 
 namespace {
@@ -44,6 +46,8 @@ struct SchemaArgs {
   int samples = 3;
   bool no_cache = false;
   bool tokens = false;
+  std::string crosswalk_file;
+  std::string level = "N1";
 };
 
 int RunSchema(const SchemaArgs& a) {
@@ -63,6 +67,17 @@ int RunSchema(const SchemaArgs& a) {
     auto d = sql::DialectByName(a.dialect);
     if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", a.dialect)));
     dialect = *d;
+  }
+  if (!a.crosswalk_file.empty()) {
+    // The schema as an LLM should see it: natural names, without deploying views.
+    auto level = naturalness::LevelByName(a.level);
+    if (!level || *level == naturalness::Level::kNative) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            fmt::format("--level must be N1, N2 or N3 (Regular, Low, Least), not '{}'", a.level)));
+    }
+    auto cw = naturalness::LoadCrosswalk(a.crosswalk_file);
+    if (!cw) return Fail(cw.error());
+    schema = views::NaturalSchema(schema, *cw, *level);
   }
   if (a.tokens) {
     fmt::print("{:<14} {:>8} {:>8}\n", "format", "chars", "tokens~");
@@ -258,6 +273,9 @@ int main(int argc, char** argv) {
   schema->add_option("--db", schema_args.db_id, "With --tables: the db_id to read");
   schema->add_flag("--no-cache", schema_args.no_cache, "Introspect even if a current snapshot is cached");
   schema->add_flag("--tokens", schema_args.tokens, "Print the size of every rendering (chars, approximate tokens)");
+  schema->add_option("--crosswalk", schema_args.crosswalk_file,
+                     "Show the names of a crosswalk instead of the native ones (no views needed)");
+  schema->add_option("--level", schema_args.level, "With --crosswalk: N1, N2 or N3")->capture_default_str();
 
   SqlArgs sql_args;
   auto* sql = app.add_subcommand("sql", "Run one read-only query with a timeout and a row cap");
