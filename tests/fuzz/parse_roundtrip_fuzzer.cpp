@@ -11,6 +11,7 @@
 #include "sql/parser.h"
 #include "sql/printer.h"
 #include "sql/resolver.h"
+#include "sql/rewrite/fallbacks.h"
 #include "sql/rewrite/mask.h"
 #include "sql/rewrite/qualify.h"
 #include "sql/rewrite/skeleton.h"
@@ -52,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pretty.pretty = true;
   (void)Print(*q, d, pretty);
   // Rewrites: a qualified query and a skeleton are SQL that parses again; a masked query prints.
-  for (const Query& rewritten : {QualifyColumns(*q, resolved), Skeleton(*q)}) {
+  for (const Query& rewritten : {QualifyColumns(*q, resolved), Skeleton(*q), LiteralizeStringFallbacks(*q, resolved)}) {
     std::string text = Print(rewritten, d);
     auto parsed = ParseQuery(text, d);
     if (!parsed.ok()) {
