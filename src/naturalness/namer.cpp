@@ -107,11 +107,10 @@ std::string Abbreviate(std::string_view name, Level level) {
   return out;
 }
 
-Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
-                     const Crosswalk* previous, const NamingOptions& options, NamingReport* report) {
-  NamingReport local;
-  NamingReport& r = report ? *report : local;
-  std::string database = options.database.empty() ? schema.database : options.database;
+namespace {
+
+// The expander, told the schema's names, comments and dictionaries.
+void Prepare(const catalog::Schema& schema, Expander& expander, const NamingOptions& options) {
   std::vector<std::string> context;
   for (const auto& t : schema.tables) {
     context.push_back(t.name);
@@ -125,39 +124,83 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
       if (!c.comment.empty()) expander.AddEvidence(c.comment);
     }
   }
+}
 
-  // The readable form of a name: itself when the classifier calls it Regular and it is plain, else the expansion.
-  // A table's name loses a leading "TB_" / "TBL_" / "T_" (a naming convention that says "table", not what it holds).
-  auto readable = [&](const std::string& name, bool is_table) {
-    if (classifier.Classify(name).level == Level::kRegular && Plain(name)) return name;
-    std::string_view rest = name;
-    if (is_table) {
-      std::vector<std::string_view> words = SplitWords(name);
-      if (words.size() > 1 &&
-          (EqualsIgnoreCase(words[0], "tb") || EqualsIgnoreCase(words[0], "tbl") || EqualsIgnoreCase(words[0], "t"))) {
-        rest = std::string_view(name).substr(static_cast<size_t>(words[1].data() - name.data()));
+// Whether a name stays as it is at N1: the classifier calls it Regular and it needs no quotes.
+bool KeepsItsName(const Classifier& classifier, const std::string& name) {
+  return classifier.Classify(name).level == Level::kRegular && Plain(name);
+}
+
+// The expander's readable form. A table's name loses a leading "TB_" / "TBL_" / "T_" (a naming convention that says
+// "table", not what it holds).
+std::string Expanded(const Expander& expander, const std::string& name, bool is_table) {
+  std::string_view rest = name;
+  if (is_table) {
+    std::vector<std::string_view> words = SplitWords(name);
+    if (words.size() > 1 &&
+        (EqualsIgnoreCase(words[0], "tb") || EqualsIgnoreCase(words[0], "tbl") || EqualsIgnoreCase(words[0], "t"))) {
+      rest = std::string_view(name).substr(static_cast<size_t>(words[1].data() - name.data()));
+    }
+  }
+  std::string e = expander.Expand(rest).name;
+  return e.empty() ? Sanitize(name) : e;
+}
+
+const CrosswalkEntry* FindPrevious(const Crosswalk* previous, bool is_table, const std::string& table,
+                                   const std::string& native) {
+  if (!previous) return nullptr;
+  const CrosswalkEntry* any = nullptr;
+  for (const auto& e : previous->entries) {
+    if (e.is_table != is_table || !EqualsIgnoreCase(e.native, native)) continue;
+    if (is_table || EqualsIgnoreCase(e.table, table)) return &e;
+    if (e.table.empty() && !any) any = &e;
+  }
+  return any;
+}
+
+}  // namespace
+
+std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
+                                      const Crosswalk* previous, const NamingOptions& options) {
+  Prepare(schema, expander, options);
+  std::vector<PendingName> out;
+  for (const auto& t : schema.tables) {
+    if (!FindPrevious(previous, true, "", t.name) && !KeepsItsName(classifier, t.name)) {
+      out.push_back({t.name, "", Expanded(expander, t.name, true)});
+    }
+  }
+  for (const auto& t : schema.tables) {
+    for (const auto& c : t.columns) {
+      if (!FindPrevious(previous, false, t.name, c.name) && !KeepsItsName(classifier, c.name)) {
+        out.push_back({c.name, t.name, Expanded(expander, c.name, false)});
       }
     }
-    std::string e = expander.Expand(rest).name;
-    return e.empty() ? Sanitize(name) : e;
+  }
+  return out;
+}
+
+Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
+                     const Crosswalk* previous, const NamingOptions& options, NamingReport* report) {
+  NamingReport local;
+  NamingReport& r = report ? *report : local;
+  std::string database = options.database.empty() ? schema.database : options.database;
+  Prepare(schema, expander, options);
+  // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion.
+  auto readable = [&](const std::string& name, const std::string& table, bool is_table) {
+    if (KeepsItsName(classifier, name)) return name;
+    auto p = options.proposed.find({is_table ? std::string() : table, name});
+    if (p != options.proposed.end() && !p->second.empty()) return p->second;
+    return Expanded(expander, name, is_table);
   };
-  auto find_previous = [&](bool is_table, const std::string& table,
-                           const std::string& native) -> const CrosswalkEntry* {
-    if (!previous) return nullptr;
-    const CrosswalkEntry* any = nullptr;
-    for (const auto& e : previous->entries) {
-      if (e.is_table != is_table || !EqualsIgnoreCase(e.native, native)) continue;
-      if (is_table || EqualsIgnoreCase(e.table, table)) return &e;
-      if (e.table.empty() && !any) any = &e;
-    }
-    return any;
+  auto find_previous = [&](bool is_table, const std::string& table, const std::string& native) {
+    return FindPrevious(previous, is_table, table, native);
   };
 
   Crosswalk out;
   std::set<const CrosswalkEntry*> used;
   // Levels 1..3 as indices into the taken sets.
   auto fill_levels = [&](CrosswalkEntry& e, std::array<std::set<std::string>, 3>& taken, const std::string& prefix) {
-    std::string n1 = readable(e.native, e.is_table);
+    std::string n1 = readable(e.native, e.table, e.is_table);
     // A reserved word is not a natural name for a column: say whose it is ("Group" -> spare_part_group).
     if (sql::IsKeyword(n1) && !prefix.empty()) n1 = Sanitize(prefix) + "_" + ToLower(n1);
     e.n1 = Claim(n1, taken[0]);

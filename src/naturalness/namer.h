@@ -4,8 +4,10 @@
 // entries are kept as they are, so that a user's edits survive a rerun.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -34,7 +36,22 @@ struct NamingReport {
 struct NamingOptions {
   std::string database;               // the source_database column; default: the schema's database name
   std::vector<std::string> evidence;  // texts of data dictionaries (Expander::AddEvidence), besides the comments
+  /// N1 names proposed from elsewhere (an LLM), keyed by (table, identifier) with "" as the table of a table; they
+  /// replace the expander's and are still made unique and free of reserved words.
+  std::map<std::pair<std::string, std::string>, std::string> proposed;
 };
+
+/// An identifier NameSchema will give a new N1 name, with the expander's guess.
+struct PendingName {
+  std::string identifier;
+  std::string table;  // "" for a table
+  std::string guess;
+};
+
+/// The identifiers of `schema` that NameSchema would expand (not kept from `previous`, and not already Regular and
+/// plain), in schema order, for a second opinion (NamingOptions::proposed).
+std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
+                                      const Crosswalk* previous, const NamingOptions& options);
 
 /// A crosswalk entry for every table and column of `schema` (tables first, then columns, each column entry with its
 /// table). With `previous`, its entries for identifiers of this schema are kept exactly, and only the others are

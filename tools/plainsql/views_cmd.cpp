@@ -11,10 +11,12 @@
 #include "cli.h"
 #include "common/file.h"
 #include "exec/connection.h"
+#include "llm/client.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness/dictionary.h"
 #include "naturalness/expander.h"
+#include "naturalness/llm_names.h"
 #include "naturalness/namer.h"
 #include "sql/token.h"
 #include "views/deploy.h"
@@ -55,6 +57,12 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   rename_->add_option("--tables", tables_file_, "Name a Spider/BIRD tables.json schema instead of CONN");
   rename_->add_option("--db", db_id_, "With --tables: the db_id");
   rename_->add_option("--data-dir", data_dir_, "Where words.tsv, naturalness.model and abbreviations.tsv are");
+  rename_->add_option(
+      "--llm", llm_url_,
+      "An OpenAI-compatible endpoint (e.g. http://localhost:11434/v1) that proposes the readable names; "
+      "none: no LLM (default: $PLAINSQL_LLM_URL if set, else none). The key comes from "
+      "PLAINSQL_LLM_API_KEY or OPENAI_API_KEY");
+  rename_->add_option("--model", llm_model_, "With --llm: the model (default: $PLAINSQL_LLM_MODEL)");
 
   views_ = app.add_subcommand(
       "views", "Natural views from a crosswalk: print their DDL, deploy them (--apply) or remove them (--drop)");
@@ -132,6 +140,35 @@ int ViewsCommands::Rename() {
   naturalness::NamingReport report;
   naturalness::NamingOptions options;
   options.evidence = evidence;
+  // An LLM only when one is configured: --llm URL, or PLAINSQL_LLM_URL.
+  llm::Config llm_config = llm::ConfigFromEnvironment();
+  if (!llm_url_.empty()) llm_config.base_url = llm_url_;
+  if (!llm_model_.empty()) llm_config.model = llm_model_;
+  if (!llm_config.base_url.empty() && llm_url_ != "none") {
+    auto client = llm::Client::Create(llm_config);
+    if (!client) return Fail(client.error());
+    std::vector<naturalness::PendingName> pending =
+        naturalness::PendingNames(schema, *classifier, expander, previous ? &*previous : nullptr, options);
+    std::vector<naturalness::LlmNameRequest> requests;
+    requests.reserve(pending.size());
+    for (const auto& p : pending) requests.push_back({p.identifier, p.table, p.guess});
+    std::vector<std::string> names;
+    for (const auto& t : schema.tables) {
+      names.push_back(t.name);
+      for (const auto& c : t.columns) names.push_back(c.name);
+    }
+    fmt::print(stderr, "asking {} ({}) for {} name{}\n", llm_config.base_url, llm_config.model, requests.size(),
+               requests.size() == 1 ? "" : "s");
+    naturalness::LlmNamingStats stats;
+    auto named = naturalness::NameWithLlm(*client, schema.database, names, requests, evidence, &stats);
+    if (!named) return Fail(named.error());
+    for (const auto& [i, name] : *named) options.proposed[{requests[i].table, requests[i].identifier}] = name;
+    fmt::print(stderr,
+               "the LLM named {} of {} identifiers ({} request{}, {} prompt + {} completion tokens); the "
+               "expander named the rest\n",
+               stats.named, requests.size(), stats.requests, stats.requests == 1 ? "" : "s", stats.prompt_tokens,
+               stats.completion_tokens);
+  }
   auto crosswalk =
       naturalness::NameSchema(schema, *classifier, expander, previous ? &*previous : nullptr, options, &report);
   for (const auto& issue : naturalness::ValidateCrosswalk(crosswalk, nullptr)) {

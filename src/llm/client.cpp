@@ -1,0 +1,223 @@
+// OpenAI-compatible chat completions over libcurl (see client.h).
+#include "llm/client.h"
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "common/strings.h"
+
+namespace plainsql::llm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+void GlobalInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+size_t OnBody(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+// Keeps the Retry-After header (seconds) of a 429 or 503.
+size_t OnHeader(char* data, size_t size, size_t n, void* out) {
+  std::string_view line(data, size * n);
+  constexpr std::string_view kName = "retry-after:";
+  if (line.size() > kName.size() && EqualsIgnoreCase(line.substr(0, kName.size()), kName)) {
+    *static_cast<std::string*>(out) = std::string(Trim(line.substr(kName.size())));
+  }
+  return size * n;
+}
+
+struct CurlGuard {
+  CURL* curl = curl_easy_init();
+  curl_slist* headers = nullptr;
+  ~CurlGuard() {
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+  }
+};
+
+struct Attempt {
+  CURLcode code = CURLE_OK;
+  long status = 0;
+  std::string body;
+  std::string retry_after;
+  std::string curl_error;
+};
+
+// The server's own words for an error, when its body is JSON with error.message (OpenAI's shape) or a string.
+std::string ServerMessage(const std::string& body) {
+  auto j = json::parse(body, nullptr, false);
+  std::string msg;
+  if (!j.is_discarded() && j.is_object() && j.contains("error")) {
+    const json& e = j["error"];
+    if (e.is_string()) msg = e.get<std::string>();
+    if (e.is_object() && e.contains("message") && e["message"].is_string()) msg = e["message"].get<std::string>();
+  }
+  if (msg.empty()) msg = body;
+  msg = std::string(Trim(msg));
+  if (msg.size() > 300) msg = msg.substr(0, 300) + "...";
+  return msg;
+}
+
+}  // namespace
+
+Config ConfigFromEnvironment(Config base) {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v ? std::string(v) : std::string();
+  };
+  if (std::string url = env("PLAINSQL_LLM_URL"); !url.empty()) base.base_url = url;
+  if (std::string model = env("PLAINSQL_LLM_MODEL"); !model.empty()) base.model = model;
+  if (std::string key = env("PLAINSQL_LLM_API_KEY"); !key.empty()) {
+    base.api_key = key;
+  } else if (std::string openai = env("OPENAI_API_KEY"); !openai.empty() && base.api_key.empty()) {
+    base.api_key = openai;
+  }
+  return base;
+}
+
+Result<Client> Client::Create(Config config) {
+  while (!config.base_url.empty() && config.base_url.back() == '/') config.base_url.pop_back();
+  if (!config.base_url.starts_with("http://") && !config.base_url.starts_with("https://")) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("the LLM URL must start with http:// or https:// (an OpenAI-compatible base URL such "
+                                 "as http://localhost:11434/v1), not '{}'",
+                                 config.base_url));
+  }
+  if (config.model.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "no LLM model given (--model, or PLAINSQL_LLM_MODEL)");
+  }
+  if (config.max_retries < 0 || config.timeout.count() <= 0) {
+    return MakeError(ErrorCode::kInvalidArgument, "the LLM timeout must be positive and the retries 0 or more");
+  }
+  GlobalInit();
+  return Client(std::move(config));
+}
+
+Result<ChatReply> Client::Chat(const ChatRequest& request) const {
+  json body = {{"model", config_.model}, {"messages", json::array()}, {"temperature", request.temperature}};
+  for (const auto& m : request.messages) body["messages"].push_back({{"role", m.role}, {"content", m.content}});
+  if (request.n > 1) body["n"] = request.n;
+  if (request.max_tokens > 0) body["max_tokens"] = request.max_tokens;
+  const std::string payload = body.dump();
+  const std::string url = config_.base_url + "/chat/completions";
+  // Whatever a server echoes back, the key never leaves this function.
+  auto redact = [&](const std::string& s) {
+    return config_.api_key.empty() ? s : ReplaceAll(s, config_.api_key, "***");
+  };
+
+  auto start = Clock::now();
+  ChatReply reply;
+  std::string last_problem;
+  for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {
+    reply.attempts = attempt;
+    CurlGuard g;
+    if (!g.curl) return MakeError(ErrorCode::kInternal, "cannot create an HTTP handle");
+    Attempt a;
+    char error_buffer[CURL_ERROR_SIZE] = {0};
+    g.headers = curl_slist_append(g.headers, "Content-Type: application/json");
+    g.headers = curl_slist_append(g.headers, "Accept: application/json");
+    std::string auth;
+    if (!config_.api_key.empty()) {
+      auth = "Authorization: Bearer " + config_.api_key;
+      g.headers = curl_slist_append(g.headers, auth.c_str());
+    }
+    curl_easy_setopt(g.curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(g.curl, CURLOPT_HTTPHEADER, g.headers);
+    curl_easy_setopt(g.curl, CURLOPT_POSTFIELDS, payload.c_str());
+    curl_easy_setopt(g.curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(payload.size()));
+    curl_easy_setopt(g.curl, CURLOPT_WRITEFUNCTION, &OnBody);
+    curl_easy_setopt(g.curl, CURLOPT_WRITEDATA, &a.body);
+    curl_easy_setopt(g.curl, CURLOPT_HEADERFUNCTION, &OnHeader);
+    curl_easy_setopt(g.curl, CURLOPT_HEADERDATA, &a.retry_after);
+    curl_easy_setopt(g.curl, CURLOPT_TIMEOUT_MS, static_cast<long>(config_.timeout.count()));
+    curl_easy_setopt(g.curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(std::min(config_.connect_timeout, config_.timeout).count()));
+    curl_easy_setopt(g.curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(g.curl, CURLOPT_ERRORBUFFER, error_buffer);
+    curl_easy_setopt(g.curl, CURLOPT_USERAGENT, "plainsql");
+    a.code = curl_easy_perform(g.curl);
+    curl_easy_getinfo(g.curl, CURLINFO_RESPONSE_CODE, &a.status);
+    // libcurl's generic text is stable; its detail buffer adds timings that change from run to run.
+    a.curl_error = curl_easy_strerror(a.code);
+    if (a.code == CURLE_COULDNT_RESOLVE_HOST && error_buffer[0]) a.curl_error = error_buffer;
+
+    bool retry = false;
+    if (a.code == CURLE_OPERATION_TIMEDOUT) {
+      // Waiting again would double the wait the user configured.
+      return MakeError(ErrorCode::kTimeout, fmt::format("the LLM at {} did not answer within {} ms", config_.base_url,
+                                                        config_.timeout.count()));
+    }
+    if (a.code != CURLE_OK) {
+      last_problem = fmt::format("cannot reach the LLM at {}: {}", config_.base_url, redact(a.curl_error));
+      retry = a.code == CURLE_COULDNT_CONNECT || a.code == CURLE_COULDNT_RESOLVE_HOST || a.code == CURLE_RECV_ERROR ||
+              a.code == CURLE_SEND_ERROR || a.code == CURLE_GOT_NOTHING || a.code == CURLE_PARTIAL_FILE;
+      if (!retry) return MakeError(ErrorCode::kConnection, last_problem);
+    } else if (a.status == 401 || a.status == 403) {
+      return MakeError(ErrorCode::kConnection,
+                       fmt::format("the LLM at {} refused the request (HTTP {}: {}); check the API key in "
+                                   "PLAINSQL_LLM_API_KEY or OPENAI_API_KEY",
+                                   config_.base_url, a.status, redact(ServerMessage(a.body))));
+    } else if (a.status == 429 || a.status >= 500) {
+      last_problem =
+          fmt::format("the LLM at {} answered HTTP {}: {}", config_.base_url, a.status, redact(ServerMessage(a.body)));
+      retry = true;
+    } else if (a.status != 200) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       fmt::format("the LLM at {} rejected the request (HTTP {}): {}", config_.base_url, a.status,
+                                   redact(ServerMessage(a.body))));
+    } else {
+      auto j = json::parse(a.body, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) {
+        return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a reply that is not JSON: {}",
+                                                         config_.base_url, redact(ServerMessage(a.body))));
+      }
+      if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) {
+        return MakeError(ErrorCode::kFormat,
+                         fmt::format("the LLM at {} sent a reply without choices", config_.base_url));
+      }
+      for (const auto& c : j["choices"]) {
+        const json* content = nullptr;
+        if (c.is_object() && c.contains("message") && c["message"].is_object() && c["message"].contains("content")) {
+          content = &c["message"]["content"];
+        }
+        reply.choices.push_back(content && content->is_string() ? content->get<std::string>() : std::string());
+      }
+      if (j.contains("usage") && j["usage"].is_object()) {
+        const json& u = j["usage"];
+        if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer()) {
+          reply.prompt_tokens = u["prompt_tokens"].get<int64_t>();
+        }
+        if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer()) {
+          reply.completion_tokens = u["completion_tokens"].get<int64_t>();
+        }
+      }
+      reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      return reply;
+    }
+    if (attempt <= config_.max_retries) {
+      std::chrono::milliseconds wait = config_.backoff * (int64_t{1} << std::min(attempt - 1, 20));
+      if (!a.retry_after.empty() &&
+          std::all_of(a.retry_after.begin(), a.retry_after.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        wait = std::chrono::milliseconds(std::min<int64_t>(std::stoll(a.retry_after.substr(0, 6)), 30) * 1000);
+      }
+      std::this_thread::sleep_for(std::min(wait, std::chrono::milliseconds(30'000)));
+    }
+  }
+  return MakeError(ErrorCode::kConnection,
+                   fmt::format("{} (gave up after {} attempts)", last_problem, config_.max_retries + 1));
+}
+
+}  // namespace plainsql::llm

@@ -1,0 +1,73 @@
+// The scripted OpenAI-compatible server (see fake_llm_server.h).
+#include "llm/fake_llm_server.h"
+
+#include <httplib.h>
+
+namespace plainsql::test {
+
+FakeLlmServer::FakeLlmServer() : server_(std::make_unique<httplib::Server>()) {
+  server_->Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+    Reply reply;
+    {
+      std::unique_lock lock(mu_);
+      requests_.push_back(nlohmann::json::parse(req.body, nullptr, false));
+      authorizations_.push_back(req.has_header("Authorization") ? req.get_header_value("Authorization") : "");
+      if (!script_.empty()) {
+        reply = script_[std::min(next_, script_.size() - 1)];
+        ++next_;
+      }
+      // A delay ends early when the server stops, so that a test never waits for a reply nobody reads.
+      if (reply.delay.count() > 0) stop_cv_.wait_for(lock, reply.delay, [this] { return stopping_; });
+    }
+    res.status = reply.status;
+    for (const auto& [k, v] : reply.headers) res.set_header(k, v);
+    res.set_content(reply.body, "application/json");
+  });
+  port_ = server_->bind_to_any_port("127.0.0.1");
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  // The socket listens from bind_to_any_port on; connections made before the accept loop runs wait in its backlog.
+  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+FakeLlmServer::~FakeLlmServer() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+void FakeLlmServer::Script(std::vector<Reply> replies) {
+  std::lock_guard lock(mu_);
+  script_ = std::move(replies);
+  next_ = 0;
+}
+
+std::string FakeLlmServer::url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+std::vector<nlohmann::json> FakeLlmServer::Requests() const {
+  std::lock_guard lock(mu_);
+  return requests_;
+}
+
+std::vector<std::string> FakeLlmServer::Authorizations() const {
+  std::lock_guard lock(mu_);
+  return authorizations_;
+}
+
+std::string FakeLlmServer::Completion(const std::vector<std::string>& contents, int prompt_tokens,
+                                      int completion_tokens) {
+  nlohmann::json j = {{"id", "chatcmpl-test"}, {"object", "chat.completion"}, {"choices", nlohmann::json::array()}};
+  for (size_t i = 0; i < contents.size(); ++i) {
+    j["choices"].push_back(
+        {{"index", i}, {"message", {{"role", "assistant"}, {"content", contents[i]}}}, {"finish_reason", "stop"}});
+  }
+  j["usage"] = {{"prompt_tokens", prompt_tokens},
+                {"completion_tokens", completion_tokens},
+                {"total_tokens", prompt_tokens + completion_tokens}};
+  return j.dump();
+}
+
+}  // namespace plainsql::test
