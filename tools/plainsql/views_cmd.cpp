@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <optional>
@@ -157,8 +158,10 @@ int ViewsCommands::Rename() {
       names.push_back(t.name);
       for (const auto& c : t.columns) names.push_back(c.name);
     }
-    fmt::print(stderr, "asking {} ({}) for {} name{}\n", llm_config.base_url, llm_config.model, requests.size(),
-               requests.size() == 1 ? "" : "s");
+    if (isatty(STDERR_FILENO)) {
+      fmt::print(stderr, "asking {} ({}) for {} name{}\n", llm_config.base_url, llm_config.model, requests.size(),
+                 requests.size() == 1 ? "" : "s");
+    }
     naturalness::LlmNamingStats stats;
     auto named = naturalness::NameWithLlm(*client, schema.database, names, requests, evidence, &stats);
     if (!named) return Fail(named.error());
