@@ -52,6 +52,23 @@ std::string RowHash(const Row& row) {
 
 }  // namespace
 
+std::string ValueKey(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kNull: return "n";
+    case ValueType::kInteger: return "i" + std::to_string(v.as_integer());
+    case ValueType::kReal: {
+      double d = v.as_real();
+      if (std::isfinite(d) && d == std::trunc(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+        return "i" + std::to_string(static_cast<int64_t>(d));
+      }
+      return "r" + v.ToString();
+    }
+    case ValueType::kText: return "t" + v.as_text();
+    case ValueType::kBlob: return "b" + v.as_blob();
+  }
+  return "n";
+}
+
 std::string OrderedFingerprint(const ResultSet& rs) {
   Hasher h;
   h.Update("ordered");

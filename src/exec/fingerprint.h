@@ -9,6 +9,10 @@
 
 namespace plainsql::exec {
 
+/// A value as a comparable string: equal keys for values that compare equal (an integral real and the same integer,
+/// as Python compares them), different keys for different types otherwise.
+std::string ValueKey(const Value& v);
+
 /// Rows in order: two results match when they hold the same rows in the same order.
 std::string OrderedFingerprint(const ResultSet& rs);
 /// Rows as a multiset: the same rows with the same multiplicities, in any order.

@@ -220,27 +220,27 @@ Expansion Expander::Expand(std::string_view identifier) const {
   for (std::string_view w : SplitWords(identifier)) {
     std::string written(w), t = ToLower(w);
     if (IsDigits(t)) {
-      out.words.push_back({written, t, "number"});
+      out.words.emplace_back(written, t, "number");
       continue;
     }
     // Beside a latitude, "long" is a longitude, not an adjective.
     if (t == "long" && coordinates_) {
-      out.words.push_back({written, "longitude", "schema"});
+      out.words.emplace_back(written, "longitude", "schema");
       continue;
     }
     if ((t.size() >= 3 || words_.Tier(t)) && IsWord(t)) {
-      out.words.push_back({written, t, "word"});
+      out.words.emplace_back(written, t, "word");
       continue;
     }
     // A known abbreviation with one letter after it, an axis or a direction: "UTMX" is utm, x; after utm, e and n
     // are the easting and northing.
     if (t.size() >= 4 && abbreviations_.count(t.substr(0, t.size() - 1)) && !abbreviations_.count(t)) {
       std::string head = t.substr(0, t.size() - 1), tail = t.substr(t.size() - 1);
-      out.words.push_back({written.substr(0, head.size()), abbreviations_.at(head), "abbreviations"});
+      out.words.emplace_back(written.substr(0, head.size()), abbreviations_.at(head), "abbreviations");
       if (head == "utm" && (tail == "e" || tail == "n")) {
-        out.words.push_back({written.substr(head.size()), tail == "e" ? "east" : "north", "abbreviations"});
+        out.words.emplace_back(written.substr(head.size()), tail == "e" ? "east" : "north", "abbreviations");
       } else {
-        out.words.push_back({written.substr(head.size()), tail, "unchanged"});
+        out.words.emplace_back(written.substr(head.size()), tail, "unchanged");
       }
       continue;
     }
@@ -248,7 +248,7 @@ Expansion Expander::Expand(std::string_view identifier) const {
     if (t.size() >= 5 && (t[0] == 'x' || t[0] == 'y' || t[0] == 'z')) {
       std::string rest = t.substr(1);
       if (IsWord(rest) || abbreviations_.count(rest)) {
-        out.words.push_back({written.substr(0, 1), t.substr(0, 1), "unchanged"});
+        out.words.emplace_back(written.substr(0, 1), t.substr(0, 1), "unchanged");
         out.words.push_back(ExpandPiece(written.substr(1), rest));
         continue;
       }
@@ -261,13 +261,13 @@ Expansion Expander::Expand(std::string_view identifier) const {
         auto best = std::max_element(it->second.begin(), it->second.end(),
                                      [](const auto& a, const auto& b) { return a.second < b.second; });
         if (best->second >= 2) {
-          out.words.push_back({written, best->first, "dictionary phrase"});
+          out.words.emplace_back(written, best->first, "dictionary phrase");
           continue;
         }
       }
     }
     if (t.size() == 1 && !abbreviations_.count(t)) {  // X, Y, H: a single letter names an axis or a variant, not a word
-      out.words.push_back({written, t, "unchanged"});
+      out.words.emplace_back(written, t, "unchanged");
       continue;
     }
     auto c = Candidates(t);

@@ -20,6 +20,7 @@
 #include "exec/connection.h"
 #include "exec/render.h"
 #include "naturalness/crosswalk.h"
+#include "eval_cmd.h"
 #include "naturalness_cmd.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
@@ -287,13 +288,13 @@ int main(int argc, char** argv) {
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
   static constexpr std::string_view kCommands[] = {"schema",  "sql",   "parse",     "identifiers", "naturalness",
-                                                   "profile", "views", "translate", "rename"};
+                                                   "profile", "views", "translate", "rename", "eval"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(std::begin(kCommands), std::end(kCommands), std::string_view(argv[1])) == std::end(kCommands)) {
     fmt::print(
         stderr,
         "plainsql: error: unknown command '{}'; commands are: schema, sql, parse, identifiers, naturalness, profile, "
-        "views, translate, rename (see plainsql --help)\n",
+        "views, translate, rename, eval (see plainsql --help)\n",
         argv[1]);
     return 2;
   }
@@ -328,6 +329,7 @@ int main(int argc, char** argv) {
 
   plainsql::cli::NaturalnessCommands naturalness(app);
   plainsql::cli::ViewsCommands views(app);
+  plainsql::cli::EvalCommands eval(app);
 
   try {
     app.parse(argc, argv);
@@ -349,6 +351,7 @@ int main(int argc, char** argv) {
     if (*identifiers) return RunIdentifiers(id_args);
     if (naturalness.Selected()) return naturalness.Run();
     if (views.Selected()) return views.Run();
+    if (eval.Selected()) return eval.Run();
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

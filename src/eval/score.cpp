@@ -1,0 +1,277 @@
+// Scoring predictions (see score.h).
+#include "eval/score.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/introspect.h"
+#include "catalog/name_catalog.h"
+#include "common/file.h"
+#include "common/strings.h"
+#include "sql/parser.h"
+#include "sql/printer.h"
+#include "sql/resolver.h"
+
+namespace plainsql::eval {
+
+namespace {
+
+std::string FirstLineOf(const std::string& message) {
+  size_t nl = message.find('\n');
+  return nl == std::string::npos ? message : message.substr(0, nl);
+}
+
+struct Database {
+  std::unique_ptr<exec::Connection> conn;  // null without a database file
+  sql::NameCatalog names;
+  bool has_names = false;
+};
+
+Result<sql::NameCatalog> NamesFromTables(const std::string& tables_file, const std::string& db_id) {
+  auto all = catalog::ReadJsonFile(tables_file);
+  if (!all) return all.error();
+  for (const auto& entry : *all) {
+    if (entry.contains("db_id") && entry["db_id"].is_string() &&
+        EqualsIgnoreCase(entry["db_id"].get<std::string>(), db_id)) {
+      auto s = catalog::SchemaFromBenchmarkEntry(entry);
+      if (!s) return s.error();
+      return catalog::ToNameCatalog(*s);
+    }
+  }
+  return MakeError(ErrorCode::kNotFound, fmt::format("{} has no schema for database '{}'", tables_file, db_id));
+}
+
+std::string Difficulty(const Question& q, const std::optional<sql::Query>& gold) {
+  if (!q.difficulty.empty()) return q.difficulty;
+  if (!q.spider_sql_json.empty()) {
+    if (auto h = HardnessFromSpiderJson(q.spider_sql_json)) return std::string(HardnessName(*h));
+  }
+  if (gold) return std::string(HardnessName(HardnessFromQuery(*gold)));
+  return "";
+}
+
+}  // namespace
+
+Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, const std::vector<Question>& questions,
+                                                    const std::vector<std::string>& predictions,
+                                                    const ScoreOptions& options) {
+  if (predictions.size() != questions.size()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("{} predictions for {} questions: the predictions file needs one line per question",
+                                 predictions.size(), questions.size()));
+  }
+  auto dialect = sql::DialectByName(benchmark.dialect);
+  if (!dialect) return MakeError(ErrorCode::kInternal, "unknown benchmark dialect " + benchmark.dialect);
+  const sql::Dialect& d = **dialect;
+  std::map<std::string, Database> dbs;
+  auto database = [&](const std::string& db_id) -> Result<Database*> {
+    auto it = dbs.find(db_id);
+    if (it != dbs.end()) return &it->second;
+    Database db;
+    std::string file = options.db_dir.empty() ? "" : SqliteDatabasePath(options.db_dir, db_id);
+    if (!file.empty()) {
+      auto conn = exec::Connect(file);
+      if (!conn) return conn.error();
+      catalog::IntrospectOptions io;
+      io.samples = 0;
+      io.row_counts = false;
+      auto schema = catalog::Introspect(**conn, io);
+      if (!schema) return schema.error();
+      db.names = catalog::ToNameCatalog(*schema);
+      db.has_names = true;
+      db.conn = std::move(*conn);
+    } else if (!options.tables_file.empty()) {
+      auto names = NamesFromTables(options.tables_file, db_id);
+      if (!names) return names.error();
+      db.names = std::move(*names);
+      db.has_names = true;
+    } else if (!options.db_dir.empty()) {
+      return MakeError(ErrorCode::kNotFound, fmt::format("no database '{}' in {}", db_id, options.db_dir));
+    }
+    return &dbs.emplace(db_id, std::move(db)).first->second;
+  };
+
+  std::vector<QuestionScore> out;
+  out.reserve(questions.size());
+  for (size_t i = 0; i < questions.size(); ++i) {
+    const Question& q = questions[i];
+    QuestionScore s;
+    s.index = q.index;
+    s.db_id = q.db_id;
+    s.question = q.question;
+    s.gold_sql = q.gold_sql;
+    s.predicted_sql = predictions[i];
+    auto db = database(q.db_id);
+    if (!db) return db.error();
+    auto gold = sql::ParseQuery(q.gold_sql, d);
+    std::optional<sql::Query> gold_tree;
+    if (gold) gold_tree = *gold;
+    s.difficulty = Difficulty(q, gold_tree);
+    auto pred = sql::ParseQuery(s.predicted_sql, d);
+    if (Trim(s.predicted_sql).empty()) {
+      s.error = "no prediction";
+    } else if (!pred) {
+      s.error = "does not parse: " + FirstLineOf(pred.error().message);
+    }
+    if (gold && pred) s.em = ExactMatch(*gold, *pred, d);
+    if ((*db)->has_names) {
+      std::set<std::string> gold_ids, pred_ids;
+      if (gold) gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
+      if (pred) pred_ids = QueryIdentifiers(sql::Resolve(*pred, (*db)->names, d));
+      s.linking = QueryLinking(gold_ids, pred_ids);
+    }
+    if ((*db)->conn) {
+      exec::Connection& conn = *(*db)->conn;
+      auto run = [&](const Result<sql::Query>& tree, const std::string& text) -> Result<exec::ResultSet> {
+        if (!tree) return tree.error();
+        std::string to_run = options.keep_distinct ? text : sql::Print(WithoutDistinct(*tree), d);
+        return conn.Query(to_run, options.limits);
+      };
+      auto gold_rs = run(gold, q.gold_sql);
+      if (!gold_rs) s.gold_error = FirstLineOf(gold_rs.error().message);
+      Result<exec::ResultSet> pred_rs = MakeError(ErrorCode::kInvalidArgument, s.error);
+      if (s.error.empty()) {
+        pred_rs = run(pred, s.predicted_sql);
+        if (!pred_rs) s.error = FirstLineOf(pred_rs.error().message);
+      }
+      if (pred_rs) s.predicted_ms = pred_rs->elapsed_ms;
+      bool both = gold_rs && pred_rs;
+      s.ex_strict = both && ExStrict(*gold_rs, *pred_rs, OrderMatters(q.gold_sql));
+      s.ex_relaxed = both && ExRelaxed(*gold_rs, *pred_rs);
+      s.jaccard = both ? ExJaccard(*gold_rs, *pred_rs) : 0.0;
+      s.ex_jaccard = both && s.jaccard >= kJaccardThreshold;
+    }
+    out.push_back(std::move(s));
+    if (options.progress) options.progress(i + 1, questions.size());
+  }
+  return out;
+}
+
+namespace {
+
+struct Tally {
+  size_t count = 0, executed = 0, errors = 0, gold_errors = 0;
+  std::vector<double> ex_strict;
+  double ex_relaxed = 0, ex_jaccard = 0, em = 0, recall = 0, precision = 0, f1 = 0;
+
+  void Add(const QuestionScore& s) {
+    ++count;
+    if (!s.error.empty()) ++errors;
+    if (!s.gold_error.empty()) ++gold_errors;
+    if (s.ex_strict) {
+      ++executed;
+      ex_strict.push_back(*s.ex_strict ? 1 : 0);
+      ex_relaxed += *s.ex_relaxed ? 1 : 0;
+      ex_jaccard += *s.ex_jaccard ? 1 : 0;
+    }
+    em += s.em ? 1 : 0;
+    recall += s.linking.recall;
+    precision += s.linking.precision;
+    f1 += s.linking.f1;
+  }
+
+  nlohmann::json Json() const {
+    auto mean = [&](double sum, size_t n) -> nlohmann::json {
+      if (n == 0) return nullptr;
+      return sum / static_cast<double>(n);
+    };
+    nlohmann::json j = {{"count", count}};
+    double strict = 0;
+    for (double v : ex_strict) strict += v;
+    j["executed"] = executed;
+    j["ex_strict"] = mean(strict, executed);
+    if (executed) {
+      Interval ci = BootstrapInterval(ex_strict);
+      j["ex_strict_ci95"] = {ci.low, ci.high};
+    }
+    j["ex_relaxed"] = mean(ex_relaxed, executed);
+    j["ex_jaccard"] = mean(ex_jaccard, executed);
+    j["em"] = mean(em, count);
+    j["query_recall"] = mean(recall, count);
+    j["query_precision"] = mean(precision, count);
+    j["query_f1"] = mean(f1, count);
+    j["prediction_errors"] = errors;
+    j["errors_per_100"] = mean(100.0 * static_cast<double>(errors), count);
+    j["gold_errors"] = gold_errors;
+    return j;
+  }
+};
+
+}  // namespace
+
+nlohmann::json ScoreJson(const std::vector<QuestionScore>& scores) {
+  Tally all;
+  std::map<std::string, Tally> by_difficulty, by_db;
+  nlohmann::json questions = nlohmann::json::array();
+  for (const auto& s : scores) {
+    all.Add(s);
+    by_difficulty[s.difficulty.empty() ? "unknown" : s.difficulty].Add(s);
+    by_db[s.db_id].Add(s);
+    auto opt = [](const std::optional<bool>& b) -> nlohmann::json {
+      if (!b) return nullptr;
+      return *b;
+    };
+    questions.push_back({{"index", s.index},
+                         {"db_id", s.db_id},
+                         {"difficulty", s.difficulty},
+                         {"ex_strict", opt(s.ex_strict)},
+                         {"ex_relaxed", opt(s.ex_relaxed)},
+                         {"ex_jaccard", opt(s.ex_jaccard)},
+                         {"jaccard", s.ex_strict ? nlohmann::json(s.jaccard) : nlohmann::json(nullptr)},
+                         {"em", s.em},
+                         {"query_recall", s.linking.recall},
+                         {"query_precision", s.linking.precision},
+                         {"query_f1", s.linking.f1},
+                         {"predicted_sql", s.predicted_sql},
+                         {"gold_sql", s.gold_sql},
+                         {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
+                         {"gold_error", s.gold_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.gold_error)}});
+  }
+  nlohmann::json summary = all.Json();
+  summary["by_difficulty"] = nlohmann::json::object();
+  for (const auto& [k, t] : by_difficulty) summary["by_difficulty"][k] = t.Json();
+  summary["by_database"] = nlohmann::json::object();
+  for (const auto& [k, t] : by_db) summary["by_database"][k] = t.Json();
+  return {{"summary", summary}, {"questions", questions}};
+}
+
+std::string ScoreText(const std::vector<QuestionScore>& scores) {
+  nlohmann::json j = ScoreJson(scores)["summary"];
+  auto cell = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : fmt::format("{:.3f}", v.get<double>()); };
+  std::string out = fmt::format("{:<10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>12} {:>8}\n", "", "count", "EX strict",
+                                "EX relaxed", "EX Jaccard", "EM", "QueryRecall", "errors");
+  auto line = [&](const std::string& name, const nlohmann::json& t) {
+    out += fmt::format("{:<10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>12} {:>8}\n", name, t["count"].get<size_t>(),
+                       cell(t["ex_strict"]), cell(t["ex_relaxed"]), cell(t["ex_jaccard"]), cell(t["em"]),
+                       cell(t["query_recall"]), t["prediction_errors"].get<size_t>());
+  };
+  line("all", j);
+  for (const char* k : {"easy", "medium", "hard", "extra", "simple", "moderate", "challenging", "unknown"}) {
+    if (j["by_difficulty"].contains(k)) line(k, j["by_difficulty"][k]);
+  }
+  if (j.contains("ex_strict_ci95")) {
+    out += fmt::format("EX strict 95% bootstrap interval: [{:.3f}, {:.3f}]\n", j["ex_strict_ci95"][0].get<double>(),
+                       j["ex_strict_ci95"][1].get<double>());
+  }
+  if (j["gold_errors"].get<size_t>() > 0) {
+    out += fmt::format("{} gold queries failed to run; their questions count as wrong\n", j["gold_errors"].get<size_t>());
+  }
+  return out;
+}
+
+Result<std::vector<std::string>> LoadPredictions(const std::string& path) {
+  auto text = ReadFileToString(path);
+  if (!text) return text.error();
+  std::vector<std::string> out = Split(*text, '\n');
+  if (!out.empty() && out.back().empty()) out.pop_back();  // the final newline
+  for (auto& line : out) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (size_t tab = line.find('\t'); tab != std::string::npos) line = line.substr(0, tab);
+  }
+  return out;
+}
+
+}  // namespace plainsql::eval

@@ -1,0 +1,57 @@
+// Scoring predictions against a benchmark: every metric for every question, and the summary. Used by
+// `plainsql eval score` for any system's predictions (one SQL per line, as the Spider evaluator takes them).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "eval/benchmark.h"
+#include "eval/metrics.h"
+#include "exec/connection.h"
+
+namespace plainsql::eval {
+
+struct ScoreOptions {
+  std::string db_dir;       // SQLite databases in the Spider layout; without one, nothing is executed
+  std::string tables_file;  // Spider-style tables.json, for resolving names where there is no database
+  bool keep_distinct = false;  // the official evaluator removes DISTINCT from both queries unless told to keep it
+  exec::Limits limits{std::chrono::milliseconds(30'000), 1'000'000};  // per query
+  std::function<void(size_t, size_t)> progress;                      // (done, total)
+};
+
+struct QuestionScore {
+  size_t index = 0;
+  std::string db_id, difficulty, question, gold_sql, predicted_sql;
+  std::optional<bool> ex_strict, ex_relaxed, ex_jaccard;  // nullopt: not executed (no database)
+  double jaccard = 0;
+  bool em = false;
+  LinkingScores linking;
+  std::string error;       // why the prediction failed (parse, execution, timeout); "" if it ran
+  std::string gold_error;  // the gold query failed: the question cannot be scored by execution
+  double predicted_ms = 0;
+};
+
+/// Scores `predictions[i]` against `questions[i]`. Fails only on setup errors (a count mismatch, a database or schema
+/// that cannot be read); a prediction that does not parse or run is a wrong answer, recorded in QuestionScore::error.
+Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, const std::vector<Question>& questions,
+                                                    const std::vector<std::string>& predictions,
+                                                    const ScoreOptions& options);
+
+/// {"summary": {...every metric, overall, by difficulty, by database...}, "questions": [one object per question, in
+/// input order: index, db_id, difficulty, ex_strict, ex_relaxed, ex_jaccard, em, query_recall, query_precision,
+/// query_f1, predicted_sql, gold_sql, error]}.
+nlohmann::json ScoreJson(const std::vector<QuestionScore>& scores);
+
+/// The summary as an aligned text table (overall and by difficulty).
+std::string ScoreText(const std::vector<QuestionScore>& scores);
+
+/// The predictions of a file: one SQL per line; text after a TAB is ignored (Spider's `SQL<TAB>db_id` gold files can
+/// be scored as predictions). Empty lines are empty predictions.
+Result<std::vector<std::string>> LoadPredictions(const std::string& path);
+
+}  // namespace plainsql::eval
