@@ -14,13 +14,13 @@ struct Question {
   std::string db_id;
   std::string question;
   std::string gold_sql;
-  std::string evidence;          // BIRD's external knowledge; SNAILS "-- @HINT" lines
-  std::string spider_sql_json;   // Spider's parsed `sql` object, when the file has one (for the official hardness)
-  std::string difficulty;        // given by the file (BIRD: simple / moderate / challenging), else ""
+  std::string evidence;         // BIRD's external knowledge; SNAILS "-- @HINT" lines
+  std::string spider_sql_json;  // Spider's parsed `sql` object, when the file has one (for the official hardness)
+  std::string difficulty;       // given by the file (BIRD: simple / moderate / challenging), else ""
 };
 
 struct Benchmark {
-  std::string name;               // "spider", "bird", "snails", "custom"
+  std::string name;                // "spider", "bird", "snails", "custom"
   std::string dialect = "sqlite";  // of the gold SQL
   std::vector<Question> questions;
 };

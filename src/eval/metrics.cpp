@@ -311,8 +311,8 @@ std::optional<Hardness> HardnessFromSpiderJson(const std::string& sql_json) {
     // count_others
     int others = 0;
     std::vector<json> select_units = sql["select"][1].get<std::vector<json>>();
-    int agg = CountAgg(select_units) + CountAgg(EveryOther(where, 0)) +
-              CountAgg(sql["groupBy"].get<std::vector<json>>());
+    int agg =
+        CountAgg(select_units) + CountAgg(EveryOther(where, 0)) + CountAgg(sql["groupBy"].get<std::vector<json>>());
     if (!sql["orderBy"].empty()) {
       std::vector<json> cols;
       for (const json& vu : sql["orderBy"][1]) {

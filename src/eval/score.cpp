@@ -28,6 +28,7 @@ struct Database {
   std::unique_ptr<exec::Connection> conn;  // null without a database file
   sql::NameCatalog names;
   bool has_names = false;
+  bool missing = false;  // --db-dir was given but holds no file for it
 };
 
 Result<sql::NameCatalog> NamesFromTables(const std::string& tables_file, const std::string& db_id) {
@@ -83,13 +84,19 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
       db.names = catalog::ToNameCatalog(*schema);
       db.has_names = true;
       db.conn = std::move(*conn);
-    } else if (!options.tables_file.empty()) {
-      auto names = NamesFromTables(options.tables_file, db_id);
-      if (!names) return names.error();
-      db.names = std::move(*names);
-      db.has_names = true;
-    } else if (!options.db_dir.empty()) {
-      return MakeError(ErrorCode::kNotFound, fmt::format("no database '{}' in {}", db_id, options.db_dir));
+    } else {
+      // A benchmark may name databases that are not at hand (Spider's release lacks some): those questions are
+      // scored without execution, and counted.
+      db.missing = !options.db_dir.empty();
+      if (!options.tables_file.empty()) {
+        auto names = NamesFromTables(options.tables_file, db_id);
+        if (names) {
+          db.names = std::move(*names);
+          db.has_names = true;
+        } else if (!db.missing) {
+          return names.error();
+        }
+      }
     }
     return &dbs.emplace(db_id, std::move(db)).first->second;
   };
@@ -106,6 +113,7 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
     s.predicted_sql = predictions[i];
     auto db = database(q.db_id);
     if (!db) return db.error();
+    s.database_missing = (*db)->missing;
     auto gold = sql::ParseQuery(q.gold_sql, d);
     std::optional<sql::Query> gold_tree;
     if (gold) gold_tree = *gold;
@@ -117,7 +125,8 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
       s.error = "does not parse: " + FirstLineOf(pred.error().message);
     }
     if (gold && pred) s.em = ExactMatch(*gold, *pred, d);
-    if ((*db)->has_names) {
+    if ((*db)->has_names && gold) {
+      s.linked = true;
       std::set<std::string> gold_ids, pred_ids;
       if (gold) gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
       if (pred) pred_ids = QueryIdentifiers(sql::Resolve(*pred, (*db)->names, d));
@@ -138,11 +147,15 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
         if (!pred_rs) s.error = FirstLineOf(pred_rs.error().message);
       }
       if (pred_rs) s.predicted_ms = pred_rs->elapsed_ms;
-      bool both = gold_rs && pred_rs;
-      s.ex_strict = both && ExStrict(*gold_rs, *pred_rs, OrderMatters(q.gold_sql));
-      s.ex_relaxed = both && ExRelaxed(*gold_rs, *pred_rs);
-      s.jaccard = both ? ExJaccard(*gold_rs, *pred_rs) : 0.0;
-      s.ex_jaccard = both && s.jaccard >= kJaccardThreshold;
+      // A gold query that does not run leaves nothing to compare with (the official evaluator stops on one): the
+      // question is not scored by execution, and the gold error is reported.
+      if (gold_rs) {
+        bool both = static_cast<bool>(pred_rs);
+        s.ex_strict = both && ExStrict(*gold_rs, *pred_rs, OrderMatters(q.gold_sql));
+        s.ex_relaxed = both && ExRelaxed(*gold_rs, *pred_rs);
+        s.jaccard = both ? ExJaccard(*gold_rs, *pred_rs) : 0.0;
+        s.ex_jaccard = both && s.jaccard >= kJaccardThreshold;
+      }
     }
     out.push_back(std::move(s));
     if (options.progress) options.progress(i + 1, questions.size());
@@ -153,7 +166,7 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
 namespace {
 
 struct Tally {
-  size_t count = 0, executed = 0, errors = 0, gold_errors = 0;
+  size_t count = 0, executed = 0, errors = 0, gold_errors = 0, missing = 0, linked = 0;
   std::vector<double> ex_strict;
   double ex_relaxed = 0, ex_jaccard = 0, em = 0, recall = 0, precision = 0, f1 = 0;
 
@@ -161,6 +174,7 @@ struct Tally {
     ++count;
     if (!s.error.empty()) ++errors;
     if (!s.gold_error.empty()) ++gold_errors;
+    if (s.database_missing) ++missing;
     if (s.ex_strict) {
       ++executed;
       ex_strict.push_back(*s.ex_strict ? 1 : 0);
@@ -168,17 +182,20 @@ struct Tally {
       ex_jaccard += *s.ex_jaccard ? 1 : 0;
     }
     em += s.em ? 1 : 0;
-    recall += s.linking.recall;
-    precision += s.linking.precision;
-    f1 += s.linking.f1;
+    if (s.linked) {
+      ++linked;
+      recall += s.linking.recall;
+      precision += s.linking.precision;
+      f1 += s.linking.f1;
+    }
   }
 
-  nlohmann::json Json() const {
-    auto mean = [&](double sum, size_t n) -> nlohmann::json {
+  nlohmann::ordered_json Json() const {
+    auto mean = [&](double sum, size_t n) -> nlohmann::ordered_json {
       if (n == 0) return nullptr;
       return sum / static_cast<double>(n);
     };
-    nlohmann::json j = {{"count", count}};
+    nlohmann::ordered_json j = {{"count", count}};
     double strict = 0;
     for (double v : ex_strict) strict += v;
     j["executed"] = executed;
@@ -190,60 +207,65 @@ struct Tally {
     j["ex_relaxed"] = mean(ex_relaxed, executed);
     j["ex_jaccard"] = mean(ex_jaccard, executed);
     j["em"] = mean(em, count);
-    j["query_recall"] = mean(recall, count);
-    j["query_precision"] = mean(precision, count);
-    j["query_f1"] = mean(f1, count);
+    j["query_recall"] = mean(recall, linked);
+    j["query_precision"] = mean(precision, linked);
+    j["query_f1"] = mean(f1, linked);
     j["prediction_errors"] = errors;
     j["errors_per_100"] = mean(100.0 * static_cast<double>(errors), count);
     j["gold_errors"] = gold_errors;
+    j["database_missing"] = missing;
     return j;
   }
 };
 
 }  // namespace
 
-nlohmann::json ScoreJson(const std::vector<QuestionScore>& scores) {
+nlohmann::ordered_json ScoreJson(const std::vector<QuestionScore>& scores) {
   Tally all;
   std::map<std::string, Tally> by_difficulty, by_db;
-  nlohmann::json questions = nlohmann::json::array();
+  nlohmann::ordered_json questions = nlohmann::ordered_json::array();
   for (const auto& s : scores) {
     all.Add(s);
     by_difficulty[s.difficulty.empty() ? "unknown" : s.difficulty].Add(s);
     by_db[s.db_id].Add(s);
-    auto opt = [](const std::optional<bool>& b) -> nlohmann::json {
+    auto opt = [](const std::optional<bool>& b) -> nlohmann::ordered_json {
       if (!b) return nullptr;
       return *b;
     };
-    questions.push_back({{"index", s.index},
-                         {"db_id", s.db_id},
-                         {"difficulty", s.difficulty},
-                         {"ex_strict", opt(s.ex_strict)},
-                         {"ex_relaxed", opt(s.ex_relaxed)},
-                         {"ex_jaccard", opt(s.ex_jaccard)},
-                         {"jaccard", s.ex_strict ? nlohmann::json(s.jaccard) : nlohmann::json(nullptr)},
-                         {"em", s.em},
-                         {"query_recall", s.linking.recall},
-                         {"query_precision", s.linking.precision},
-                         {"query_f1", s.linking.f1},
-                         {"predicted_sql", s.predicted_sql},
-                         {"gold_sql", s.gold_sql},
-                         {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
-                         {"gold_error", s.gold_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.gold_error)}});
+    questions.push_back(
+        {{"index", s.index},
+         {"db_id", s.db_id},
+         {"difficulty", s.difficulty},
+         {"ex_strict", opt(s.ex_strict)},
+         {"ex_relaxed", opt(s.ex_relaxed)},
+         {"ex_jaccard", opt(s.ex_jaccard)},
+         {"jaccard", s.ex_strict ? nlohmann::ordered_json(s.jaccard) : nlohmann::ordered_json(nullptr)},
+         {"em", s.em},
+         {"query_recall", s.linked ? nlohmann::ordered_json(s.linking.recall) : nlohmann::ordered_json(nullptr)},
+         {"query_precision", s.linked ? nlohmann::ordered_json(s.linking.precision) : nlohmann::ordered_json(nullptr)},
+         {"query_f1", s.linked ? nlohmann::ordered_json(s.linking.f1) : nlohmann::ordered_json(nullptr)},
+         {"predicted_sql", s.predicted_sql},
+         {"gold_sql", s.gold_sql},
+         {"error", s.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.error)},
+         {"gold_error", s.gold_error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.gold_error)},
+         {"database_missing", s.database_missing}});
   }
-  nlohmann::json summary = all.Json();
-  summary["by_difficulty"] = nlohmann::json::object();
+  nlohmann::ordered_json summary = all.Json();
+  summary["by_difficulty"] = nlohmann::ordered_json::object();
   for (const auto& [k, t] : by_difficulty) summary["by_difficulty"][k] = t.Json();
-  summary["by_database"] = nlohmann::json::object();
+  summary["by_database"] = nlohmann::ordered_json::object();
   for (const auto& [k, t] : by_db) summary["by_database"][k] = t.Json();
   return {{"summary", summary}, {"questions", questions}};
 }
 
 std::string ScoreText(const std::vector<QuestionScore>& scores) {
-  nlohmann::json j = ScoreJson(scores)["summary"];
-  auto cell = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : fmt::format("{:.3f}", v.get<double>()); };
+  nlohmann::ordered_json j = ScoreJson(scores)["summary"];
+  auto cell = [](const nlohmann::ordered_json& v) {
+    return v.is_null() ? std::string("-") : fmt::format("{:.3f}", v.get<double>());
+  };
   std::string out = fmt::format("{:<10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>12} {:>8}\n", "", "count", "EX strict",
                                 "EX relaxed", "EX Jaccard", "EM", "QueryRecall", "errors");
-  auto line = [&](const std::string& name, const nlohmann::json& t) {
+  auto line = [&](const std::string& name, const nlohmann::ordered_json& t) {
     out += fmt::format("{:<10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>12} {:>8}\n", name, t["count"].get<size_t>(),
                        cell(t["ex_strict"]), cell(t["ex_relaxed"]), cell(t["ex_jaccard"]), cell(t["em"]),
                        cell(t["query_recall"]), t["prediction_errors"].get<size_t>());
@@ -256,8 +278,13 @@ std::string ScoreText(const std::vector<QuestionScore>& scores) {
     out += fmt::format("EX strict 95% bootstrap interval: [{:.3f}, {:.3f}]\n", j["ex_strict_ci95"][0].get<double>(),
                        j["ex_strict_ci95"][1].get<double>());
   }
+  if (j["database_missing"].get<size_t>() > 0) {
+    out += fmt::format("{} questions name a database that is not in the database folder: not executed\n",
+                       j["database_missing"].get<size_t>());
+  }
   if (j["gold_errors"].get<size_t>() > 0) {
-    out += fmt::format("{} gold queries failed to run; their questions count as wrong\n", j["gold_errors"].get<size_t>());
+    out += fmt::format("{} gold queries failed to run: those questions are not scored by execution\n",
+                       j["gold_errors"].get<size_t>());
   }
   return out;
 }

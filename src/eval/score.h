@@ -17,22 +17,24 @@
 namespace plainsql::eval {
 
 struct ScoreOptions {
-  std::string db_dir;       // SQLite databases in the Spider layout; without one, nothing is executed
-  std::string tables_file;  // Spider-style tables.json, for resolving names where there is no database
+  std::string db_dir;          // SQLite databases in the Spider layout; without one, nothing is executed
+  std::string tables_file;     // Spider-style tables.json, for resolving names where there is no database
   bool keep_distinct = false;  // the official evaluator removes DISTINCT from both queries unless told to keep it
   exec::Limits limits{std::chrono::milliseconds(30'000), 1'000'000};  // per query
-  std::function<void(size_t, size_t)> progress;                      // (done, total)
+  std::function<void(size_t, size_t)> progress;                       // (done, total)
 };
 
 struct QuestionScore {
   size_t index = 0;
   std::string db_id, difficulty, question, gold_sql, predicted_sql;
-  std::optional<bool> ex_strict, ex_relaxed, ex_jaccard;  // nullopt: not executed (no database)
+  std::optional<bool> ex_strict, ex_relaxed, ex_jaccard;  // nullopt: not executed (no database, or the gold fails)
   double jaccard = 0;
   bool em = false;
   LinkingScores linking;
-  std::string error;       // why the prediction failed (parse, execution, timeout); "" if it ran
-  std::string gold_error;  // the gold query failed: the question cannot be scored by execution
+  bool linked = false;            // linking was scored (the gold parses and the database's names are known)
+  std::string error;              // why the prediction failed (parse, execution, timeout); "" if it ran
+  std::string gold_error;         // the gold query failed: the question cannot be scored by execution
+  bool database_missing = false;  // the database folder has no file for db_id: not executed
   double predicted_ms = 0;
 };
 
@@ -45,7 +47,7 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
 /// {"summary": {...every metric, overall, by difficulty, by database...}, "questions": [one object per question, in
 /// input order: index, db_id, difficulty, ex_strict, ex_relaxed, ex_jaccard, em, query_recall, query_precision,
 /// query_f1, predicted_sql, gold_sql, error]}.
-nlohmann::json ScoreJson(const std::vector<QuestionScore>& scores);
+nlohmann::ordered_json ScoreJson(const std::vector<QuestionScore>& scores);
 
 /// The summary as an aligned text table (overall and by difficulty).
 std::string ScoreText(const std::vector<QuestionScore>& scores);

@@ -17,11 +17,13 @@ EvalCommands::EvalCommands(CLI::App& app) {
   root_ = app.add_subcommand("eval", "Measure: score predictions against a benchmark with the papers' metrics");
   root_->require_subcommand(1);
   score_ = root_->add_subcommand(
-      "score", "Score a file of predictions (one SQL per line) against a benchmark: EX strict / relaxed / Jaccard, EM, "
-               "SNAILS QueryRecall, by difficulty");
+      "score",
+      "Score a file of predictions (one SQL per line) against a benchmark: EX strict / relaxed / Jaccard, EM, "
+      "SNAILS QueryRecall, by difficulty");
   score_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
-  score_->add_option("--questions", questions_,
-                     "The questions: Spider/BIRD JSON, a SNAILS pair file or folder, or custom JSONL/CSV")
+  score_
+      ->add_option("--questions", questions_,
+                   "The questions: Spider/BIRD JSON, a SNAILS pair file or folder, or custom JSONL/CSV")
       ->required();
   score_->add_option("--tables", tables_, "tables.json, to resolve names where there is no database (SNAILS, BIRD)");
   score_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout: DIR/db/db.sqlite)");
@@ -73,7 +75,8 @@ int EvalCommands::Score() {
   options.limits.timeout = std::chrono::milliseconds(timeout_ms_);
   if (isatty(STDERR_FILENO)) {
     options.progress = [](size_t done, size_t total) {
-      if (done % 50 == 0 || done == total) fmt::print(stderr, "\rscoring: {}/{}{}", done, total, done == total ? "\n" : "");
+      if (done % 50 == 0 || done == total)
+        fmt::print(stderr, "\rscoring: {}/{}{}", done, total, done == total ? "\n" : "");
     };
   }
   auto scores = eval::ScorePredictions(*benchmark, questions, selected_predictions, options);

@@ -17,10 +17,10 @@
 #include "cli.h"
 #include "common/status.h"
 #include "common/version.h"
+#include "eval_cmd.h"
 #include "exec/connection.h"
 #include "exec/render.h"
 #include "naturalness/crosswalk.h"
-#include "eval_cmd.h"
 #include "naturalness_cmd.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
@@ -288,7 +288,7 @@ int main(int argc, char** argv) {
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
   static constexpr std::string_view kCommands[] = {"schema",  "sql",   "parse",     "identifiers", "naturalness",
-                                                   "profile", "views", "translate", "rename", "eval"};
+                                                   "profile", "views", "translate", "rename",      "eval"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(std::begin(kCommands), std::end(kCommands), std::string_view(argv[1])) == std::end(kCommands)) {
     fmt::print(

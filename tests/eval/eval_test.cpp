@@ -1,0 +1,179 @@
+// Metrics and loaders of the evaluation harness, on small cases with known answers.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "eval/benchmark.h"
+#include "eval/metrics.h"
+#include "eval/score.h"
+#include "sql/parser.h"
+#include "sql/printer.h"
+#include "test_util.h"
+
+namespace plainsql::eval {
+namespace {
+
+using exec::ResultSet;
+using exec::Value;
+
+ResultSet Rs(std::vector<std::vector<Value>> rows, size_t columns = 0) {
+  ResultSet rs;
+  size_t n = columns ? columns : (rows.empty() ? 1 : rows[0].size());
+  for (size_t i = 0; i < n; ++i) rs.columns.push_back("c" + std::to_string(i));
+  for (auto& r : rows) rs.rows.push_back(std::move(r));
+  return rs;
+}
+Value I(int64_t v) { return Value::Integer(v); }
+Value R(double v) { return Value::Real(v); }
+Value T(const std::string& v) { return Value::Text(v); }
+
+TEST(ExStrict, FollowsTheTestSuiteSemantics) {
+  ResultSet gold = Rs({{I(1), T("a")}, {I(2), T("b")}});
+  EXPECT_TRUE(ExStrict(gold, Rs({{I(2), T("b")}, {I(1), T("a")}}), false));               // any order without ORDER BY
+  EXPECT_FALSE(ExStrict(gold, Rs({{I(2), T("b")}, {I(1), T("a")}}), true));               // in order with it
+  EXPECT_TRUE(ExStrict(gold, Rs({{T("a"), I(1)}, {T("b"), I(2)}}), true));                // columns may be permuted
+  EXPECT_TRUE(ExStrict(gold, Rs({{R(1.0), T("a")}, {R(2.0), T("b")}}), true));            // 1 == 1.0
+  EXPECT_FALSE(ExStrict(gold, Rs({{T("1"), T("a")}, {T("2"), T("b")}}), true));           // '1' != 1
+  EXPECT_FALSE(ExStrict(gold, Rs({{I(1), T("a")}}), false));                              // row count
+  EXPECT_FALSE(ExStrict(gold, Rs({{I(1), T("a"), I(0)}, {I(2), T("b"), I(0)}}), false));  // column count
+  EXPECT_TRUE(ExStrict(Rs({}, 2), Rs({}, 3), false));                                     // two empty results
+  // Multisets, not sets: duplicates count.
+  EXPECT_FALSE(ExStrict(Rs({{I(1)}, {I(1)}, {I(2)}}), Rs({{I(1)}, {I(2)}, {I(2)}}), false));
+  // A permutation must hold for every row at once: swapping one column per row is not enough.
+  EXPECT_FALSE(ExStrict(Rs({{I(1), I(2)}, {I(3), I(4)}}), Rs({{I(2), I(1)}, {I(3), I(4)}}), false));
+  EXPECT_TRUE(ExStrict(Rs({{Value::Null()}}), Rs({{Value::Null()}}), false));
+}
+
+TEST(ExRelaxedAndJaccard, AllowExtraColumnsAndNearMisses) {
+  ResultSet gold = Rs({{T("a")}, {T("b")}});
+  EXPECT_TRUE(ExRelaxed(gold, Rs({{I(1), T("b")}, {I(2), T("a")}})));  // an extra column, any order
+  EXPECT_FALSE(ExRelaxed(gold, Rs({{T("a")}, {T("b")}, {T("c")}})));   // a row too many
+  EXPECT_FALSE(ExStrict(gold, Rs({{I(1), T("b")}, {I(2), T("a")}}), false));
+  EXPECT_DOUBLE_EQ(ExJaccard(gold, Rs({{I(1), T("b")}, {I(2), T("a")}})), 1.0);
+  // 19 of 20 rows: Jaccard 0.95, just correct; 18 of 20: 18/20 = 0.9, wrong.
+  std::vector<std::vector<Value>> g, p19, p18;
+  for (int i = 0; i < 20; ++i) g.push_back({I(i)});
+  for (int i = 0; i < 19; ++i) p19.push_back({I(i)});
+  for (int i = 0; i < 18; ++i) p18.push_back({I(i)});
+  EXPECT_GE(ExJaccard(Rs(g), Rs(p19)), kJaccardThreshold);
+  EXPECT_LT(ExJaccard(Rs(g), Rs(p18)), kJaccardThreshold);
+  EXPECT_DOUBLE_EQ(ExJaccard(Rs({{I(1), I(2)}}), Rs({{I(1)}})), 0.0);  // a gold column without partner
+}
+
+TEST(Metrics, DistinctLinkingOrderAndBootstrap) {
+  auto q =
+      sql::ParseQuery("SELECT DISTINCT a, count(DISTINCT b) FROM t UNION SELECT DISTINCT c, 1 FROM u", sql::Sqlite());
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(sql::Print(WithoutDistinct(*q), sql::Sqlite()), "SELECT a, count(b) FROM t UNION SELECT c, 1 FROM u");
+  EXPECT_TRUE(OrderMatters("select a from t ORDER\n BY a"));
+  EXPECT_FALSE(OrderMatters("select border_by from t"));
+  LinkingScores l = QueryLinking({"t", "t.a", "t.b"}, {"t", "t.a", "u"});
+  EXPECT_NEAR(l.recall, 2.0 / 3, 1e-12);
+  EXPECT_NEAR(l.precision, 2.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(QueryLinking({}, {}).recall, 1.0);
+  std::vector<double> outcomes(100, 1.0);
+  for (int i = 0; i < 30; ++i) outcomes[static_cast<size_t>(i)] = 0.0;
+  Interval a = BootstrapInterval(outcomes), b = BootstrapInterval(outcomes);
+  EXPECT_EQ(a.low, b.low);  // reproducible
+  EXPECT_LT(a.low, 0.7);
+  EXPECT_GT(a.high, 0.7);
+  auto e1 = sql::ParseQuery("select T1.a from t as T1", sql::Sqlite());
+  auto e2 = sql::ParseQuery("SELECT t1.A FROM T AS t1", sql::Sqlite());
+  ASSERT_TRUE(e1.ok() && e2.ok());
+  EXPECT_TRUE(ExactMatch(*e1, *e2, sql::Sqlite()));
+}
+
+TEST(Hardness, OfficialClassesFromSpiderJsonAndFromTheTree) {
+  // Spider dev #0: SELECT count(*) FROM singer -> easy.
+  std::string easy =
+      R"({"from": {"table_units": [["table_unit", 1]], "conds": []}, "select": [false, [[3, [0, [0, 0, false], null]]]],)"
+      R"( "where": [], "groupBy": [], "having": [], "orderBy": [], "limit": null, "intersect": null, "union": null,)"
+      R"( "except": null})";
+  EXPECT_EQ(HardnessFromSpiderJson(easy), Hardness::kEasy);
+  EXPECT_FALSE(HardnessFromSpiderJson("[1, 2]").has_value());
+  auto tree = [](const char* s) { return HardnessFromQuery(*sql::ParseQuery(s, sql::Sqlite())); };
+  EXPECT_EQ(tree("SELECT count(*) FROM singer"), Hardness::kEasy);
+  EXPECT_EQ(tree("SELECT name, age FROM singer WHERE age > 20"), Hardness::kMedium);
+  EXPECT_EQ(tree("SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer)"), Hardness::kHard);
+  EXPECT_EQ(tree("SELECT T1.name, count(*) FROM a AS T1 JOIN b AS T2 ON T1.id = T2.id JOIN c ON c.x = T2.x "
+                 "GROUP BY T1.name ORDER BY count(*) DESC LIMIT 1"),
+            Hardness::kExtra);
+}
+
+TEST(Benchmarks, LoadSnailsPairsCustomAndPredictions) {
+  test::TempDir tmp;
+  std::ofstream(tmp.File("Shop.sql"), std::ios::binary)
+      << "-- 1: How many orders?\r\nSELECT COUNT(*)\r\nFROM Orders\r\n;\r\n\r\n-- 2: Which site?\r\n"
+         "-- @HINT site means the Site column\r\nSELECT Site FROM Orders WHERE OrderID = 1;\n";
+  auto s = LoadSnailsPairs(tmp.File("Shop.sql"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->questions.size(), 2u);
+  EXPECT_EQ(s->questions[0].question, "How many orders?");
+  EXPECT_EQ(s->questions[0].gold_sql, "SELECT COUNT(*)\nFROM Orders");
+  EXPECT_EQ(s->questions[1].evidence, "site means the Site column");
+  EXPECT_EQ(s->questions[1].db_id, "Shop");
+  EXPECT_EQ(s->dialect, "tsql");
+
+  std::ofstream(tmp.File("b.jsonl")) << R"({"question": "q1", "sql": "SELECT 1", "db_id": "plant"})"
+                                     << "\n\n"
+                                     << R"({"question": "q2", "query": "SELECT 2", "db": "plant"})"
+                                     << "\n";
+  auto j = LoadCustom(tmp.File("b.jsonl"));
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  ASSERT_EQ(j->questions.size(), 2u);
+  EXPECT_EQ(j->questions[1].gold_sql, "SELECT 2");
+  std::ofstream(tmp.File("b.csv")) << "question,sql,db_id\n\"Count, please\",SELECT count(*) FROM plant,plant\n";
+  auto c = LoadCustom(tmp.File("b.csv"));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->questions.at(0).question, "Count, please");
+  std::ofstream(tmp.File("bad.jsonl")) << R"({"question": "no sql", "db_id": "plant"})"
+                                       << "\n";
+  auto bad = LoadCustom(tmp.File("bad.jsonl"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("bad.jsonl:1: no gold SQL"), std::string::npos) << bad.error().message;
+
+  std::ofstream(tmp.File("p.sql")) << "SELECT 1\tdb\r\n\nSELECT 2\n";
+  auto p = LoadPredictions(tmp.File("p.sql"));
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(*p, (std::vector<std::string>{"SELECT 1", "", "SELECT 2"}));
+}
+
+TEST(Score, ScoresPredictionsOnTheSampleDatabase) {
+  Benchmark b;
+  b.name = "custom";
+  std::string dir = test::SampleDb().substr(0, test::SampleDb().rfind('/'));
+  b.questions = {{0, "plant", "How many plants?", "SELECT count(*) FROM plant", "", "", ""},
+                 {1, "plant", "Plant names by id", "SELECT plant_name FROM plant ORDER BY plant_id", "", "", ""},
+                 {2, "plant", "Statuses", "SELECT DISTINCT MO_ST FROM TB_MO", "", "", ""},
+                 {3, "plant", "Nothing", "SELECT count(*) FROM plant", "", "", ""}};
+  std::vector<std::string> predictions = {"SELECT count(plant_id) FROM plant",
+                                          "SELECT plant_name FROM plant ORDER BY plant_name",  // wrong order
+                                          "SELECT MO_ST FROM TB_MO GROUP BY MO_ST",            // DISTINCT removed
+                                          "SELECT nothing FROM nowhere"};
+  ScoreOptions o;
+  o.db_dir = dir;
+  auto scores = ScorePredictions(b, b.questions, predictions, o);
+  ASSERT_TRUE(scores.ok()) << scores.error().message;
+  EXPECT_TRUE(*(*scores)[0].ex_strict);
+  EXPECT_FALSE((*scores)[0].em);
+  EXPECT_FALSE(*(*scores)[1].ex_strict);
+  EXPECT_TRUE(*(*scores)[1].ex_relaxed);  // the same rows, another order
+  // Without DISTINCT the gold has one row per order and the prediction one per status: wrong by the official rule.
+  EXPECT_FALSE(*(*scores)[2].ex_strict);
+  o.keep_distinct = true;
+  auto kept = ScorePredictions(b, b.questions, predictions, o);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_TRUE(*(*kept)[2].ex_strict);
+  EXPECT_FALSE(*(*scores)[3].ex_strict);
+  EXPECT_NE((*scores)[3].error.find("nowhere"), std::string::npos) << (*scores)[3].error;
+  EXPECT_DOUBLE_EQ((*scores)[3].linking.recall, 0.0);
+  nlohmann::ordered_json j = ScoreJson(*scores);
+  EXPECT_EQ(j["summary"]["count"], 4);
+  EXPECT_DOUBLE_EQ(j["summary"]["ex_strict"].get<double>(), 0.25);
+  EXPECT_EQ(j["questions"].size(), 4u);
+  EXPECT_EQ(j["questions"][3]["index"], 3);
+  EXPECT_FALSE(ScorePredictions(b, b.questions, {"SELECT 1"}, o).ok());  // count mismatch
+}
+
+}  // namespace
+}  // namespace plainsql::eval
