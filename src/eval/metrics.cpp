@@ -419,6 +419,102 @@ Hardness HardnessFromQuery(const sql::Query& query) {
   return Classify(comp1, comp2, others);
 }
 
+SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::string>& subset, size_t schema_size) {
+  auto is_column = [](const std::string& e) { return e.find('.') != std::string::npos; };
+  auto ratio = [](size_t a, size_t b, double empty) {
+    return b == 0 ? empty : static_cast<double>(a) / static_cast<double>(b);
+  };
+  size_t both = 0, gold_tables = 0, gold_columns = 0, sub_tables = 0, sub_columns = 0, both_tables = 0,
+         both_columns = 0;
+  for (const auto& e : gold) (is_column(e) ? gold_columns : gold_tables)++;
+  for (const auto& e : subset) {
+    bool col = is_column(e);
+    (col ? sub_columns : sub_tables)++;
+    if (gold.count(e)) {
+      ++both;
+      (col ? both_columns : both_tables)++;
+    }
+  }
+  SubsetScores s;
+  s.recall = ratio(both, gold.size(), 1.0);
+  s.perfect = both == gold.size();
+  s.precision = ratio(both, subset.size(), gold.empty() ? 1.0 : 0.0);
+  s.f1 = s.recall + s.precision > 0 ? 2 * s.recall * s.precision / (s.recall + s.precision) : 0.0;
+  s.relation_recall = ratio(both_tables, gold_tables, 1.0);
+  s.relation_precision = ratio(both_tables, sub_tables, gold_tables == 0 ? 1.0 : 0.0);
+  s.attribute_recall = ratio(both_columns, gold_columns, 1.0);
+  s.attribute_precision = ratio(both_columns, sub_columns, gold_columns == 0 ? 1.0 : 0.0);
+  s.proportion = ratio(subset.size(), schema_size, 0.0);
+  return s;
+}
+
+KendallResult KendallTau(const std::vector<double>& x, const std::vector<double>& y) {
+  KendallResult r;
+  size_t n = std::min(x.size(), y.size());
+  if (n < 2) return r;
+  double concordant = 0, discordant = 0;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      double dx = x[i] - x[j], dy = y[i] - y[j];
+      if (dx == 0 || dy == 0) continue;
+      ((dx > 0) == (dy > 0) ? concordant : discordant) += 1;
+    }
+  }
+  // Tie groups of each series.
+  auto ties = [&](const std::vector<double>& v) {
+    std::map<double, double> counts;
+    for (size_t i = 0; i < n; ++i) counts[v[i]] += 1;
+    std::vector<double> t;
+    for (const auto& [value, c] : counts) {
+      if (c > 1) t.push_back(c);
+    }
+    return t;
+  };
+  std::vector<double> tx = ties(x), ty = ties(y);
+  double nn = static_cast<double>(n);
+  double n0 = nn * (nn - 1) / 2, n1 = 0, n2 = 0;
+  double vt = 0, vu = 0, t1 = 0, u1 = 0, t2 = 0, u2 = 0;
+  for (double t : tx) {
+    n1 += t * (t - 1) / 2;
+    vt += t * (t - 1) * (2 * t + 5);
+    t1 += t * (t - 1);
+    t2 += t * (t - 1) * (t - 2);
+  }
+  for (double u : ty) {
+    n2 += u * (u - 1) / 2;
+    vu += u * (u - 1) * (2 * u + 5);
+    u1 += u * (u - 1);
+    u2 += u * (u - 1) * (u - 2);
+  }
+  double denominator = std::sqrt((n0 - n1) * (n0 - n2));
+  if (denominator == 0) return r;  // a constant series: tau is undefined; reported as 0 with p = 1
+  double s = concordant - discordant;
+  r.tau = s / denominator;
+  double variance = (nn * (nn - 1) * (2 * nn + 5) - vt - vu) / 18 + t1 * u1 / (2 * nn * (nn - 1)) +
+                    (n > 2 ? t2 * u2 / (9 * nn * (nn - 1) * (nn - 2)) : 0.0);
+  if (variance <= 0) return r;
+  double z = s / std::sqrt(variance);
+  r.p_value = std::erfc(std::fabs(z) / std::sqrt(2.0));
+  return r;
+}
+
+double McNemarP(int64_t b, int64_t c) {
+  int64_t n = b + c;
+  if (n == 0) return 1.0;
+  if (n < 25) {
+    // Two-sided exact binomial test with p = 1/2: twice the smaller tail, at most 1.
+    int64_t k = std::min(b, c);
+    double tail = 0;
+    for (int64_t i = 0; i <= k; ++i) {
+      tail += std::exp(std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(i) + 1) -
+                       std::lgamma(static_cast<double>(n - i) + 1) - static_cast<double>(n) * std::log(2.0));
+    }
+    return std::min(1.0, 2 * tail);
+  }
+  double chi2 = std::pow(std::fabs(static_cast<double>(b - c)) - 1, 2) / static_cast<double>(n);
+  return std::erfc(std::sqrt(chi2 / 2));
+}
+
 Interval BootstrapInterval(const std::vector<double>& outcomes, double confidence, int resamples, uint64_t seed) {
   if (outcomes.empty()) return {};
   std::mt19937_64 rng(seed);

@@ -68,6 +68,30 @@ std::optional<Hardness> HardnessFromSpiderJson(const std::string& sql_json);
 /// custom benchmarks). Agreement with the official classes on Spider dev is in docs/BENCHMARKS.md.
 Hardness HardnessFromQuery(const sql::Query& query);
 
+/// Schema-subsetting metrics (SKALPEL; the NATURAL thesis) for one question: the gold identifiers against a predicted
+/// schema subset. Elements are tables and "table.column" names (lower-case, as QueryIdentifiers gives them).
+struct SubsetScores {
+  double recall = 0;                                     // SchRecall: share of the gold elements the subset keeps
+  bool perfect = false;                                  // PerfRecall for this question: every gold element kept
+  double precision = 0;                                  // SchPrecision: share of the subset that the gold query uses
+  double f1 = 0;                                         // SchF1
+  double relation_recall = 0, relation_precision = 0;    // tables only
+  double attribute_recall = 0, attribute_precision = 0;  // columns only
+  double proportion = 0;                                 // subset size / schema size (tables and columns)
+};
+SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::string>& subset, size_t schema_size);
+
+/// Kendall's tau-b between two series (ties handled), with the two-sided p-value of the normal approximation with the
+/// tie-corrected variance (as scipy.stats.kendalltau's asymptotic method; SNAILS used it for naturalness vs success).
+struct KendallResult {
+  double tau = 0, p_value = 1;
+};
+KendallResult KendallTau(const std::vector<double>& x, const std::vector<double>& y);
+
+/// McNemar's test for two systems on the same questions: `b` questions only the first got right, `c` only the second.
+/// Two-sided exact binomial p-value when b + c < 25, else the chi-square test with continuity correction.
+double McNemarP(int64_t b, int64_t c);
+
 /// A percentile bootstrap confidence interval for the mean of 0/1 (or any) outcomes: `resamples` resamples with a
 /// fixed seed, so the interval is reproducible.
 struct Interval {

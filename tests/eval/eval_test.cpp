@@ -1,6 +1,7 @@
 // Metrics and loaders of the evaluation harness, on small cases with known answers.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "eval/benchmark.h"
@@ -173,6 +174,32 @@ TEST(Score, ScoresPredictionsOnTheSampleDatabase) {
   EXPECT_EQ(j["questions"].size(), 4u);
   EXPECT_EQ(j["questions"][3]["index"], 3);
   EXPECT_FALSE(ScorePredictions(b, b.questions, {"SELECT 1"}, o).ok());  // count mismatch
+}
+
+TEST(Statistics, KendallMcNemarAndSubsets) {
+  // No ties: 8 concordant and 2 discordant pairs, tau 0.6; z = 6 / sqrt(5*4*15/18).
+  KendallResult k = KendallTau({1, 2, 3, 4, 5}, {1, 3, 2, 5, 4});
+  EXPECT_NEAR(k.tau, 0.6, 1e-12);
+  EXPECT_NEAR(k.p_value, std::erfc(6 / std::sqrt(50.0 / 3) / std::sqrt(2.0)), 1e-12);
+  EXPECT_NEAR(KendallTau({1, 2, 3}, {3, 2, 1}).tau, -1.0, 1e-12);
+  KendallResult tied = KendallTau({1, 1, 2, 2}, {0, 1, 0, 1});  // no association
+  EXPECT_NEAR(tied.tau, 0.0, 1e-12);
+  EXPECT_NEAR(tied.p_value, 1.0, 1e-12);
+  EXPECT_EQ(KendallTau({1, 1, 1}, {1, 2, 3}).p_value, 1.0);  // constant: undefined, reported as no evidence
+  // Exact: 2 * (C(13,0)+C(13,1)+C(13,2)+C(13,3)) / 2^13.
+  EXPECT_NEAR(McNemarP(3, 10), 2 * 378.0 / 8192, 1e-12);
+  EXPECT_DOUBLE_EQ(McNemarP(0, 0), 1.0);
+  // Chi-square with continuity correction: (|30-15|-1)^2 / 45.
+  EXPECT_NEAR(McNemarP(30, 15), std::erfc(std::sqrt(196.0 / 45 / 2)), 1e-12);
+  SubsetScores sub = ScoreSubset({"t", "t.a", "u", "u.b"}, {"t", "t.a", "t.c", "u"}, 20);
+  EXPECT_DOUBLE_EQ(sub.recall, 0.75);
+  EXPECT_FALSE(sub.perfect);
+  EXPECT_DOUBLE_EQ(sub.precision, 0.75);
+  EXPECT_DOUBLE_EQ(sub.relation_recall, 1.0);
+  EXPECT_DOUBLE_EQ(sub.attribute_recall, 0.5);
+  EXPECT_DOUBLE_EQ(sub.attribute_precision, 0.5);
+  EXPECT_DOUBLE_EQ(sub.proportion, 0.2);
+  EXPECT_TRUE(ScoreSubset({"t"}, {"t", "u"}, 4).perfect);
 }
 
 }  // namespace
