@@ -56,19 +56,13 @@ std::string Difficulty(const Question& q, const std::optional<sql::Query>& gold)
 
 }  // namespace
 
-Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, const std::vector<Question>& questions,
-                                                    const std::vector<std::string>& predictions,
-                                                    const ScoreOptions& options) {
-  if (predictions.size() != questions.size()) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     fmt::format("{} predictions for {} questions: the predictions file needs one line per question",
-                                 predictions.size(), questions.size()));
-  }
-  auto dialect = sql::DialectByName(benchmark.dialect);
-  if (!dialect) return MakeError(ErrorCode::kInternal, "unknown benchmark dialect " + benchmark.dialect);
-  const sql::Dialect& d = **dialect;
+struct Scorer::Impl {
+  const Benchmark* benchmark = nullptr;
+  const sql::Dialect* dialect = nullptr;
+  ScoreOptions options;
   std::map<std::string, Database> dbs;
-  auto database = [&](const std::string& db_id) -> Result<Database*> {
+
+  Result<Database*> Get(const std::string& db_id) {
     auto it = dbs.find(db_id);
     if (it != dbs.end()) return &it->second;
     Database db;
@@ -99,65 +93,90 @@ Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, 
       }
     }
     return &dbs.emplace(db_id, std::move(db)).first->second;
-  };
+  }
+};
 
+Scorer::Scorer(const Benchmark& benchmark, ScoreOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->benchmark = &benchmark;
+  auto d = sql::DialectByName(benchmark.dialect);
+  impl_->dialect = d ? *d : &sql::Sqlite();
+  impl_->options = std::move(options);
+}
+Scorer::~Scorer() = default;
+
+Result<QuestionScore> Scorer::Score(const Question& q, const std::string& prediction) {
+  const sql::Dialect& d = *impl_->dialect;
+  const ScoreOptions& options = impl_->options;
+  QuestionScore s;
+  s.index = q.index;
+  s.db_id = q.db_id;
+  s.question = q.question;
+  s.gold_sql = q.gold_sql;
+  s.predicted_sql = prediction;
+  auto db = impl_->Get(q.db_id);
+  if (!db) return db.error();
+  s.database_missing = (*db)->missing;
+  auto gold = sql::ParseQuery(q.gold_sql, d);
+  std::optional<sql::Query> gold_tree;
+  if (gold) gold_tree = *gold;
+  s.difficulty = Difficulty(q, gold_tree);
+  auto pred = sql::ParseQuery(s.predicted_sql, d);
+  if (Trim(s.predicted_sql).empty()) {
+    s.error = "no prediction";
+  } else if (!pred) {
+    s.error = "does not parse: " + FirstLineOf(pred.error().message);
+  }
+  if (gold && pred) s.em = ExactMatch(*gold, *pred, d);
+  if ((*db)->has_names && gold) {
+    s.linked = true;
+    std::set<std::string> gold_ids, pred_ids;
+    gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
+    if (pred) pred_ids = QueryIdentifiers(sql::Resolve(*pred, (*db)->names, d));
+    s.linking = QueryLinking(gold_ids, pred_ids);
+  }
+  if ((*db)->conn) {
+    exec::Connection& conn = *(*db)->conn;
+    auto run = [&](const Result<sql::Query>& tree, const std::string& text) -> Result<exec::ResultSet> {
+      if (!tree) return tree.error();
+      std::string to_run = options.keep_distinct ? text : sql::Print(WithoutDistinct(*tree), d);
+      return conn.Query(to_run, options.limits);
+    };
+    auto gold_rs = run(gold, q.gold_sql);
+    if (!gold_rs) s.gold_error = FirstLineOf(gold_rs.error().message);
+    Result<exec::ResultSet> pred_rs = MakeError(ErrorCode::kInvalidArgument, s.error);
+    if (s.error.empty()) {
+      pred_rs = run(pred, s.predicted_sql);
+      if (!pred_rs) s.error = FirstLineOf(pred_rs.error().message);
+    }
+    if (pred_rs) s.predicted_ms = pred_rs->elapsed_ms;
+    // A gold query that does not run leaves nothing to compare with (the official evaluator stops on one): the
+    // question is not scored by execution, and the gold error is reported.
+    if (gold_rs) {
+      bool both = static_cast<bool>(pred_rs);
+      s.ex_strict = both && ExStrict(*gold_rs, *pred_rs, OrderMatters(q.gold_sql));
+      s.ex_relaxed = both && ExRelaxed(*gold_rs, *pred_rs);
+      s.jaccard = both ? ExJaccard(*gold_rs, *pred_rs) : 0.0;
+      s.ex_jaccard = both && s.jaccard >= kJaccardThreshold;
+    }
+  }
+  return s;
+}
+
+Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, const std::vector<Question>& questions,
+                                                    const std::vector<std::string>& predictions,
+                                                    const ScoreOptions& options) {
+  if (predictions.size() != questions.size()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("{} predictions for {} questions: the predictions file needs one line per question",
+                                 predictions.size(), questions.size()));
+  }
+  Scorer scorer(benchmark, options);
   std::vector<QuestionScore> out;
   out.reserve(questions.size());
   for (size_t i = 0; i < questions.size(); ++i) {
-    const Question& q = questions[i];
-    QuestionScore s;
-    s.index = q.index;
-    s.db_id = q.db_id;
-    s.question = q.question;
-    s.gold_sql = q.gold_sql;
-    s.predicted_sql = predictions[i];
-    auto db = database(q.db_id);
-    if (!db) return db.error();
-    s.database_missing = (*db)->missing;
-    auto gold = sql::ParseQuery(q.gold_sql, d);
-    std::optional<sql::Query> gold_tree;
-    if (gold) gold_tree = *gold;
-    s.difficulty = Difficulty(q, gold_tree);
-    auto pred = sql::ParseQuery(s.predicted_sql, d);
-    if (Trim(s.predicted_sql).empty()) {
-      s.error = "no prediction";
-    } else if (!pred) {
-      s.error = "does not parse: " + FirstLineOf(pred.error().message);
-    }
-    if (gold && pred) s.em = ExactMatch(*gold, *pred, d);
-    if ((*db)->has_names && gold) {
-      s.linked = true;
-      std::set<std::string> gold_ids, pred_ids;
-      if (gold) gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
-      if (pred) pred_ids = QueryIdentifiers(sql::Resolve(*pred, (*db)->names, d));
-      s.linking = QueryLinking(gold_ids, pred_ids);
-    }
-    if ((*db)->conn) {
-      exec::Connection& conn = *(*db)->conn;
-      auto run = [&](const Result<sql::Query>& tree, const std::string& text) -> Result<exec::ResultSet> {
-        if (!tree) return tree.error();
-        std::string to_run = options.keep_distinct ? text : sql::Print(WithoutDistinct(*tree), d);
-        return conn.Query(to_run, options.limits);
-      };
-      auto gold_rs = run(gold, q.gold_sql);
-      if (!gold_rs) s.gold_error = FirstLineOf(gold_rs.error().message);
-      Result<exec::ResultSet> pred_rs = MakeError(ErrorCode::kInvalidArgument, s.error);
-      if (s.error.empty()) {
-        pred_rs = run(pred, s.predicted_sql);
-        if (!pred_rs) s.error = FirstLineOf(pred_rs.error().message);
-      }
-      if (pred_rs) s.predicted_ms = pred_rs->elapsed_ms;
-      // A gold query that does not run leaves nothing to compare with (the official evaluator stops on one): the
-      // question is not scored by execution, and the gold error is reported.
-      if (gold_rs) {
-        bool both = static_cast<bool>(pred_rs);
-        s.ex_strict = both && ExStrict(*gold_rs, *pred_rs, OrderMatters(q.gold_sql));
-        s.ex_relaxed = both && ExRelaxed(*gold_rs, *pred_rs);
-        s.jaccard = both ? ExJaccard(*gold_rs, *pred_rs) : 0.0;
-        s.ex_jaccard = both && s.jaccard >= kJaccardThreshold;
-      }
-    }
-    out.push_back(std::move(s));
+    auto s = scorer.Score(questions[i], predictions[i]);
+    if (!s) return s.error();
+    out.push_back(std::move(*s));
     if (options.progress) options.progress(i + 1, questions.size());
   }
   return out;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -36,6 +37,21 @@ struct QuestionScore {
   std::string gold_error;         // the gold query failed: the question cannot be scored by execution
   bool database_missing = false;  // the database folder has no file for db_id: not executed
   double predicted_ms = 0;
+};
+
+/// Scores predictions one question at a time, keeping each database's connection and names open between questions.
+class Scorer {
+ public:
+  Scorer(const Benchmark& benchmark, ScoreOptions options);  // `benchmark` must outlive the scorer
+  ~Scorer();
+  Scorer(const Scorer&) = delete;
+  Scorer& operator=(const Scorer&) = delete;
+  /// Fails only when a database or schema cannot be read; a bad prediction is a wrong answer.
+  Result<QuestionScore> Score(const Question& question, const std::string& prediction);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Scores `predictions[i]` against `questions[i]`. Fails only on setup errors (a count mismatch, a database or schema

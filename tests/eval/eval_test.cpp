@@ -6,6 +6,7 @@
 
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
+#include "eval/runs.h"
 #include "eval/score.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
@@ -200,6 +201,80 @@ TEST(Statistics, KendallMcNemarAndSubsets) {
   EXPECT_DOUBLE_EQ(sub.attribute_precision, 0.5);
   EXPECT_DOUBLE_EQ(sub.proportion, 0.2);
   EXPECT_TRUE(ScoreSubset({"t"}, {"t", "u"}, 4).perfect);
+}
+
+TEST(Runs, StoreRecordsResumesAndCompares) {
+  test::TempDir tmp;
+  std::string path = tmp.File("runs.db");
+  std::vector<Question> qs = {{0, "plant", "q0", "SELECT 1", "", "", ""},
+                              {1, "plant", "q1", "SELECT 2", "", "", ""},
+                              {2, "plant", "q2", "SELECT 3", "", "", ""}};
+  std::string id_a, id_b;
+  {
+    auto store = RunStore::Open(path);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    RunSpec spec;
+    spec.name = "first";
+    spec.benchmark = "custom";
+    spec.questions = "q.jsonl";
+    spec.system = "predictions:p.sql";
+    auto id = (*store)->CreateRun(spec, qs);
+    ASSERT_TRUE(id.ok()) << id.error().message;
+    id_a = *id;
+    QuestionScore s;
+    s.index = 1;
+    s.db_id = "plant";
+    s.difficulty = "easy";
+    s.predicted_sql = "SELECT 2";
+    s.ex_strict = s.ex_relaxed = s.ex_jaccard = true;
+    s.em = true;
+    ASSERT_TRUE((*store)->Record(id_a, 1, s, 1.5).ok());
+    ASSERT_TRUE((*store)->SetStatus(id_a, "interrupted").ok());
+  }
+  // Reopened: the recorded question survives, the others are pending.
+  auto store = RunStore::Open(path);
+  ASSERT_TRUE(store.ok());
+  auto pending = (*store)->Pending(id_a);
+  ASSERT_TRUE(pending.ok());
+  EXPECT_EQ(*pending, (std::vector<size_t>{0, 2}));
+  auto run = (*store)->GetRun("first");
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->status, "interrupted");
+  EXPECT_EQ(run->done, 1);
+  EXPECT_EQ(run->total, 3);
+  EXPECT_EQ((*store)->GetRun(id_a.substr(id_a.size() - 4))->id, id_a);
+  EXPECT_EQ((*store)->GetRun("nope").error().code, ErrorCode::kNotFound);
+  auto scores = (*store)->Scores(id_a);
+  ASSERT_TRUE(scores.ok());
+  ASSERT_EQ(scores->size(), 1u);
+  EXPECT_EQ((*scores)[0].index, 1u);
+  EXPECT_TRUE(*(*scores)[0].ex_strict);
+  EXPECT_EQ((*scores)[0].predicted_sql, "SELECT 2");
+  auto indexes = (*store)->QuestionIndexes(id_a);
+  ASSERT_TRUE(indexes.ok());
+  EXPECT_EQ(*indexes, (std::vector<size_t>{0, 1, 2}));
+
+  // Comparing: A right on 1, B right on 0 and 1.
+  auto id = (*store)->CreateRun(RunSpec{}, qs);
+  ASSERT_TRUE(id.ok());
+  id_b = *id;
+  QuestionScore right, wrong;
+  right.ex_strict = true;
+  wrong.ex_strict = false;
+  for (size_t i : {0, 1}) {
+    right.index = i;
+    ASSERT_TRUE((*store)->Record(id_b, i, right, 1).ok());
+  }
+  wrong.index = 0;
+  ASSERT_TRUE((*store)->Record(id_a, 0, wrong, 1).ok());
+  auto c = CompareRuns(*(*store)->Scores(id_a), *(*store)->Scores(id_b));
+  EXPECT_EQ(c["questions"], 2);
+  EXPECT_EQ(c["only_a_right"], 0);
+  EXPECT_EQ(c["only_b_right"], 1);
+  EXPECT_DOUBLE_EQ(c["mcnemar_p"].get<double>(), 1.0);
+
+  std::ofstream(tmp.File("junk.db")) << "not a database at all, just text that is long enough to be read";
+  EXPECT_FALSE(RunStore::Open(tmp.File("junk.db")).ok());
 }
 
 }  // namespace

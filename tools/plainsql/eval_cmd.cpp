@@ -5,13 +5,46 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 
 #include "cli.h"
+#include "common/csv.h"
 #include "common/strings.h"
 #include "eval/benchmark.h"
+#include "eval/runs.h"
 #include "eval/score.h"
 
 namespace plainsql::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void OnInterrupt(int) { g_interrupted = true; }
+
+// The questions a selection keeps, with their positions in the benchmark.
+std::vector<size_t> SelectQuestions(const eval::Benchmark& b, const std::vector<std::string>& databases, int64_t from,
+                                    int64_t to) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < b.questions.size(); ++i) {
+    if (from >= 0 && static_cast<int64_t>(i) < from) continue;
+    if (to >= 0 && static_cast<int64_t>(i) >= to) continue;
+    if (!databases.empty() && std::find(databases.begin(), databases.end(), b.questions[i].db_id) == databases.end()) {
+      continue;
+    }
+    out.push_back(i);
+  }
+  return out;
+}
+
+std::string Seconds(double s) {
+  if (s < 60) return fmt::format("{:.0f}s", s);
+  return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60), std::fmod(s, 60));
+}
+
+}  // namespace
 
 EvalCommands::EvalCommands(CLI::App& app) {
   root_ = app.add_subcommand("eval", "Measure: score predictions against a benchmark with the papers' metrics");
@@ -35,9 +68,46 @@ EvalCommands::EvalCommands(CLI::App& app) {
   score_->add_flag("--keep-distinct", keep_distinct_, "Keep DISTINCT (the official evaluator removes it by default)");
   score_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
   score_->add_flag("--json", json_, "Print one JSON object: summary and one entry per question");
+
+  run_ = root_->add_subcommand(
+      "run",
+      "Run a system on a benchmark, storing every question's prediction, result and metrics in a runs database "
+      "(resumable after a crash or Ctrl-C)");
+  run_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
+  run_->add_option("--questions", questions_, "The questions file (or SNAILS folder)");
+  run_->add_option("--tables", tables_, "tables.json, for names where there is no database");
+  run_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout)");
+  run_->add_option("--system", system_, "What answers: predictions:FILE (one SQL per line, in question order)");
+  run_->add_option("--runs", runs_file_, "The runs database (SQLite; created when missing)")->capture_default_str();
+  run_->add_option("--name", name_, "A name for the run, usable instead of its id");
+  run_->add_option("--resume", resume_, "Continue an interrupted run (its id, id prefix or name)");
+  run_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
+  run_->add_option("--from", from_, "Only questions from this index (0-based)");
+  run_->add_option("--to", to_, "Only questions before this index");
+  run_->add_flag("--keep-distinct", keep_distinct_, "Keep DISTINCT when comparing results");
+  run_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
+  run_->add_flag("--json", json_, "Print the scores as eval score --json does");
+
+  runs_ = app.add_subcommand("runs", "Inspect the runs database: list, show, compare and export runs");
+  runs_->require_subcommand(1);
+  runs_->add_option("--runs", runs_file_, "The runs database")->capture_default_str();
+  runs_list_ = runs_->add_subcommand("list", "Every run: id, name, status, progress, EX strict");
+  runs_show_ = runs_->add_subcommand("show", "A run's scores, overall and by difficulty (--json: every question)");
+  runs_show_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
+  runs_show_->add_flag("--json", json_, "The eval score JSON of the run");
+  runs_compare_ = runs_->add_subcommand("compare", "Two runs on the questions both answered: EX strict, McNemar");
+  runs_compare_->add_option("A", run_a_, "First run")->required();
+  runs_compare_->add_option("B", run_b_, "Second run")->required();
+  runs_export_ = runs_->add_subcommand("export", "Every question of a run, one JSON object per line (or CSV)");
+  runs_export_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
+  runs_export_->add_option("--format", export_format_, "jsonl | csv")->capture_default_str();
 }
 
-int EvalCommands::Run() { return Score(); }
+int EvalCommands::Run() {
+  if (runs_->parsed()) return Runs();
+  if (run_->parsed()) return RunBenchmark();
+  return Score();
+}
 
 int EvalCommands::Score() {
   if (timeout_ms_ <= 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be positive"));
@@ -92,6 +162,228 @@ int EvalCommands::Score() {
   } else {
     Write(eval::ScoreText(*scores));
   }
+  return 0;
+}
+
+}  // namespace plainsql::cli
+
+namespace plainsql::cli {
+
+int EvalCommands::RunBenchmark() {
+  if (timeout_ms_ <= 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be positive"));
+  // A new run's arguments are checked before the runs database is touched (a mistake creates no file).
+  std::unique_ptr<eval::RunStore> store_holder;
+  auto open_store = [&]() -> Status {
+    auto opened = eval::RunStore::Open(runs_file_);
+    if (!opened) return opened.error();
+    store_holder = std::move(*opened);
+    return Status::Ok();
+  };
+  auto* store = &store_holder;
+  eval::RunSpec spec;
+  std::string run_id;
+  if (!resume_.empty()) {
+    if (Status st = open_store(); !st) return Fail(st.error());
+    auto run = (*store)->GetRun(resume_);
+    if (!run) return Fail(run.error());
+    if (run->status == "done") {
+      return Fail(
+          MakeError(ErrorCode::kInvalidArgument, fmt::format("run {} is complete; nothing to resume", run->id)));
+    }
+    spec = run->spec;
+    run_id = run->id;
+  } else {
+    if (questions_.empty() || system_.empty()) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "eval run needs --questions and --system (or --resume RUN)"));
+    }
+    if (db_dir_.empty() && tables_.empty()) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            "give --db-dir (to execute) or --tables (to score linking and exact match only)"));
+    }
+    spec = {name_, benchmark_, questions_, db_dir_, tables_, system_, keep_distinct_, timeout_ms_};
+  }
+  auto benchmark = eval::LoadBenchmark(spec.benchmark, spec.questions);
+  if (!benchmark) return Fail(benchmark.error());
+  // The system. Only stored predictions for now; the built-in translator and LLM pipelines plug in here.
+  std::vector<std::string> predictions;
+  if (spec.system.starts_with("predictions:")) {
+    auto p = eval::LoadPredictions(spec.system.substr(12));
+    if (!p) return Fail(p.error());
+    if (p->size() != benchmark->questions.size()) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            fmt::format("{} has {} lines but the benchmark has {} questions", spec.system.substr(12),
+                                        p->size(), benchmark->questions.size())));
+    }
+    predictions = std::move(*p);
+  } else {
+    return Fail(MakeError(ErrorCode::kInvalidArgument,
+                          fmt::format("unknown --system '{}': use predictions:FILE (one SQL per line, in question "
+                                      "order); the built-in translator and LLM pipelines are not available yet",
+                                      spec.system)));
+  }
+  std::vector<eval::Question> run_questions;
+  std::vector<std::string> run_predictions;
+  if (run_id.empty()) {
+    if (Status st = open_store(); !st) return Fail(st.error());
+    for (size_t i : SelectQuestions(*benchmark, databases_, from_, to_)) {
+      run_questions.push_back(benchmark->questions[i]);
+      run_predictions.push_back(predictions[i]);
+    }
+    auto id = (*store)->CreateRun(spec, run_questions);
+    if (!id) return Fail(id.error());
+    run_id = *id;
+  } else {
+    // The run's own question list, as stored: positions follow the benchmark indexes chosen when it was created.
+    auto indexes = (*store)->QuestionIndexes(run_id);
+    if (!indexes) return Fail(indexes.error());
+    for (size_t idx : *indexes) {
+      if (idx >= benchmark->questions.size()) {
+        return Fail(
+            MakeError(ErrorCode::kFormat, fmt::format("run {} has question {}, but {} has only {} questions", run_id,
+                                                      idx, spec.questions, benchmark->questions.size())));
+      }
+      run_questions.push_back(benchmark->questions[idx]);
+      run_predictions.push_back(predictions[idx]);
+    }
+  }
+  auto pending = (*store)->Pending(run_id);
+  if (!pending) return Fail(pending.error());
+  eval::ScoreOptions options;
+  options.db_dir = spec.db_dir;
+  options.tables_file = spec.tables;
+  options.keep_distinct = spec.keep_distinct;
+  options.limits.timeout = std::chrono::milliseconds(spec.timeout_ms);
+  eval::Scorer scorer(*benchmark, options);
+  g_interrupted = false;
+  auto previous = std::signal(SIGINT, OnInterrupt);
+  auto start = std::chrono::steady_clock::now();
+  bool tty = isatty(STDERR_FILENO);
+  size_t done = 0, total = pending->size();
+  for (size_t position : *pending) {
+    if (g_interrupted) break;
+    const eval::Question* q = nullptr;
+    std::string prediction;
+    if (position < run_questions.size()) {
+      q = &run_questions[position];
+      prediction = run_predictions[position];
+    }
+    if (!q) break;
+    auto t0 = std::chrono::steady_clock::now();
+    auto score = scorer.Score(*q, prediction);
+    if (!score) {
+      std::signal(SIGINT, previous);
+      (void)(*store)->SetStatus(run_id, "interrupted");
+      return Fail(score.error());
+    }
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (Status st = (*store)->Record(run_id, position, *score, ms); !st) {
+      std::signal(SIGINT, previous);
+      return Fail(st.error());
+    }
+    ++done;
+    if (tty && (done % 20 == 0 || done == total)) {
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
+      size_t width = 30, filled = total ? done * width / total : width;
+      fmt::print(stderr, "\r[{}{}] {}/{} ETA {}   ", std::string(filled, '#'), std::string(width - filled, ' '), done,
+                 total, Seconds(eta));
+      if (done == total) fmt::print(stderr, "\n");
+    }
+  }
+  std::signal(SIGINT, previous);
+  if (done < total) {
+    (void)(*store)->SetStatus(run_id, "interrupted");
+    fmt::print(stderr,
+               "\nplainsql: interrupted after {} of {} questions; resume with: plainsql eval run --runs {} "
+               "--resume {}\n",
+               done, total, runs_file_, run_id);
+    return 130;
+  }
+  if (Status st = (*store)->SetStatus(run_id, "done"); !st) return Fail(st.error());
+  auto scores = (*store)->Scores(run_id);
+  if (!scores) return Fail(scores.error());
+  if (json_) {
+    auto j = eval::ScoreJson(*scores);
+    j["run"] = run_id;
+    Write(j.dump(2) + "\n");
+  } else {
+    Write(eval::ScoreText(*scores) + fmt::format("run {} stored in {}\n", run_id, runs_file_));
+  }
+  return 0;
+}
+
+int EvalCommands::Runs() {
+  auto store = eval::RunStore::Open(runs_file_);
+  if (!store) return Fail(store.error());
+  if (runs_list_->parsed()) {
+    auto runs = (*store)->ListRuns();
+    if (!runs) return Fail(runs.error());
+    std::string out =
+        fmt::format("{:<26} {:<12} {:<11} {:>11} {:>9}  {}\n", "run", "name", "status", "done", "EX strict", "system");
+    for (const auto& r : *runs) {
+      auto scores = (*store)->Scores(r.id);
+      if (!scores) return Fail(scores.error());
+      auto summary = eval::ScoreJson(*scores)["summary"];
+      std::string ex = summary["ex_strict"].is_null() ? "-" : fmt::format("{:.3f}", summary["ex_strict"].get<double>());
+      out += fmt::format("{:<26} {:<12} {:<11} {:>11} {:>9}  {}\n", r.id, r.spec.name, r.status,
+                         fmt::format("{}/{}", r.done, r.total), ex, r.spec.system);
+    }
+    Write(out);
+    return 0;
+  }
+  auto a = (*store)->GetRun(run_a_);
+  if (!a) return Fail(a.error());
+  auto scores_a = (*store)->Scores(a->id);
+  if (!scores_a) return Fail(scores_a.error());
+  if (runs_show_->parsed()) {
+    if (json_) {
+      auto j = eval::ScoreJson(*scores_a);
+      j["run"] = a->id;
+      Write(j.dump(2) + "\n");
+      return 0;
+    }
+    Write(fmt::format("run {}{} ({}, {}/{} questions) on {} {}, system {}\n", a->id,
+                      a->spec.name.empty() ? "" : " \"" + a->spec.name + "\"", a->status, a->done, a->total,
+                      a->spec.benchmark, a->spec.questions, a->spec.system) +
+          eval::ScoreText(*scores_a));
+    return 0;
+  }
+  if (runs_compare_->parsed()) {
+    auto b = (*store)->GetRun(run_b_);
+    if (!b) return Fail(b.error());
+    auto scores_b = (*store)->Scores(b->id);
+    if (!scores_b) return Fail(scores_b.error());
+    auto j = eval::CompareRuns(*scores_a, *scores_b);
+    j["a"] = a->id;
+    j["b"] = b->id;
+    Write(j.dump(2) + "\n");
+    return 0;
+  }
+  // export
+  if (export_format_ != "jsonl" && export_format_ != "csv") {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be jsonl or csv"));
+  }
+  auto j = eval::ScoreJson(*scores_a);
+  std::string out;
+  bool header = true;
+  for (const auto& q : j["questions"]) {
+    if (export_format_ == "jsonl") {
+      out += q.dump() + "\n";
+      continue;
+    }
+    if (header) {
+      std::vector<std::string> keys;
+      for (const auto& [k, v] : q.items()) keys.push_back(k);
+      out += Join(keys, ",") + "\n";
+      header = false;
+    }
+    std::vector<std::string> cells;
+    for (const auto& [k, v] : q.items()) {
+      cells.push_back(CsvField(v.is_string() ? v.get<std::string>() : v.is_null() ? std::string() : v.dump()));
+    }
+    out += Join(cells, ",") + "\n";
+  }
+  Write(out);
   return 0;
 }
 

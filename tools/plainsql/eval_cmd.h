@@ -10,14 +10,23 @@ namespace plainsql::cli {
 class EvalCommands {
  public:
   explicit EvalCommands(CLI::App& app);
-  bool Selected() const { return root_->parsed(); }
+  bool Selected() const { return root_->parsed() || runs_->parsed(); }
   int Run();
 
  private:
   int Score();
+  int RunBenchmark();
+  int Runs();
 
   CLI::App* root_ = nullptr;
   CLI::App* score_ = nullptr;
+  CLI::App* run_ = nullptr;
+  CLI::App* runs_ = nullptr;
+  CLI::App* runs_list_ = nullptr;
+  CLI::App* runs_show_ = nullptr;
+  CLI::App* runs_compare_ = nullptr;
+  CLI::App* runs_export_ = nullptr;
+  std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, run_a_, run_b_, export_format_ = "jsonl";
   std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_;
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -287,17 +288,6 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sql->add_option("--max-rows", sql_args.max_rows, "Return at most this many rows")->capture_default_str();
 
-  static constexpr std::string_view kCommands[] = {"schema",  "sql",   "parse",     "identifiers", "naturalness",
-                                                   "profile", "views", "translate", "rename",      "eval"};
-  if (argc > 1 && argv[1][0] != '-' &&
-      std::find(std::begin(kCommands), std::end(kCommands), std::string_view(argv[1])) == std::end(kCommands)) {
-    fmt::print(
-        stderr,
-        "plainsql: error: unknown command '{}'; commands are: schema, sql, parse, identifiers, naturalness, profile, "
-        "views, translate, rename, eval (see plainsql --help)\n",
-        argv[1]);
-    return 2;
-  }
   ParseArgs parse_args;
   auto* parse = app.add_subcommand("parse", "Parse a query and print it again, in the same or another dialect");
   parse->add_option("SQL", parse_args.sql, "The query (default: read standard input)");
@@ -331,6 +321,15 @@ int main(int argc, char** argv) {
   plainsql::cli::ViewsCommands views(app);
   plainsql::cli::EvalCommands eval(app);
 
+  // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    fmt::print(stderr, "plainsql: error: unknown command '{}'; commands are: {} (see plainsql --help)\n", argv[1],
+               fmt::join(names, ", "));
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

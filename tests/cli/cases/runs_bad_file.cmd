@@ -1,0 +1,1 @@
+runs --runs /nonexistent-dir/runs.db list

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# eval run is resumable: a run stopped by Ctrl-C (SIGINT) exits 130 with the resume command, keeps what it recorded,
+# and `eval run --resume` finishes exactly the questions left. Uses the sample database and slow-ish queries.
+#   eval_resume.sh PLAINSQL SAMPLE_DB
+set -euo pipefail
+bin=$1 sample=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$sample" "$work/plant.db"
+cd "$work"
+# 100 questions, each a recursive count to 100,000 (tens of milliseconds), answered by the gold itself.
+q='WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT count(*) FROM n'
+for i in $(seq 1 100); do
+  printf '{"question": "q%s", "sql": "%s", "db_id": "plant"}\n' "$i" "$q" >> questions.jsonl
+  printf '%s\n' "$q" >> predictions.sql
+done
+set +e
+"$bin" eval run --benchmark custom --questions questions.jsonl --db-dir . --system predictions:predictions.sql \
+  --runs runs.db --name slow > out.txt 2> err.txt &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+code=$?
+set -e
+cat err.txt
+[ "$code" -eq 130 ] || { echo "FAIL: exit $code, want 130" >&2; exit 1; }
+grep -q -- "--resume run-" err.txt || { echo "FAIL: no resume hint" >&2; exit 1; }
+listed=$("$bin" runs --runs runs.db list | grep slow)
+echo "$listed"
+echo "$listed" | grep -q interrupted || { echo "FAIL: not marked interrupted" >&2; exit 1; }
+done_before=$(echo "$listed" | awk '{print $4}' | cut -d/ -f1)
+[ "$done_before" -gt 0 ] && [ "$done_before" -lt 100 ] || { echo "FAIL: $done_before done before resuming" >&2; exit 1; }
+"$bin" eval run --runs runs.db --resume slow --json > resumed.json
+"$bin" runs --runs runs.db list | grep slow | grep -q "done *100/100" || { echo "FAIL: not complete" >&2; exit 1; }
+grep -q '"count": 100' resumed.json || { echo "FAIL: resumed run does not hold 100 questions" >&2; exit 1; }
+"$bin" eval run --runs runs.db --resume slow 2>/dev/null && { echo "FAIL: resuming a complete run" >&2; exit 1; }
+echo "resume ok ($done_before of 100 before the interrupt)"
