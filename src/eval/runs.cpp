@@ -274,10 +274,11 @@ Result<RunInfo> RunStore::GetRun(const std::string& id_or_name) {
 
 Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
   Stmt st;
-  if (!impl_->Prepare(st,
-                      "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
-                      "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
-                      "query_precision, query_f1 FROM run_questions WHERE run_id = ? AND done ORDER BY position")) {
+  if (!impl_->Prepare(
+          st,
+          "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
+          "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
+          "query_precision, query_f1, latency_ms FROM run_questions WHERE run_id = ? AND done ORDER BY position")) {
     return impl_->Fail("prepare");
   }
   sqlite3_bind_text(st.s, 1, run_id.c_str(), -1, SQLITE_TRANSIENT);
@@ -311,6 +312,7 @@ Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
     s.linking.recall = sqlite3_column_double(st.s, 15);
     s.linking.precision = sqlite3_column_double(st.s, 16);
     s.linking.f1 = sqlite3_column_double(st.s, 17);
+    s.latency_ms = sqlite3_column_double(st.s, 18);
     out.push_back(std::move(s));
   }
   if (rc != SQLITE_DONE) return impl_->Fail("read scores");

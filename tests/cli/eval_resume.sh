@@ -35,4 +35,6 @@ done_before=$(echo "$listed" | awk '{print $4}' | cut -d/ -f1)
 "$bin" runs --runs runs.db list | grep slow | grep -q "done *100/100" || { echo "FAIL: not complete" >&2; exit 1; }
 grep -q '"count": 100' resumed.json || { echo "FAIL: resumed run does not hold 100 questions" >&2; exit 1; }
 "$bin" eval run --runs runs.db --resume slow 2>/dev/null && { echo "FAIL: resuming a complete run" >&2; exit 1; }
+"$bin" runs --runs runs.db report slow -o report.html
+grep -q "EX strict by difficulty" report.html || { echo "FAIL: report" >&2; exit 1; }
 echo "resume ok ($done_before of 100 before the interrupt)"

@@ -6,6 +6,7 @@
 
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
+#include "eval/report.h"
 #include "eval/runs.h"
 #include "eval/score.h"
 #include "sql/parser.h"
@@ -275,6 +276,44 @@ TEST(Runs, StoreRecordsResumesAndCompares) {
 
   std::ofstream(tmp.File("junk.db")) << "not a database at all, just text that is long enough to be read";
   EXPECT_FALSE(RunStore::Open(tmp.File("junk.db")).ok());
+}
+
+TEST(Report, SelfContainedHtmlWithEveryPart) {
+  QuestionScore right, wrong, unparsable, unknown;
+  right.index = 0;
+  right.db_id = "a<b";
+  right.difficulty = "easy";
+  right.ex_strict = right.ex_relaxed = right.ex_jaccard = true;
+  right.latency_ms = 3;
+  wrong = right;
+  wrong.index = 1;
+  wrong.ex_strict = wrong.ex_relaxed = wrong.ex_jaccard = false;
+  wrong.latency_ms = 40;
+  unparsable = wrong;
+  unparsable.index = 2;
+  unparsable.error = "does not parse: expected FROM";
+  unknown = wrong;
+  unknown.index = 3;
+  unknown.error = "no such column: x";
+  EXPECT_EQ(ErrorCategory(right), "correct");
+  EXPECT_EQ(ErrorCategory(wrong), "wrong result");
+  EXPECT_EQ(ErrorCategory(unparsable), "does not parse");
+  EXPECT_EQ(ErrorCategory(unknown), "unknown table or column");
+  QuestionScore not_run;
+  EXPECT_EQ(ErrorCategory(not_run), "not executed");
+  ReportRun a{{}, {right, wrong, unparsable, unknown}};
+  a.info.id = "run-a";
+  ReportRun b{{}, {right, right, right, unknown}};
+  b.info.id = "run-b";
+  std::string html = RunReportHtml(a, &b);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
+  EXPECT_EQ(html.find("http"), std::string::npos);    // nothing to fetch
+  EXPECT_NE(html.find("a&lt;b"), std::string::npos);  // names escaped
+  EXPECT_EQ(html.find("a<b"), std::string::npos);
+  for (const char* part : {"EX strict by difficulty", "EX strict by database", "Outcomes", "Latency per question",
+                           "McNemar", "<svg", "unknown table or column"}) {
+    EXPECT_NE(html.find(part), std::string::npos) << part;
+  }
 }
 
 }  // namespace

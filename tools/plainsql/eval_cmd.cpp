@@ -8,11 +8,14 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <optional>
 
 #include "cli.h"
 #include "common/csv.h"
+#include "common/file.h"
 #include "common/strings.h"
 #include "eval/benchmark.h"
+#include "eval/report.h"
 #include "eval/runs.h"
 #include "eval/score.h"
 
@@ -101,6 +104,11 @@ EvalCommands::EvalCommands(CLI::App& app) {
   runs_export_ = runs_->add_subcommand("export", "Every question of a run, one JSON object per line (or CSV)");
   runs_export_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
   runs_export_->add_option("--format", export_format_, "jsonl | csv")->capture_default_str();
+  runs_report_ = runs_->add_subcommand(
+      "report", "A self-contained HTML report of a run (charts inline, works offline), optionally against another");
+  runs_report_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
+  runs_report_->add_option("--vs", run_b_, "A second run to compare with");
+  runs_report_->add_option("-o,--output", report_out_, "The HTML file to write")->required();
 }
 
 int EvalCommands::Run() {
@@ -346,6 +354,21 @@ int EvalCommands::Runs() {
                       a->spec.name.empty() ? "" : " \"" + a->spec.name + "\"", a->status, a->done, a->total,
                       a->spec.benchmark, a->spec.questions, a->spec.system) +
           eval::ScoreText(*scores_a));
+    return 0;
+  }
+  if (runs_report_->parsed()) {
+    eval::ReportRun first{*a, *scores_a};
+    std::optional<eval::ReportRun> second;
+    if (!run_b_.empty()) {
+      auto b = (*store)->GetRun(run_b_);
+      if (!b) return Fail(b.error());
+      auto scores_b = (*store)->Scores(b->id);
+      if (!scores_b) return Fail(scores_b.error());
+      second = eval::ReportRun{*b, *scores_b};
+    }
+    std::string html = eval::RunReportHtml(first, second ? &*second : nullptr);
+    if (Status st = WriteFileAtomically(report_out_, html); !st) return Fail(st.error());
+    Write(fmt::format("wrote {} ({} bytes)\n", report_out_, html.size()));
     return 0;
   }
   if (runs_compare_->parsed()) {

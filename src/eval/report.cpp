@@ -1,0 +1,286 @@
+// The HTML report of runs (see report.h).
+#include "eval/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "common/strings.h"
+
+namespace plainsql::eval {
+
+namespace {
+
+std::string Html(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+constexpr const char* kColors[] = {"#3b6ea5", "#d9822b"};
+
+struct Rate {
+  size_t n = 0;
+  double value = 0;
+  Interval ci;
+};
+
+// The share of questions where `pick` holds, among those where `counts` holds, with a bootstrap interval.
+template <typename Counts, typename Pick>
+Rate RateOf(const std::vector<QuestionScore>& scores, Counts counts, Pick pick) {
+  std::vector<double> outcomes;
+  for (const auto& s : scores) {
+    if (counts(s)) outcomes.push_back(pick(s) ? 1.0 : 0.0);
+  }
+  Rate r;
+  r.n = outcomes.size();
+  if (r.n == 0) return r;
+  double sum = 0;
+  for (double v : outcomes) sum += v;
+  r.value = sum / static_cast<double>(r.n);
+  r.ci = BootstrapInterval(outcomes);
+  return r;
+}
+
+std::string RateCell(const Rate& r) {
+  if (r.n == 0) return "<td>–</td>";
+  return fmt::format("<td>{:.3f} <small>[{:.3f}, {:.3f}]</small></td>", r.value, r.ci.low, r.ci.high);
+}
+
+bool Executed(const QuestionScore& s) { return s.ex_strict.has_value(); }
+
+// A grouped bar chart: one group per label, one bar per run, each with its interval.
+std::string BarChart(const std::vector<std::string>& labels, const std::vector<std::vector<Rate>>& series,
+                     const std::string& aria) {
+  const double bar = 22, gap = 18, height = 180, top = 10, left = 40;
+  double group = bar * static_cast<double>(series.size()) + gap;
+  double width = left + group * static_cast<double>(labels.size()) + 10;
+  std::string out =
+      fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width, height + 40, Html(aria));
+  for (int t = 0; t <= 4; ++t) {
+    double y = top + height - height * t / 4.0;
+    out += fmt::format(R"(<line x1="{:.0f}" x2="{:.0f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/>)", left, width, y, y);
+    out += fmt::format(R"(<text x="4" y="{:.1f}">{:.2f}</text>)", y + 4, t / 4.0);
+  }
+  for (size_t g = 0; g < labels.size(); ++g) {
+    double x0 = left + group * static_cast<double>(g) + gap / 2;
+    for (size_t k = 0; k < series.size(); ++k) {
+      const Rate& r = series[k][g];
+      if (r.n == 0) continue;
+      double x = x0 + bar * static_cast<double>(k), h = height * r.value;
+      out += fmt::format(
+          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.0f}" height="{:.1f}" fill="{}"><title>{:.3f} (n={})</title></rect>)",
+          x, top + height - h, bar - 3, h, kColors[k % 2], r.value, r.n);
+      double ylo = top + height - height * r.ci.low, yhi = top + height - height * r.ci.high;
+      double xm = x + (bar - 3) / 2;
+      out += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#222"/>)", xm, xm, ylo, yhi);
+    }
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.0f}">{}</text>)", x0, top + height + 16, Html(labels[g]));
+  }
+  return out + "</svg>\n";
+}
+
+std::string Histogram(const std::vector<double>& values, const std::string& unit, const std::string& aria) {
+  if (values.empty()) return "<p>No values.</p>\n";
+  std::vector<double> v = values;
+  std::sort(v.begin(), v.end());
+  // Logarithmic bins: latencies span orders of magnitude.
+  double lo = std::max(v.front(), 0.01), hi = std::max(v.back(), lo * 1.01);
+  const int bins = 20;
+  std::vector<int> counts(bins, 0);
+  double span = std::log10(hi) - std::log10(lo);
+  for (double x : v) {
+    int b = span > 0 ? static_cast<int>((std::log10(std::max(x, lo)) - std::log10(lo)) / span * bins) : 0;
+    counts[static_cast<size_t>(std::clamp(b, 0, bins - 1))]++;
+  }
+  int most = *std::max_element(counts.begin(), counts.end());
+  const double w = 18, height = 120, left = 10;
+  std::string out = fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)",
+                                left + w * bins + 10, height + 30, Html(aria));
+  for (int b = 0; b < bins; ++b) {
+    double h = most ? height * counts[static_cast<size_t>(b)] / most : 0;
+    double from = std::pow(10, std::log10(lo) + span * b / bins),
+           to = std::pow(10, std::log10(lo) + span * (b + 1) / bins);
+    out += fmt::format(
+        R"(<rect x="{:.0f}" y="{:.1f}" width="{:.0f}" height="{:.1f}" fill="{}"><title>{:.3g}–{:.3g} {}: {}</title></rect>)",
+        left + w * b, height - h + 5, w - 2, h, kColors[0], from, to, unit, counts[static_cast<size_t>(b)]);
+  }
+  out += fmt::format(R"(<text x="{:.0f}" y="{:.0f}">{:.3g} {}</text>)", left, height + 22, lo, unit);
+  out += fmt::format(R"(<text x="{:.0f}" y="{:.0f}" text-anchor="end">{:.3g} {}</text>)", left + w * bins, height + 22,
+                     hi, unit);
+  out += "</svg>\n";
+  auto pct = [&](double q) { return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1))]; };
+  out += fmt::format("<p>median {:.3g} {u}, 90th percentile {:.3g} {u}, maximum {:.3g} {u} ({} questions)</p>\n",
+                     pct(0.5), pct(0.9), v.back(), v.size(), fmt::arg("u", unit));
+  return out;
+}
+
+}  // namespace
+
+std::string ErrorCategory(const QuestionScore& s) {
+  if (!s.ex_strict) return "not executed";
+  if (*s.ex_strict) return "correct";
+  std::string e = ToLower(s.error);
+  if (e.empty()) return "wrong result";
+  if (e == "no prediction") return "no prediction";
+  if (e.starts_with("does not parse")) return "does not parse";
+  if (e.find("no such table") != std::string::npos || e.find("no such column") != std::string::npos ||
+      e.find("does not exist") != std::string::npos || e.find("ambiguous column") != std::string::npos) {
+    return "unknown table or column";
+  }
+  if (e.find("timeout") != std::string::npos || e.find("ran past") != std::string::npos) return "timeout";
+  if (e.find("refused") != std::string::npos) return "refused (not read-only)";
+  return "other SQL error";
+}
+
+std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
+  std::vector<const ReportRun*> runs = {&run};
+  if (other) runs.push_back(other);
+  std::string title =
+      other ? fmt::format("plainsql: {} vs {}", run.info.id, other->info.id) : fmt::format("plainsql: {}", run.info.id);
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + Html(title) +
+                    "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}"
+                    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+                    "text-align:right}th:first-child,td:first-child{text-align:left}small{color:#666}"
+                    "svg text{font-size:11px}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}"
+                    "</style></head><body>\n<h1>" +
+                    Html(title) + "</h1>\n";
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const RunInfo& i = runs[k]->info;
+    out += fmt::format(
+        "<p class=\"key\"><span style=\"background:{}\"></span><b>{}</b>{} — {} on {} <code>{}</code>, system "
+        "<code>{}</code>; {} of {} questions recorded ({}); created {}</p>\n",
+        kColors[k % 2], Html(i.id), i.spec.name.empty() ? "" : " “" + Html(i.spec.name) + "”", Html(i.status),
+        Html(i.spec.benchmark), Html(i.spec.questions), Html(i.spec.system), i.done, i.total, Html(i.status),
+        Html(i.created));
+  }
+
+  // Overall, every metric with its interval.
+  out += "<h2>Accuracy</h2>\n<table><tr><th>metric</th>";
+  for (const auto* r : runs) out += "<th>" + Html(r->info.spec.name.empty() ? r->info.id : r->info.spec.name) + "</th>";
+  out += "</tr>\n";
+  struct Metric {
+    const char* name;
+    bool (*counts)(const QuestionScore&);
+    bool (*pick)(const QuestionScore&);
+  };
+  const Metric metrics[] = {
+      {"EX strict", Executed, [](const QuestionScore& s) { return *s.ex_strict; }},
+      {"EX relaxed", Executed, [](const QuestionScore& s) { return s.ex_relaxed.value_or(false); }},
+      {"EX Jaccard", Executed, [](const QuestionScore& s) { return s.ex_jaccard.value_or(false); }},
+      {"EM", [](const QuestionScore&) { return true; }, [](const QuestionScore& s) { return s.em; }},
+      {"QueryRecall = 1", [](const QuestionScore& s) { return s.linked; },
+       [](const QuestionScore& s) { return s.linking.recall >= 1.0; }},
+  };
+  for (const auto& m : metrics) {
+    out += std::string("<tr><td>") + m.name + "</td>";
+    for (const auto* r : runs) out += RateCell(RateOf(r->scores, m.counts, m.pick));
+    out += "</tr>\n";
+  }
+  out += "</table>\n<p><small>Intervals: 95 % percentile bootstrap, 1,000 resamples.</small></p>\n";
+  if (other) {
+    nlohmann::ordered_json c = CompareRuns(run.scores, other->scores);
+    out += fmt::format(
+        "<p>On the {} questions both runs executed: only the first right on {}, only the second on {}; McNemar "
+        "p = {:.3g}.</p>\n",
+        c["questions"].get<int64_t>(), c["only_a_right"].get<int64_t>(), c["only_b_right"].get<int64_t>(),
+        c["mcnemar_p"].get<double>());
+  }
+
+  // By difficulty.
+  std::vector<std::string> classes;
+  for (const char* k : {"easy", "medium", "hard", "extra", "simple", "moderate", "challenging"}) {
+    bool any = false;
+    for (const auto* r : runs) {
+      any |= std::any_of(r->scores.begin(), r->scores.end(), [&](const QuestionScore& s) { return s.difficulty == k; });
+    }
+    if (any) classes.emplace_back(k);
+  }
+  out += "<h2>EX strict by difficulty</h2>\n";
+  std::vector<std::vector<Rate>> series;
+  for (const auto* r : runs) {
+    std::vector<Rate> rates;
+    rates.reserve(classes.size());
+    for (const auto& c : classes) {
+      rates.push_back(RateOf(
+          r->scores, [&](const QuestionScore& s) { return Executed(s) && s.difficulty == c; },
+          [](const QuestionScore& s) { return *s.ex_strict; }));
+    }
+    series.push_back(std::move(rates));
+  }
+  out += BarChart(classes, series, "EX strict by difficulty");
+  out += "<table><tr><th>difficulty</th>";
+  for (const auto* r : runs)
+    out += "<th>" + Html(r->info.spec.name.empty() ? r->info.id : r->info.spec.name) + " (n)</th>";
+  out += "</tr>\n";
+  for (size_t c = 0; c < classes.size(); ++c) {
+    out += "<tr><td>" + classes[c] + "</td>";
+    for (const auto& rates : series) {
+      out += rates[c].n ? fmt::format("<td>{:.3f} <small>({})</small></td>", rates[c].value, rates[c].n) : "<td>–</td>";
+    }
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+
+  // By database, worst first for the first run.
+  std::map<std::string, std::pair<int, int>> by_db;  // db -> (right, executed) of the first run
+  for (const auto& s : run.scores) {
+    if (!Executed(s)) continue;
+    by_db[s.db_id].first += *s.ex_strict ? 1 : 0;
+    by_db[s.db_id].second += 1;
+  }
+  std::vector<std::pair<double, std::string>> dbs;
+  dbs.reserve(by_db.size());
+  for (const auto& [db, c] : by_db) dbs.emplace_back(static_cast<double>(c.first) / c.second, db);
+  std::sort(dbs.begin(), dbs.end());
+  out += "<h2>EX strict by database</h2>\n<table><tr><th>database</th><th>EX strict</th><th>questions</th></tr>\n";
+  for (const auto& [rate, db] : dbs) {
+    out += fmt::format("<tr><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n", Html(db), rate, by_db[db].second);
+  }
+  out += "</table>\n";
+
+  // Error categories.
+  out += "<h2>Outcomes</h2>\n<table><tr><th>outcome</th>";
+  for (const auto* r : runs) out += "<th>" + Html(r->info.spec.name.empty() ? r->info.id : r->info.spec.name) + "</th>";
+  out += "</tr>\n";
+  std::vector<std::map<std::string, int>> cats(runs.size());
+  std::vector<std::string> names = {"correct",         "wrong result",
+                                    "does not parse",  "unknown table or column",
+                                    "timeout",         "refused (not read-only)",
+                                    "other SQL error", "no prediction",
+                                    "not executed"};
+  for (size_t k = 0; k < runs.size(); ++k) {
+    for (const auto& s : runs[k]->scores) cats[k][ErrorCategory(s)]++;
+  }
+  for (const auto& n : names) {
+    if (std::all_of(cats.begin(), cats.end(), [&](const auto& m) { return !m.count(n); })) continue;
+    out += "<tr><td>" + n + "</td>";
+    for (const auto& m : cats) out += fmt::format("<td>{}</td>", m.count(n) ? m.at(n) : 0);
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+
+  out += "<h2>Latency per question</h2>\n";
+  for (size_t k = 0; k < runs.size(); ++k) {
+    std::vector<double> ms;
+    for (const auto& s : runs[k]->scores) ms.push_back(s.latency_ms);
+    out += "<h3>" + Html(runs[k]->info.id) + "</h3>\n" + Histogram(ms, "ms", "latency distribution");
+  }
+  out +=
+      "<p><small>Latency is the whole question: the system's answer and the scoring (both queries run). Token "
+      "counts appear here once a system that calls an LLM is run.</small></p>\n";
+  out += "</body></html>\n";
+  return out;
+}
+
+}  // namespace plainsql::eval

@@ -1,0 +1,27 @@
+// The HTML report of a run (and, optionally, a comparison with a second run): one self-contained file with inline
+// SVG charts and no external resources, readable offline.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "eval/runs.h"
+#include "eval/score.h"
+
+namespace plainsql::eval {
+
+/// The kind of failure of a question, for the error chart: "correct", "wrong result", "does not parse",
+/// "unknown table or column", "timeout", "refused (not read-only)", "other SQL error", "no prediction",
+/// "not executed" (no database, or the gold query fails).
+std::string ErrorCategory(const QuestionScore& score);
+
+struct ReportRun {
+  RunInfo info;
+  std::vector<QuestionScore> scores;
+};
+
+/// The report: accuracy overall (every metric, with 95 % bootstrap intervals), by difficulty and by database, error
+/// categories, latency distribution; with `other`, both runs side by side and McNemar's test.
+std::string RunReportHtml(const ReportRun& run, const ReportRun* other = nullptr);
+
+}  // namespace plainsql::eval
