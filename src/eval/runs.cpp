@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS run_questions (
   question TEXT NOT NULL, gold_sql TEXT NOT NULL, difficulty TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0,
   predicted_sql TEXT, error TEXT, gold_error TEXT, database_missing INTEGER, ex_strict INTEGER, ex_relaxed INTEGER,
   ex_jaccard INTEGER, jaccard REAL, em INTEGER, linked INTEGER, query_recall REAL, query_precision REAL,
-  query_f1 REAL, latency_ms REAL, recorded TEXT,
+  query_f1 REAL, latency_ms REAL, recorded TEXT, gold_identifiers TEXT,
   PRIMARY KEY (run_id, position));
 )";
 
@@ -170,7 +170,8 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
           st,
           "UPDATE run_questions SET done = 1, difficulty = ?, predicted_sql = ?, error = ?, gold_error = ?, "
           "database_missing = ?, ex_strict = ?, ex_relaxed = ?, ex_jaccard = ?, jaccard = ?, em = ?, "
-          "linked = ?, query_recall = ?, query_precision = ?, query_f1 = ?, latency_ms = ?, recorded = ? "
+          "linked = ?, query_recall = ?, query_precision = ?, query_f1 = ?, latency_ms = ?, recorded = ?, "
+          "gold_identifiers = ? "
           "WHERE run_id = ? AND position = ?")) {
     return impl_->Fail("prepare");
   }
@@ -199,6 +200,7 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
   sqlite3_bind_double(st.s, ++k, s.linking.f1);
   sqlite3_bind_double(st.s, ++k, latency_ms);
   text(NowUtc("%Y-%m-%dT%H:%M:%SZ"));
+  text(Join(s.gold_identifiers, "\n"));
   text(run_id);
   sqlite3_bind_int64(st.s, ++k, static_cast<int64_t>(position));
   if (sqlite3_step(st.s) != SQLITE_DONE) return impl_->Fail("record a result");
@@ -274,11 +276,11 @@ Result<RunInfo> RunStore::GetRun(const std::string& id_or_name) {
 
 Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
   Stmt st;
-  if (!impl_->Prepare(
-          st,
-          "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
-          "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
-          "query_precision, query_f1, latency_ms FROM run_questions WHERE run_id = ? AND done ORDER BY position")) {
+  if (!impl_->Prepare(st,
+                      "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
+                      "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
+                      "query_precision, query_f1, latency_ms, gold_identifiers FROM run_questions WHERE run_id = ? AND "
+                      "done ORDER BY position")) {
     return impl_->Fail("prepare");
   }
   sqlite3_bind_text(st.s, 1, run_id.c_str(), -1, SQLITE_TRANSIENT);
@@ -313,6 +315,7 @@ Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
     s.linking.precision = sqlite3_column_double(st.s, 16);
     s.linking.f1 = sqlite3_column_double(st.s, 17);
     s.latency_ms = sqlite3_column_double(st.s, 18);
+    if (std::string ids = text(19); !ids.empty()) s.gold_identifiers = Split(ids, '\n');
     out.push_back(std::move(s));
   }
   if (rc != SQLITE_DONE) return impl_->Fail("read scores");

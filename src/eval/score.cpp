@@ -133,6 +133,7 @@ Result<QuestionScore> Scorer::Score(const Question& q, const std::string& predic
     gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
     if (pred) pred_ids = QueryIdentifiers(sql::Resolve(*pred, (*db)->names, d));
     s.linking = QueryLinking(gold_ids, pred_ids);
+    s.gold_identifiers.assign(gold_ids.begin(), gold_ids.end());
   }
   if ((*db)->conn) {
     exec::Connection& conn = *(*db)->conn;

@@ -32,12 +32,13 @@ struct QuestionScore {
   double jaccard = 0;
   bool em = false;
   LinkingScores linking;
-  bool linked = false;            // linking was scored (the gold parses and the database's names are known)
-  std::string error;              // why the prediction failed (parse, execution, timeout); "" if it ran
-  std::string gold_error;         // the gold query failed: the question cannot be scored by execution
-  bool database_missing = false;  // the database folder has no file for db_id: not executed
-  double predicted_ms = 0;        // running the prediction
-  double latency_ms = 0;          // the whole question in a stored run (the system's answer and the scoring)
+  bool linked = false;                        // linking was scored (the gold parses and the database's names are known)
+  std::vector<std::string> gold_identifiers;  // what the gold query reads: tables and "table.column", lower-case
+  std::string error;                          // why the prediction failed (parse, execution, timeout); "" if it ran
+  std::string gold_error;                     // the gold query failed: the question cannot be scored by execution
+  bool database_missing = false;              // the database folder has no file for db_id: not executed
+  double predicted_ms = 0;                    // running the prediction
+  double latency_ms = 0;  // the whole question in a stored run (the system's answer and the scoring)
 };
 
 /// Scores predictions one question at a time, keeping each database's connection and names open between questions.

@@ -9,6 +9,8 @@
 #include "eval/report.h"
 #include "eval/runs.h"
 #include "eval/score.h"
+#include "eval/stats.h"
+#include "naturalness/classifier.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
 #include "test_util.h"
@@ -314,6 +316,29 @@ TEST(Report, SelfContainedHtmlWithEveryPart) {
                            "McNemar", "<svg", "unknown table or column"}) {
     EXPECT_NE(html.find(part), std::string::npos) << part;
   }
+}
+
+TEST(Stats, NaturalnessAgainstSuccess) {
+  auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
+  std::vector<QuestionScore> scores;
+  auto add = [&](std::vector<std::string> ids, bool right) {
+    QuestionScore s;
+    s.index = scores.size();
+    s.ex_strict = s.ex_relaxed = s.ex_jaccard = right;
+    s.gold_identifiers = std::move(ids);
+    scores.push_back(std::move(s));
+  };
+  for (int i = 0; i < 6; ++i) add({"customer", "customer.first_name", "customer.city"}, true);
+  for (int i = 0; i < 6; ++i) add({"tb_cst", "tb_cst.cst_fnm", "tb_cst.xq7"}, false);
+  add({"customer.last_name"}, false);
+  add({"cst_q"}, true);
+  auto j = RunStatistics(scores, *classifier);
+  EXPECT_EQ(j["naturalness"]["questions"], 14);
+  EXPECT_GT(j["naturalness"]["kendall_tau"].get<double>(), 0.3);
+  EXPECT_LT(j["naturalness"]["p_value"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(j["naturalness"]["by_least_level"]["Regular"]["value"].get<double>(), 6.0 / 7);
+  EXPECT_DOUBLE_EQ(j["ex_strict"]["value"].get<double>(), 7.0 / 14);
 }
 
 }  // namespace

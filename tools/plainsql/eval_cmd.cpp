@@ -18,6 +18,8 @@
 #include "eval/report.h"
 #include "eval/runs.h"
 #include "eval/score.h"
+#include "eval/stats.h"
+#include "naturalness/classifier.h"
 
 namespace plainsql::cli {
 
@@ -104,6 +106,9 @@ EvalCommands::EvalCommands(CLI::App& app) {
   runs_export_ = runs_->add_subcommand("export", "Every question of a run, one JSON object per line (or CSV)");
   runs_export_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
   runs_export_->add_option("--format", export_format_, "jsonl | csv")->capture_default_str();
+  runs_stats_ = runs_->add_subcommand(
+      "stats", "A run's statistics (JSON): bootstrap intervals, naturalness vs success (Kendall's tau), by level");
+  runs_stats_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
   runs_report_ = runs_->add_subcommand(
       "report", "A self-contained HTML report of a run (charts inline, works offline), optionally against another");
   runs_report_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
@@ -354,6 +359,14 @@ int EvalCommands::Runs() {
                       a->spec.name.empty() ? "" : " \"" + a->spec.name + "\"", a->status, a->done, a->total,
                       a->spec.benchmark, a->spec.questions, a->spec.system) +
           eval::ScoreText(*scores_a));
+    return 0;
+  }
+  if (runs_stats_->parsed()) {
+    auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+    if (!classifier) return Fail(classifier.error());
+    auto j = eval::RunStatistics(*scores_a, *classifier);
+    j["run"] = a->id;
+    Write(j.dump(2) + "\n");
     return 0;
   }
   if (runs_report_->parsed()) {

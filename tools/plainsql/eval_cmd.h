@@ -27,6 +27,7 @@ class EvalCommands {
   CLI::App* runs_compare_ = nullptr;
   CLI::App* runs_export_ = nullptr;
   CLI::App* runs_report_ = nullptr;
+  CLI::App* runs_stats_ = nullptr;
   std::string report_out_;
   std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, run_a_, run_b_, export_format_ = "jsonl";
   std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_;

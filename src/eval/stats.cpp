@@ -1,0 +1,72 @@
+// Statistics over a run (see stats.h).
+#include "eval/stats.h"
+
+#include <map>
+
+#include "eval/metrics.h"
+
+namespace plainsql::eval {
+
+namespace {
+
+nlohmann::ordered_json RateJson(const std::vector<double>& outcomes) {
+  nlohmann::ordered_json j = {{"n", outcomes.size()}};
+  if (outcomes.empty()) {
+    j["value"] = nullptr;
+    return j;
+  }
+  double sum = 0;
+  for (double v : outcomes) sum += v;
+  j["value"] = sum / static_cast<double>(outcomes.size());
+  Interval ci = BootstrapInterval(outcomes);
+  j["ci95"] = {ci.low, ci.high};
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
+                                     const naturalness::Classifier& classifier) {
+  std::vector<double> strict, relaxed, jaccard, em;
+  for (const auto& s : scores) {
+    em.push_back(s.em ? 1 : 0);
+    if (!s.ex_strict) continue;
+    strict.push_back(*s.ex_strict ? 1 : 0);
+    relaxed.push_back(s.ex_relaxed.value_or(false) ? 1 : 0);
+    jaccard.push_back(s.ex_jaccard.value_or(false) ? 1 : 0);
+  }
+  nlohmann::ordered_json out;
+  out["ex_strict"] = RateJson(strict);
+  out["ex_relaxed"] = RateJson(relaxed);
+  out["ex_jaccard"] = RateJson(jaccard);
+  out["em"] = RateJson(em);
+
+  std::vector<double> naturalness, success;
+  std::map<std::string, std::vector<double>> by_level;
+  for (const auto& s : scores) {
+    if (!s.ex_strict || s.gold_identifiers.empty()) continue;
+    double sum = 0;
+    int least = 0;
+    for (const auto& id : s.gold_identifiers) {
+      size_t dot = id.find('.');
+      std::string name = dot == std::string::npos ? id : id.substr(dot + 1);
+      naturalness::Prediction p = classifier.Classify(name);
+      sum += p.p[0] + 0.5 * p.p[1];
+      least = std::max(least, naturalness::LevelIndex(p.level));
+    }
+    naturalness.push_back(sum / static_cast<double>(s.gold_identifiers.size()));
+    success.push_back(*s.ex_strict ? 1 : 0);
+    by_level[std::string(naturalness::LevelName(naturalness::kLevels[static_cast<size_t>(least)]))].push_back(
+        *s.ex_strict ? 1 : 0);
+  }
+  KendallResult k = KendallTau(naturalness, success);
+  nlohmann::ordered_json n = {{"questions", naturalness.size()}, {"kendall_tau", k.tau}, {"p_value", k.p_value}};
+  n["by_least_level"] = nlohmann::ordered_json::object();
+  for (const char* level : {"Regular", "Low", "Least"}) {
+    if (by_level.count(level)) n["by_least_level"][level] = RateJson(by_level[level]);
+  }
+  out["naturalness"] = n;
+  return out;
+}
+
+}  // namespace plainsql::eval

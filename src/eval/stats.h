@@ -1,0 +1,21 @@
+// Statistics over a run's questions: bootstrap intervals for every accuracy, and naturalness against success as
+// SNAILS analysed it (Kendall's tau between a question's identifier naturalness and its execution accuracy, and
+// accuracy by the naturalness level of the question's least natural identifier).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "eval/score.h"
+#include "naturalness/classifier.h"
+
+namespace plainsql::eval {
+
+/// {"ex_strict": {value, ci95, n}, "ex_relaxed": ..., "ex_jaccard": ..., "em": ..., "naturalness": {questions,
+/// kendall_tau, p_value, by_least_level: {Regular|Low|Least: {questions, ex_strict}}}}. A question's naturalness is the
+/// mean name score (P(Regular) + 0.5 P(Low)) of the names its gold query reads; only executed questions with known
+/// identifiers count.
+nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
+                                     const naturalness::Classifier& classifier);
+
+}  // namespace plainsql::eval
