@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <filesystem>
+#include <map>
 
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
@@ -105,6 +106,39 @@ TEST(EvalData, HardnessFromTheTreeAgreesWithTheOfficialClasses) {
   std::cout << fmt::format("hardness from the tree agrees with the official class on {} / {} dev questions\n", agree,
                            total);
   EXPECT_GE(agree, total * 97 / 100);
+}
+
+TEST(EvalData, BirdDevLoadsWithEvidenceAndGoldLinksPerfectly) {
+  if (!fs::exists(Shared("bird/dev.json"))) GTEST_SKIP() << "BIRD not found";
+  auto b = LoadSpiderQuestions(Shared("bird/dev.json"), "bird");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  ASSERT_EQ(b->questions.size(), 1534u);
+  size_t with_evidence = 0;
+  std::map<std::string, int> classes;
+  std::vector<std::string> predictions;
+  for (const auto& q : b->questions) {
+    with_evidence += q.evidence.empty() ? 0 : 1;
+    classes[q.difficulty]++;
+    predictions.push_back(q.gold_sql);
+  }
+  EXPECT_EQ(with_evidence, 1386u);  // the questions whose evidence is not empty
+  EXPECT_EQ(classes.size(), 3u);  // simple, moderate, challenging
+  ScoreOptions o;
+  o.tables_file = Shared("bird/dev_tables.json");
+  auto scores = ScorePredictions(*b, b->questions, predictions, o);
+  ASSERT_TRUE(scores.ok()) << scores.error().message;
+  size_t linked = 0, perfect = 0, em = 0;
+  for (const auto& s : *scores) {
+    EXPECT_FALSE(s.ex_strict.has_value());  // no databases here
+    if (s.linked) ++linked;
+    if (s.linked && s.linking.recall == 1.0) ++perfect;
+    if (s.em) ++em;
+  }
+  std::cout << fmt::format("BIRD dev: {} questions, {} linked, QueryRecall 1 on {}, EM {}\n", scores->size(), linked,
+                           perfect, em);
+  EXPECT_EQ(perfect, linked);
+  EXPECT_EQ(em, linked);
+  EXPECT_GE(linked, scores->size() - 5);  // gold queries that do not parse are reported by the SQL front end tests
 }
 
 }  // namespace
