@@ -16,7 +16,7 @@ for i in $(seq 1 100); do
 done
 set +e
 "$bin" eval run --benchmark custom --questions questions.jsonl --db-dir . --system predictions:predictions.sql \
-  --runs runs.db --name slow > out.txt 2> err.txt &
+  --runs runs.db --name slow --workers 2 > out.txt 2> err.txt &
 pid=$!
 sleep 1
 kill -INT "$pid"
@@ -31,7 +31,7 @@ echo "$listed"
 echo "$listed" | grep -q interrupted || { echo "FAIL: not marked interrupted" >&2; exit 1; }
 done_before=$(echo "$listed" | awk '{print $4}' | cut -d/ -f1)
 [ "$done_before" -gt 0 ] && [ "$done_before" -lt 100 ] || { echo "FAIL: $done_before done before resuming" >&2; exit 1; }
-"$bin" eval run --runs runs.db --resume slow --json > resumed.json
+"$bin" eval run --runs runs.db --resume slow --workers 3 --json > resumed.json
 "$bin" runs --runs runs.db list | grep slow | grep -q "done *100/100" || { echo "FAIL: not complete" >&2; exit 1; }
 grep -q '"count": 100' resumed.json || { echo "FAIL: resumed run does not hold 100 questions" >&2; exit 1; }
 "$bin" eval run --runs runs.db --resume slow 2>/dev/null && { echo "FAIL: resuming a complete run" >&2; exit 1; }

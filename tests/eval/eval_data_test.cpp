@@ -122,7 +122,7 @@ TEST(EvalData, BirdDevLoadsWithEvidenceAndGoldLinksPerfectly) {
     predictions.push_back(q.gold_sql);
   }
   EXPECT_EQ(with_evidence, 1386u);  // the questions whose evidence is not empty
-  EXPECT_EQ(classes.size(), 3u);  // simple, moderate, challenging
+  EXPECT_EQ(classes.size(), 3u);    // simple, moderate, challenging
   ScoreOptions o;
   o.tables_file = Shared("bird/dev_tables.json");
   auto scores = ScorePredictions(*b, b->questions, predictions, o);

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "cli.h"
 #include "common/csv.h"
@@ -92,6 +94,7 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_flag("--keep-distinct", keep_distinct_, "Keep DISTINCT when comparing results");
   run_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
   run_->add_flag("--json", json_, "Print the scores as eval score --json does");
+  run_->add_option("--workers", workers_, "Questions worked on at once")->capture_default_str();
 
   runs_ = app.add_subcommand("runs", "Inspect the runs database: list, show, compare and export runs");
   runs_->require_subcommand(1);
@@ -184,6 +187,9 @@ namespace plainsql::cli {
 
 int EvalCommands::RunBenchmark() {
   if (timeout_ms_ <= 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be positive"));
+  if (workers_ < 1 || workers_ > 256) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--workers must be between 1 and 256"));
+  }
   // A new run's arguments are checked before the runs database is touched (a mistake creates no file).
   std::unique_ptr<eval::RunStore> store_holder;
   auto open_store = [&]() -> Status {
@@ -266,42 +272,58 @@ int EvalCommands::RunBenchmark() {
   options.tables_file = spec.tables;
   options.keep_distinct = spec.keep_distinct;
   options.limits.timeout = std::chrono::milliseconds(spec.timeout_ms);
-  eval::Scorer scorer(*benchmark, options);
+  // Workers take the pending questions in order; each has its own scorer (its own database connections), and the
+  // runs database records one question at a time.
   g_interrupted = false;
   auto previous = std::signal(SIGINT, OnInterrupt);
   auto start = std::chrono::steady_clock::now();
   bool tty = isatty(STDERR_FILENO);
   size_t done = 0, total = pending->size();
-  for (size_t position : *pending) {
-    if (g_interrupted) break;
-    const eval::Question* q = nullptr;
-    std::string prediction;
-    if (position < run_questions.size()) {
-      q = &run_questions[position];
-      prediction = run_predictions[position];
+  std::atomic<size_t> next{0};
+  std::mutex mu;  // guards the store, `done`, `failure` and the progress line
+  std::optional<Error> failure;
+  auto work = [&] {
+    eval::Scorer scorer(*benchmark, options);
+    while (!g_interrupted) {
+      {
+        std::lock_guard lock(mu);
+        if (failure) return;
+      }
+      size_t k = next++;
+      if (k >= total) return;
+      size_t position = (*pending)[k];
+      if (position >= run_questions.size()) continue;
+      auto t0 = std::chrono::steady_clock::now();
+      auto score = scorer.Score(run_questions[position], run_predictions[position]);
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::lock_guard lock(mu);
+      if (!score) {
+        if (!failure) failure = score.error();
+        return;
+      }
+      if (Status st = (*store)->Record(run_id, position, *score, ms); !st) {
+        if (!failure) failure = st.error();
+        return;
+      }
+      ++done;
+      if (tty && (done % 20 == 0 || done == total)) {
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
+        size_t width = 30, filled = total ? done * width / total : width;
+        fmt::print(stderr, "\r[{}{}] {}/{} ETA {}   ", std::string(filled, '#'), std::string(width - filled, ' '), done,
+                   total, Seconds(eta));
+        if (done == total) fmt::print(stderr, "\n");
+      }
     }
-    if (!q) break;
-    auto t0 = std::chrono::steady_clock::now();
-    auto score = scorer.Score(*q, prediction);
-    if (!score) {
-      std::signal(SIGINT, previous);
-      (void)(*store)->SetStatus(run_id, "interrupted");
-      return Fail(score.error());
-    }
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (Status st = (*store)->Record(run_id, position, *score, ms); !st) {
-      std::signal(SIGINT, previous);
-      return Fail(st.error());
-    }
-    ++done;
-    if (tty && (done % 20 == 0 || done == total)) {
-      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
-      size_t width = 30, filled = total ? done * width / total : width;
-      fmt::print(stderr, "\r[{}{}] {}/{} ETA {}   ", std::string(filled, '#'), std::string(width - filled, ' '), done,
-                 total, Seconds(eta));
-      if (done == total) fmt::print(stderr, "\n");
-    }
+  };
+  std::vector<std::thread> workers;
+  for (int w = 1; w < workers_; ++w) workers.emplace_back(work);
+  work();
+  for (auto& t : workers) t.join();
+  if (failure) {
+    std::signal(SIGINT, previous);
+    (void)(*store)->SetStatus(run_id, "interrupted");
+    return Fail(*failure);
   }
   std::signal(SIGINT, previous);
   if (done < total) {

@@ -35,6 +35,7 @@ class EvalCommands {
   int64_t from_ = -1, to_ = -1;
   bool json_ = false, keep_distinct_ = false;
   int64_t timeout_ms_ = 30'000;
+  int workers_ = 1;
 };
 
 }  // namespace plainsql::cli
