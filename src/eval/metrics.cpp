@@ -6,7 +6,6 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "common/strings.h"
 #include "exec/fingerprint.h"
@@ -55,8 +54,9 @@ std::vector<std::string> RowStrings(const Table& t) {
 }  // namespace
 
 bool OrderMatters(std::string_view gold_sql) {
-  static const std::regex kOrderBy(R"(\border\s+by\b)", std::regex::icase);
-  return std::regex_search(gold_sql.begin(), gold_sql.end(), kOrderBy);
+  // exec_eval.py: order_matters = 'order by' in g_str.lower() — a plain substring test, kept exactly so that every
+  // question is judged as the official evaluator judges it (a line break between ORDER and BY does not count there).
+  return ToLower(gold_sql).find("order by") != std::string::npos;
 }
 
 bool ExStrict(const exec::ResultSet& gold, const exec::ResultSet& predicted, bool order_matters) {

@@ -17,8 +17,8 @@
 
 namespace plainsql::eval {
 
-/// Whether the official Spider evaluator compares rows in order: the gold query contains ORDER BY (anywhere, as its
-/// text check does).
+/// Whether the official Spider evaluator compares rows in order: the lower-cased gold text contains "order by" (its
+/// exact test: a substring, anywhere, with one space).
 bool OrderMatters(std::string_view gold_sql);
 
 /// EX (strict), the Spider test-suite semantics (Zhong et al. 2020, exec_eval.py result_eq): two empty results are

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # eval run is resumable: a run stopped by Ctrl-C (SIGINT) exits 130 with the resume command, keeps what it recorded,
-# and `eval run --resume` finishes exactly the questions left. Uses the sample database and slow-ish queries.
+# and `eval run --resume` finishes exactly the questions left, ending with exactly the metrics of an uninterrupted
+# run. Uses the sample database and slow-ish queries; every third prediction is wrong.
 #   eval_resume.sh PLAINSQL SAMPLE_DB
 set -euo pipefail
 bin=$1 sample=$2
@@ -12,7 +13,7 @@ cd "$work"
 q='WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT count(*) FROM n'
 for i in $(seq 1 100); do
   printf '{"question": "q%s", "sql": "%s", "db_id": "plant"}\n' "$i" "$q" >> questions.jsonl
-  printf '%s\n' "$q" >> predictions.sql
+  if [ $((i % 3)) -eq 0 ]; then echo "SELECT 1" >> predictions.sql; else printf '%s\n' "$q" >> predictions.sql; fi
 done
 set +e
 "$bin" eval run --benchmark custom --questions questions.jsonl --db-dir . --system predictions:predictions.sql \
@@ -35,6 +36,13 @@ done_before=$(echo "$listed" | awk '{print $4}' | cut -d/ -f1)
 "$bin" runs --runs runs.db list | grep slow | grep -q "done *100/100" || { echo "FAIL: not complete" >&2; exit 1; }
 grep -q '"count": 100' resumed.json || { echo "FAIL: resumed run does not hold 100 questions" >&2; exit 1; }
 "$bin" eval run --runs runs.db --resume slow 2>/dev/null && { echo "FAIL: resuming a complete run" >&2; exit 1; }
+# The same run without an interruption: every metric and every question's outcome must be the same.
+"$bin" eval run --benchmark custom --questions questions.jsonl --db-dir . --system predictions:predictions.sql \
+  --runs runs.db --name whole --workers 2 > /dev/null
+"$bin" runs --runs runs.db show slow --json | grep -v '"run":' > slow.json
+"$bin" runs --runs runs.db show whole --json | grep -v '"run":' > whole.json
+cmp slow.json whole.json || { echo "FAIL: the resumed run differs from the uninterrupted one" >&2; diff slow.json whole.json | head >&2; exit 1; }
+grep -q '"ex_strict": 0.67' whole.json || { echo "FAIL: unexpected EX strict" >&2; grep ex_strict whole.json | head -2 >&2; exit 1; }
 "$bin" runs --runs runs.db report slow -o report.html
 grep -q "EX strict by difficulty" report.html || { echo "FAIL: report" >&2; exit 1; }
 echo "resume ok ($done_before of 100 before the interrupt)"

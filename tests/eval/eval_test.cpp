@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "common/strings.h"
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
 #include "eval/report.h"
@@ -70,7 +71,9 @@ TEST(Metrics, DistinctLinkingOrderAndBootstrap) {
       sql::ParseQuery("SELECT DISTINCT a, count(DISTINCT b) FROM t UNION SELECT DISTINCT c, 1 FROM u", sql::Sqlite());
   ASSERT_TRUE(q.ok());
   EXPECT_EQ(sql::Print(WithoutDistinct(*q), sql::Sqlite()), "SELECT a, count(b) FROM t UNION SELECT c, 1 FROM u");
-  EXPECT_TRUE(OrderMatters("select a from t ORDER\n BY a"));
+  EXPECT_TRUE(OrderMatters("select a from t ORDER BY a"));
+  EXPECT_TRUE(OrderMatters("select a from (select b from t order by b) limit 1"));  // anywhere, as the official test
+  EXPECT_FALSE(OrderMatters("select a from t ORDER\n BY a"));  // not with a line break: its substring test
   EXPECT_FALSE(OrderMatters("select border_by from t"));
   LinkingScores l = QueryLinking({"t", "t.a", "t.b"}, {"t", "t.a", "u"});
   EXPECT_NEAR(l.recall, 2.0 / 3, 1e-12);
@@ -339,6 +342,34 @@ TEST(Stats, NaturalnessAgainstSuccess) {
   EXPECT_LT(j["naturalness"]["p_value"].get<double>(), 0.05);
   EXPECT_DOUBLE_EQ(j["naturalness"]["by_least_level"]["Regular"]["value"].get<double>(), 6.0 / 7);
   EXPECT_DOUBLE_EQ(j["ex_strict"]["value"].get<double>(), 7.0 / 14);
+}
+
+TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {
+  std::string cases = test::ReadFile(std::string(PLAINSQL_SOURCE_DIR) + "/tests/eval/ex_official_cases.txt");
+  Benchmark b;
+  b.name = "custom";
+  std::vector<std::string> predictions;
+  std::vector<bool> expected;
+  for (const std::string& line : Split(cases, '\n')) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 3u) << line;
+    b.questions.push_back({b.questions.size(), "plant", "", f[1], "", "", ""});
+    predictions.push_back(f[2]);
+    expected.push_back(f[0] == "1");
+  }
+  ASSERT_GE(b.questions.size(), 25u);
+  ScoreOptions o;
+  o.db_dir = test::SampleDb().substr(0, test::SampleDb().rfind('/'));
+  o.limits.timeout = std::chrono::milliseconds(300);  // the endless recursive query must stop and count as wrong
+  auto scores = ScorePredictions(b, b.questions, predictions, o);
+  ASSERT_TRUE(scores.ok()) << scores.error().message;
+  for (size_t i = 0; i < scores->size(); ++i) {
+    const QuestionScore& s = (*scores)[i];
+    ASSERT_TRUE(s.ex_strict.has_value()) << s.gold_sql << ": " << s.gold_error;
+    EXPECT_EQ(*s.ex_strict, expected[i]) << "gold: " << s.gold_sql << "\npred: " << s.predicted_sql
+                                         << "\nerror: " << s.error;
+  }
 }
 
 }  // namespace
