@@ -487,7 +487,8 @@ KendallResult KendallTau(const std::vector<double>& x, const std::vector<double>
     u2 += u * (u - 1) * (u - 2);
   }
   double denominator = std::sqrt((n0 - n1) * (n0 - n2));
-  if (denominator == 0) return r;  // a constant series: tau is undefined; reported as 0 with p = 1
+  if (denominator == 0) return r;  // a constant series: tau is undefined
+  r.defined = true;
   double s = concordant - discordant;
   r.tau = s / denominator;
   double variance = (nn * (nn - 1) * (2 * nn + 5) - vt - vu) / 18 + t1 * u1 / (2 * nn * (nn - 1)) +

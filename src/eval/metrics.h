@@ -85,6 +85,7 @@ SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::
 /// tie-corrected variance (as scipy.stats.kendalltau's asymptotic method; SNAILS used it for naturalness vs success).
 struct KendallResult {
   double tau = 0, p_value = 1;
+  bool defined = false;  // false when a series is constant (or has under two values): tau is undefined
 };
 KendallResult KendallTau(const std::vector<double>& x, const std::vector<double>& y);
 

@@ -59,6 +59,8 @@ std::string RateCell(const Rate& r) {
 
 bool Executed(const QuestionScore& s) { return s.ex_strict.has_value(); }
 
+std::string RunLabel(const ReportRun& r) { return Html(r.info.spec.name.empty() ? r.info.id : r.info.spec.name); }
+
 // A grouped bar chart: one group per label, one bar per run, each with its interval.
 std::string BarChart(const std::vector<std::string>& labels, const std::vector<std::vector<Rate>>& series,
                      const std::string& aria) {
@@ -167,7 +169,7 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
 
   // Overall, every metric with its interval.
   out += "<h2>Accuracy</h2>\n<table><tr><th>metric</th>";
-  for (const auto* r : runs) out += "<th>" + Html(r->info.spec.name.empty() ? r->info.id : r->info.spec.name) + "</th>";
+  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + "</th>";
   out += "</tr>\n";
   struct Metric {
     const char* name;
@@ -220,8 +222,7 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
   }
   out += BarChart(classes, series, "EX strict by difficulty");
   out += "<table><tr><th>difficulty</th>";
-  for (const auto* r : runs)
-    out += "<th>" + Html(r->info.spec.name.empty() ? r->info.id : r->info.spec.name) + " (n)</th>";
+  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (n)</th>";
   out += "</tr>\n";
   for (size_t c = 0; c < classes.size(); ++c) {
     out += "<tr><td>" + classes[c] + "</td>";
@@ -232,26 +233,95 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
   }
   out += "</table>\n";
 
-  // By database, worst first for the first run.
-  std::map<std::string, std::pair<int, int>> by_db;  // db -> (right, executed) of the first run
-  for (const auto& s : run.scores) {
-    if (!Executed(s)) continue;
-    by_db[s.db_id].first += *s.ex_strict ? 1 : 0;
-    by_db[s.db_id].second += 1;
+  // By naturalness level of the gold query's least natural identifier (SNAILS), with Kendall's tau.
+  if (std::any_of(runs.begin(), runs.end(), [](const ReportRun* r) { return r->statistics.contains("naturalness"); })) {
+    std::vector<std::string> levels;
+    for (const char* level : {"Regular", "Low", "Least"}) {
+      if (std::any_of(runs.begin(), runs.end(), [&](const ReportRun* r) {
+            return r->statistics.contains("naturalness") &&
+                   r->statistics["naturalness"]["by_least_level"].contains(level);
+          })) {
+        levels.emplace_back(level);
+      }
+    }
+    std::vector<std::vector<Rate>> by_level;
+    for (const auto* r : runs) {
+      std::vector<Rate> rates(levels.size());
+      for (size_t l = 0; l < levels.size(); ++l) {
+        if (!r->statistics.contains("naturalness")) continue;
+        const auto& j = r->statistics["naturalness"]["by_least_level"];
+        if (!j.contains(levels[l]) || j[levels[l]]["n"].get<size_t>() == 0) continue;
+        rates[l].n = j[levels[l]]["n"].get<size_t>();
+        rates[l].value = j[levels[l]]["value"].get<double>();
+        rates[l].ci = {j[levels[l]]["ci95"][0].get<double>(), j[levels[l]]["ci95"][1].get<double>()};
+      }
+      by_level.push_back(std::move(rates));
+    }
+    out += "<h2>EX strict by naturalness</h2>\n";
+    if (levels.empty()) {
+      out += "<p>No executed question with resolved gold identifiers.</p>\n";
+    } else {
+      out += BarChart(levels, by_level, "EX strict by naturalness level");
+      out += "<table><tr><th>least natural identifier</th>";
+      for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (n)</th>";
+      out += "</tr>\n";
+      for (size_t l = 0; l < levels.size(); ++l) {
+        out += "<tr><td>" + levels[l] + "</td>";
+        for (const auto& rates : by_level) {
+          out += rates[l].n ? fmt::format("<td>{:.3f} <small>({})</small></td>", rates[l].value, rates[l].n)
+                            : "<td>–</td>";
+        }
+        out += "</tr>\n";
+      }
+      out += "</table>\n";
+    }
+    for (const auto* r : runs) {
+      if (!r->statistics.contains("naturalness")) continue;
+      const auto& n = r->statistics["naturalness"];
+      if (n["questions"].get<size_t>() < 2 || n["kendall_tau"].is_null()) continue;
+      out += fmt::format(
+          "<p>{}: Kendall's τ between a question's naturalness and its success = {:.3f} (p = {:.3g}, {} "
+          "questions).</p>\n",
+          RunLabel(*r), n["kendall_tau"].get<double>(), n["p_value"].get<double>(), n["questions"].get<size_t>());
+    }
+    out +=
+        "<p><small>A question's level is that of the least natural table or column name its gold query reads; its "
+        "naturalness is the mean name score, P(Regular) + ½ P(Low), of those names.</small></p>\n";
   }
+
+  // By database, worst first for the first run.
+  std::map<std::string, std::vector<std::pair<int, int>>> by_db;  // db -> (right, executed) per run
+  for (size_t k = 0; k < runs.size(); ++k) {
+    for (const auto& s : runs[k]->scores) {
+      if (!Executed(s)) continue;
+      auto& counts = by_db[s.db_id];
+      counts.resize(runs.size());
+      counts[k].first += *s.ex_strict ? 1 : 0;
+      counts[k].second += 1;
+    }
+  }
+  auto rate_of = [](const std::pair<int, int>& c) {
+    return c.second ? static_cast<double>(c.first) / c.second : 2.0;  // runs without the database sort last
+  };
   std::vector<std::pair<double, std::string>> dbs;
   dbs.reserve(by_db.size());
-  for (const auto& [db, c] : by_db) dbs.emplace_back(static_cast<double>(c.first) / c.second, db);
+  for (const auto& [db, c] : by_db) dbs.emplace_back(rate_of(c[0]), db);
   std::sort(dbs.begin(), dbs.end());
-  out += "<h2>EX strict by database</h2>\n<table><tr><th>database</th><th>EX strict</th><th>questions</th></tr>\n";
+  out += "<h2>EX strict by database</h2>\n<table><tr><th>database</th>";
+  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (n)</th>";
+  out += "</tr>\n";
   for (const auto& [rate, db] : dbs) {
-    out += fmt::format("<tr><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n", Html(db), rate, by_db[db].second);
+    out += "<tr><td>" + Html(db) + "</td>";
+    for (const auto& c : by_db[db]) {
+      out += c.second ? fmt::format("<td>{:.3f} <small>({})</small></td>", rate_of(c), c.second) : "<td>–</td>";
+    }
+    out += "</tr>\n";
   }
   out += "</table>\n";
 
   // Error categories.
   out += "<h2>Outcomes</h2>\n<table><tr><th>outcome</th>";
-  for (const auto* r : runs) out += "<th>" + Html(r->info.spec.name.empty() ? r->info.id : r->info.spec.name) + "</th>";
+  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + "</th>";
   out += "</tr>\n";
   std::vector<std::map<std::string, int>> cats(runs.size());
   std::vector<std::string> names = {"correct",         "wrong result",

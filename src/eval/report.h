@@ -2,6 +2,7 @@
 // SVG charts and no external resources, readable offline.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,13 @@ std::string ErrorCategory(const QuestionScore& score);
 struct ReportRun {
   RunInfo info;
   std::vector<QuestionScore> scores;
+  /// RunStatistics of the scores (stats.h), for the naturalness section; null leaves that section out.
+  nlohmann::ordered_json statistics;
 };
 
-/// The report: accuracy overall (every metric, with 95 % bootstrap intervals), by difficulty and by database, error
-/// categories, latency distribution; with `other`, both runs side by side and McNemar's test.
+/// The report: accuracy overall (every metric, with 95 % bootstrap intervals), by difficulty, by naturalness level and
+/// by database, Kendall's tau of naturalness against success, error categories, latency distribution; with `other`,
+/// both runs side by side and McNemar's test.
 std::string RunReportHtml(const ReportRun& run, const ReportRun* other = nullptr);
 
 }  // namespace plainsql::eval

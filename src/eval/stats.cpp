@@ -60,7 +60,11 @@ nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
         *s.ex_strict ? 1 : 0);
   }
   KendallResult k = KendallTau(naturalness, success);
-  nlohmann::ordered_json n = {{"questions", naturalness.size()}, {"kendall_tau", k.tau}, {"p_value", k.p_value}};
+  nlohmann::ordered_json n = {{"questions", naturalness.size()}, {"kendall_tau", nullptr}, {"p_value", nullptr}};
+  if (k.defined) {
+    n["kendall_tau"] = k.tau;
+    n["p_value"] = k.p_value;
+  }
   n["by_least_level"] = nlohmann::ordered_json::object();
   for (const char* level : {"Regular", "Low", "Least"}) {
     if (by_level.count(level)) n["by_least_level"][level] = RateJson(by_level[level]);

@@ -192,7 +192,8 @@ TEST(Statistics, KendallMcNemarAndSubsets) {
   KendallResult tied = KendallTau({1, 1, 2, 2}, {0, 1, 0, 1});  // no association
   EXPECT_NEAR(tied.tau, 0.0, 1e-12);
   EXPECT_NEAR(tied.p_value, 1.0, 1e-12);
-  EXPECT_EQ(KendallTau({1, 1, 1}, {1, 2, 3}).p_value, 1.0);  // constant: undefined, reported as no evidence
+  EXPECT_FALSE(KendallTau({1, 1, 1}, {1, 2, 3}).defined);  // a constant series: tau is undefined
+  EXPECT_TRUE(KendallTau({1, 2, 3}, {1, 2, 3}).defined);
   // Exact: 2 * (C(13,0)+C(13,1)+C(13,2)+C(13,3)) / 2^13.
   EXPECT_NEAR(McNemarP(3, 10), 2 * 378.0 / 8192, 1e-12);
   EXPECT_DOUBLE_EQ(McNemarP(0, 0), 1.0);
@@ -306,11 +307,25 @@ TEST(Report, SelfContainedHtmlWithEveryPart) {
   EXPECT_EQ(ErrorCategory(unknown), "unknown table or column");
   QuestionScore not_run;
   EXPECT_EQ(ErrorCategory(not_run), "not executed");
-  ReportRun a{{}, {right, wrong, unparsable, unknown}};
+  ReportRun a{{}, {right, wrong, unparsable, unknown}, {}};
   a.info.id = "run-a";
-  ReportRun b{{}, {right, right, right, unknown}};
+  ReportRun b{{}, {right, right, right, unknown}, {}};
   b.info.id = "run-b";
+  std::string plain = RunReportHtml(a, &b);
+  EXPECT_EQ(plain.find("by naturalness"), std::string::npos);  // no statistics: no naturalness section
+  // With statistics, the naturalness section shows each level's rate and Kendall's tau.
+  a.statistics = {{"naturalness",
+                   {{"questions", 3},
+                    {"kendall_tau", 0.5},
+                    {"p_value", 0.25},
+                    {"by_least_level",
+                     {{"Regular", {{"n", 2}, {"value", 0.5}, {"ci95", {0.0, 1.0}}}},
+                      {"Least", {{"n", 1}, {"value", 1.0}, {"ci95", {1.0, 1.0}}}}}}}}};
   std::string html = RunReportHtml(a, &b);
+  EXPECT_NE(html.find("EX strict by naturalness"), std::string::npos);
+  EXPECT_NE(html.find("τ between a question's naturalness and its success = 0.500"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>Least</td><td>1.000 <small>(1)</small></td><td>–</td></tr>"), std::string::npos);
+  EXPECT_EQ(html.find("<td>Low</td>"), std::string::npos);
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
   EXPECT_EQ(html.find("http"), std::string::npos);    // nothing to fetch
   EXPECT_NE(html.find("a&lt;b"), std::string::npos);  // names escaped
@@ -342,6 +357,11 @@ TEST(Stats, NaturalnessAgainstSuccess) {
   EXPECT_LT(j["naturalness"]["p_value"].get<double>(), 0.05);
   EXPECT_DOUBLE_EQ(j["naturalness"]["by_least_level"]["Regular"]["value"].get<double>(), 6.0 / 7);
   EXPECT_DOUBLE_EQ(j["ex_strict"]["value"].get<double>(), 7.0 / 14);
+  // Every question right: tau is undefined and reported as null, not as 0.
+  for (auto& s : scores) s.ex_strict = true;
+  auto all_right = RunStatistics(scores, *classifier);
+  EXPECT_TRUE(all_right["naturalness"]["kendall_tau"].is_null());
+  EXPECT_TRUE(all_right["naturalness"]["p_value"].is_null());
 }
 
 TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {

@@ -392,14 +392,16 @@ int EvalCommands::Runs() {
     return 0;
   }
   if (runs_report_->parsed()) {
-    eval::ReportRun first{*a, *scores_a};
+    auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+    if (!classifier) return Fail(classifier.error());
+    eval::ReportRun first{*a, *scores_a, eval::RunStatistics(*scores_a, *classifier)};
     std::optional<eval::ReportRun> second;
     if (!run_b_.empty()) {
       auto b = (*store)->GetRun(run_b_);
       if (!b) return Fail(b.error());
       auto scores_b = (*store)->Scores(b->id);
       if (!scores_b) return Fail(scores_b.error());
-      second = eval::ReportRun{*b, *scores_b};
+      second = eval::ReportRun{*b, *scores_b, eval::RunStatistics(*scores_b, *classifier)};
     }
     std::string html = eval::RunReportHtml(first, second ? &*second : nullptr);
     if (Status st = WriteFileAtomically(report_out_, html); !st) return Fail(st.error());
