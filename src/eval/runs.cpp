@@ -1,7 +1,11 @@
-// The runs database (see runs.h).
+// The runs database (see runs.h). The same tables and SQL on SQLite and PostgreSQL, through exec::StoreSession.
 #include "eval/runs.h"
 
-#include <sqlite3.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -11,24 +15,31 @@
 #include <random>
 
 #include "common/strings.h"
+#include "exec/connection.h"
 
 namespace plainsql::eval {
 
 namespace {
 
+// BIGINT and DOUBLE PRECISION give SQLite integer and real affinity and PostgreSQL its 64-bit types. Flags are 0 / 1.
 constexpr const char* kSchema = R"(
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', created TEXT NOT NULL, status TEXT NOT NULL,
   benchmark TEXT NOT NULL, questions TEXT NOT NULL, db_dir TEXT NOT NULL, tables TEXT NOT NULL, system TEXT NOT NULL,
-  keep_distinct INTEGER NOT NULL, timeout_ms INTEGER NOT NULL, total INTEGER NOT NULL);
+  keep_distinct BIGINT NOT NULL, timeout_ms BIGINT NOT NULL, total BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS run_questions (
-  run_id TEXT NOT NULL REFERENCES runs(id), position INTEGER NOT NULL, idx INTEGER NOT NULL, db_id TEXT NOT NULL,
-  question TEXT NOT NULL, gold_sql TEXT NOT NULL, difficulty TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0,
-  predicted_sql TEXT, error TEXT, gold_error TEXT, database_missing INTEGER, ex_strict INTEGER, ex_relaxed INTEGER,
-  ex_jaccard INTEGER, jaccard REAL, em INTEGER, linked INTEGER, query_recall REAL, query_precision REAL,
-  query_f1 REAL, latency_ms REAL, recorded TEXT, gold_identifiers TEXT,
+  run_id TEXT NOT NULL REFERENCES runs(id), position BIGINT NOT NULL, idx BIGINT NOT NULL, db_id TEXT NOT NULL,
+  question TEXT NOT NULL, gold_sql TEXT NOT NULL, difficulty TEXT NOT NULL, done BIGINT NOT NULL DEFAULT 0,
+  predicted_sql TEXT, error TEXT, gold_error TEXT, database_missing BIGINT, ex_strict BIGINT, ex_relaxed BIGINT,
+  ex_jaccard BIGINT, jaccard DOUBLE PRECISION, em BIGINT, linked BIGINT, query_recall DOUBLE PRECISION,
+  query_precision DOUBLE PRECISION, query_f1 DOUBLE PRECISION, latency_ms DOUBLE PRECISION, recorded TEXT,
+  gold_identifiers TEXT, claimed_by TEXT, claimed_at DOUBLE PRECISION, recorded_by TEXT,
   PRIMARY KEY (run_id, position));
 )";
+
+// Columns added after the first release of the runs database, for files created before.
+constexpr std::pair<const char*, const char*> kLaterColumns[] = {
+    {"claimed_by", "TEXT"}, {"claimed_at", "DOUBLE PRECISION"}, {"recorded_by", "TEXT"}};
 
 std::string NowUtc(const char* format) {
   std::time_t t = std::time(nullptr);
@@ -39,226 +50,286 @@ std::string NowUtc(const char* format) {
   return buf;
 }
 
-struct Stmt {
-  sqlite3_stmt* s = nullptr;
-  ~Stmt() { sqlite3_finalize(s); }
-};
+int64_t Int(const std::optional<std::string>& v) { return v && !v->empty() ? std::stoll(*v) : 0; }
+double Real(const std::optional<std::string>& v) { return v && !v->empty() ? std::stod(*v) : 0.0; }
+std::string Text(const std::optional<std::string>& v) { return v.value_or(""); }
+std::optional<bool> Flag(const std::optional<std::string>& v) {
+  if (!v) return std::nullopt;
+  return Int(v) != 0;
+}
+exec::StoreValue FlagValue(const std::optional<bool>& v) {
+  if (!v) return std::monostate{};
+  return int64_t{*v ? 1 : 0};
+}
 
 }  // namespace
 
-struct RunStore::Impl {
-  sqlite3* db = nullptr;
-  std::string path;
-  ~Impl() { sqlite3_close_v2(db); }
+std::string WorkerId() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "localhost");
+  return fmt::format("{}:{}", host, static_cast<long>(getpid()));
+}
 
-  Error Fail(std::string_view what) const {
-    return MakeError(ErrorCode::kIo, fmt::format("runs database {}: {}: {}", path, what, sqlite3_errmsg(db)));
+bool WorkerAlive(const std::string& worker) {
+  std::string me = WorkerId();
+  size_t colon = worker.rfind(':');
+  if (colon == std::string::npos || worker.substr(0, colon) != me.substr(0, me.rfind(':'))) return true;
+  long pid = std::strtol(worker.c_str() + colon + 1, nullptr, 10);
+  if (pid <= 0) return true;
+  return kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
+}
+
+struct RunStore::Impl {
+  std::unique_ptr<exec::StoreSession> db;
+  std::string where;  // the file or the redacted URL, for messages
+  bool postgres = false;
+
+  Error Wrap(const Error& e, std::string_view what) const {
+    return MakeError(ErrorCode::kIo, fmt::format("runs database: {}: {}", what, e.message));
   }
-  Status Exec(const std::string& sql) {
-    char* err = nullptr;
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-      std::string msg = err ? err : "";
-      sqlite3_free(err);
-      return MakeError(ErrorCode::kIo, fmt::format("runs database {}: {}", path, msg));
-    }
+  Result<exec::StoreRows> Query(std::string_view what, std::string_view sql,
+                                const std::vector<exec::StoreValue>& params = {}) {
+    auto rows = db->Query(sql, params);
+    if (!rows) return Wrap(rows.error(), what);
+    return rows;
+  }
+  Status Execute(std::string_view what, std::string_view sql) {
+    if (Status s = db->Execute(sql); !s) return Wrap(s.error(), what);
     return Status::Ok();
   }
-  Result<Stmt*> Prepare(Stmt& st, const char* sql) {
-    if (sqlite3_prepare_v2(db, sql, -1, &st.s, nullptr) != SQLITE_OK) return Fail("prepare");
-    return &st;
+  // The database's clock, in seconds since 1970: every worker measures claims on the same clock.
+  const char* Now() const {
+    return postgres ? "extract(epoch from clock_timestamp())::double precision"
+                    : "((julianday('now') - 2440587.5) * 86400.0)";
   }
+  const char* Begin() const { return postgres ? "BEGIN" : "BEGIN IMMEDIATE"; }
 };
 
 RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RunStore::~RunStore() = default;
 
-Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path) {
+Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path_or_url) {
   auto impl = std::make_unique<Impl>();
-  impl->path = path;
-  if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    return MakeError(ErrorCode::kIo, fmt::format("cannot open the runs database {}: {}", path,
-                                                 impl->db ? sqlite3_errmsg(impl->db) : "out of memory"));
+  impl->where = exec::RedactConnectionString(path_or_url);
+  auto session = exec::OpenStoreSession(path_or_url);
+  if (!session) {
+    return MakeError(session.error().code, "runs database: " + session.error().message);
   }
-  sqlite3_busy_timeout(impl->db, 10'000);
-  // WAL: a reader (plainsql runs show) never blocks a run that is recording.
-  // synchronous = NORMAL: in WAL mode a commit survives a crash of plainsql (not a power cut) without an fsync per
-  // question.
-  if (Status s = impl->Exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"); !s) {
-    return s.error();
-  }
-  if (Status s = impl->Exec(kSchema); !s) {
+  impl->db = std::move(*session);
+  impl->postgres = impl->db->engine() == exec::Engine::kPostgres;
+  auto not_runs = [&](const Error& e) {
     return MakeError(ErrorCode::kFormat,
-                     fmt::format("{} is not a plainsql runs database ({})", path, s.error().message));
+                     fmt::format("{} is not a plainsql runs database ({})", impl->where, e.message));
+  };
+  // Workers starting together must not race to create the tables: a transaction-scoped advisory lock on PostgreSQL,
+  // the write lock on SQLite.
+  std::string create =
+      std::string(impl->Begin()) + ";" + (impl->postgres ? "SELECT pg_advisory_xact_lock(7270601);" : "") + kSchema;
+  if (Status s = impl->db->Execute(create); !s) {
+    (void)impl->db->Execute("ROLLBACK");
+    return not_runs(s.error());
   }
+  for (const auto& [column, type] : kLaterColumns) {
+    if (impl->db->Query(fmt::format("SELECT {} FROM run_questions WHERE 0 = 1", column))) continue;
+    if (impl->postgres) (void)impl->db->Execute("ROLLBACK; BEGIN; SELECT pg_advisory_xact_lock(7270601)");
+    if (Status s = impl->db->Execute(fmt::format("ALTER TABLE run_questions ADD COLUMN {} {}", column, type)); !s) {
+      (void)impl->db->Execute("ROLLBACK");
+      return not_runs(s.error());
+    }
+  }
+  if (Status s = impl->db->Execute("COMMIT"); !s) return not_runs(s.error());
   return std::unique_ptr<RunStore>(new RunStore(std::move(impl)));
 }
 
 Result<std::string> RunStore::CreateRun(const RunSpec& spec, const std::vector<Question>& questions) {
   std::mt19937 rng(std::random_device{}());
   std::string id = fmt::format("run-{}-{:04x}", NowUtc("%Y%m%d-%H%M%S"), rng() & 0xffff);
-  if (Status s = impl_->Exec("BEGIN IMMEDIATE"); !s) return s.error();
-  auto rollback = [&](Error e) {
-    (void)impl_->Exec("ROLLBACK");
+  if (Status s = impl_->Execute("begin", impl_->Begin()); !s) return s.error();
+  auto rollback = [&](const Error& e) {
+    (void)impl_->db->Execute("ROLLBACK");
     return e;
   };
-  {
-    Stmt st;
-    if (!impl_->Prepare(st, "INSERT INTO runs VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)")) {
-      return rollback(impl_->Fail("prepare"));
+  auto run = impl_->Query(
+      "create run", "INSERT INTO runs VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, $10, $11)",
+      {id, spec.name, NowUtc("%Y-%m-%dT%H:%M:%SZ"), spec.benchmark, spec.questions, spec.db_dir, spec.tables,
+       spec.system, int64_t{spec.keep_distinct ? 1 : 0}, spec.timeout_ms, static_cast<int64_t>(questions.size())});
+  if (!run) return rollback(run.error());
+  // The questions, 100 to a statement.
+  const size_t batch = 100;
+  for (size_t from = 0; from < questions.size(); from += batch) {
+    size_t to = std::min(questions.size(), from + batch);
+    std::string sql =
+        "INSERT INTO run_questions (run_id, position, idx, db_id, question, gold_sql, difficulty) VALUES ";
+    std::vector<exec::StoreValue> params;
+    params.reserve((to - from) * 7);
+    for (size_t i = from; i < to; ++i) {
+      size_t k = params.size();
+      sql += fmt::format("{}(${}, ${}, ${}, ${}, ${}, ${}, ${})", i == from ? "" : ", ", k + 1, k + 2, k + 3, k + 4,
+                         k + 5, k + 6, k + 7);
+      const Question& q = questions[i];
+      params.emplace_back(id);
+      params.emplace_back(static_cast<int64_t>(i));
+      params.emplace_back(static_cast<int64_t>(q.index));
+      params.emplace_back(q.db_id);
+      params.emplace_back(q.question);
+      params.emplace_back(q.gold_sql);
+      params.emplace_back(q.difficulty);
     }
-    int k = 0;
-    for (const std::string* v : {static_cast<const std::string*>(&id), &spec.name}) {
-      sqlite3_bind_text(st.s, ++k, v->c_str(), -1, SQLITE_TRANSIENT);
-    }
-    std::string created = NowUtc("%Y-%m-%dT%H:%M:%SZ");
-    sqlite3_bind_text(st.s, ++k, created.c_str(), -1, SQLITE_TRANSIENT);
-    for (const std::string* v : {&spec.benchmark, &spec.questions, &spec.db_dir, &spec.tables, &spec.system}) {
-      sqlite3_bind_text(st.s, ++k, v->c_str(), -1, SQLITE_TRANSIENT);
-    }
-    sqlite3_bind_int(st.s, ++k, spec.keep_distinct ? 1 : 0);
-    sqlite3_bind_int64(st.s, ++k, spec.timeout_ms);
-    sqlite3_bind_int64(st.s, ++k, static_cast<int64_t>(questions.size()));
-    if (sqlite3_step(st.s) != SQLITE_DONE) return rollback(impl_->Fail("create run"));
+    if (auto r = impl_->Query("store questions", sql, params); !r) return rollback(r.error());
   }
-  Stmt st;
-  if (!impl_->Prepare(st,
-                      "INSERT INTO run_questions (run_id, position, idx, db_id, question, gold_sql, difficulty) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-    return rollback(impl_->Fail("prepare"));
-  }
-  for (size_t i = 0; i < questions.size(); ++i) {
-    const Question& q = questions[i];
-    sqlite3_reset(st.s);
-    sqlite3_bind_text(st.s, 1, id.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st.s, 2, static_cast<int64_t>(i));
-    sqlite3_bind_int64(st.s, 3, static_cast<int64_t>(q.index));
-    sqlite3_bind_text(st.s, 4, q.db_id.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st.s, 5, q.question.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st.s, 6, q.gold_sql.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st.s, 7, q.difficulty.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st.s) != SQLITE_DONE) return rollback(impl_->Fail("store questions"));
-  }
-  if (Status s = impl_->Exec("COMMIT"); !s) return rollback(s.error());
+  if (Status s = impl_->Execute("commit", "COMMIT"); !s) return rollback(s.error());
   return id;
-}
-
-Result<std::vector<size_t>> RunStore::QuestionIndexes(const std::string& run_id) {
-  Stmt st;
-  if (!impl_->Prepare(st, "SELECT idx FROM run_questions WHERE run_id = ? ORDER BY position")) {
-    return impl_->Fail("prepare");
-  }
-  sqlite3_bind_text(st.s, 1, run_id.c_str(), -1, SQLITE_TRANSIENT);
-  std::vector<size_t> out;
-  int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) out.push_back(static_cast<size_t>(sqlite3_column_int64(st.s, 0)));
-  if (rc != SQLITE_DONE) return impl_->Fail("read the run's questions");
-  return out;
-}
-
-Result<std::vector<size_t>> RunStore::Pending(const std::string& run_id) {
-  Stmt st;
-  if (!impl_->Prepare(st, "SELECT position FROM run_questions WHERE run_id = ? AND done = 0 ORDER BY position")) {
-    return impl_->Fail("prepare");
-  }
-  sqlite3_bind_text(st.s, 1, run_id.c_str(), -1, SQLITE_TRANSIENT);
-  std::vector<size_t> out;
-  int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) out.push_back(static_cast<size_t>(sqlite3_column_int64(st.s, 0)));
-  if (rc != SQLITE_DONE) return impl_->Fail("read pending questions");
-  return out;
-}
-
-Status RunStore::Record(const std::string& run_id, size_t position, const QuestionScore& s, double latency_ms) {
-  Stmt st;
-  if (!impl_->Prepare(
-          st,
-          "UPDATE run_questions SET done = 1, difficulty = ?, predicted_sql = ?, error = ?, gold_error = ?, "
-          "database_missing = ?, ex_strict = ?, ex_relaxed = ?, ex_jaccard = ?, jaccard = ?, em = ?, "
-          "linked = ?, query_recall = ?, query_precision = ?, query_f1 = ?, latency_ms = ?, recorded = ?, "
-          "gold_identifiers = ? "
-          "WHERE run_id = ? AND position = ?")) {
-    return impl_->Fail("prepare");
-  }
-  int k = 0;
-  auto text = [&](const std::string& v) { sqlite3_bind_text(st.s, ++k, v.c_str(), -1, SQLITE_TRANSIENT); };
-  auto flag = [&](const std::optional<bool>& v) {
-    if (v) {
-      sqlite3_bind_int(st.s, ++k, *v ? 1 : 0);
-    } else {
-      sqlite3_bind_null(st.s, ++k);
-    }
-  };
-  text(s.difficulty);
-  text(s.predicted_sql);
-  text(s.error);
-  text(s.gold_error);
-  flag(s.database_missing);
-  flag(s.ex_strict);
-  flag(s.ex_relaxed);
-  flag(s.ex_jaccard);
-  sqlite3_bind_double(st.s, ++k, s.jaccard);
-  flag(s.em);
-  flag(s.linked);
-  sqlite3_bind_double(st.s, ++k, s.linking.recall);
-  sqlite3_bind_double(st.s, ++k, s.linking.precision);
-  sqlite3_bind_double(st.s, ++k, s.linking.f1);
-  sqlite3_bind_double(st.s, ++k, latency_ms);
-  text(NowUtc("%Y-%m-%dT%H:%M:%SZ"));
-  text(Join(s.gold_identifiers, "\n"));
-  text(run_id);
-  sqlite3_bind_int64(st.s, ++k, static_cast<int64_t>(position));
-  if (sqlite3_step(st.s) != SQLITE_DONE) return impl_->Fail("record a result");
-  return Status::Ok();
-}
-
-Status RunStore::SetStatus(const std::string& run_id, const std::string& status) {
-  Stmt st;
-  if (!impl_->Prepare(st, "UPDATE runs SET status = ? WHERE id = ?")) return impl_->Fail("prepare");
-  sqlite3_bind_text(st.s, 1, status.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st.s, 2, run_id.c_str(), -1, SQLITE_TRANSIENT);
-  if (sqlite3_step(st.s) != SQLITE_DONE) return impl_->Fail("set the run status");
-  return Status::Ok();
 }
 
 namespace {
 
-constexpr const char* kRunColumns =
-    "SELECT r.id, r.name, r.created, r.status, r.benchmark, r.questions, r.db_dir, r.tables, r.system, "
-    "r.keep_distinct, r.timeout_ms, r.total, (SELECT count(*) FROM run_questions q WHERE q.run_id = r.id AND q.done) "
-    "FROM runs r";
-
-RunInfo ReadRun(sqlite3_stmt* s) {
-  auto text = [&](int i) {
-    const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s, i));
-    return std::string(t ? t : "");
-  };
-  RunInfo r;
-  r.id = text(0);
-  r.spec.name = text(1);
-  r.created = text(2);
-  r.status = text(3);
-  r.spec.benchmark = text(4);
-  r.spec.questions = text(5);
-  r.spec.db_dir = text(6);
-  r.spec.tables = text(7);
-  r.spec.system = text(8);
-  r.spec.keep_distinct = sqlite3_column_int(s, 9) != 0;
-  r.spec.timeout_ms = sqlite3_column_int64(s, 10);
-  r.total = sqlite3_column_int64(s, 11);
-  r.done = sqlite3_column_int64(s, 12);
-  return r;
+std::vector<size_t> Positions(const exec::StoreRows& rows) {
+  std::vector<size_t> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) out.push_back(static_cast<size_t>(Int(r.at(0))));
+  return out;
 }
 
 }  // namespace
 
+Result<std::vector<size_t>> RunStore::QuestionIndexes(const std::string& run_id) {
+  auto rows = impl_->Query("read the run's questions",
+                           "SELECT idx FROM run_questions WHERE run_id = $1 ORDER BY position", {run_id});
+  if (!rows) return rows.error();
+  return Positions(*rows);
+}
+
+Result<std::vector<size_t>> RunStore::Pending(const std::string& run_id) {
+  auto rows =
+      impl_->Query("read pending questions",
+                   "SELECT position FROM run_questions WHERE run_id = $1 AND done = 0 ORDER BY position", {run_id});
+  if (!rows) return rows.error();
+  return Positions(*rows);
+}
+
+Result<std::optional<size_t>> RunStore::Claim(const std::string& run_id, const std::string& worker,
+                                              double lease_seconds) {
+  // One statement: pick the first free question and mark it. PostgreSQL skips rows other workers are claiming at that
+  // moment (SKIP LOCKED) instead of waiting for them; SQLite runs the statement under its single write lock.
+  std::string sql = fmt::format(
+      "UPDATE run_questions SET claimed_by = $2, claimed_at = {now} WHERE run_id = $1 AND position = ("
+      "SELECT position FROM run_questions WHERE run_id = $1 AND done = 0 AND "
+      "(claimed_by IS NULL OR claimed_at < {now} - $3) ORDER BY position LIMIT 1{lock}) RETURNING position",
+      fmt::arg("now", impl_->Now()), fmt::arg("lock", impl_->postgres ? " FOR UPDATE SKIP LOCKED" : ""));
+  auto rows = impl_->Query("claim a question", sql, {run_id, worker, lease_seconds});
+  if (!rows) return rows.error();
+  if (rows->empty()) return std::optional<size_t>();
+  return std::optional<size_t>(static_cast<size_t>(Int(rows->front().at(0))));
+}
+
+Status RunStore::Release(const std::string& run_id, const std::string& worker) {
+  auto rows = impl_->Query("give back claims",
+                           "UPDATE run_questions SET claimed_by = NULL, claimed_at = NULL "
+                           "WHERE run_id = $1 AND claimed_by = $2 AND done = 0",
+                           {run_id, worker});
+  if (!rows) return rows.error();
+  return Status::Ok();
+}
+
+Result<std::vector<std::pair<std::string, int64_t>>> RunStore::Claimants(const std::string& run_id,
+                                                                         double lease_seconds) {
+  auto rows = impl_->Query("read claims",
+                           fmt::format("SELECT claimed_by, count(*) FROM run_questions WHERE run_id = $1 AND done = 0 "
+                                       "AND claimed_by IS NOT NULL AND claimed_at >= {} - $2 "
+                                       "GROUP BY claimed_by ORDER BY claimed_by",
+                                       impl_->Now()),
+                           {run_id, lease_seconds});
+  if (!rows) return rows.error();
+  std::vector<std::pair<std::string, int64_t>> out;
+  out.reserve(rows->size());
+  for (const auto& r : *rows) out.emplace_back(Text(r.at(0)), Int(r.at(1)));
+  return out;
+}
+
+Status RunStore::Record(const std::string& run_id, size_t position, const QuestionScore& s, double latency_ms,
+                        const std::string& worker) {
+  auto rows = impl_->Query(
+      "record a result",
+      "UPDATE run_questions SET done = 1, difficulty = $1, predicted_sql = $2, error = $3, gold_error = $4, "
+      "database_missing = $5, ex_strict = $6, ex_relaxed = $7, ex_jaccard = $8, jaccard = $9, em = $10, "
+      "linked = $11, query_recall = $12, query_precision = $13, query_f1 = $14, latency_ms = $15, recorded = $16, "
+      "gold_identifiers = $17, recorded_by = $18, claimed_by = NULL, claimed_at = NULL "
+      "WHERE run_id = $19 AND position = $20",
+      {s.difficulty,
+       s.predicted_sql,
+       s.error,
+       s.gold_error,
+       FlagValue(s.database_missing),
+       FlagValue(s.ex_strict),
+       FlagValue(s.ex_relaxed),
+       FlagValue(s.ex_jaccard),
+       s.jaccard,
+       FlagValue(s.em),
+       FlagValue(s.linked),
+       s.linking.recall,
+       s.linking.precision,
+       s.linking.f1,
+       latency_ms,
+       NowUtc("%Y-%m-%dT%H:%M:%SZ"),
+       Join(s.gold_identifiers, "\n"),
+       worker,
+       run_id,
+       static_cast<int64_t>(position)});
+  if (!rows) return rows.error();
+  return Status::Ok();
+}
+
+Result<std::vector<std::pair<size_t, std::string>>> RunStore::RecordedBy(const std::string& run_id) {
+  auto rows = impl_->Query("read recorders",
+                           "SELECT position, recorded_by FROM run_questions WHERE run_id = $1 AND done = 1 "
+                           "ORDER BY position",
+                           {run_id});
+  if (!rows) return rows.error();
+  std::vector<std::pair<size_t, std::string>> out;
+  out.reserve(rows->size());
+  for (const auto& r : *rows) out.emplace_back(static_cast<size_t>(Int(r.at(0))), Text(r.at(1)));
+  return out;
+}
+
+Status RunStore::SetStatus(const std::string& run_id, const std::string& status) {
+  auto rows = impl_->Query("set the run status", "UPDATE runs SET status = $1 WHERE id = $2", {status, run_id});
+  if (!rows) return rows.error();
+  return Status::Ok();
+}
+
 Result<std::vector<RunInfo>> RunStore::ListRuns() {
-  Stmt st;
-  std::string sql = std::string(kRunColumns) + " ORDER BY r.created, r.id";
-  if (!impl_->Prepare(st, sql.c_str())) return impl_->Fail("prepare");
+  // A run with live claims is shown as running whatever its stored status: some worker is on it.
+  auto rows = impl_->Query(
+      "list runs",
+      fmt::format("SELECT r.id, r.name, r.created, r.status, r.benchmark, r.questions, r.db_dir, r.tables, r.system, "
+                  "r.keep_distinct, r.timeout_ms, r.total, "
+                  "(SELECT count(*) FROM run_questions q WHERE q.run_id = r.id AND q.done = 1), "
+                  "(SELECT count(*) FROM run_questions q WHERE q.run_id = r.id AND q.done = 0 AND "
+                  "q.claimed_by IS NOT NULL AND q.claimed_at >= {} - $1) "
+                  "FROM runs r ORDER BY r.created, r.id",
+                  impl_->Now()),
+      {kClaimLeaseSeconds});
+  if (!rows) return rows.error();
   std::vector<RunInfo> out;
-  int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) out.push_back(ReadRun(st.s));
-  if (rc != SQLITE_DONE) return impl_->Fail("list runs");
+  out.reserve(rows->size());
+  for (const auto& row : *rows) {
+    RunInfo r;
+    r.id = Text(row.at(0));
+    r.spec.name = Text(row.at(1));
+    r.created = Text(row.at(2));
+    r.status = Text(row.at(3));
+    r.spec.benchmark = Text(row.at(4));
+    r.spec.questions = Text(row.at(5));
+    r.spec.db_dir = Text(row.at(6));
+    r.spec.tables = Text(row.at(7));
+    r.spec.system = Text(row.at(8));
+    r.spec.keep_distinct = Int(row.at(9)) != 0;
+    r.spec.timeout_ms = Int(row.at(10));
+    r.total = Int(row.at(11));
+    r.done = Int(row.at(12));
+    if (r.status != "done" && Int(row.at(13)) > 0) r.status = "running";
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -272,57 +343,46 @@ Result<RunInfo> RunStore::GetRun(const std::string& id_or_name) {
   }
   if (matches.size() == 1) return *matches[0];
   if (matches.empty()) {
-    return MakeError(ErrorCode::kNotFound, fmt::format("no run '{}' in {}", id_or_name, impl_->path));
+    return MakeError(ErrorCode::kNotFound, fmt::format("no run '{}' in {}", id_or_name, impl_->where));
   }
   return MakeError(ErrorCode::kInvalidArgument, fmt::format("'{}' names {} runs in {}; give more of the id", id_or_name,
-                                                            matches.size(), impl_->path));
+                                                            matches.size(), impl_->where));
 }
 
 Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
-  Stmt st;
-  if (!impl_->Prepare(st,
-                      "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
-                      "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
-                      "query_precision, query_f1, latency_ms, gold_identifiers FROM run_questions WHERE run_id = ? AND "
-                      "done ORDER BY position")) {
-    return impl_->Fail("prepare");
-  }
-  sqlite3_bind_text(st.s, 1, run_id.c_str(), -1, SQLITE_TRANSIENT);
+  auto rows = impl_->Query("read scores",
+                           "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
+                           "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
+                           "query_precision, query_f1, latency_ms, gold_identifiers FROM run_questions "
+                           "WHERE run_id = $1 AND done = 1 ORDER BY position",
+                           {run_id});
+  if (!rows) return rows.error();
   std::vector<QuestionScore> out;
-  int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) {
-    auto text = [&](int i) {
-      const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(st.s, i));
-      return std::string(t ? t : "");
-    };
-    auto flag = [&](int i) -> std::optional<bool> {
-      if (sqlite3_column_type(st.s, i) == SQLITE_NULL) return std::nullopt;
-      return sqlite3_column_int(st.s, i) != 0;
-    };
+  out.reserve(rows->size());
+  for (const auto& r : *rows) {
     QuestionScore s;
-    s.index = static_cast<size_t>(sqlite3_column_int64(st.s, 0));
-    s.db_id = text(1);
-    s.question = text(2);
-    s.gold_sql = text(3);
-    s.difficulty = text(4);
-    s.predicted_sql = text(5);
-    s.error = text(6);
-    s.gold_error = text(7);
-    s.database_missing = flag(8).value_or(false);
-    s.ex_strict = flag(9);
-    s.ex_relaxed = flag(10);
-    s.ex_jaccard = flag(11);
-    s.jaccard = sqlite3_column_double(st.s, 12);
-    s.em = flag(13).value_or(false);
-    s.linked = flag(14).value_or(false);
-    s.linking.recall = sqlite3_column_double(st.s, 15);
-    s.linking.precision = sqlite3_column_double(st.s, 16);
-    s.linking.f1 = sqlite3_column_double(st.s, 17);
-    s.latency_ms = sqlite3_column_double(st.s, 18);
-    if (std::string ids = text(19); !ids.empty()) s.gold_identifiers = Split(ids, '\n');
+    s.index = static_cast<size_t>(Int(r.at(0)));
+    s.db_id = Text(r.at(1));
+    s.question = Text(r.at(2));
+    s.gold_sql = Text(r.at(3));
+    s.difficulty = Text(r.at(4));
+    s.predicted_sql = Text(r.at(5));
+    s.error = Text(r.at(6));
+    s.gold_error = Text(r.at(7));
+    s.database_missing = Flag(r.at(8)).value_or(false);
+    s.ex_strict = Flag(r.at(9));
+    s.ex_relaxed = Flag(r.at(10));
+    s.ex_jaccard = Flag(r.at(11));
+    s.jaccard = Real(r.at(12));
+    s.em = Flag(r.at(13)).value_or(false);
+    s.linked = Flag(r.at(14)).value_or(false);
+    s.linking.recall = Real(r.at(15));
+    s.linking.precision = Real(r.at(16));
+    s.linking.f1 = Real(r.at(17));
+    s.latency_ms = Real(r.at(18));
+    if (std::string ids = Text(r.at(19)); !ids.empty()) s.gold_identifiers = Split(ids, '\n');
     out.push_back(std::move(s));
   }
-  if (rc != SQLITE_DONE) return impl_->Fail("read scores");
   return out;
 }
 

@@ -54,6 +54,13 @@ Result<std::unique_ptr<WriteSession>> OpenWriteSession(std::string_view conn, bo
   return OpenSqliteWriteSession(info->target, create);
 }
 
+Result<std::unique_ptr<StoreSession>> OpenStoreSession(std::string_view conn) {
+  auto info = ParseConnectionString(conn);
+  if (!info) return info.error();
+  if (info->engine == Engine::kPostgres) return OpenPostgresStoreSession(info->target);
+  return OpenSqliteStoreSession(info->target);
+}
+
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
   // The parser's read-only check: exactly one statement, and it is a query (no data-changing CTE, no SELECT INTO).
   // A syntax error is reported here, with its position, before the database sees the text.

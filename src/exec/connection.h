@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "common/status.h"
@@ -77,6 +79,27 @@ class WriteSession {
 Result<std::unique_ptr<WriteSession>> OpenWriteSession(std::string_view conn, bool create = false);
 Result<std::unique_ptr<WriteSession>> OpenSqliteWriteSession(const std::string& path, bool create);
 Result<std::unique_ptr<WriteSession>> OpenPostgresWriteSession(const std::string& url);
+
+/// A read-write session on plainsql's own bookkeeping database (the runs database of `plainsql eval run`), never on a
+/// user's database: autocommit (group statements with BEGIN / COMMIT), parameters written $1, $2, … in both engines.
+/// Values come back as text (NULL as nullopt); a floating-point value in the shortest text that reads back exactly.
+using StoreValue = std::variant<std::monostate, int64_t, double, std::string>;
+using StoreRows = std::vector<std::vector<std::optional<std::string>>>;
+class StoreSession {
+ public:
+  virtual ~StoreSession() = default;
+  virtual Engine engine() const = 0;
+  /// Runs one or more statements without parameters; rows they return are dropped.
+  virtual Status Execute(std::string_view sql) = 0;
+  /// Runs one statement with parameters and returns its rows (none for a statement without RETURNING).
+  virtual Result<StoreRows> Query(std::string_view sql, const std::vector<StoreValue>& params = {}) = 0;
+};
+
+/// Opens a store session: a SQLite file (created when missing; WAL journal, waits up to 10 s for other writers) or a
+/// PostgreSQL URL (60 s statement timeout).
+Result<std::unique_ptr<StoreSession>> OpenStoreSession(std::string_view conn);
+Result<std::unique_ptr<StoreSession>> OpenSqliteStoreSession(const std::string& path);
+Result<std::unique_ptr<StoreSession>> OpenPostgresStoreSession(const std::string& url);
 
 /// Checks, with the SQL parser, that the text is a single read-only query (SELECT / WITH ... SELECT / VALUES / TABLE)
 /// that calls none of the dialect's denied functions. The first guard; the engines enforce read-only as well.

@@ -379,3 +379,81 @@ Result<std::unique_ptr<WriteSession>> OpenPostgresWriteSession(const std::string
 }
 
 }  // namespace plainsql::exec
+
+namespace plainsql::exec {
+
+namespace {
+
+class PostgresStoreSession final : public StoreSession {
+ public:
+  PostgresStoreSession(PGconn* conn, std::string url) : conn_(conn), url_(std::move(url)) {}
+  ~PostgresStoreSession() override { PQfinish(conn_); }
+  Engine engine() const override { return Engine::kPostgres; }
+
+  Status Execute(std::string_view sql) override {
+    std::string text(sql);
+    ResultGuard g{PQexec(conn_, text.c_str())};
+    ExecStatusType st = PQresultStatus(g.res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return Fail();
+    return Status::Ok();
+  }
+
+  Result<StoreRows> Query(std::string_view sql, const std::vector<StoreValue>& params) override {
+    std::string text(sql);
+    std::vector<std::string> texts(params.size());
+    std::vector<const char*> values(params.size(), nullptr);
+    for (size_t i = 0; i < params.size(); ++i) {
+      const StoreValue& v = params[i];
+      if (const auto* n = std::get_if<int64_t>(&v)) {
+        texts[i] = std::to_string(*n);
+      } else if (const auto* d = std::get_if<double>(&v)) {
+        texts[i] = fmt::format("{}", *d);
+      } else if (const auto* t = std::get_if<std::string>(&v)) {
+        texts[i] = *t;
+      } else {
+        continue;  // NULL
+      }
+      values[i] = texts[i].c_str();
+    }
+    ResultGuard g{PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                               nullptr, 0)};
+    ExecStatusType st = PQresultStatus(g.res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return Fail();
+    StoreRows rows;
+    rows.reserve(static_cast<size_t>(PQntuples(g.res)));
+    for (int r = 0; r < PQntuples(g.res); ++r) {
+      std::vector<std::optional<std::string>> row;
+      row.reserve(static_cast<size_t>(PQnfields(g.res)));
+      for (int c = 0; c < PQnfields(g.res); ++c) {
+        if (PQgetisnull(g.res, r, c)) {
+          row.emplace_back(std::nullopt);
+        } else {
+          row.emplace_back(std::string(PQgetvalue(g.res, r, c), static_cast<size_t>(PQgetlength(g.res, r, c))));
+        }
+      }
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  }
+
+ private:
+  Error Fail() const {
+    return MakeError(ErrorCode::kIo,
+                     fmt::format("{}: {}", RedactConnectionString(url_), FirstLine(PQerrorMessage(conn_))));
+  }
+  PGconn* conn_;
+  std::string url_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<StoreSession>> OpenPostgresStoreSession(const std::string& url) {
+  auto conn = ConnectPostgres(url);
+  if (!conn) return conn.error();
+  std::unique_ptr<StoreSession> session(new PostgresStoreSession(*conn, url));
+  // Floating-point values are sent back in their shortest exact form.
+  if (Status s = session->Execute("SET statement_timeout = '60s'; SET extra_float_digits = 3"); !s) return s.error();
+  return session;
+}
+
+}  // namespace plainsql::exec

@@ -393,3 +393,108 @@ Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
 }
 
 }  // namespace plainsql::exec
+
+namespace plainsql::exec {
+
+namespace {
+
+class SqliteStoreSession final : public StoreSession {
+ public:
+  SqliteStoreSession(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  ~SqliteStoreSession() override { sqlite3_close_v2(db_); }
+  Engine engine() const override { return Engine::kSqlite; }
+
+  Status Execute(std::string_view sql) override {
+    std::string text(sql);
+    char* err = nullptr;
+    if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : sqlite3_errmsg(db_);
+      sqlite3_free(err);
+      return MakeError(ErrorCode::kIo, fmt::format("{}: {}", path_, msg));
+    }
+    return Status::Ok();
+  }
+
+  Result<StoreRows> Query(std::string_view sql, const std::vector<StoreValue>& params) override {
+    // $N placeholders become SQLite's ?N.
+    std::string text;
+    text.reserve(sql.size());
+    for (size_t i = 0; i < sql.size(); ++i) {
+      bool placeholder = sql[i] == '$' && i + 1 < sql.size() && sql[i + 1] >= '0' && sql[i + 1] <= '9';
+      text += placeholder ? '?' : sql[i];
+    }
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, text.c_str(), -1, &st, nullptr) != SQLITE_OK) return Fail();
+    struct Finalize {
+      sqlite3_stmt* s;
+      ~Finalize() { sqlite3_finalize(s); }
+    } guard{st};
+    for (size_t i = 0; i < params.size(); ++i) {
+      int k = static_cast<int>(i) + 1;
+      const StoreValue& v = params[i];
+      if (const auto* n = std::get_if<int64_t>(&v)) {
+        sqlite3_bind_int64(st, k, *n);
+      } else if (const auto* d = std::get_if<double>(&v)) {
+        sqlite3_bind_double(st, k, *d);
+      } else if (const auto* t = std::get_if<std::string>(&v)) {
+        sqlite3_bind_text(st, k, t->data(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
+      } else {
+        sqlite3_bind_null(st, k);
+      }
+    }
+    StoreRows rows;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      std::vector<std::optional<std::string>> row;
+      int n = sqlite3_column_count(st);
+      row.reserve(static_cast<size_t>(n));
+      for (int c = 0; c < n; ++c) {
+        switch (sqlite3_column_type(st, c)) {
+          case SQLITE_NULL: row.emplace_back(std::nullopt); break;
+          case SQLITE_FLOAT: row.emplace_back(fmt::format("{}", sqlite3_column_double(st, c))); break;
+          default: {
+            const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+            row.emplace_back(std::string(t ? t : "", static_cast<size_t>(sqlite3_column_bytes(st, c))));
+          }
+        }
+      }
+      rows.push_back(std::move(row));
+    }
+    if (rc != SQLITE_DONE) return Fail();
+    return rows;
+  }
+
+ private:
+  Error Fail() const { return MakeError(ErrorCode::kIo, fmt::format("{}: {}", path_, sqlite3_errmsg(db_))); }
+  sqlite3* db_;
+  std::string path_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<StoreSession>> OpenSqliteStoreSession(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("{} is a directory, not a SQLite database file", path));
+  }
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    return MakeError(ErrorCode::kIo, fmt::format("cannot open {}: {}", path, msg));
+  }
+  sqlite3_busy_timeout(db, 10'000);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  std::unique_ptr<StoreSession> session(new SqliteStoreSession(db, path));
+  // WAL: readers never block a writer. synchronous = NORMAL: in WAL mode a commit survives a crash of plainsql (not a
+  // power cut) without an fsync per commit.
+  if (Status s = session->Execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON");
+      !s) {
+    return s.error();
+  }
+  return session;
+}
+
+}  // namespace plainsql::exec

@@ -6,6 +6,7 @@
 
 #include "common/strings.h"
 #include "eval/benchmark.h"
+#include "eval/claims_check.h"
 #include "eval/metrics.h"
 #include "eval/report.h"
 #include "eval/runs.h"
@@ -282,6 +283,19 @@ TEST(Runs, StoreRecordsResumesAndCompares) {
 
   std::ofstream(tmp.File("junk.db")) << "not a database at all, just text that is long enough to be read";
   EXPECT_FALSE(RunStore::Open(tmp.File("junk.db")).ok());
+}
+
+TEST(Runs, ConcurrentClaimsOnSqlite) {
+  test::TempDir tmp;
+  test::CheckConcurrentClaims(tmp.File("runs.db"));
+}
+
+TEST(Runs, WorkerAlive) {
+  EXPECT_TRUE(WorkerAlive(WorkerId()));
+  std::string me = WorkerId();
+  std::string host = me.substr(0, me.rfind(':'));
+  EXPECT_FALSE(WorkerAlive(host + ":99999999"));         // no such process on this machine
+  EXPECT_TRUE(WorkerAlive("some-other-host:99999999"));  // cannot be checked: alive until the lease lapses
 }
 
 TEST(Report, SelfContainedHtmlWithEveryPart) {

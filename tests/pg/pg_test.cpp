@@ -13,6 +13,7 @@
 #include "catalog/introspect.h"
 #include "catalog/json_io.h"
 #include "catalog/render.h"
+#include "eval/claims_check.h"
 #include "exec/connection.h"
 #include "exec/fingerprint.h"
 #include "naturalness/classifier.h"
@@ -467,6 +468,22 @@ TEST_F(Pg, ProfilesTheFixtureSchema) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+// The runs database on PostgreSQL: concurrent workers claim with FOR UPDATE SKIP LOCKED and never share a question.
+TEST_F(Pg, RunsDatabaseClaimsAreExclusive) {
+  Admin(url_, "DROP DATABASE IF EXISTS plainsql_runs");
+  Admin(url_, "CREATE DATABASE plainsql_runs");
+  test::CheckConcurrentClaims(WithDatabase(url_, "plainsql_runs"));
+  // Opening again (tables present) and opening a database that is not a runs database.
+  EXPECT_TRUE(eval::RunStore::Open(WithDatabase(url_, "plainsql_runs")).ok());
+  auto missing = eval::RunStore::Open(WithDatabase(url_, "no_such_database"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("runs database: cannot connect"), std::string::npos)
+      << missing.error().message;
+  std::string password = url_.substr(url_.find("postgres:") + 9, url_.find('@') - url_.find("postgres:") - 9);
+  ASSERT_FALSE(password.empty());
+  EXPECT_EQ(missing.error().message.find(password), std::string::npos);  // no password in messages
 }
 
 }  // namespace

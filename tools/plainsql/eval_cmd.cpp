@@ -21,6 +21,7 @@
 #include "eval/runs.h"
 #include "eval/score.h"
 #include "eval/stats.h"
+#include "exec/connection.h"
 #include "naturalness/classifier.h"
 
 namespace plainsql::cli {
@@ -85,9 +86,13 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--tables", tables_, "tables.json, for names where there is no database");
   run_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout)");
   run_->add_option("--system", system_, "What answers: predictions:FILE (one SQL per line, in question order)");
-  run_->add_option("--runs", runs_file_, "The runs database (SQLite; created when missing)")->capture_default_str();
+  run_->add_option("--runs", runs_file_,
+                   "The runs database: a SQLite file (created when missing) or a postgresql:// URL (workers on several "
+                   "machines can share a run)")
+      ->capture_default_str();
   run_->add_option("--name", name_, "A name for the run, usable instead of its id");
-  run_->add_option("--resume", resume_, "Continue an interrupted run (its id, id prefix or name)");
+  run_->add_option("--resume", resume_,
+                   "Continue an interrupted run, or join a running one as another worker (its id, id prefix or name)");
   run_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
   run_->add_option("--from", from_, "Only questions from this index (0-based)");
   run_->add_option("--to", to_, "Only questions before this index");
@@ -98,7 +103,8 @@ EvalCommands::EvalCommands(CLI::App& app) {
 
   runs_ = app.add_subcommand("runs", "Inspect the runs database: list, show, compare and export runs");
   runs_->require_subcommand(1);
-  runs_->add_option("--runs", runs_file_, "The runs database")->capture_default_str();
+  runs_->add_option("--runs", runs_file_, "The runs database: a SQLite file or a postgresql:// URL")
+      ->capture_default_str();
   runs_list_ = runs_->add_subcommand("list", "Every run: id, name, status, progress, EX strict");
   runs_show_ = runs_->add_subcommand("show", "A run's scores, overall and by difficulty (--json: every question)");
   runs_show_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
@@ -272,44 +278,87 @@ int EvalCommands::RunBenchmark() {
   options.tables_file = spec.tables;
   options.keep_distinct = spec.keep_distinct;
   options.limits.timeout = std::chrono::milliseconds(spec.timeout_ms);
-  // Workers take the pending questions in order; each has its own scorer (its own database connections), and the
-  // runs database records one question at a time.
+  // Workers claim questions one at a time from the runs database, so other processes (on this machine or, with a
+  // PostgreSQL runs database, on others) can work on the same run. Each worker has its own scorer (its own database
+  // connections); the store is used by one worker at a time.
+  const std::string me = eval::WorkerId();
   g_interrupted = false;
   auto previous = std::signal(SIGINT, OnInterrupt);
   auto start = std::chrono::steady_clock::now();
   bool tty = isatty(STDERR_FILENO);
   size_t done = 0, total = pending->size();
-  std::atomic<size_t> next{0};
-  std::mutex mu;  // guards the store, `done`, `failure` and the progress line
+  std::mutex mu;  // guards the store, `done`, `failure`, `finished` and the progress line
   std::optional<Error> failure;
+  bool finished = false;    // every question of the run is recorded
+  std::string waiting_for;  // the last "waiting for other workers" message shown
   auto work = [&] {
     eval::Scorer scorer(*benchmark, options);
     while (!g_interrupted) {
+      std::optional<size_t> position;
       {
         std::lock_guard lock(mu);
-        if (failure) return;
+        if (failure || finished) return;
+        auto claimed = (*store)->Claim(run_id, me, eval::kClaimLeaseSeconds);
+        if (!claimed) {
+          failure = claimed.error();
+          return;
+        }
+        position = *claimed;
+        if (!position) {
+          // Nothing free: the run is complete, or other workers hold the rest. Claims of workers on this machine
+          // that no longer exist are given back at once; others lapse after the lease.
+          auto left = (*store)->Pending(run_id);
+          auto claimants = (*store)->Claimants(run_id, eval::kClaimLeaseSeconds);
+          if (!left || !claimants) {
+            failure = left ? claimants.error() : left.error();
+            return;
+          }
+          if (left->empty()) {
+            finished = true;
+            return;
+          }
+          std::string others;
+          for (const auto& [worker, count] : *claimants) {
+            if (worker == me) continue;
+            if (!eval::WorkerAlive(worker)) {
+              if (Status st = (*store)->Release(run_id, worker); !st) {
+                failure = st.error();
+                return;
+              }
+              continue;
+            }
+            others += fmt::format("{}{} ({})", others.empty() ? "" : ", ", worker, count);
+          }
+          if (!others.empty() && others != waiting_for) {
+            waiting_for = others;
+            fmt::print(stderr, "{}plainsql: waiting for {} questions claimed by other workers: {}\n", tty ? "\n" : "",
+                       left->size(), others);
+          }
+        }
       }
-      size_t k = next++;
-      if (k >= total) return;
-      size_t position = (*pending)[k];
-      if (position >= run_questions.size()) continue;
+      if (!position) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        continue;
+      }
+      if (*position >= run_questions.size()) continue;
       auto t0 = std::chrono::steady_clock::now();
-      auto score = scorer.Score(run_questions[position], run_predictions[position]);
+      auto score = scorer.Score(run_questions[*position], run_predictions[*position]);
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       std::lock_guard lock(mu);
       if (!score) {
         if (!failure) failure = score.error();
         return;
       }
-      if (Status st = (*store)->Record(run_id, position, *score, ms); !st) {
+      if (Status st = (*store)->Record(run_id, *position, *score, ms, me); !st) {
         if (!failure) failure = st.error();
         return;
       }
       ++done;
       if (tty && (done % 20 == 0 || done == total)) {
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
-        size_t width = 30, filled = total ? done * width / total : width;
+        double eta =
+            done ? elapsed / static_cast<double>(done) * static_cast<double>(total - std::min(done, total)) : 0;
+        size_t width = 30, filled = total ? std::min(done, total) * width / total : width;
         fmt::print(stderr, "\r[{}{}] {}/{} ETA {}   ", std::string(filled, '#'), std::string(width - filled, ' '), done,
                    total, Seconds(eta));
         if (done == total) fmt::print(stderr, "\n");
@@ -320,18 +369,17 @@ int EvalCommands::RunBenchmark() {
   for (int w = 1; w < workers_; ++w) workers.emplace_back(work);
   work();
   for (auto& t : workers) t.join();
-  if (failure) {
-    std::signal(SIGINT, previous);
-    (void)(*store)->SetStatus(run_id, "interrupted");
-    return Fail(*failure);
-  }
   std::signal(SIGINT, previous);
-  if (done < total) {
+  if (!finished) {
+    // Stopped (Ctrl-C or an error): give back what this process claimed, so a resumed run or another worker takes it
+    // at once.
+    (void)(*store)->Release(run_id, me);
     (void)(*store)->SetStatus(run_id, "interrupted");
+    if (failure) return Fail(*failure);
     fmt::print(stderr,
                "\nplainsql: interrupted after {} of {} questions; resume with: plainsql eval run --runs {} "
                "--resume {}\n",
-               done, total, runs_file_, run_id);
+               done, total, exec::RedactConnectionString(runs_file_), run_id);
     return 130;
   }
   if (Status st = (*store)->SetStatus(run_id, "done"); !st) return Fail(st.error());
@@ -342,7 +390,8 @@ int EvalCommands::RunBenchmark() {
     j["run"] = run_id;
     Write(j.dump(2) + "\n");
   } else {
-    Write(eval::ScoreText(*scores) + fmt::format("run {} stored in {}\n", run_id, runs_file_));
+    Write(eval::ScoreText(*scores) +
+          fmt::format("run {} stored in {}\n", run_id, exec::RedactConnectionString(runs_file_)));
   }
   return 0;
 }
