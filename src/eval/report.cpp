@@ -284,9 +284,39 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
           "questions).</p>\n",
           RunLabel(*r), n["kendall_tau"].get<double>(), n["p_value"].get<double>(), n["questions"].get<size_t>());
     }
+    // IdentifierRecall (SNAILS) by the level of the identifier's own name.
+    out += "<h3>IdentifierRecall by naturalness level</h3>\n<table><tr><th>identifier's level</th>";
+    for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (identifiers)</th>";
+    out += "</tr>\n";
+    for (const char* level : {"Regular", "Low", "Least", "all"}) {
+      std::string row = std::string("<tr><td>") + level + "</td>";
+      bool any = false;
+      for (const auto* r : runs) {
+        const nlohmann::ordered_json* j = nullptr;
+        if (r->statistics.contains("identifier_recall")) {
+          const auto& ir = r->statistics["identifier_recall"];
+          if (std::string_view(level) == "all") {
+            j = &ir;
+          } else if (ir["by_level"].contains(level)) {
+            j = &ir["by_level"][level];
+          }
+        }
+        if (j && !(*j)["mean"].is_null()) {
+          any = true;
+          row += fmt::format("<td>{:.3f} <small>({})</small></td>", (*j)["mean"].get<double>(),
+                             (*j)["identifiers"].get<size_t>());
+        } else {
+          row += "<td>–</td>";
+        }
+      }
+      if (any) out += row + "</tr>\n";
+    }
+    out += "</table>\n";
     out +=
         "<p><small>A question's level is that of the least natural table or column name its gold query reads; its "
-        "naturalness is the mean name score, P(Regular) + ½ P(Low), of those names.</small></p>\n";
+        "naturalness is the mean name score, P(Regular) + ½ P(Low), of those names. IdentifierRecall: for each table "
+        "or column the gold queries read, the share of those questions whose prediction reads it too, averaged over "
+        "the identifiers.</small></p>\n";
   }
 
   // By database, worst first for the first run.

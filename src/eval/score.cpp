@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/introspect.h"
@@ -134,6 +135,7 @@ Result<QuestionScore> Scorer::Score(const Question& q, const std::string& predic
     if (pred) pred_ids = QueryIdentifiers(sql::Resolve(*pred, (*db)->names, d));
     s.linking = QueryLinking(gold_ids, pred_ids);
     s.gold_identifiers.assign(gold_ids.begin(), gold_ids.end());
+    s.predicted_identifiers.assign(pred_ids.begin(), pred_ids.end());
   }
   if ((*db)->conn) {
     exec::Connection& conn = *(*db)->conn;
@@ -240,6 +242,25 @@ struct Tally {
 
 }  // namespace
 
+std::vector<IdentifierRecall> IdentifierRecalls(const std::vector<QuestionScore>& scores) {
+  std::map<std::pair<std::string, std::string>, IdentifierRecall> by_id;
+  for (const auto& s : scores) {
+    if (!s.linked) continue;
+    std::set<std::string> predicted(s.predicted_identifiers.begin(), s.predicted_identifiers.end());
+    for (const auto& id : s.gold_identifiers) {
+      IdentifierRecall& r = by_id[{s.db_id, id}];
+      r.db_id = s.db_id;
+      r.identifier = id;
+      ++r.queries;
+      r.recalled += predicted.count(id) ? 1 : 0;
+    }
+  }
+  std::vector<IdentifierRecall> out;
+  out.reserve(by_id.size());
+  for (auto& [key, r] : by_id) out.push_back(std::move(r));
+  return out;
+}
+
 nlohmann::ordered_json ScoreJson(const std::vector<QuestionScore>& scores) {
   Tally all;
   std::map<std::string, Tally> by_difficulty, by_db;
@@ -271,6 +292,13 @@ nlohmann::ordered_json ScoreJson(const std::vector<QuestionScore>& scores) {
          {"database_missing", s.database_missing}});
   }
   nlohmann::ordered_json summary = all.Json();
+  // IdentifierRecall: the mean over native identifiers (macro), as SNAILS reports it.
+  std::vector<IdentifierRecall> ids = IdentifierRecalls(scores);
+  double id_sum = 0;
+  for (const auto& r : ids) id_sum += r.Recall();
+  summary["identifier_recall"] =
+      ids.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(id_sum / static_cast<double>(ids.size()));
+  summary["identifiers"] = ids.size();
   summary["by_difficulty"] = nlohmann::ordered_json::object();
   for (const auto& [k, t] : by_difficulty) summary["by_difficulty"][k] = t.Json();
   summary["by_database"] = nlohmann::ordered_json::object();

@@ -34,11 +34,12 @@ struct QuestionScore {
   LinkingScores linking;
   bool linked = false;                        // linking was scored (the gold parses and the database's names are known)
   std::vector<std::string> gold_identifiers;  // what the gold query reads: tables and "table.column", lower-case
-  std::string error;                          // why the prediction failed (parse, execution, timeout); "" if it ran
-  std::string gold_error;                     // the gold query failed: the question cannot be scored by execution
-  bool database_missing = false;              // the database folder has no file for db_id: not executed
-  double predicted_ms = 0;                    // running the prediction
-  double latency_ms = 0;  // the whole question in a stored run (the system's answer and the scoring)
+  std::vector<std::string> predicted_identifiers;  // the same for the prediction (when it parses)
+  std::string error;              // why the prediction failed (parse, execution, timeout); "" if it ran
+  std::string gold_error;         // the gold query failed: the question cannot be scored by execution
+  bool database_missing = false;  // the database folder has no file for db_id: not executed
+  double predicted_ms = 0;        // running the prediction
+  double latency_ms = 0;          // the whole question in a stored run (the system's answer and the scoring)
 };
 
 /// Scores predictions one question at a time, keeping each database's connection and names open between questions.
@@ -61,6 +62,15 @@ class Scorer {
 Result<std::vector<QuestionScore>> ScorePredictions(const Benchmark& benchmark, const std::vector<Question>& questions,
                                                     const std::vector<std::string>& predictions,
                                                     const ScoreOptions& options);
+
+/// SNAILS IdentifierRecall, per native identifier: of the linked questions whose gold query reads the identifier
+/// (a table, or "table.column", within one database), the share whose prediction reads it too.
+struct IdentifierRecall {
+  std::string db_id, identifier;
+  int64_t queries = 0, recalled = 0;
+  double Recall() const { return queries ? static_cast<double>(recalled) / static_cast<double>(queries) : 0.0; }
+};
+std::vector<IdentifierRecall> IdentifierRecalls(const std::vector<QuestionScore>& scores);
 
 /// {"summary": {...every metric, overall, by difficulty, by database...}, "questions": [one object per question, in
 /// input order: index, db_id, difficulty, ex_strict, ex_relaxed, ex_jaccard, em, query_recall, query_precision,

@@ -70,6 +70,30 @@ nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
     if (by_level.count(level)) n["by_least_level"][level] = RateJson(by_level[level]);
   }
   out["naturalness"] = n;
+
+  // IdentifierRecall by the naturalness level of each native identifier's name (SNAILS).
+  std::map<std::string, std::vector<double>> recall_by_level;
+  std::vector<double> all_recalls;
+  for (const auto& r : IdentifierRecalls(scores)) {
+    size_t dot = r.identifier.find('.');
+    std::string name = dot == std::string::npos ? r.identifier : r.identifier.substr(dot + 1);
+    recall_by_level[std::string(naturalness::LevelName(classifier.Classify(name).level))].push_back(r.Recall());
+    all_recalls.push_back(r.Recall());
+  }
+  auto mean_of = [](const std::vector<double>& v) -> nlohmann::ordered_json {
+    nlohmann::ordered_json j = {{"identifiers", v.size()}, {"mean", nullptr}};
+    if (v.empty()) return j;
+    double sum = 0;
+    for (double x : v) sum += x;
+    j["mean"] = sum / static_cast<double>(v.size());
+    return j;
+  };
+  nlohmann::ordered_json ir = mean_of(all_recalls);
+  ir["by_level"] = nlohmann::ordered_json::object();
+  for (const char* level : {"Regular", "Low", "Least"}) {
+    if (recall_by_level.count(level)) ir["by_level"][level] = mean_of(recall_by_level[level]);
+  }
+  out["identifier_recall"] = ir;
   return out;
 }
 

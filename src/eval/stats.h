@@ -12,10 +12,11 @@
 namespace plainsql::eval {
 
 /// {"ex_strict": {value, ci95, n}, "ex_relaxed": ..., "ex_jaccard": ..., "em": ..., "naturalness": {questions,
-/// kendall_tau, p_value, by_least_level: {Regular|Low|Least: {questions, ex_strict}}}}. A question's naturalness is the
-/// mean name score (P(Regular) + 0.5 P(Low)) of the names its gold query reads; only executed questions with known
-/// identifiers count. kendall_tau and p_value are null when every question has the same outcome or the same
-/// naturalness (tau is undefined then).
+/// kendall_tau, p_value, by_least_level: {Regular|Low|Least: {n, value, ci95}}}, "identifier_recall": {identifiers,
+/// mean, by_level: {Regular|Low|Least: {identifiers, mean}}}}. A question's naturalness is the mean name score
+/// (P(Regular) + 0.5 P(Low)) of the names its gold query reads; only executed questions with known identifiers count.
+/// kendall_tau and p_value are null when every question has the same outcome or the same naturalness (tau is
+/// undefined then). IdentifierRecall (score.h) is averaged over native identifiers, and by the level of their names.
 nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
                                      const naturalness::Classifier& classifier);
 

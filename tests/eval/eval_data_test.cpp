@@ -86,8 +86,13 @@ TEST(EvalData, SnailsGoldQueryRecallIsOne) {
     EXPECT_TRUE(s.em) << s.db_id << " #" << s.index;
     recall += s.linking.recall;
   }
-  std::cout << fmt::format("SNAILS: {} gold queries, mean QueryRecall {:.4f}\n", scores->size(),
-                           recall / static_cast<double>(scores->size()));
+  auto ids = IdentifierRecalls(*scores);
+  EXPECT_GT(ids.size(), 500u);
+  for (const auto& r : ids) EXPECT_EQ(r.Recall(), 1.0) << r.db_id << " " << r.identifier;
+  std::cout << fmt::format(
+      "SNAILS: {} gold queries, mean QueryRecall {:.4f}, {} native identifiers with "
+      "IdentifierRecall 1\n",
+      scores->size(), recall / static_cast<double>(scores->size()), ids.size());
 }
 
 TEST(EvalData, HardnessFromTheTreeAgreesWithTheOfficialClasses) {

@@ -378,6 +378,42 @@ TEST(Stats, NaturalnessAgainstSuccess) {
   EXPECT_TRUE(all_right["naturalness"]["p_value"].is_null());
 }
 
+TEST(Stats, IdentifierRecallPerIdentifierAndLevel) {
+  auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
+  auto score = [](std::string db, std::vector<std::string> gold, std::vector<std::string> predicted) {
+    QuestionScore s;
+    s.db_id = std::move(db);
+    s.linked = true;
+    s.gold_identifiers = std::move(gold);
+    s.predicted_identifiers = std::move(predicted);
+    return s;
+  };
+  std::vector<QuestionScore> scores = {
+      score("a", {"customer", "customer.city"}, {"customer", "customer.city"}),
+      score("a", {"customer", "customer.xq7"}, {"customer"}),
+      score("b", {"customer"}, {}),  // another database: another identifier
+  };
+  QuestionScore unlinked = score("a", {"customer.xq7"}, {"customer.xq7"});
+  unlinked.linked = false;  // not counted
+  scores.push_back(unlinked);
+  auto ids = IdentifierRecalls(scores);
+  ASSERT_EQ(ids.size(), 4u);
+  EXPECT_EQ(ids[0].db_id, "a");
+  EXPECT_EQ(ids[0].identifier, "customer");
+  EXPECT_EQ(ids[0].queries, 2);
+  EXPECT_EQ(ids[0].recalled, 2);
+  EXPECT_EQ(ids[2].identifier, "customer.xq7");
+  EXPECT_EQ(ids[2].Recall(), 0.0);
+  EXPECT_EQ(ids[3].db_id, "b");
+  EXPECT_EQ(ids[3].Recall(), 0.0);
+  auto j = RunStatistics(scores, *classifier);
+  EXPECT_EQ(j["identifier_recall"]["identifiers"], 4);
+  EXPECT_DOUBLE_EQ(j["identifier_recall"]["mean"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(j["identifier_recall"]["by_level"]["Least"]["mean"].get<double>(), 0.0);  // xq7
+  EXPECT_DOUBLE_EQ(ScoreJson(scores)["summary"]["identifier_recall"].get<double>(), 0.5);
+}
+
 TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {
   std::string cases = test::ReadFile(std::string(PLAINSQL_SOURCE_DIR) + "/tests/eval/ex_official_cases.txt");
   Benchmark b;
