@@ -337,6 +337,153 @@ std::string ScoreText(const std::vector<QuestionScore>& scores) {
   return out;
 }
 
+Result<SubsetResult> Scorer::ScoreSubset(const Question& q, const std::vector<std::string>& subset) {
+  const sql::Dialect& d = *impl_->dialect;
+  SubsetResult r;
+  r.index = q.index;
+  r.db_id = q.db_id;
+  auto db = impl_->Get(q.db_id);
+  if (!db) return db.error();
+  auto gold = sql::ParseQuery(q.gold_sql, d);
+  std::optional<sql::Query> gold_tree;
+  if (gold) gold_tree = *gold;
+  r.difficulty = Difficulty(q, gold_tree);
+  if (!gold) {
+    r.error = "the gold query does not parse: " + FirstLineOf(gold.error().message);
+    return r;
+  }
+  if (!(*db)->has_names) {
+    r.error = (*db)->missing ? "database missing" : "no schema for the database";
+    return r;
+  }
+  // The schema's elements, lower-case, as QueryIdentifiers spells them.
+  std::set<std::string> schema;
+  std::map<std::string, std::vector<std::string>> columns_of;
+  for (const auto& t : (*db)->names.tables) {
+    std::string table = ToLower(t.name);
+    schema.insert(table);
+    for (const auto& c : t.columns) {
+      schema.insert(table + "." + ToLower(c));
+      columns_of[table].push_back(table + "." + ToLower(c));
+    }
+  }
+  std::set<std::string> kept;
+  for (const auto& entry : subset) {
+    std::string e = ToLower(Trim(entry));
+    if (e.ends_with(".*") && columns_of.count(e.substr(0, e.size() - 2))) {
+      for (const auto& c : columns_of[e.substr(0, e.size() - 2)]) kept.insert(c);
+    } else if (schema.count(e)) {
+      kept.insert(e);
+    } else {
+      r.unknown.push_back(entry);
+    }
+  }
+  std::set<std::string> gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
+  r.scored = true;
+  r.scores = eval::ScoreSubset(gold_ids, kept, schema.size());
+  r.subset_size = kept.size();
+  r.schema_size = schema.size();
+  for (const auto& g : gold_ids) {
+    if (!kept.count(g)) r.missing.push_back(g);
+  }
+  return r;
+}
+
+nlohmann::ordered_json SubsetJson(const std::vector<SubsetResult>& results) {
+  struct Sums {
+    double recall = 0, perfect = 0, precision = 0, f1 = 0, rel_recall = 0, rel_precision = 0, att_recall = 0,
+           att_precision = 0, proportion = 0;
+  } sum;
+  size_t scored = 0;
+  nlohmann::ordered_json questions = nlohmann::ordered_json::array();
+  for (const auto& r : results) {
+    nlohmann::ordered_json q = {{"index", r.index}, {"db_id", r.db_id}, {"difficulty", r.difficulty}};
+    if (!r.scored) {
+      q["error"] = r.error;
+      questions.push_back(std::move(q));
+      continue;
+    }
+    const SubsetScores& s = r.scores;
+    ++scored;
+    sum.recall += s.recall;
+    sum.perfect += s.perfect ? 1 : 0;
+    sum.precision += s.precision;
+    sum.f1 += s.f1;
+    sum.rel_recall += s.relation_recall;
+    sum.rel_precision += s.relation_precision;
+    sum.att_recall += s.attribute_recall;
+    sum.att_precision += s.attribute_precision;
+    sum.proportion += s.proportion;
+    q["sch_recall"] = s.recall;
+    q["perfect"] = s.perfect;
+    q["sch_precision"] = s.precision;
+    q["sch_f1"] = s.f1;
+    q["relation_recall"] = s.relation_recall;
+    q["relation_precision"] = s.relation_precision;
+    q["attribute_recall"] = s.attribute_recall;
+    q["attribute_precision"] = s.attribute_precision;
+    q["proportion"] = s.proportion;
+    q["subset_size"] = r.subset_size;
+    q["schema_size"] = r.schema_size;
+    q["missing"] = r.missing;
+    q["unknown"] = r.unknown;
+    questions.push_back(std::move(q));
+  }
+  auto mean = [&](double v) -> nlohmann::ordered_json {
+    if (scored == 0) return nullptr;
+    return v / static_cast<double>(scored);
+  };
+  nlohmann::ordered_json summary = {{"questions", results.size()},
+                                    {"scored", scored},
+                                    {"sch_recall", mean(sum.recall)},
+                                    {"perf_recall", mean(sum.perfect)},
+                                    {"sch_precision", mean(sum.precision)},
+                                    {"sch_f1", mean(sum.f1)},
+                                    {"relation_recall", mean(sum.rel_recall)},
+                                    {"relation_precision", mean(sum.rel_precision)},
+                                    {"attribute_recall", mean(sum.att_recall)},
+                                    {"attribute_precision", mean(sum.att_precision)},
+                                    {"proportion", mean(sum.proportion)}};
+  return {{"summary", summary}, {"questions", questions}};
+}
+
+Result<std::vector<std::vector<std::string>>> LoadSubsets(const std::string& path) {
+  auto text = ReadFileToString(path);
+  if (!text) return text.error();
+  std::vector<std::vector<std::string>> out;
+  size_t line_no = 0;
+  for (std::string line : Split(*text, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (Trim(line).empty()) continue;
+    auto bad = [&](std::string_view why) {
+      return MakeError(ErrorCode::kFormat, fmt::format("{}:{}: {}", path, line_no, why));
+    };
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return bad("not JSON");
+    std::vector<std::string> names;
+    auto take = [&](const nlohmann::json& a) -> bool {
+      if (!a.is_array()) return false;
+      for (const auto& v : a) {
+        if (!v.is_string()) return false;
+        names.push_back(v.get<std::string>());
+      }
+      return true;
+    };
+    if (j.is_array()) {
+      if (!take(j)) return bad("a subset is an array of table and column names");
+    } else if (j.is_object()) {
+      for (const char* key : {"tables", "columns"}) {
+        if (j.contains(key) && !take(j[key])) return bad(fmt::format("\"{}\" must be an array of names", key));
+      }
+    } else {
+      return bad("a subset is an array of names or an object with \"tables\" and \"columns\"");
+    }
+    out.push_back(std::move(names));
+  }
+  return out;
+}
+
 Result<std::vector<std::string>> LoadPredictions(const std::string& path) {
   auto text = ReadFileToString(path);
   if (!text) return text.error();

@@ -42,6 +42,20 @@ struct QuestionScore {
   double latency_ms = 0;          // the whole question in a stored run (the system's answer and the scoring)
 };
 
+/// A predicted schema subset scored against what the question's gold query reads (SKALPEL's metrics, metrics.h).
+/// Subset entries name tables ("t") and columns ("t.c"), case-insensitively; "t.*" keeps every column of t. Entries
+/// the schema does not have are listed in `unknown` and ignored.
+struct SubsetResult {
+  size_t index = 0;
+  std::string db_id, difficulty;
+  bool scored = false;  // false when the gold query does not parse or the database's names are unknown
+  std::string error;    // why it was not scored
+  SubsetScores scores;
+  size_t subset_size = 0, schema_size = 0;
+  std::vector<std::string> missing;  // gold tables and columns the subset lacks
+  std::vector<std::string> unknown;  // subset entries the schema does not have
+};
+
 /// Scores predictions one question at a time, keeping each database's connection and names open between questions.
 class Scorer {
  public:
@@ -51,11 +65,22 @@ class Scorer {
   Scorer& operator=(const Scorer&) = delete;
   /// Fails only when a database or schema cannot be read; a bad prediction is a wrong answer.
   Result<QuestionScore> Score(const Question& question, const std::string& prediction);
+  /// Scores a predicted schema subset for the question (see SubsetResult).
+  Result<SubsetResult> ScoreSubset(const Question& question, const std::vector<std::string>& subset);
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// {"summary": {questions, scored, sch_recall, perf_recall (share of questions with every gold element kept),
+/// sch_precision, sch_f1, relation_recall, relation_precision, attribute_recall, attribute_precision, proportion}
+/// (means over the scored questions), "questions": [{index, db_id, sch_recall, perfect, …, missing, unknown}]}.
+nlohmann::ordered_json SubsetJson(const std::vector<SubsetResult>& results);
+
+/// Reads predicted subsets: JSON Lines, one per question in order, each a JSON array of names or an object with
+/// "tables" and "columns" arrays.
+Result<std::vector<std::vector<std::string>>> LoadSubsets(const std::string& path);
 
 /// Scores `predictions[i]` against `questions[i]`. Fails only on setup errors (a count mismatch, a database or schema
 /// that cannot be read); a prediction that does not parse or run is a wrong answer, recorded in QuestionScore::error.

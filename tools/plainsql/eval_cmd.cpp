@@ -77,6 +77,21 @@ EvalCommands::EvalCommands(CLI::App& app) {
   score_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
   score_->add_flag("--json", json_, "Print one JSON object: summary and one entry per question");
 
+  subsets_ = root_->add_subcommand(
+      "subsets",
+      "Score predicted schema subsets (JSON Lines, one per question) against what each gold query reads: SchRecall, "
+      "PerfRecall, SchPrecision, SchF1, relation and attribute variants, subset proportion");
+  subsets_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
+  subsets_->add_option("--questions", questions_, "The questions (as for eval score)")->required();
+  subsets_->add_option("--tables", tables_, "tables.json, for the schemas' names");
+  subsets_->add_option("--db-dir", db_dir_, "Folder of SQLite databases, for the schemas' names");
+  subsets_
+      ->add_option("--subsets", subsets_file_,
+                   "One line per question, in order: a JSON array of names (\"t\", \"t.c\", \"t.*\") or "
+                   "{\"tables\": [...], \"columns\": [...]}")
+      ->required();
+  subsets_->add_flag("--json", json_, "Print one JSON object: summary and one entry per question");
+
   run_ = root_->add_subcommand(
       "run",
       "Run a system on a benchmark, storing every question's prediction, result and metrics in a runs database "
@@ -128,7 +143,58 @@ EvalCommands::EvalCommands(CLI::App& app) {
 int EvalCommands::Run() {
   if (runs_->parsed()) return Runs();
   if (run_->parsed()) return RunBenchmark();
+  if (subsets_->parsed()) return Subsets();
   return Score();
+}
+
+int EvalCommands::Subsets() {
+  if (db_dir_.empty() && tables_.empty()) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "give --db-dir or --tables: the schemas' names are needed"));
+  }
+  auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
+  if (!benchmark) return Fail(benchmark.error());
+  auto subsets = eval::LoadSubsets(subsets_file_);
+  if (!subsets) return Fail(subsets.error());
+  if (subsets->size() != benchmark->questions.size()) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument,
+                          fmt::format("{} has {} subsets but {} has {} questions: one subset per question, in order",
+                                      subsets_file_, subsets->size(), questions_, benchmark->questions.size())));
+  }
+  eval::ScoreOptions options;
+  options.db_dir = db_dir_;
+  options.tables_file = tables_;
+  eval::Scorer scorer(*benchmark, options);
+  std::vector<eval::SubsetResult> results;
+  results.reserve(subsets->size());
+  for (size_t i = 0; i < subsets->size(); ++i) {
+    auto r = scorer.ScoreSubset(benchmark->questions[i], (*subsets)[i]);
+    if (!r) return Fail(r.error());
+    results.push_back(std::move(*r));
+  }
+  nlohmann::ordered_json j = eval::SubsetJson(results);
+  if (json_) {
+    Write(j.dump(2) + "\n");
+    return 0;
+  }
+  const auto& s = j["summary"];
+  auto cell = [](const nlohmann::ordered_json& v) {
+    return v.is_null() ? std::string("-") : fmt::format("{:.3f}", v.get<double>());
+  };
+  std::string out = fmt::format("{} questions, {} scored\n", s["questions"].get<size_t>(), s["scored"].get<size_t>());
+  for (const auto& [key, label] :
+       std::vector<std::pair<const char*, const char*>>{{"sch_recall", "SchRecall"},
+                                                        {"perf_recall", "PerfRecall"},
+                                                        {"sch_precision", "SchPrecision"},
+                                                        {"sch_f1", "SchF1"},
+                                                        {"relation_recall", "relation recall"},
+                                                        {"relation_precision", "relation precision"},
+                                                        {"attribute_recall", "attribute recall"},
+                                                        {"attribute_precision", "attribute precision"},
+                                                        {"proportion", "subset proportion"}}) {
+    out += fmt::format("{:<20} {}\n", label, cell(s[key]));
+  }
+  Write(out);
+  return 0;
 }
 
 int EvalCommands::Score() {
