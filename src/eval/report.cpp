@@ -377,8 +377,58 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
     out += "<h3>" + Html(runs[k]->info.id) + "</h3>\n" + Histogram(ms, "ms", "latency distribution");
   }
   out +=
-      "<p><small>Latency is the whole question: the system's answer and the scoring (both queries run). Token "
-      "counts appear here once a system that calls an LLM is run.</small></p>\n";
+      "<p><small>Latency is the whole question: the system's answer and the scoring (both queries run).</small>"
+      "</p>\n";
+
+  // Cost per stage, and the token distribution when a system used an LLM.
+  std::vector<std::string> stage_names;
+  for (const auto* r : runs) {
+    if (!r->statistics.contains("stages")) continue;
+    for (const auto& [name, v] : r->statistics["stages"].items()) {
+      if (std::find(stage_names.begin(), stage_names.end(), name) == stage_names.end()) stage_names.push_back(name);
+    }
+  }
+  if (!stage_names.empty()) {
+    out += "<h2>Cost per stage</h2>\n<table><tr><th>stage</th>";
+    for (const auto* r : runs) {
+      out += "<th>" + RunLabel(*r) +
+             ": median ms</th><th>90th pct. ms</th><th>prompt tokens</th><th>completion "
+             "tokens</th>";
+    }
+    out += "</tr>\n";
+    for (const auto& name : stage_names) {
+      out += "<tr><td>" + Html(name) + "</td>";
+      for (const auto* r : runs) {
+        if (!r->statistics.contains("stages") || !r->statistics["stages"].contains(name)) {
+          out += "<td>–</td><td>–</td><td>–</td><td>–</td>";
+          continue;
+        }
+        const auto& st = r->statistics["stages"][name];
+        out += fmt::format("<td>{:.3g}</td><td>{:.3g}</td><td>{}</td><td>{}</td>", st["median_ms"].get<double>(),
+                           st["p90_ms"].get<double>(), st["prompt_tokens"].get<int64_t>(),
+                           st["completion_tokens"].get<int64_t>());
+      }
+      out += "</tr>\n";
+    }
+    out += "</table>\n";
+  }
+  out += "<h2>Tokens per question</h2>\n";
+  bool any_tokens = false;
+  for (const auto* r : runs) {
+    std::vector<double> tokens;
+    tokens.reserve(r->scores.size());
+    int64_t sum_all = 0;
+    for (const auto& s : r->scores) {
+      int64_t t = 0;
+      for (const auto& c : s.stages) t += c.prompt_tokens + c.completion_tokens;
+      sum_all += t;
+      tokens.push_back(static_cast<double>(t));
+    }
+    if (sum_all == 0) continue;
+    any_tokens = true;
+    out += "<h3>" + Html(r->info.id) + "</h3>\n" + Histogram(tokens, "tokens", "token distribution");
+  }
+  if (!any_tokens) out += "<p>No LLM tokens recorded: the systems compared here made no LLM calls.</p>\n";
   out += "</body></html>\n";
   return out;
 }

@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS run_questions (
   predicted_sql TEXT, error TEXT, gold_error TEXT, database_missing BIGINT, ex_strict BIGINT, ex_relaxed BIGINT,
   ex_jaccard BIGINT, jaccard DOUBLE PRECISION, em BIGINT, linked BIGINT, query_recall DOUBLE PRECISION,
   query_precision DOUBLE PRECISION, query_f1 DOUBLE PRECISION, latency_ms DOUBLE PRECISION, recorded TEXT,
-  gold_identifiers TEXT, claimed_by TEXT, claimed_at DOUBLE PRECISION, recorded_by TEXT, predicted_identifiers TEXT,
+  gold_identifiers TEXT, claimed_by TEXT, claimed_at DOUBLE PRECISION, recorded_by TEXT, predicted_identifiers TEXT, stages TEXT,
   PRIMARY KEY (run_id, position));
 )";
 
@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS run_questions (
 constexpr std::pair<const char*, const char*> kLaterColumns[] = {{"claimed_by", "TEXT"},
                                                                  {"claimed_at", "DOUBLE PRECISION"},
                                                                  {"recorded_by", "TEXT"},
-                                                                 {"predicted_identifiers", "TEXT"}};
+                                                                 {"predicted_identifiers", "TEXT"},
+                                                                 {"stages", "TEXT"}};
 
 std::string NowUtc(const char* format) {
   std::time_t t = std::time(nullptr);
@@ -255,8 +256,8 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
       "UPDATE run_questions SET done = 1, difficulty = $1, predicted_sql = $2, error = $3, gold_error = $4, "
       "database_missing = $5, ex_strict = $6, ex_relaxed = $7, ex_jaccard = $8, jaccard = $9, em = $10, "
       "linked = $11, query_recall = $12, query_precision = $13, query_f1 = $14, latency_ms = $15, recorded = $16, "
-      "gold_identifiers = $17, recorded_by = $18, predicted_identifiers = $19, claimed_by = NULL, claimed_at = NULL "
-      "WHERE run_id = $20 AND position = $21",
+      "gold_identifiers = $17, recorded_by = $18, predicted_identifiers = $19, stages = $20, claimed_by = NULL, "
+      "claimed_at = NULL WHERE run_id = $21 AND position = $22",
       {s.difficulty,
        s.predicted_sql,
        s.error,
@@ -276,6 +277,7 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
        Join(s.gold_identifiers, "\n"),
        worker,
        Join(s.predicted_identifiers, "\n"),
+       StagesToJson(s.stages).dump(),
        run_id,
        static_cast<int64_t>(position)});
   if (!rows) return rows.error();
@@ -353,13 +355,13 @@ Result<RunInfo> RunStore::GetRun(const std::string& id_or_name) {
 }
 
 Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
-  auto rows =
-      impl_->Query("read scores",
-                   "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
-                   "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
-                   "query_precision, query_f1, latency_ms, gold_identifiers, predicted_identifiers FROM run_questions "
-                   "WHERE run_id = $1 AND done = 1 ORDER BY position",
-                   {run_id});
+  auto rows = impl_->Query(
+      "read scores",
+      "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
+      "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
+      "query_precision, query_f1, latency_ms, gold_identifiers, predicted_identifiers, stages FROM run_questions "
+      "WHERE run_id = $1 AND done = 1 ORDER BY position",
+      {run_id});
   if (!rows) return rows.error();
   std::vector<QuestionScore> out;
   out.reserve(rows->size());
@@ -386,6 +388,9 @@ Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
     s.latency_ms = Real(r.at(18));
     if (std::string ids = Text(r.at(19)); !ids.empty()) s.gold_identifiers = Split(ids, '\n');
     if (std::string ids = Text(r.at(20)); !ids.empty()) s.predicted_identifiers = Split(ids, '\n');
+    if (std::string stages = Text(r.at(21)); !stages.empty()) {
+      s.stages = StagesFromJson(nlohmann::json::parse(stages, nullptr, /*allow_exceptions=*/false));
+    }
     out.push_back(std::move(s));
   }
   return out;

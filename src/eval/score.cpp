@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -105,7 +107,42 @@ Scorer::Scorer(const Benchmark& benchmark, ScoreOptions options) : impl_(std::ma
 }
 Scorer::~Scorer() = default;
 
+nlohmann::ordered_json StagesToJson(const std::vector<StageCost>& stages) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& s : stages) {
+    out.push_back({{"stage", s.stage},
+                   {"ms", s.ms},
+                   {"prompt_tokens", s.prompt_tokens},
+                   {"completion_tokens", s.completion_tokens}});
+  }
+  return out;
+}
+
+std::vector<StageCost> StagesFromJson(const nlohmann::json& j) {
+  std::vector<StageCost> out;
+  if (!j.is_array()) return out;
+  for (const auto& e : j) {
+    if (!e.is_object() || !e.contains("stage") || !e["stage"].is_string()) continue;
+    StageCost c;
+    c.stage = e["stage"].get<std::string>();
+    if (e.contains("ms") && e["ms"].is_number()) c.ms = e["ms"].get<double>();
+    if (e.contains("prompt_tokens") && e["prompt_tokens"].is_number_integer()) {
+      c.prompt_tokens = e["prompt_tokens"].get<int64_t>();
+    }
+    if (e.contains("completion_tokens") && e["completion_tokens"].is_number_integer()) {
+      c.completion_tokens = e["completion_tokens"].get<int64_t>();
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 Result<QuestionScore> Scorer::Score(const Question& q, const std::string& prediction) {
+  auto started = std::chrono::steady_clock::now();
+  double gold_ms = 0, prediction_ms = 0;
+  auto ms_since = [](std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
   const sql::Dialect& d = *impl_->dialect;
   const ScoreOptions& options = impl_->options;
   QuestionScore s;
@@ -144,11 +181,15 @@ Result<QuestionScore> Scorer::Score(const Question& q, const std::string& predic
       std::string to_run = options.keep_distinct ? text : sql::Print(WithoutDistinct(*tree), d);
       return conn.Query(to_run, options.limits);
     };
+    auto t0 = std::chrono::steady_clock::now();
     auto gold_rs = run(gold, q.gold_sql);
+    gold_ms = ms_since(t0);
     if (!gold_rs) s.gold_error = FirstLineOf(gold_rs.error().message);
     Result<exec::ResultSet> pred_rs = MakeError(ErrorCode::kInvalidArgument, s.error);
     if (s.error.empty()) {
+      t0 = std::chrono::steady_clock::now();
       pred_rs = run(pred, s.predicted_sql);
+      prediction_ms = ms_since(t0);
       if (!pred_rs) s.error = FirstLineOf(pred_rs.error().message);
     }
     if (pred_rs) s.predicted_ms = pred_rs->elapsed_ms;
@@ -162,6 +203,12 @@ Result<QuestionScore> Scorer::Score(const Question& q, const std::string& predic
       s.ex_jaccard = both && s.jaccard >= kJaccardThreshold;
     }
   }
+  double total = ms_since(started);
+  if ((*db)->conn) {
+    s.stages.push_back({"execute gold", gold_ms, 0, 0});
+    s.stages.push_back({"execute prediction", prediction_ms, 0, 0});
+  }
+  s.stages.push_back({"scoring", std::max(0.0, total - gold_ms - prediction_ms), 0, 0});
   return s;
 }
 

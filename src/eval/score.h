@@ -25,6 +25,16 @@ struct ScoreOptions {
   std::function<void(size_t, size_t)> progress;                       // (done, total)
 };
 
+/// What one stage of answering or scoring a question cost: wall time, and the LLM tokens it used (0 without an LLM).
+struct StageCost {
+  std::string stage;
+  double ms = 0;
+  int64_t prompt_tokens = 0, completion_tokens = 0;
+  bool operator==(const StageCost&) const = default;
+};
+nlohmann::ordered_json StagesToJson(const std::vector<StageCost>& stages);
+std::vector<StageCost> StagesFromJson(const nlohmann::json& j);  // lenient: skips malformed entries
+
 struct QuestionScore {
   size_t index = 0;
   std::string db_id, difficulty, question, gold_sql, predicted_sql;
@@ -40,6 +50,9 @@ struct QuestionScore {
   bool database_missing = false;  // the database folder has no file for db_id: not executed
   double predicted_ms = 0;        // running the prediction
   double latency_ms = 0;          // the whole question in a stored run (the system's answer and the scoring)
+  /// Where the time (and tokens) went: the system's own stages (eval run), then "execute gold", "execute prediction"
+  /// and "scoring" (parsing, resolving, comparing), in order.
+  std::vector<StageCost> stages;
 };
 
 /// A predicted schema subset scored against what the question's gold query reads (SKALPEL's metrics, metrics.h).

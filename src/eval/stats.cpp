@@ -1,6 +1,7 @@
 // Statistics over a run (see stats.h).
 #include "eval/stats.h"
 
+#include <algorithm>
 #include <map>
 
 #include "eval/metrics.h"
@@ -94,6 +95,35 @@ nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
     if (recall_by_level.count(level)) ir["by_level"][level] = mean_of(recall_by_level[level]);
   }
   out["identifier_recall"] = ir;
+
+  // Cost per stage, stages in the order they first appear.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const StageCost*>> by_stage;
+  for (const auto& s : scores) {
+    for (const auto& c : s.stages) {
+      if (!by_stage.count(c.stage)) order.push_back(c.stage);
+      by_stage[c.stage].push_back(&c);
+    }
+  }
+  nlohmann::ordered_json stages = nlohmann::ordered_json::object();
+  for (const auto& name : order) {
+    const auto& costs = by_stage[name];
+    std::vector<double> ms;
+    ms.reserve(costs.size());
+    int64_t prompt = 0, completion = 0;
+    for (const StageCost* c : costs) {
+      ms.push_back(c->ms);
+      prompt += c->prompt_tokens;
+      completion += c->completion_tokens;
+    }
+    std::sort(ms.begin(), ms.end());
+    double total = 0;
+    for (double x : ms) total += x;
+    auto pct = [&](double q) { return ms[static_cast<size_t>(q * static_cast<double>(ms.size() - 1))]; };
+    stages[name] = {{"questions", costs.size()}, {"median_ms", pct(0.5)},   {"p90_ms", pct(0.9)},
+                    {"total_ms", total},         {"prompt_tokens", prompt}, {"completion_tokens", completion}};
+  }
+  out["stages"] = stages;
   return out;
 }
 

@@ -17,6 +17,8 @@ namespace plainsql::eval {
 /// (P(Regular) + 0.5 P(Low)) of the names its gold query reads; only executed questions with known identifiers count.
 /// kendall_tau and p_value are null when every question has the same outcome or the same naturalness (tau is
 /// undefined then). IdentifierRecall (score.h) is averaged over native identifiers, and by the level of their names.
+/// "stages": {stage: {questions, median_ms, p90_ms, total_ms, prompt_tokens, completion_tokens}}, tokens summed, in
+/// the order the stages first appear.
 nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
                                      const naturalness::Classifier& classifier);
 

@@ -89,6 +89,7 @@ inline void CheckConcurrentClaims(const std::string& conn) {
   s.jaccard = 1.0 / 3;
   s.linking.recall = 2.0 / 3;
   s.gold_identifiers = {"t", "t.c"};
+  s.stages = {{"system", 12.5, 1200, 80}, {"scoring", 0.25, 0, 0}};
   ASSERT_TRUE((*store)->Record(*small, 0, s, 0.1 + 0.2, "w4").ok());
   auto scores = (*store)->Scores(*small);
   ASSERT_TRUE(scores.ok());
@@ -99,6 +100,7 @@ inline void CheckConcurrentClaims(const std::string& conn) {
   EXPECT_EQ((*scores)[0].ex_strict, std::optional<bool>(false));
   EXPECT_FALSE((*scores)[0].ex_relaxed.has_value());
   EXPECT_EQ((*scores)[0].gold_identifiers, (std::vector<std::string>{"t", "t.c"}));
+  EXPECT_EQ((*scores)[0].stages, s.stages);
 }
 
 }  // namespace plainsql::test

@@ -414,6 +414,36 @@ TEST(Stats, IdentifierRecallPerIdentifierAndLevel) {
   EXPECT_DOUBLE_EQ(ScoreJson(scores)["summary"]["identifier_recall"].get<double>(), 0.5);
 }
 
+TEST(Stats, CostPerStageAndTokensInTheReport) {
+  auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
+  std::vector<QuestionScore> scores(3);
+  for (size_t i = 0; i < scores.size(); ++i) {
+    scores[i].index = i;
+    scores[i].ex_strict = true;
+    scores[i].stages = {{"generate", 100.0 * static_cast<double>(i + 1), 1000, 50 * static_cast<int64_t>(i)},
+                        {"scoring", 1, 0, 0}};
+  }
+  // Stages survive JSON, and malformed entries are skipped.
+  EXPECT_EQ(StagesFromJson(nlohmann::json::parse(StagesToJson(scores[1].stages).dump())), scores[1].stages);
+  EXPECT_EQ(StagesFromJson(nlohmann::json::parse(R"([{"ms": 1}, {"stage": "x", "ms": "slow"}, 3])")).size(), 1u);
+  auto j = RunStatistics(scores, *classifier);
+  ASSERT_TRUE(j["stages"].contains("generate"));
+  EXPECT_EQ(j["stages"].begin().key(), "generate");  // first-seen order
+  EXPECT_DOUBLE_EQ(j["stages"]["generate"]["median_ms"].get<double>(), 200);
+  EXPECT_DOUBLE_EQ(j["stages"]["generate"]["total_ms"].get<double>(), 600);
+  EXPECT_EQ(j["stages"]["generate"]["prompt_tokens"], 3000);
+  EXPECT_EQ(j["stages"]["generate"]["completion_tokens"], 150);
+  ReportRun run{{}, scores, j};
+  run.info.id = "run-llm";
+  std::string html = RunReportHtml(run);
+  EXPECT_NE(html.find("Cost per stage"), std::string::npos);
+  EXPECT_NE(html.find("<td>generate</td><td>200</td><td>200</td><td>3000</td><td>150</td>"), std::string::npos);
+  EXPECT_NE(html.find("token distribution"), std::string::npos);
+  for (auto& s : run.scores) s.stages = {{"scoring", 1, 0, 0}};
+  EXPECT_NE(RunReportHtml(run).find("No LLM tokens recorded"), std::string::npos);
+}
+
 TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {
   std::string cases = test::ReadFile(std::string(PLAINSQL_SOURCE_DIR) + "/tests/eval/ex_official_cases.txt");
   Benchmark b;

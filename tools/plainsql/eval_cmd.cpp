@@ -407,9 +407,13 @@ int EvalCommands::RunBenchmark() {
         continue;
       }
       if (*position >= run_questions.size()) continue;
+      // The system's answer (for a predictions file, a lookup), then the scoring, each timed as a stage.
       auto t0 = std::chrono::steady_clock::now();
-      auto score = scorer.Score(run_questions[*position], run_predictions[*position]);
+      const std::string& prediction = run_predictions[*position];
+      double system_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      auto score = scorer.Score(run_questions[*position], prediction);
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (score) score->stages.insert(score->stages.begin(), eval::StageCost{"system", system_ms, 0, 0});
       std::lock_guard lock(mu);
       if (!score) {
         if (!failure) failure = score.error();
@@ -539,6 +543,11 @@ int EvalCommands::Runs() {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be jsonl or csv"));
   }
   auto j = eval::ScoreJson(*scores_a);
+  // Plus what only a run has: the latency and the cost of each stage.
+  for (size_t i = 0; i < scores_a->size() && i < j["questions"].size(); ++i) {
+    j["questions"][i]["latency_ms"] = (*scores_a)[i].latency_ms;
+    j["questions"][i]["stages"] = eval::StagesToJson((*scores_a)[i].stages);
+  }
   std::string out;
   bool header = true;
   for (const auto& q : j["questions"]) {
