@@ -46,9 +46,12 @@ def denotations_equal(gold, pred, order_matters):
     n = len(gold[0])
     if len(pred[0]) != n:
         return False
-    # Quick reject: each row as a multiset of values must match (as lists, or as sets of rows).
-    g_rows = [tuple(sorted(map(repr, r))) for r in gold]
-    p_rows = [tuple(sorted(map(repr, r))) for r in pred]
+    # Quick reject: each row with its values put in a canonical order must match (as lists, or as sets of rows);
+    # values still compare with Python equality (5 == 5.0).
+    def unordered(row):
+        return tuple(sorted(row, key=lambda v: str(v) + str(type(v))))
+    g_rows = [unordered(r) for r in gold]
+    p_rows = [unordered(r) for r in pred]
     if (g_rows != p_rows) if order_matters else (set(g_rows) != set(p_rows)):
         return False
     gold_columns = [{row[i] for row in gold} for i in range(n)]
