@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -49,6 +50,21 @@ Status WriteFileAtomically(const std::string& path_string, std::string_view cont
     return MakeError(ErrorCode::kIo, fmt::format("cannot write {}", path.string()));
   }
   return Status::Ok();
+}
+
+std::string DataDir() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("PLAINSQL_DATA_DIR"); env && *env) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "plainsql";
+    if (fs::exists(installed / "naturalness.model", ec)) return installed.string();
+  }
+#ifdef PLAINSQL_SOURCE_DATA_DIR
+  if (fs::is_directory(PLAINSQL_SOURCE_DATA_DIR, ec)) return PLAINSQL_SOURCE_DATA_DIR;
+#endif
+  return "data";
 }
 
 }  // namespace plainsql

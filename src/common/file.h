@@ -15,4 +15,9 @@ Status WriteFileAtomically(const std::string& path, std::string_view content);
 /// The whole content of a file (kNotFound when it cannot be opened, kIo on a read error).
 Result<std::string> ReadFileToString(const std::string& path);
 
+/// The folder of the data files plainsql ships (the naturalness model, word lists, prompt templates):
+/// $PLAINSQL_DATA_DIR when set; else share/plainsql beside the program's bin folder when it holds naturalness.model;
+/// else the source tree's data folder of this build; else "data".
+std::string DataDir();
+
 }  // namespace plainsql

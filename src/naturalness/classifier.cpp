@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/csv.h"
+#include "common/file.h"
 #include "common/hash.h"
 #include "common/strings.h"
 #include "naturalness/features.h"
@@ -215,20 +216,7 @@ Result<Model> Model::Load(const std::string& path) {
   return Parse(ss.str(), path);
 }
 
-std::string DefaultDataDir() {
-  namespace fs = std::filesystem;
-  if (const char* env = std::getenv("PLAINSQL_DATA_DIR"); env && *env) return env;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path installed = exe.parent_path().parent_path() / "share" / "plainsql";
-    if (fs::exists(installed / "naturalness.model", ec)) return installed.string();
-  }
-#ifdef PLAINSQL_SOURCE_DATA_DIR
-  if (fs::is_directory(PLAINSQL_SOURCE_DATA_DIR, ec)) return PLAINSQL_SOURCE_DATA_DIR;
-#endif
-  return "data";
-}
+std::string DefaultDataDir() { return DataDir(); }
 
 Result<Classifier> Classifier::Load(const std::string& data_dir) {
   auto words = WordList::Load(data_dir + "/words.tsv");

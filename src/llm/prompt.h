@@ -1,0 +1,44 @@
+// Prompts as data files (data/prompts/NAME.txt): "### system" / "### user" / "### assistant" headers start messages,
+// "# " lines before the first header are comments, and {{name}} placeholders are filled from a map. Dialect
+// instructions come from data/prompts/dialects.tsv. Shipped templates: snails_zero_shot, omnisql, dail_sql, refine.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "llm/client.h"
+
+namespace plainsql::llm {
+
+class PromptTemplate {
+ public:
+  /// Parses a template's text; `name` is for messages. Errors: no message header, an unclosed placeholder.
+  static Result<PromptTemplate> Parse(const std::string& name, const std::string& text);
+  /// Loads DIR/prompts/NAME.txt (DIR: common DataDir() by default). NAME is a template name, not a path.
+  static Result<PromptTemplate> Load(const std::string& name, const std::string& data_dir = "");
+
+  /// The messages with every placeholder filled. A placeholder missing from `vars` is an error (kInvalidArgument)
+  /// naming it; runs of three or more newlines left by empty values are reduced to two.
+  Result<std::vector<Message>> Render(const std::map<std::string, std::string>& vars) const;
+  /// The placeholders the template uses, sorted.
+  std::vector<std::string> Placeholders() const;
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  std::vector<Message> messages_;  // contents with placeholders
+};
+
+/// The names of the shipped prompt styles for generation (refine is separate).
+std::vector<std::string> PromptStyles();
+
+/// The dialect instructions for `dialect` ("sqlite", "postgres", "tsql") from DIR/prompts/dialects.tsv; "" when the
+/// file has no line for it.
+Result<std::string> DialectRules(const std::string& dialect, const std::string& data_dir = "");
+
+/// Messages as one readable text ("[system]\n...\n\n[user]\n..."), for `plainsql prompt`.
+std::string MessagesText(const std::vector<Message>& messages);
+
+}  // namespace plainsql::llm
