@@ -24,7 +24,7 @@ class PromptTemplate {
   Result<std::vector<Message>> Render(const std::map<std::string, std::string>& vars) const;
   /// The placeholders the template uses, sorted.
   std::vector<std::string> Placeholders() const;
-  const std::string& name() const { return name_; }
+  const std::string& Name() const { return name_; }
 
  private:
   std::string name_;
