@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "ask_cmd.h"
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
 #include "catalog/name_catalog.h"
@@ -320,6 +321,7 @@ int main(int argc, char** argv) {
   plainsql::cli::NaturalnessCommands naturalness(app);
   plainsql::cli::ViewsCommands views(app);
   plainsql::cli::EvalCommands eval(app);
+  plainsql::cli::AskCommands ask(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
   std::vector<std::string> names;
@@ -351,6 +353,7 @@ int main(int argc, char** argv) {
     if (naturalness.Selected()) return naturalness.Run();
     if (views.Selected()) return views.Run();
     if (eval.Selected()) return eval.Run();
+    if (ask.Selected()) return ask.Run();
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

@@ -1,0 +1,1 @@
+prompt $SAMPLE_DB "How many plants are there?" --style snails_zero_shot

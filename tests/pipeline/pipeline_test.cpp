@@ -1,0 +1,205 @@
+// The ask pipeline end to end against the scripted OpenAI-compatible server and the sample database: the happy path,
+// refinement repairing an execution error and a hallucinated column, voting, injected faults, natural names.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "catalog/cache.h"
+#include "catalog/introspect.h"
+#include "exec/connection.h"
+#include "llm/fake_llm_server.h"
+#include "naturalness/crosswalk.h"
+#include "pipeline/pipeline.h"
+#include "test_util.h"
+
+namespace plainsql::pipeline {
+namespace {
+
+using namespace std::chrono_literals;
+using test::FakeLlmServer;
+
+std::string Sql(const std::string& sql) { return "Here you go:\n```sql\n" + sql + "\n```"; }
+
+class Pipeline : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto c = exec::Connect(test::SampleDb());
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    conn_ = std::move(*c);
+    auto s = catalog::Introspect(*conn_, {});
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    schema_ = std::move(*s);
+  }
+  std::unique_ptr<Generator> Llm(llm::Config c = {}) {
+    c.base_url = server_.url();
+    c.model = "test-model";
+    c.backoff = 10ms;
+    if (c.timeout == llm::Config{}.timeout) c.timeout = 5s;
+    auto g = MakeLlmGenerator(c);
+    EXPECT_TRUE(g.ok()) << g.error().message;
+    return std::move(*g);
+  }
+  Result<Answer> Run(Generator* g, const std::string& q, Options o = {}) { return Ask(*conn_, schema_, {g}, q, o); }
+
+  FakeLlmServer server_;
+  std::unique_ptr<exec::Connection> conn_;
+  catalog::Schema schema_;
+};
+
+TEST_F(Pipeline, HappyPath) {
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT count(*) FROM plant;"))});
+  auto g = Llm();
+  auto a = Run(g.get(), "How many plants are there?");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->sql, "SELECT count(*) FROM plant");
+  ASSERT_EQ(a->result.rows.size(), 1u);
+  ASSERT_EQ(a->candidates.size(), 1u);
+  EXPECT_EQ(a->candidates[0].status, "ok");
+  // The prompt carried the schema, the question and the dialect's instructions.
+  auto requests = server_.Requests();
+  ASSERT_EQ(requests.size(), 1u);
+  std::string prompt = requests[0]["messages"].dump();
+  EXPECT_NE(prompt.find("How many plants are there?"), std::string::npos);
+  EXPECT_NE(prompt.find("CREATE TABLE TB_MO"), std::string::npos);
+  EXPECT_NE(prompt.find("never TOP"), std::string::npos);
+  // The trace names every stage and counts the tokens.
+  auto j = AnswerToJson(*a);
+  std::vector<std::string> stages;
+  for (const auto& s : j["trace"]["stages"]) stages.push_back(s["stage"]);
+  EXPECT_EQ(stages, (std::vector<std::string>{"examples", "generate", "refine", "vote", "execute"}));
+  EXPECT_EQ(j["trace"]["stages"][1]["prompt_tokens"], 10);
+  EXPECT_EQ(j["columns"].size(), 1u);
+}
+
+TEST_F(Pipeline, RefinementRepairsAnErrorAndAHallucinatedColumn) {
+  // An execution error (a function SQLite lacks), then a hallucinated column, then a good query.
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT no_such_function(plant_id) FROM plant")),
+                  FakeLlmServer::Ok(Sql("SELECT plant_title FROM plant")),
+                  FakeLlmServer::Ok(Sql("SELECT plant_name FROM plant ORDER BY plant_name"))});
+  auto g = Llm();
+  Options o;
+  o.max_refinements = 2;
+  auto a = Run(g.get(), "List the plant names.", o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->sql, "SELECT plant_name FROM plant ORDER BY plant_name");
+  EXPECT_EQ(a->candidates[0].refinements, 2);
+  auto requests = server_.Requests();
+  ASSERT_EQ(requests.size(), 3u);
+  // The refine prompt showed the failing query and why it failed.
+  std::string second = requests[1]["messages"].dump();
+  EXPECT_NE(second.find("no_such_function"), std::string::npos);
+  EXPECT_NE(second.find("no such function"), std::string::npos) << second;
+  std::string third = requests[2]["messages"].dump();
+  EXPECT_NE(third.find("plant_title"), std::string::npos);
+  EXPECT_NE(third.find("the schema has no column"), std::string::npos) << third;
+  // With refinement off, the failure is reported with its reason.
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT plant_title FROM plant"))});
+  o.refine = false;
+  auto b = Run(g.get(), "List the plant names.", o);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("plant_title"), std::string::npos) << b.error().message;
+}
+
+TEST_F(Pipeline, VotingPicksTheMajorityResult) {
+  server_.Script({{200,
+                   FakeLlmServer::Completion({Sql("SELECT count(*) FROM technician"), Sql("SELECT 99"),
+                                              Sql("SELECT count(technician_id) FROM technician")}),
+                   {},
+                   {}}});
+  auto g = Llm();
+  Options o;
+  o.candidates = 3;
+  auto a = Run(g.get(), "How many technicians?", o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->sql, "SELECT count(*) FROM technician");  // the first of the two agreeing candidates
+  EXPECT_EQ(a->candidates[0].votes, 2u);
+  EXPECT_EQ(a->candidates[1].votes, 1u);
+  EXPECT_EQ(server_.Requests()[0]["n"], 3);
+  EXPECT_GT(server_.Requests()[0]["temperature"].get<double>(), 0.0);
+  // Without voting the first candidate that runs wins, whatever the others say.
+  server_.Script({{200,
+                   FakeLlmServer::Completion({Sql("SELECT 99"), Sql("SELECT count(*) FROM technician"),
+                                              Sql("SELECT count(*) FROM technician")}),
+                   {},
+                   {}}});
+  o.vote = false;
+  auto b = Run(g.get(), "How many technicians?", o);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->sql, "SELECT 99");
+}
+
+TEST_F(Pipeline, FaultsEndInARetryOrAClearError) {
+  auto g = Llm();
+  // 500 then a good reply: retried.
+  server_.Script({{500, "oops", {}, {}}, FakeLlmServer::Ok(Sql("SELECT 1"))});
+  auto a = Run(g.get(), "q");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  // Malformed JSON, and a reply without choices: format errors.
+  server_.Script({{200, "{not json", {}, {}}});
+  auto b = Run(g.get(), "q");
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().code, ErrorCode::kFormat);
+  server_.Script({{200, R"({"choices": []})", {}, {}}});
+  EXPECT_FALSE(Run(g.get(), "q").ok());
+  // Prose instead of SQL, every time: refinement tries, then a clear error.
+  server_.Script({FakeLlmServer::Ok("I am sorry, I cannot help with that.")});
+  auto c = Run(g.get(), "q");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("no SQL"), std::string::npos) << c.error().message;
+  // A write is refused and never refined into running.
+  server_.Script({FakeLlmServer::Ok(Sql("DELETE FROM plant"))});
+  auto d = Run(g.get(), "q");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message.find("refused"), std::string::npos) << d.error().message;
+  // 2 (a retry) + 1 + 1 + 3 (two refinements of the prose) + 1 (a refusal is not refined).
+  EXPECT_EQ(server_.Requests().size(), 8u);
+  // A server slower than the timeout: the wait ends at the timeout.
+  llm::Config slow;
+  slow.timeout = 300ms;
+  slow.max_retries = 0;
+  auto gs = Llm(slow);
+  server_.Script({{200, FakeLlmServer::Completion({Sql("SELECT 1")}), 5s, {}}});
+  auto t0 = std::chrono::steady_clock::now();
+  auto e = Run(gs.get(), "q");
+  auto waited = std::chrono::steady_clock::now() - t0;
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().code, ErrorCode::kTimeout);
+  EXPECT_LT(waited, 3s);
+}
+
+TEST_F(Pipeline, ADraftFindsTheSchemaSlice) {
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT count(*) FROM technician")),
+                  FakeLlmServer::Ok(Sql("SELECT count(*) FROM technician WHERE is_certified = 1"))});
+  auto g = Llm();
+  Options o;
+  o.slice = "referenced";
+  auto a = Run(g.get(), "How many certified technicians?", o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->sql, "SELECT count(*) FROM technician WHERE is_certified = 1");
+  auto requests = server_.Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  std::string draft = requests[0]["messages"].dump(), sliced = requests[1]["messages"].dump();
+  EXPECT_NE(draft.find("CREATE TABLE TB_MO"), std::string::npos);
+  EXPECT_NE(sliced.find("CREATE TABLE technician"), std::string::npos);
+  EXPECT_EQ(sliced.find("CREATE TABLE TB_MO"), std::string::npos);
+  EXPECT_EQ(AnswerToJson(*a)["trace"]["stages"][0]["stage"], "draft");
+}
+
+TEST_F(Pipeline, NaturalNamesAreShownAndTranslatedBack) {
+  naturalness::Crosswalk cw;
+  cw.entries.push_back({"TB_MO", true, "plant", "maintenance_order", "mo", "mo", ""});
+  cw.entries.push_back({"MO_ST", false, "plant", "status", "st", "st", "TB_MO"});
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT status, count(*) FROM maintenance_order GROUP BY status"))});
+  auto g = Llm();
+  Options o;
+  o.crosswalk = &cw;
+  auto a = Run(g.get(), "How many orders per status?", o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->sql, "SELECT MO_ST, count(*) FROM TB_MO GROUP BY MO_ST");
+  std::string prompt = server_.Requests()[0]["messages"].dump();
+  EXPECT_NE(prompt.find("maintenance_order"), std::string::npos);
+  EXPECT_EQ(prompt.find("TB_MO"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace plainsql::pipeline

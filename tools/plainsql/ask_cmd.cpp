@@ -1,0 +1,165 @@
+// `plainsql ask` and `plainsql prompt` (see ask_cmd.h).
+#include "ask_cmd.h"
+
+#include <fmt/format.h>
+
+#include "cli.h"
+#include "exec/render.h"
+#include "llm/client.h"
+#include "llm/prompt.h"
+#include "naturalness/crosswalk.h"
+#include "pipeline/pipeline.h"
+#include "views/middleware.h"
+
+namespace plainsql::cli {
+
+namespace {
+
+constexpr const char* kNoGenerator =
+    "no generator is configured: the built-in offline translator is not available yet (issue #8); point plainsql at "
+    "an OpenAI-compatible server with --llm URL --model NAME (for example --llm http://localhost:11434/v1 --model "
+    "qwen2.5-coder:7b for Ollama), or set PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL; `plainsql prompt` prints the "
+    "prompt it would send";
+
+Result<naturalness::Level> LevelByName(const std::string& name) {
+  if (name == "N1") return naturalness::Level::kRegular;
+  if (name == "N2") return naturalness::Level::kLow;
+  if (name == "N3") return naturalness::Level::kLeast;
+  return MakeError(ErrorCode::kInvalidArgument, fmt::format("--level must be N1, N2 or N3, not '{}'", name));
+}
+
+}  // namespace
+
+AskCommands::AskCommands(CLI::App& app) {
+  ask_ = app.add_subcommand("ask", "Answer a question in plain language: SQL and its result, through the pipeline");
+  ask_->add_option("CONN", conn_, "Database connection (a SQLite file, sqlite:PATH or postgresql://...)")->required();
+  ask_->add_option("QUESTION", question_, "The question")->required();
+  ask_->add_option("--format,-f", format_, "table | csv | json (json: sql, columns, rows and the trace)")
+      ->capture_default_str();
+  ask_->add_flag("--explain", explain_, "Print the trace: every stage's time, tokens and decisions, every candidate");
+  ask_->add_option("--llm", llm_url_,
+                   "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none (default: PLAINSQL_LLM_URL)");
+  ask_->add_option("--model", model_, "Model name (default: PLAINSQL_LLM_MODEL)");
+  ask_->add_option("--candidates,-k", candidates_, "Candidates per generator")->capture_default_str();
+  ask_->add_flag("--no-refine", no_refine_, "Do not repair failing candidates");
+  ask_->add_flag("--no-vote", no_vote_, "Take the first candidate that runs instead of the majority result");
+  ask_->add_flag("--draft", draft_, "Ask for a zero-shot draft first (shown in the trace)");
+  ask_->add_option("--slice", slice_, "Schema sent with the question: full | referenced (the tables a draft reads)")
+      ->capture_default_str();
+  ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql")->capture_default_str();
+  ask_->add_option("--crosswalk", crosswalk_file_, "Show the model natural names from this crosswalk");
+  ask_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
+  ask_->add_option("--evidence", evidence_, "Extra knowledge for the prompt");
+  ask_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
+  ask_->add_option("--max-rows", max_rows_, "Rows returned at most")->capture_default_str();
+
+  prompt_ = app.add_subcommand("prompt", "Print the exact prompt plainsql would send an LLM for a question");
+  prompt_->add_option("CONN", conn_, "Database connection")->required();
+  prompt_->add_option("QUESTION", question_, "The question")->required();
+  prompt_->add_option("--style", style_, "omnisql | snails_zero_shot | dail_sql")->capture_default_str();
+  prompt_->add_option("--crosswalk", crosswalk_file_, "Show natural names from this crosswalk");
+  prompt_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
+  prompt_->add_option("--evidence", evidence_, "Extra knowledge for the prompt");
+  prompt_->add_option("--format,-f", format_, "text | json (the messages as the API gets them)");
+}
+
+int AskCommands::Run() { return ask_->parsed() ? Ask() : Prompt(); }
+
+int AskCommands::Prompt() {
+  if (format_ != "text" && format_ != "json" && format_ != "table") {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be text or json"));
+  }
+  auto target = SchemaFromArgs(conn_, "", "", {}, true);
+  if (!target) return Fail(target.error());
+  catalog::Schema shown = target->schema;
+  if (!crosswalk_file_.empty()) {
+    auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
+    if (!cw) return Fail(cw.error());
+    auto level = LevelByName(level_);
+    if (!level) return Fail(level.error());
+    shown = views::NaturalSchema(target->schema, *cw, *level);
+  }
+  pipeline::GenerationRequest r;
+  r.question = question_;
+  r.evidence = evidence_;
+  r.schema = &shown;
+  r.dialect = std::string(target->dialect->name);
+  auto messages = pipeline::BuildPrompt(r, style_);
+  if (!messages) return Fail(messages.error());
+  if (format_ == "json") {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& m : *messages) j.push_back({{"role", m.role}, {"content", m.content}});
+    Write(j.dump(2) + "\n");
+  } else {
+    Write(llm::MessagesText(*messages));
+  }
+  return 0;
+}
+
+int AskCommands::Ask() {
+  exec::ResultFormat format;
+  if (format_ == "table") {
+    format = exec::ResultFormat::kTable;
+  } else if (format_ == "csv") {
+    format = exec::ResultFormat::kCsv;
+  } else if (format_ == "json") {
+    format = exec::ResultFormat::kJson;
+  } else {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be table, csv or json"));
+  }
+  if (candidates_ < 1 || candidates_ > 32) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--candidates must be between 1 and 32"));
+  }
+  if (slice_ != "full" && slice_ != "referenced") {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--slice must be full or referenced"));
+  }
+  if (timeout_ms_ <= 0 || max_rows_ <= 0) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout and --max-rows must be positive"));
+  }
+  llm::Config config = llm::ConfigFromEnvironment();
+  if (!llm_url_.empty()) config.base_url = llm_url_;
+  if (!model_.empty()) config.model = model_;
+  if (config.base_url.empty() || llm_url_ == "none") return Fail(MakeError(ErrorCode::kInvalidArgument, kNoGenerator));
+  if (config.model.empty()) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument,
+                          "--llm is set but no model: give --model NAME or set PLAINSQL_LLM_MODEL"));
+  }
+  auto generator = pipeline::MakeLlmGenerator(config, style_);
+  if (!generator) return Fail(generator.error());
+
+  std::optional<naturalness::Crosswalk> crosswalk;
+  pipeline::Options options;
+  if (!crosswalk_file_.empty()) {
+    auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
+    if (!cw) return Fail(cw.error());
+    auto level = LevelByName(level_);
+    if (!level) return Fail(level.error());
+    crosswalk = std::move(*cw);
+    options.crosswalk = &*crosswalk;
+    options.level = *level;
+  }
+  auto conn = exec::Connect(conn_);
+  if (!conn) return Fail(conn.error());
+  auto target = SchemaFromArgs(conn_, "", "", {}, true);
+  if (!target) return Fail(target.error());
+  options.candidates = candidates_;
+  options.refine = !no_refine_;
+  options.vote = !no_vote_;
+  options.draft = draft_;
+  options.slice = slice_;
+  options.evidence = evidence_;
+  options.limits.timeout = std::chrono::milliseconds(timeout_ms_);
+  options.limits.max_rows = max_rows_;
+  auto answer = pipeline::Ask(**conn, target->schema, {generator->get()}, question_, options);
+  if (!answer) return Fail(answer.error());
+  if (format == exec::ResultFormat::kJson) {
+    Write(pipeline::AnswerToJson(*answer).dump(2) + "\n");
+    return 0;
+  }
+  std::string out = answer->sql + "\n\n" + exec::Render(answer->result, format);
+  if (explain_) out += "\n" + pipeline::TraceText(*answer);
+  Write(out);
+  return 0;
+}
+
+}  // namespace plainsql::cli

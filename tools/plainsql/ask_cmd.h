@@ -1,0 +1,29 @@
+// `plainsql ask` (a question in, SQL and its answer out, through the pipeline) and `plainsql prompt` (the exact prompt
+// an LLM would get, for users with no LLM at hand).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace plainsql::cli {
+
+class AskCommands {
+ public:
+  explicit AskCommands(CLI::App& app);
+  bool Selected() const { return ask_->parsed() || prompt_->parsed(); }
+  int Run();
+
+ private:
+  int Ask();
+  int Prompt();
+
+  CLI::App* ask_ = nullptr;
+  CLI::App* prompt_ = nullptr;
+  std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_ = "omnisql";
+  std::string slice_ = "full", evidence_;
+  int candidates_ = 1, max_rows_ = 1000;
+  int64_t timeout_ms_ = 30'000;
+  bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false;
+};
+
+}  // namespace plainsql::cli
