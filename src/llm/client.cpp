@@ -216,8 +216,8 @@ Result<ChatReply> Client::Chat(const ChatRequest& request) const {
       std::this_thread::sleep_for(std::min(wait, std::chrono::milliseconds(30'000)));
     }
   }
-  return MakeError(ErrorCode::kConnection,
-                   fmt::format("{} (gave up after {} attempts)", last_problem, config_.max_retries + 1));
+  return MakeError(ErrorCode::kConnection, fmt::format("{} (gave up after {} attempt{})", last_problem,
+                                                       config_.max_retries + 1, config_.max_retries == 0 ? "" : "s"));
 }
 
 }  // namespace plainsql::llm

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 
 #include "catalog/cache.h"
 #include "catalog/introspect.h"
 #include "exec/connection.h"
 #include "llm/fake_llm_server.h"
 #include "naturalness/crosswalk.h"
+#include "pipeline/config.h"
 #include "pipeline/pipeline.h"
 #include "test_util.h"
 
@@ -199,6 +201,36 @@ TEST_F(Pipeline, NaturalNamesAreShownAndTranslatedBack) {
   std::string prompt = server_.Requests()[0]["messages"].dump();
   EXPECT_NE(prompt.find("maintenance_order"), std::string::npos);
   EXPECT_EQ(prompt.find("TB_MO"), std::string::npos);
+}
+
+TEST(PipelineConfigFile, ReadsKeysRefusesKeysAndUnknownNames) {
+  test::TempDir tmp;
+  auto write = [&](const std::string& text) {
+    std::ofstream(tmp.File("plainsql.toml")) << text;
+    return tmp.File("plainsql.toml");
+  };
+  auto c =
+      LoadConfigFile(write("[llm]\nurl = \"http://h:1/v1\"\nmodel = \"m\"\nstyle = \"dail_sql\"\n"
+                           "[pipeline]\ncandidates = 5\nvote = false\ntimeout_ms = 1000\ntemperature = 0.3\n"));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->llm.base_url, "http://h:1/v1");
+  EXPECT_EQ(c->style, "dail_sql");
+  EXPECT_EQ(c->options.candidates, 5);
+  EXPECT_FALSE(c->options.vote);
+  EXPECT_EQ(c->options.limits.timeout, 1000ms);
+  EXPECT_DOUBLE_EQ(c->options.temperature, 0.3);
+  EXPECT_EQ(ConfigToJson(*c)["pipeline"]["candidates"], 5);
+  EXPECT_EQ(ConfigToJson(*c).dump().find("key"), std::string::npos);
+  auto key = LoadConfigFile(write("[llm]\napi_key = \"sk-secret\"\n"));
+  ASSERT_FALSE(key.ok());
+  EXPECT_EQ(key.error().message.find("sk-secret"), std::string::npos);
+  EXPECT_NE(key.error().message.find("PLAINSQL_LLM_API_KEY"), std::string::npos);
+  EXPECT_NE(LoadConfigFile(write("[llm]\nmodl = \"x\"\n")).error().message.find("modl"), std::string::npos);
+  EXPECT_NE(LoadConfigFile(write("[pipeline]\ncandidates = \"five\"\n")).error().message.find("wrong type"),
+            std::string::npos);
+  EXPECT_FALSE(LoadConfigFile(write("[pipeline]\ncandidates = 0\n")).ok());
+  EXPECT_FALSE(LoadConfigFile(write("[llm\n")).ok());
+  EXPECT_FALSE(LoadConfig(tmp.File("missing.toml")).ok());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "llm/client.h"
 #include "llm/prompt.h"
 #include "naturalness/crosswalk.h"
+#include "pipeline/config.h"
 #include "pipeline/pipeline.h"
 #include "views/middleware.h"
 
@@ -40,23 +41,27 @@ AskCommands::AskCommands(CLI::App& app) {
   ask_->add_option("--llm", llm_url_,
                    "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none (default: PLAINSQL_LLM_URL)");
   ask_->add_option("--model", model_, "Model name (default: PLAINSQL_LLM_MODEL)");
-  ask_->add_option("--candidates,-k", candidates_, "Candidates per generator")->capture_default_str();
+  ask_->add_option(
+      "--config", config_file_,
+      "Configuration file (default: ./plainsql.toml, else ~/.config/plainsql/plainsql.toml, when present)");
+  ask_->add_option("--candidates,-k", candidates_, "Candidates per generator (default 1)");
   ask_->add_flag("--no-refine", no_refine_, "Do not repair failing candidates");
   ask_->add_flag("--no-vote", no_vote_, "Take the first candidate that runs instead of the majority result");
   ask_->add_flag("--draft", draft_, "Ask for a zero-shot draft first (shown in the trace)");
-  ask_->add_option("--slice", slice_, "Schema sent with the question: full | referenced (the tables a draft reads)")
-      ->capture_default_str();
-  ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql")->capture_default_str();
+  ask_->add_option("--slice", slice_,
+                   "Schema sent with the question: full | referenced (the tables a draft reads); default full");
+  ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql (default omnisql)");
   ask_->add_option("--crosswalk", crosswalk_file_, "Show the model natural names from this crosswalk");
   ask_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
   ask_->add_option("--evidence", evidence_, "Extra knowledge for the prompt");
-  ask_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
-  ask_->add_option("--max-rows", max_rows_, "Rows returned at most")->capture_default_str();
+  ask_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds (default 30000)");
+  ask_->add_option("--max-rows", max_rows_, "Rows returned at most (default 1000)");
 
   prompt_ = app.add_subcommand("prompt", "Print the exact prompt plainsql would send an LLM for a question");
   prompt_->add_option("CONN", conn_, "Database connection")->required();
   prompt_->add_option("QUESTION", question_, "The question")->required();
-  prompt_->add_option("--style", style_, "omnisql | snails_zero_shot | dail_sql")->capture_default_str();
+  prompt_->add_option("--style", style_, "omnisql | snails_zero_shot | dail_sql (default omnisql)");
+  prompt_->add_option("--config", config_file_, "Configuration file (its [llm] style)");
   prompt_->add_option("--crosswalk", crosswalk_file_, "Show natural names from this crosswalk");
   prompt_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
   prompt_->add_option("--evidence", evidence_, "Extra knowledge for the prompt");
@@ -84,7 +89,9 @@ int AskCommands::Prompt() {
   r.evidence = evidence_;
   r.schema = &shown;
   r.dialect = std::string(target->dialect->name);
-  auto messages = pipeline::BuildPrompt(r, style_);
+  auto config = pipeline::LoadConfig(config_file_);
+  if (!config) return Fail(config.error());
+  auto messages = pipeline::BuildPrompt(r, style_.empty() ? config->style : style_);
   if (!messages) return Fail(messages.error());
   if (format_ == "json") {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
@@ -107,28 +114,42 @@ int AskCommands::Ask() {
   } else {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be table, csv or json"));
   }
-  if (candidates_ < 1 || candidates_ > 32) {
+  // The configuration file, then the environment, then these flags.
+  auto config = pipeline::LoadConfig(config_file_);
+  if (!config) return Fail(config.error());
+  pipeline::Options options = config->options;
+  if (candidates_ != 0) options.candidates = candidates_;
+  if (!slice_.empty()) options.slice = slice_;
+  if (timeout_ms_ != 0) options.limits.timeout = std::chrono::milliseconds(timeout_ms_);
+  if (max_rows_ != 0) options.limits.max_rows = max_rows_;
+  if (no_refine_) options.refine = false;
+  if (no_vote_) options.vote = false;
+  if (draft_) options.draft = true;
+  options.evidence = evidence_;
+  if (options.candidates < 1 || options.candidates > 32) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--candidates must be between 1 and 32"));
   }
-  if (slice_ != "full" && slice_ != "referenced") {
+  if (options.slice != "full" && options.slice != "referenced") {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--slice must be full or referenced"));
   }
-  if (timeout_ms_ <= 0 || max_rows_ <= 0) {
+  if (options.limits.timeout.count() <= 0 || options.limits.max_rows <= 0) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout and --max-rows must be positive"));
   }
-  llm::Config config = llm::ConfigFromEnvironment();
-  if (!llm_url_.empty()) config.base_url = llm_url_;
-  if (!model_.empty()) config.model = model_;
-  if (config.base_url.empty() || llm_url_ == "none") return Fail(MakeError(ErrorCode::kInvalidArgument, kNoGenerator));
-  if (config.model.empty()) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          "--llm is set but no model: give --model NAME or set PLAINSQL_LLM_MODEL"));
+  llm::Config llm_config = config->llm;
+  if (!llm_url_.empty()) llm_config.base_url = llm_url_;
+  if (!model_.empty()) llm_config.model = model_;
+  if (llm_config.base_url.empty() || llm_url_ == "none") {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, kNoGenerator));
   }
-  auto generator = pipeline::MakeLlmGenerator(config, style_);
+  if (llm_config.model.empty()) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument,
+                          "an LLM URL is set but no model: give --model NAME, set PLAINSQL_LLM_MODEL, or put model in "
+                          "the [llm] section of plainsql.toml"));
+  }
+  auto generator = pipeline::MakeLlmGenerator(llm_config, style_.empty() ? config->style : style_);
   if (!generator) return Fail(generator.error());
 
   std::optional<naturalness::Crosswalk> crosswalk;
-  pipeline::Options options;
   if (!crosswalk_file_.empty()) {
     auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
     if (!cw) return Fail(cw.error());
@@ -142,14 +163,6 @@ int AskCommands::Ask() {
   if (!conn) return Fail(conn.error());
   auto target = SchemaFromArgs(conn_, "", "", {}, true);
   if (!target) return Fail(target.error());
-  options.candidates = candidates_;
-  options.refine = !no_refine_;
-  options.vote = !no_vote_;
-  options.draft = draft_;
-  options.slice = slice_;
-  options.evidence = evidence_;
-  options.limits.timeout = std::chrono::milliseconds(timeout_ms_);
-  options.limits.max_rows = max_rows_;
   auto answer = pipeline::Ask(**conn, target->schema, {generator->get()}, question_, options);
   if (!answer) return Fail(answer.error());
   if (format == exec::ResultFormat::kJson) {

@@ -19,10 +19,10 @@ class AskCommands {
 
   CLI::App* ask_ = nullptr;
   CLI::App* prompt_ = nullptr;
-  std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_ = "omnisql";
-  std::string slice_ = "full", evidence_;
-  int candidates_ = 1, max_rows_ = 1000;
-  int64_t timeout_ms_ = 30'000;
+  std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_;
+  std::string slice_, evidence_, config_file_;
+  int candidates_ = 0, max_rows_ = 0;  // 0: from the configuration
+  int64_t timeout_ms_ = 0;
   bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false;
 };
 

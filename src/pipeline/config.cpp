@@ -1,0 +1,165 @@
+// Pipeline configuration (see config.h).
+#include "pipeline/config.h"
+
+#include <fmt/format.h>
+
+#include <toml++/toml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace plainsql::pipeline {
+
+namespace {
+
+Error Bad(const std::string& path, const std::string& what) {
+  return MakeError(ErrorCode::kFormat, fmt::format("{}: {}", path, what));
+}
+
+}  // namespace
+
+Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig base) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    return Bad(path, fmt::format("line {}, column {}: {}", where.line, where.column, e.description()));
+  }
+  PipelineConfig c = std::move(base);
+  c.source = path;
+  std::optional<Error> error;
+  // Reads `key` of `table` into `out` when present, checking its type.
+  auto get = [&](const toml::table& table, const std::string& section, const char* key, auto& out) {
+    const toml::node* node = table.get(key);
+    if (!node || error) return;
+    using T = std::decay_t<decltype(out)>;
+    if constexpr (std::is_same_v<T, std::string>) {
+      if (auto v = node->value<std::string>()) {
+        out = *v;
+        return;
+      }
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (auto v = node->value<bool>()) {
+        out = *v;
+        return;
+      }
+    } else if constexpr (std::is_same_v<T, double>) {
+      if (auto v = node->value<double>()) {
+        out = *v;
+        return;
+      }
+    } else {
+      if (auto v = node->value<int64_t>()) {
+        out = static_cast<T>(*v);
+        return;
+      }
+    }
+    error = Bad(path, fmt::format("[{}] {} has the wrong type", section, key));
+  };
+  static const std::map<std::string, std::set<std::string>> kKeys = {
+      {"llm", {"url", "model", "timeout_ms", "max_retries", "style"}},
+      {"pipeline",
+       {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
+        "timeout_ms", "max_rows"}}};
+  for (const auto& [name, node] : root) {
+    std::string section(name.str());
+    if (!kKeys.count(section) || !node.is_table()) {
+      return Bad(path, fmt::format("unknown section '{}' (sections: [llm], [pipeline])", section));
+    }
+    for (const auto& [key, value] : *node.as_table()) {
+      std::string k(key.str());
+      if (k == "api_key") {
+        return Bad(path, "an API key does not belong in a file: set PLAINSQL_LLM_API_KEY or OPENAI_API_KEY");
+      }
+      if (!kKeys.at(section).count(k)) return Bad(path, fmt::format("unknown key '{}' in [{}]", k, section));
+    }
+  }
+  if (const toml::table* llm = root["llm"].as_table()) {
+    get(*llm, "llm", "url", c.llm.base_url);
+    get(*llm, "llm", "model", c.llm.model);
+    int64_t timeout = c.llm.timeout.count();
+    get(*llm, "llm", "timeout_ms", timeout);
+    c.llm.timeout = std::chrono::milliseconds(timeout);
+    get(*llm, "llm", "max_retries", c.llm.max_retries);
+    get(*llm, "llm", "style", c.style);
+  }
+  if (const toml::table* p = root["pipeline"].as_table()) {
+    Options& o = c.options;
+    get(*p, "pipeline", "candidates", o.candidates);
+    get(*p, "pipeline", "temperature", o.temperature);
+    get(*p, "pipeline", "refine", o.refine);
+    get(*p, "pipeline", "max_refinements", o.max_refinements);
+    get(*p, "pipeline", "refine_empty", o.refine_empty);
+    get(*p, "pipeline", "vote", o.vote);
+    get(*p, "pipeline", "draft", o.draft);
+    get(*p, "pipeline", "slice", o.slice);
+    int64_t timeout = o.limits.timeout.count();
+    get(*p, "pipeline", "timeout_ms", timeout);
+    o.limits.timeout = std::chrono::milliseconds(timeout);
+    get(*p, "pipeline", "max_rows", o.limits.max_rows);
+  }
+  if (error) return *error;
+  if (c.options.candidates < 1 || c.options.candidates > 32) return Bad(path, "[pipeline] candidates must be 1 to 32");
+  if (c.options.slice != "full" && c.options.slice != "referenced") {
+    return Bad(path, "[pipeline] slice must be \"full\" or \"referenced\"");
+  }
+  if (c.options.limits.timeout.count() <= 0 || c.options.limits.max_rows <= 0 || c.llm.timeout.count() <= 0) {
+    return Bad(path, "timeouts and max_rows must be positive");
+  }
+  return c;
+}
+
+Result<PipelineConfig> LoadConfig(const std::string& path) {
+  namespace fs = std::filesystem;
+  PipelineConfig c;
+  std::string file = path;
+  std::error_code ec;
+  if (file.empty()) {
+    std::string xdg;
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) {
+      xdg = std::string(x) + "/plainsql/plainsql.toml";
+    } else if (const char* h = std::getenv("HOME"); h && *h) {
+      xdg = std::string(h) + "/.config/plainsql/plainsql.toml";
+    }
+    for (const std::string& candidate : {std::string("plainsql.toml"), xdg}) {
+      if (!candidate.empty() && fs::is_regular_file(candidate, ec)) {
+        file = candidate;
+        break;
+      }
+    }
+  } else if (!fs::is_regular_file(file, ec)) {
+    return MakeError(ErrorCode::kNotFound, fmt::format("no configuration file {}", file));
+  }
+  if (!file.empty()) {
+    auto loaded = LoadConfigFile(file, c);
+    if (!loaded) return loaded.error();
+    c = std::move(*loaded);
+  }
+  c.llm = llm::ConfigFromEnvironment(c.llm);
+  return c;
+}
+
+nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
+  return {{"llm",
+           {{"url", c.llm.base_url},
+            {"model", c.llm.model},
+            {"timeout_ms", c.llm.timeout.count()},
+            {"max_retries", c.llm.max_retries},
+            {"style", c.style}}},
+          {"pipeline",
+           {{"candidates", c.options.candidates},
+            {"temperature", c.options.temperature},
+            {"refine", c.options.refine},
+            {"max_refinements", c.options.max_refinements},
+            {"refine_empty", c.options.refine_empty},
+            {"vote", c.options.vote},
+            {"draft", c.options.draft},
+            {"slice", c.options.slice},
+            {"timeout_ms", c.options.limits.timeout.count()},
+            {"max_rows", c.options.limits.max_rows}}}};
+}
+
+}  // namespace plainsql::pipeline

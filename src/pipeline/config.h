@@ -1,0 +1,50 @@
+// Pipeline configuration: plainsql.toml, then the environment, then command-line flags, each overriding the one
+// before. The API key is never read from a file: only from PLAINSQL_LLM_API_KEY or OPENAI_API_KEY.
+//
+//   [llm]
+//   url = "http://localhost:11434/v1"   # OpenAI-compatible base URL
+//   model = "qwen2.5-coder:7b"
+//   timeout_ms = 120000                 # one attempt
+//   max_retries = 3                     # after a 429, a 5xx or a connection failure
+//   style = "omnisql"                   # omnisql | snails_zero_shot | dail_sql
+//
+//   [pipeline]
+//   candidates = 1
+//   temperature = -1                    # < 0: 0 for one candidate, 0.7 for more
+//   refine = true
+//   max_refinements = 2
+//   refine_empty = true
+//   vote = true
+//   draft = false
+//   slice = "full"                      # full | referenced
+//   timeout_ms = 30000                  # per query
+//   max_rows = 1000
+#pragma once
+
+#include <string>
+
+#include "common/status.h"
+#include "llm/client.h"
+#include "pipeline/pipeline.h"
+
+namespace plainsql::pipeline {
+
+struct PipelineConfig {
+  llm::Config llm;
+  std::string style = "omnisql";
+  Options options;     // crosswalk and evidence are per call, not configured here
+  std::string source;  // the file it came from ("" = defaults and environment only)
+};
+
+/// Reads a plainsql.toml (unknown keys and wrong types are errors naming the key; an `api_key` key is refused).
+Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig base = {});
+
+/// The configuration a command starts from: `path` when given (it must exist), else ./plainsql.toml, else
+/// $XDG_CONFIG_HOME/plainsql/plainsql.toml (or ~/.config/...), when present; then the environment (PLAINSQL_LLM_URL,
+/// PLAINSQL_LLM_MODEL, the API key).
+Result<PipelineConfig> LoadConfig(const std::string& path = "");
+
+/// Everything but the key, as JSON (what a run stores to be resumed the same way).
+nlohmann::ordered_json ConfigToJson(const PipelineConfig& config);
+
+}  // namespace plainsql::pipeline
