@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/strings.h"
+#include "eval/systems.h"
 
 namespace plainsql::eval {
 
@@ -163,8 +164,8 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
         "<p class=\"key\"><span style=\"background:{}\"></span><b>{}</b>{} — {} on {} <code>{}</code>, system "
         "<code>{}</code>; {} of {} questions recorded ({}); created {}</p>\n",
         kColors[k % 2], Html(i.id), i.spec.name.empty() ? "" : " “" + Html(i.spec.name) + "”", Html(i.status),
-        Html(i.spec.benchmark), Html(i.spec.questions), Html(i.spec.system), i.done, i.total, Html(i.status),
-        Html(i.created));
+        Html(i.spec.benchmark), Html(i.spec.questions), Html(SystemLabel(i.spec.system)), i.done, i.total,
+        Html(i.status), Html(i.created));
   }
 
   // Overall, every metric with its interval.

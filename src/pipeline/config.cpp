@@ -162,4 +162,36 @@ nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
             {"max_rows", c.options.limits.max_rows}}}};
 }
 
+Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return MakeError(ErrorCode::kFormat, "a pipeline configuration is a JSON object");
+  PipelineConfig c;
+  try {
+    if (j.contains("llm")) {
+      const auto& l = j["llm"];
+      c.llm.base_url = l.value("url", c.llm.base_url);
+      c.llm.model = l.value("model", c.llm.model);
+      c.llm.timeout = std::chrono::milliseconds(l.value("timeout_ms", c.llm.timeout.count()));
+      c.llm.max_retries = l.value("max_retries", c.llm.max_retries);
+      c.style = l.value("style", c.style);
+    }
+    if (j.contains("pipeline")) {
+      const auto& p = j["pipeline"];
+      Options& o = c.options;
+      o.candidates = p.value("candidates", o.candidates);
+      o.temperature = p.value("temperature", o.temperature);
+      o.refine = p.value("refine", o.refine);
+      o.max_refinements = p.value("max_refinements", o.max_refinements);
+      o.refine_empty = p.value("refine_empty", o.refine_empty);
+      o.vote = p.value("vote", o.vote);
+      o.draft = p.value("draft", o.draft);
+      o.slice = p.value("slice", o.slice);
+      o.limits.timeout = std::chrono::milliseconds(p.value("timeout_ms", o.limits.timeout.count()));
+      o.limits.max_rows = p.value("max_rows", o.limits.max_rows);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return MakeError(ErrorCode::kFormat, fmt::format("pipeline configuration: {}", e.what()));
+  }
+  return c;
+}
+
 }  // namespace plainsql::pipeline

@@ -44,7 +44,9 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
 /// PLAINSQL_LLM_MODEL, the API key).
 Result<PipelineConfig> LoadConfig(const std::string& path = "");
 
-/// Everything but the key, as JSON (what a run stores to be resumed the same way).
+/// Everything but the key, as JSON (what a run stores to be resumed the same way), and back (missing keys keep their
+/// defaults; the key is not read).
 nlohmann::ordered_json ConfigToJson(const PipelineConfig& config);
+Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j);
 
 }  // namespace plainsql::pipeline

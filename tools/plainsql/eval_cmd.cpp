@@ -21,8 +21,10 @@
 #include "eval/runs.h"
 #include "eval/score.h"
 #include "eval/stats.h"
+#include "eval/systems.h"
 #include "exec/connection.h"
 #include "naturalness/classifier.h"
+#include "pipeline/config.h"
 
 namespace plainsql::cli {
 
@@ -100,12 +102,15 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--questions", questions_, "The questions file (or SNAILS folder)");
   run_->add_option("--tables", tables_, "tables.json, for names where there is no database");
   run_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout)");
-  run_->add_option("--system", system_, "What answers: predictions:FILE (one SQL per line, in question order)");
+  run_->add_option("--system", system_,
+                   "What answers: predictions:FILE (one SQL per line, in question order), pipeline (the ask pipeline "
+                   "as plainsql.toml and the environment configure it) or pipeline:FILE.toml");
   run_->add_option("--runs", runs_file_,
                    "The runs database: a SQLite file (created when missing) or a postgresql:// URL (workers on several "
                    "machines can share a run)")
       ->capture_default_str();
   run_->add_option("--name", name_, "A name for the run, usable instead of its id");
+  run_->add_option("--config", config_file_, "With --system pipeline: the configuration file (default plainsql.toml)");
   run_->add_option("--resume", resume_,
                    "Continue an interrupted run, or join a running one as another worker (its id, id prefix or name)");
   run_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
@@ -295,8 +300,9 @@ int EvalCommands::RunBenchmark() {
   }
   auto benchmark = eval::LoadBenchmark(spec.benchmark, spec.questions);
   if (!benchmark) return Fail(benchmark.error());
-  // The system. Only stored predictions for now; the built-in translator and LLM pipelines plug in here.
+  // The system: stored predictions, or a pipeline configuration (the built-in translator plugs in with issue #8).
   std::vector<std::string> predictions;
+  std::optional<pipeline::PipelineConfig> pipeline_config;
   if (spec.system.starts_with("predictions:")) {
     auto p = eval::LoadPredictions(spec.system.substr(12));
     if (!p) return Fail(p.error());
@@ -306,10 +312,26 @@ int EvalCommands::RunBenchmark() {
                                         p->size(), benchmark->questions.size())));
     }
     predictions = std::move(*p);
+  } else if (spec.system == "pipeline" || spec.system.starts_with("pipeline:")) {
+    // A pipeline configuration: from --config / plainsql.toml / the environment (`pipeline`), from a file
+    // (`pipeline:FILE.toml`), or as a run stored it (`pipeline:{...}`, when resuming).
+    Result<pipeline::PipelineConfig> config = MakeError(ErrorCode::kInternal, "");
+    if (spec.system.starts_with("pipeline:{")) {
+      config = eval::PipelineConfigFromSpec(spec.system);
+    } else {
+      config = pipeline::LoadConfig(spec.system == "pipeline" ? config_file_ : spec.system.substr(9));
+    }
+    if (!config) return Fail(config.error());
+    // Checked now, before a run is created: a generator can be built and the databases are there.
+    if (auto probe = eval::PipelineSystem::Create(*config, spec.db_dir); !probe) return Fail(probe.error());
+    pipeline_config = std::move(*config);
+    spec.system = eval::PipelineSystemSpec(*pipeline_config);
+    predictions.assign(benchmark->questions.size(), "");
   } else {
     return Fail(MakeError(ErrorCode::kInvalidArgument,
                           fmt::format("unknown --system '{}': use predictions:FILE (one SQL per line, in question "
-                                      "order); the built-in translator and LLM pipelines are not available yet",
+                                      "order), pipeline (the configuration of plainsql.toml and the environment) or "
+                                      "pipeline:FILE.toml; the built-in translator comes with issue #8",
                                       spec.system)));
   }
   std::vector<eval::Question> run_questions;
@@ -359,6 +381,16 @@ int EvalCommands::RunBenchmark() {
   std::string waiting_for;  // the last "waiting for other workers" message shown
   auto work = [&] {
     eval::Scorer scorer(*benchmark, options);
+    std::unique_ptr<eval::PipelineSystem> system;
+    if (pipeline_config) {
+      auto created = eval::PipelineSystem::Create(*pipeline_config, spec.db_dir);
+      std::lock_guard lock(mu);
+      if (!created) {
+        if (!failure) failure = created.error();
+        return;
+      }
+      system = std::move(*created);
+    }
     while (!g_interrupted) {
       std::optional<size_t> position;
       {
@@ -409,11 +441,32 @@ int EvalCommands::RunBenchmark() {
       if (*position >= run_questions.size()) continue;
       // The system's answer (for a predictions file, a lookup), then the scoring, each timed as a stage.
       auto t0 = std::chrono::steady_clock::now();
-      const std::string& prediction = run_predictions[*position];
-      double system_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::string prediction;
+      std::vector<eval::StageCost> system_stages;
+      std::string system_error;
+      if (system) {
+        auto answer = system->Answer(run_questions[*position]);
+        if (!answer || answer->code == std::optional<ErrorCode>(ErrorCode::kConnection)) {
+          // A database that cannot be opened, or a model that cannot be reached after the retries, stops the run:
+          // every further question would fail the same way. The run can be resumed.
+          std::lock_guard lock(mu);
+          if (!failure) failure = answer ? MakeError(ErrorCode::kConnection, answer->error) : answer.error();
+          return;
+        }
+        prediction = answer->sql;
+        system_stages = std::move(answer->stages);
+        system_error = answer->error;
+      } else {
+        prediction = run_predictions[*position];
+        system_stages.push_back(
+            {"system", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), 0, 0});
+      }
       auto score = scorer.Score(run_questions[*position], prediction);
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (score) score->stages.insert(score->stages.begin(), eval::StageCost{"system", system_ms, 0, 0});
+      if (score) {
+        score->stages.insert(score->stages.begin(), system_stages.begin(), system_stages.end());
+        if (!system_error.empty() && prediction.empty()) score->error = "system: " + system_error;
+      }
       std::lock_guard lock(mu);
       if (!score) {
         if (!failure) failure = score.error();
@@ -480,7 +533,7 @@ int EvalCommands::Runs() {
       auto summary = eval::ScoreJson(*scores)["summary"];
       std::string ex = summary["ex_strict"].is_null() ? "-" : fmt::format("{:.3f}", summary["ex_strict"].get<double>());
       out += fmt::format("{:<26} {:<12} {:<11} {:>11} {:>9}  {}\n", r.id, r.spec.name, r.status,
-                         fmt::format("{}/{}", r.done, r.total), ex, r.spec.system);
+                         fmt::format("{}/{}", r.done, r.total), ex, eval::SystemLabel(r.spec.system));
     }
     Write(out);
     return 0;
@@ -498,7 +551,7 @@ int EvalCommands::Runs() {
     }
     Write(fmt::format("run {}{} ({}, {}/{} questions) on {} {}, system {}\n", a->id,
                       a->spec.name.empty() ? "" : " \"" + a->spec.name + "\"", a->status, a->done, a->total,
-                      a->spec.benchmark, a->spec.questions, a->spec.system) +
+                      a->spec.benchmark, a->spec.questions, eval::SystemLabel(a->spec.system)) +
           eval::ScoreText(*scores_a));
     return 0;
   }

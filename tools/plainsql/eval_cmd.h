@@ -32,7 +32,7 @@ class EvalCommands {
   CLI::App* runs_stats_ = nullptr;
   std::string report_out_;
   std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, run_a_, run_b_, export_format_ = "jsonl";
-  std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_;
+  std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_, config_file_;
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;
   bool json_ = false, keep_distinct_ = false;

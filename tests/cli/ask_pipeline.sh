@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The pipeline through the CLI against the scripted server program: `plainsql ask` answers (table and JSON with the
+# trace), and `plainsql eval run --system pipeline` scores the pipeline's answers with tokens per stage; the run's
+# configuration is stored without the API key.
+#   ask_pipeline.sh PLAINSQL SAMPLE_DB FAKE_LLM_SERVER FIXTURES
+set -euo pipefail
+bin=$1 sample=$2 fake=$3 fixtures=$4
+work=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+cd "$work"
+start() {  # start REPLIES: the scripted server, its URL in $url
+  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
+  rm -f url
+  "$fake" "$1" url 2> server.err &
+  server=$!
+  for _ in $(seq 1 100); do [ -s url ] && break; sleep 0.05; done
+  url=$(cat url)
+}
+fence='```'
+printf '{"content": "Sure.\\n%ssql\\nSELECT count(*) FROM plant;\\n%s"}\n' "$fence" "$fence" > one.jsonl
+start one.jsonl
+export PLAINSQL_LLM_API_KEY=sk-test-secret-123
+"$bin" ask "$sample" "How many plants are there?" --llm "$url" --model fake > ask.out
+grep -q "SELECT count(\*) FROM plant" ask.out || { echo "FAIL: ask output" >&2; cat ask.out >&2; exit 1; }
+expected=$(sqlite3 "$sample" "SELECT count(*) FROM plant")
+grep -q "^ *$expected\$" ask.out && grep -q "(1 row)" ask.out || { echo "FAIL: no count" >&2; cat ask.out >&2; exit 1; }
+"$bin" ask "$sample" "How many plants are there?" --llm "$url" --model fake --format json > ask.json
+grep -q '"stage": "generate"' ask.json || { echo "FAIL: no trace in JSON" >&2; exit 1; }
+grep -q '"prompt_tokens": 10' ask.json || { echo "FAIL: no tokens in the trace" >&2; exit 1; }
+
+# eval run with the pipeline as the system: three questions, the second answered wrongly.
+{
+  printf '{"content": "%ssql\\nSELECT count(*) FROM plant\\n%s"}\n' "$fence" "$fence"
+  printf '{"content": "%ssql\\nSELECT plant_name FROM plant ORDER BY plant_name\\n%s"}\n' "$fence" "$fence"
+  printf '{"content": "%ssql\\nSELECT MO_ST, count(*) FROM TB_MO GROUP BY MO_ST\\n%s"}\n' "$fence" "$fence"
+} > three.jsonl
+start three.jsonl
+cp "$sample" plant.db
+PLAINSQL_LLM_URL=$url PLAINSQL_LLM_MODEL=fake "$bin" eval run --benchmark custom \
+  --questions "$fixtures/plant_questions.jsonl" --db-dir . --system pipeline --runs runs.db --name piped --json > run.json
+grep -q '"ex_strict": 0.666' run.json || { echo "FAIL: EX strict of the piped run" >&2; cat run.json >&2; exit 1; }
+"$bin" runs --runs runs.db export piped > export.jsonl
+grep -q '"stage":"generate","ms":[0-9.e+-]*,"prompt_tokens":10,"completion_tokens":5' export.jsonl \
+  || { echo "FAIL: tokens per stage not stored" >&2; head -c 600 export.jsonl >&2; exit 1; }
+"$bin" runs --runs runs.db list | grep piped | grep -q "pipeline fake (omnisql, k=1)" \
+  || { echo "FAIL: system label" >&2; "$bin" runs --runs runs.db list >&2; exit 1; }
+if grep -rq "sk-test-secret-123" runs.db* run.json export.jsonl ask.json ask.out; then
+  echo "FAIL: the API key was written out" >&2
+  exit 1
+fi
+# The stored configuration resumes without the environment's URL.
+"$bin" runs --runs runs.db stats piped | grep -q '"generate"' || { echo "FAIL: stats lack the stage" >&2; exit 1; }
+echo "pipeline ok"
