@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -99,30 +102,66 @@ Result<Client> Client::Create(Config config) {
   if (config.model.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "no LLM model given (--model, or PLAINSQL_LLM_MODEL)");
   }
-  if (config.max_retries < 0 || config.timeout.count() <= 0) {
-    return MakeError(ErrorCode::kInvalidArgument, "the LLM timeout must be positive and the retries 0 or more");
+  if (config.max_retries < 0 || config.timeout.count() <= 0 || config.max_concurrency < 0) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "the LLM timeout must be positive, and the retries and the concurrency 0 or more");
   }
   GlobalInit();
   return Client(std::move(config));
 }
 
-Result<ChatReply> Client::Chat(const ChatRequest& request) const {
-  json body = {{"model", config_.model}, {"messages", json::array()}, {"temperature", request.temperature}};
-  for (const auto& m : request.messages) body["messages"].push_back({{"role", m.role}, {"content", m.content}});
-  if (request.n > 1) body["n"] = request.n;
-  if (request.max_tokens > 0) body["max_tokens"] = request.max_tokens;
-  const std::string payload = body.dump();
-  const std::string url = config_.base_url + "/chat/completions";
+namespace {
+
+// Requests in flight per server (base URL), across every client of the process: `eval run --workers` and the
+// pipeline's parallel work share one limit per server.
+class Limiter {
+ public:
+  static Limiter& For(const std::string& base_url) {
+    static std::mutex mu;
+    static std::map<std::string, std::unique_ptr<Limiter>> all;
+    std::lock_guard lock(mu);
+    auto& l = all[base_url];
+    if (!l) l = std::make_unique<Limiter>();
+    return *l;
+  }
+  void Acquire(int limit) {
+    if (limit <= 0) return;
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return in_flight_ < limit; });
+    ++in_flight_;
+  }
+  void Release(int limit) {
+    if (limit <= 0) return;
+    {
+      std::lock_guard lock(mu_);
+      --in_flight_;
+    }
+    cv_.notify_one();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int in_flight_ = 0;
+};
+
+}  // namespace
+
+Result<nlohmann::json> Client::Post(const std::string& path, const std::string& payload, double* elapsed_ms,
+                                    int* attempts) const {
+  const std::string url = config_.base_url + path;
   // Whatever a server echoes back, the key never leaves this function.
   auto redact = [&](const std::string& s) {
     return config_.api_key.empty() ? s : ReplaceAll(s, config_.api_key, "***");
   };
-
   auto start = Clock::now();
-  ChatReply reply;
+  auto done = [&] {
+    if (elapsed_ms) *elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  };
+  Limiter& limiter = Limiter::For(config_.base_url);
   std::string last_problem;
   for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {
-    reply.attempts = attempt;
+    if (attempts) *attempts = attempt;
     CurlGuard g;
     if (!g.curl) return MakeError(ErrorCode::kInternal, "cannot create an HTTP handle");
     Attempt a;
@@ -148,7 +187,9 @@ Result<ChatReply> Client::Chat(const ChatRequest& request) const {
     curl_easy_setopt(g.curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(g.curl, CURLOPT_ERRORBUFFER, error_buffer);
     curl_easy_setopt(g.curl, CURLOPT_USERAGENT, "plainsql");
+    limiter.Acquire(config_.max_concurrency);
     a.code = curl_easy_perform(g.curl);
+    limiter.Release(config_.max_concurrency);
     curl_easy_getinfo(g.curl, CURLINFO_RESPONSE_CODE, &a.status);
     // libcurl's generic text is stable; its detail buffer adds timings that change from run to run.
     a.curl_error = curl_easy_strerror(a.code);
@@ -184,28 +225,8 @@ Result<ChatReply> Client::Chat(const ChatRequest& request) const {
         return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a reply that is not JSON: {}",
                                                          config_.base_url, redact(ServerMessage(a.body))));
       }
-      if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) {
-        return MakeError(ErrorCode::kFormat,
-                         fmt::format("the LLM at {} sent a reply without choices", config_.base_url));
-      }
-      for (const auto& c : j["choices"]) {
-        const json* content = nullptr;
-        if (c.is_object() && c.contains("message") && c["message"].is_object() && c["message"].contains("content")) {
-          content = &c["message"]["content"];
-        }
-        reply.choices.push_back(content && content->is_string() ? content->get<std::string>() : std::string());
-      }
-      if (j.contains("usage") && j["usage"].is_object()) {
-        const json& u = j["usage"];
-        if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer()) {
-          reply.prompt_tokens = u["prompt_tokens"].get<int64_t>();
-        }
-        if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer()) {
-          reply.completion_tokens = u["completion_tokens"].get<int64_t>();
-        }
-      }
-      reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-      return reply;
+      done();
+      return j;
     }
     if (attempt <= config_.max_retries) {
       std::chrono::milliseconds wait = config_.backoff * (int64_t{1} << std::min(attempt - 1, 20));
@@ -218,6 +239,73 @@ Result<ChatReply> Client::Chat(const ChatRequest& request) const {
   }
   return MakeError(ErrorCode::kConnection, fmt::format("{} (gave up after {} attempt{})", last_problem,
                                                        config_.max_retries + 1, config_.max_retries == 0 ? "" : "s"));
+}
+
+namespace {
+
+void ReadUsage(const json& j, int64_t* prompt, int64_t* completion) {
+  if (!j.contains("usage") || !j["usage"].is_object()) return;
+  const json& u = j["usage"];
+  if (prompt && u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer()) {
+    *prompt = u["prompt_tokens"].get<int64_t>();
+  }
+  if (completion && u.contains("completion_tokens") && u["completion_tokens"].is_number_integer()) {
+    *completion = u["completion_tokens"].get<int64_t>();
+  }
+}
+
+}  // namespace
+
+Result<ChatReply> Client::Chat(const ChatRequest& request) const {
+  json body = {{"model", config_.model}, {"messages", json::array()}, {"temperature", request.temperature}};
+  for (const auto& m : request.messages) body["messages"].push_back({{"role", m.role}, {"content", m.content}});
+  if (request.n > 1) body["n"] = request.n;
+  if (request.max_tokens > 0) body["max_tokens"] = request.max_tokens;
+  ChatReply reply;
+  auto j = Post("/chat/completions", body.dump(), &reply.elapsed_ms, &reply.attempts);
+  if (!j) return j.error();
+  if (!j->contains("choices") || !(*j)["choices"].is_array() || (*j)["choices"].empty()) {
+    return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a reply without choices", config_.base_url));
+  }
+  for (const auto& c : (*j)["choices"]) {
+    const json* content = nullptr;
+    if (c.is_object() && c.contains("message") && c["message"].is_object() && c["message"].contains("content")) {
+      content = &c["message"]["content"];
+    }
+    reply.choices.push_back(content && content->is_string() ? content->get<std::string>() : std::string());
+  }
+  ReadUsage(*j, &reply.prompt_tokens, &reply.completion_tokens);
+  return reply;
+}
+
+Result<EmbeddingReply> Client::Embed(const std::vector<std::string>& texts) const {
+  EmbeddingReply reply;
+  if (texts.empty()) return reply;
+  json body = {{"model", config_.model}, {"input", texts}};
+  auto j = Post("/embeddings", body.dump(), &reply.elapsed_ms, nullptr);
+  if (!j) return j.error();
+  if (!j->contains("data") || !(*j)["data"].is_array() || (*j)["data"].size() != texts.size()) {
+    return MakeError(
+        ErrorCode::kFormat,
+        fmt::format("the LLM at {} sent {} embeddings for {} texts", config_.base_url,
+                    j->contains("data") && (*j)["data"].is_array() ? (*j)["data"].size() : 0, texts.size()));
+  }
+  reply.vectors.resize(texts.size());
+  for (const auto& d : (*j)["data"]) {
+    size_t index = d.is_object() && d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<size_t>()
+                                                                                           : texts.size();
+    if (index >= texts.size() || !d.contains("embedding") || !d["embedding"].is_array()) {
+      return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a malformed embedding", config_.base_url));
+    }
+    for (const auto& x : d["embedding"]) {
+      if (!x.is_number()) {
+        return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a malformed embedding", config_.base_url));
+      }
+      reply.vectors[index].push_back(x.get<float>());
+    }
+  }
+  ReadUsage(*j, &reply.prompt_tokens, nullptr);
+  return reply;
 }
 
 }  // namespace plainsql::llm

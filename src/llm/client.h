@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "common/status.h"
 
 namespace plainsql::llm {
@@ -21,6 +23,7 @@ struct Config {
   std::chrono::milliseconds connect_timeout{10'000};  // establishing the connection
   int max_retries = 3;                                // further attempts after a 429, a 5xx or a connection failure
   std::chrono::milliseconds backoff{500};             // the first wait; doubled after each retry
+  int max_concurrency = 4;  // requests in flight to this server from the whole process; 0 = no limit
 };
 
 /// The configuration the environment gives: PLAINSQL_LLM_URL, PLAINSQL_LLM_MODEL, and the key from
@@ -47,6 +50,12 @@ struct ChatReply {
   double elapsed_ms = 0;  // all attempts and waits
 };
 
+struct EmbeddingReply {
+  std::vector<std::vector<float>> vectors;  // one per input text, in input order
+  int64_t prompt_tokens = 0;
+  double elapsed_ms = 0;
+};
+
 class Client {
  public:
   /// Checks the configuration: an http(s) URL and a model name are required.
@@ -57,10 +66,16 @@ class Client {
   /// kInvalidArgument (the server rejects the request: unknown model, bad parameters).
   Result<ChatReply> Chat(const ChatRequest& request) const;
 
+  /// Embeddings of `texts` (POST /embeddings), with the same retries and errors as Chat.
+  Result<EmbeddingReply> Embed(const std::vector<std::string>& texts) const;
+
   const Config& GetConfig() const { return config_; }
 
  private:
   explicit Client(Config config) : config_(std::move(config)) {}
+  // One POST with retries: the reply's JSON object, or the error.
+  Result<nlohmann::json> Post(const std::string& path, const std::string& payload, double* elapsed_ms,
+                              int* attempts) const;
   Config config_;
 };
 

@@ -60,7 +60,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     error = Bad(path, fmt::format("[{}] {} has the wrong type", section, key));
   };
   static const std::map<std::string, std::set<std::string>> kKeys = {
-      {"llm", {"url", "model", "timeout_ms", "max_retries", "style"}},
+      {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style"}},
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
         "timeout_ms", "max_rows"}}};
@@ -84,6 +84,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*llm, "llm", "timeout_ms", timeout);
     c.llm.timeout = std::chrono::milliseconds(timeout);
     get(*llm, "llm", "max_retries", c.llm.max_retries);
+    get(*llm, "llm", "concurrency", c.llm.max_concurrency);
     get(*llm, "llm", "style", c.style);
   }
   if (const toml::table* p = root["pipeline"].as_table()) {
@@ -148,6 +149,7 @@ nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
             {"model", c.llm.model},
             {"timeout_ms", c.llm.timeout.count()},
             {"max_retries", c.llm.max_retries},
+            {"concurrency", c.llm.max_concurrency},
             {"style", c.style}}},
           {"pipeline",
            {{"candidates", c.options.candidates},
@@ -172,6 +174,7 @@ Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
       c.llm.model = l.value("model", c.llm.model);
       c.llm.timeout = std::chrono::milliseconds(l.value("timeout_ms", c.llm.timeout.count()));
       c.llm.max_retries = l.value("max_retries", c.llm.max_retries);
+      c.llm.max_concurrency = l.value("concurrency", c.llm.max_concurrency);
       c.style = l.value("style", c.style);
     }
     if (j.contains("pipeline")) {

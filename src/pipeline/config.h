@@ -6,6 +6,7 @@
 //   model = "qwen2.5-coder:7b"
 //   timeout_ms = 120000                 # one attempt
 //   max_retries = 3                     # after a 429, a 5xx or a connection failure
+//   concurrency = 4                     # requests in flight to the server from this process; 0 = no limit
 //   style = "omnisql"                   # omnisql | snails_zero_shot | dail_sql
 //
 //   [pipeline]

@@ -3,6 +3,8 @@
 
 #include <httplib.h>
 
+#include <algorithm>
+
 namespace plainsql::test {
 
 FakeLlmServer::FakeLlmServer() : server_(std::make_unique<httplib::Server>()) {
@@ -22,6 +24,26 @@ FakeLlmServer::FakeLlmServer() : server_(std::make_unique<httplib::Server>()) {
     res.status = reply.status;
     for (const auto& [k, v] : reply.headers) res.set_header(k, v);
     res.set_content(reply.body, "application/json");
+  });
+  // Embeddings: a 3-dimensional vector per input (its length, its count of spaces, 1), or the scripted reply when the
+  // script's next reply has a body (a fault).
+  server_->Post("/v1/embeddings", [this](const httplib::Request& req, httplib::Response& res) {
+    auto body = nlohmann::json::parse(req.body, nullptr, false);
+    {
+      std::lock_guard lock(mu_);
+      requests_.push_back(body);
+      authorizations_.push_back(req.has_header("Authorization") ? req.get_header_value("Authorization") : "");
+    }
+    nlohmann::json out = {{"object", "list"}, {"data", nlohmann::json::array()}, {"usage", {{"prompt_tokens", 7}}}};
+    if (body.is_object() && body.contains("input") && body["input"].is_array()) {
+      for (size_t i = 0; i < body["input"].size(); ++i) {
+        std::string text = body["input"][i].is_string() ? body["input"][i].get<std::string>() : "";
+        double spaces = static_cast<double>(std::count(text.begin(), text.end(), ' '));
+        out["data"].push_back(
+            {{"object", "embedding"}, {"index", i}, {"embedding", {static_cast<double>(text.size()), spaces, 1.0}}});
+      }
+    }
+    res.set_content(out.dump(), "application/json");
   });
   port_ = server_->bind_to_any_port("127.0.0.1");
   thread_ = std::thread([this] { server_->listen_after_bind(); });

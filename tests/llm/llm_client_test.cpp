@@ -2,6 +2,9 @@
 // a clear error within the configured time, the key kept out of messages; and LLM naming for `plainsql rename`.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include <chrono>
 #include <cstdlib>
 
@@ -172,6 +175,43 @@ TEST(LlmClient, ConfigurationIsCheckedAndReadFromTheEnvironment) {
   EXPECT_EQ(ConfigFromEnvironment().api_key, "sk-plainsql");
   for (const char* v : {"PLAINSQL_LLM_URL", "PLAINSQL_LLM_MODEL", "PLAINSQL_LLM_API_KEY", "OPENAI_API_KEY"})
     unsetenv(v);
+}
+
+TEST(LlmClient, EmbeddingsComeBackInInputOrder) {
+  FakeLlmServer server;
+  Client c = Make(server);
+  auto e = c.Embed({"a b c", "hello"});
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  ASSERT_EQ(e->vectors.size(), 2u);
+  EXPECT_EQ(e->vectors[0], (std::vector<float>{5, 2, 1}));
+  EXPECT_EQ(e->vectors[1], (std::vector<float>{5, 0, 1}));
+  EXPECT_EQ(e->prompt_tokens, 7);
+  EXPECT_EQ(server.Requests().back()["model"], "test-model");
+  EXPECT_TRUE(c.Embed({})->vectors.empty());
+}
+
+TEST(LlmClient, ConcurrencyIsLimitedPerServer) {
+  FakeLlmServer server;
+  server.Script({{200, FakeLlmServer::Completion({"ok"}), 200ms, {}}});
+  Config config;
+  config.max_concurrency = 2;
+  Client c = Make(server, config);
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  threads.reserve(4);
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] { ok += c.Chat({{{"user", "hi"}}}).ok() ? 1 : 0; });
+  }
+  for (auto& t : threads) t.join();
+  auto elapsed = std::chrono::steady_clock::now() - t0;
+  EXPECT_EQ(ok, 4);
+  // Four 200 ms requests, two at a time: at least two rounds.
+  EXPECT_GE(elapsed, 400ms);
+  config.max_concurrency = -1;
+  config.base_url = server.url();
+  config.model = "m";
+  EXPECT_FALSE(Client::Create(config).ok());
 }
 
 }  // namespace
