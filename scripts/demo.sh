@@ -23,3 +23,15 @@ echo "== plainsql sql $db \"...open maintenance orders per plant...\""
 echo
 echo "== plainsql profile $db --top 8   (how natural are the names an LLM would see?)"
 ./build/plainsql profile "$db" --top 8
+echo
+echo "== plainsql prompt $db \"How many maintenance orders are open?\"   (what plainsql ask sends an LLM)"
+./build/plainsql prompt "$db" "How many maintenance orders are open?" --style snails_zero_shot
+if [ -n "${PLAINSQL_LLM_URL:-}" ] && [ -n "${PLAINSQL_LLM_MODEL:-}" ]; then
+  echo
+  echo "== plainsql ask $db \"How many maintenance orders are open?\" --explain"
+  ./build/plainsql ask "$db" "How many maintenance orders are open?" --explain
+else
+  echo
+  echo "(set PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL to an OpenAI-compatible server, e.g. Ollama, and this demo also"
+  echo " runs plainsql ask; the built-in offline translator that answers without a model is issue #8)"
+fi
