@@ -1,0 +1,120 @@
+// Tokens and stems (see text.h).
+#include "builtin/text.h"
+
+#include <libstemmer.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace plainsql::builtin {
+
+struct Stemmer::Impl {
+  sb_stemmer* stemmer = sb_stemmer_new("english", nullptr);  // UTF-8
+  ~Impl() { sb_stemmer_delete(stemmer); }
+};
+
+Stemmer::Stemmer() : impl_(std::make_unique<Impl>()) {}
+Stemmer::~Stemmer() = default;
+
+std::string Stemmer::Stem(std::string_view word) {
+  if (!impl_->stemmer || word.empty()) return std::string(word);
+  const sb_symbol* out =
+      sb_stemmer_stem(impl_->stemmer, reinterpret_cast<const sb_symbol*>(word.data()), static_cast<int>(word.size()));
+  if (!out) return std::string(word);
+  return std::string(reinterpret_cast<const char*>(out), static_cast<size_t>(sb_stemmer_length(impl_->stemmer)));
+}
+
+namespace {
+
+bool IsWordChar(unsigned char c) { return std::isalnum(c) || c >= 0x80; }
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+}  // namespace
+
+std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
+  std::vector<Token> out;
+  size_t i = 0;
+  auto push = [&](TokenKind kind, std::string text, size_t offset) {
+    Token t;
+    t.kind = kind;
+    t.lower = Lower(text);
+    if (kind == TokenKind::kWord && t.lower.size() > 2 && t.lower.ends_with("'s")) {
+      t.lower.resize(t.lower.size() - 2);
+    }
+    t.stem = kind == TokenKind::kWord ? stemmer.Stem(t.lower) : t.lower;
+    t.text = std::move(text);
+    t.offset = offset;
+    out.push_back(std::move(t));
+  };
+  while (i < q.size()) {
+    unsigned char c = static_cast<unsigned char>(q[i]);
+    // Quoted strings: ASCII quotes, and the UTF-8 curly double quotes “ ”.
+    if (c == '"' || (c == '\'' && (i == 0 || !IsWordChar(static_cast<unsigned char>(q[i - 1]))))) {
+      size_t end = q.find(static_cast<char>(c), i + 1);
+      if (end != std::string_view::npos && end > i + 1) {
+        push(TokenKind::kQuoted, std::string(q.substr(i + 1, end - i - 1)), i);
+        i = end + 1;
+        continue;
+      }
+    }
+    if (q.substr(i).starts_with("\xe2\x80\x9c")) {  // “
+      size_t end = q.find("\xe2\x80\x9d", i + 3);   // ”
+      if (end != std::string_view::npos) {
+        push(TokenKind::kQuoted, std::string(q.substr(i + 3, end - i - 3)), i);
+        i = end + 3;
+        continue;
+      }
+    }
+    bool negative = c == '-' && i + 1 < q.size() && std::isdigit(static_cast<unsigned char>(q[i + 1])) &&
+                    (i == 0 || q[i - 1] == ' ');
+    if (std::isdigit(c) || negative) {
+      size_t start = i;
+      if (negative) ++i;
+      while (i < q.size() &&
+             (std::isdigit(static_cast<unsigned char>(q[i])) || ((q[i] == '.' || q[i] == ',') && i + 1 < q.size() &&
+                                                                 std::isdigit(static_cast<unsigned char>(q[i + 1]))))) {
+        ++i;
+      }
+      // "1990s", "3rd": a number followed by letters is a word.
+      if (i < q.size() && std::isalpha(static_cast<unsigned char>(q[i]))) {
+        while (i < q.size() && IsWordChar(static_cast<unsigned char>(q[i]))) ++i;
+        push(TokenKind::kWord, std::string(q.substr(start, i - start)), start);
+        continue;
+      }
+      std::string number(q.substr(start, i - start));
+      std::erase(number, ',');
+      push(TokenKind::kNumber, number, start);
+      continue;
+    }
+    if (IsWordChar(c)) {
+      size_t start = i;
+      while (i < q.size() &&
+             (IsWordChar(static_cast<unsigned char>(q[i])) || ((q[i] == '\'' || q[i] == '-') && i + 1 < q.size() &&
+                                                               IsWordChar(static_cast<unsigned char>(q[i + 1]))))) {
+        ++i;
+      }
+      push(TokenKind::kWord, std::string(q.substr(start, i - start)), start);
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+bool IsStopWord(std::string_view w) {
+  static constexpr std::array<std::string_view, 60> kStop = {
+      "a",     "an",    "the",   "of",    "in",   "on",    "at",   "to",     "for",  "from",  "by",    "with",
+      "and",   "or",    "is",    "are",   "was",  "were",  "be",   "been",   "do",   "does",  "did",   "what",
+      "which", "who",   "whom",  "whose", "when", "where", "how",  "that",   "this", "these", "those", "it",
+      "its",   "their", "there", "give",  "show", "list",  "find", "return", "tell", "me",    "all",   "each",
+      "every", "as",    "than",  "have",  "has",  "had",   "also", "please", "i",    "we"};
+  return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
+}
+
+}  // namespace plainsql::builtin

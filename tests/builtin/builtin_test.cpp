@@ -1,0 +1,109 @@
+// The built-in translator's parts: tokens and stems, schema linking.
+#include <gtest/gtest.h>
+
+#include "builtin/linker.h"
+#include "builtin/text.h"
+#include "common/file.h"
+#include "naturalness/classifier.h"
+#include "naturalness/expander.h"
+
+namespace plainsql::builtin {
+namespace {
+
+catalog::Schema Concerts() {
+  catalog::Schema s;
+  auto table = [&](std::string name, std::vector<std::string> columns) {
+    catalog::Table t;
+    t.name = std::move(name);
+    for (auto& c : columns) {
+      catalog::Column col;
+      col.name = c;
+      col.type = "text";
+      t.columns.push_back(std::move(col));
+    }
+    s.tables.push_back(std::move(t));
+  };
+  table("singer", {"Singer_ID", "Name", "Country", "Song_Name", "Age"});
+  table("concert", {"concert_ID", "concert_Name", "Theme", "Year"});
+  table("TB_MO", {"MO_ID", "MO_ST"});
+  return s;
+}
+
+TEST(Text, TokensStemsNumbersAndQuotes) {
+  Stemmer st;
+  EXPECT_EQ(st.Stem("singers"), "singer");
+  EXPECT_EQ(st.Stem("countries"), "countri");
+  EXPECT_EQ(st.Stem("country"), "countri");
+  auto t = Tokenize(
+      "What are the names of singers older than 30, from \"United States\" or 'France'? 1,000 -2.5 "
+      "singer's 1990s",
+      st);
+  std::vector<std::string> lower;
+  for (const auto& x : t) lower.push_back(x.lower);
+  EXPECT_EQ(lower,
+            (std::vector<std::string>{"what", "are", "the", "names", "of", "singers", "older", "than", "30", "from",
+                                      "united states", "or", "france", "1000", "-2.5", "singer", "1990s"}));
+  EXPECT_EQ(t[8].kind, TokenKind::kNumber);
+  EXPECT_EQ(t[10].kind, TokenKind::kQuoted);
+  EXPECT_EQ(t[10].text, "United States");
+  EXPECT_EQ(t[12].kind, TokenKind::kQuoted);
+  EXPECT_EQ(t[13].kind, TokenKind::kNumber);
+  EXPECT_EQ(t[5].stem, "singer");
+  EXPECT_EQ(t[5].offset, 22u);
+  EXPECT_EQ(t[16].kind, TokenKind::kWord);
+  EXPECT_TRUE(IsStopWord("the"));
+  EXPECT_FALSE(IsStopWord("singer"));
+  // Curly quotes and an apostrophe inside a word.
+  auto c = Tokenize("Who wrote \xe2\x80\x9cHey Jude\xe2\x80\x9d and O'Brien's song?", st);
+  ASSERT_GE(c.size(), 5u);
+  EXPECT_EQ(c[2].kind, TokenKind::kQuoted);
+  EXPECT_EQ(c[2].text, "Hey Jude");
+  EXPECT_EQ(c[4].lower, "o'brien");
+}
+
+TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex index(schema, st);
+  auto tokens = Tokenize("Show the song names and ages of all singers", st);
+  auto links = Link(index, tokens);
+  ASSERT_FALSE(links.empty());
+  auto name_of = [&](const LinkMatch& m) {
+    const auto& e = index.Elements()[m.element];
+    return e.column.empty() ? e.table : e.table + "." + e.column;
+  };
+  // The best match is the two-word column; the table and "Age" match whole words.
+  EXPECT_EQ(name_of(links[0]), "singer.Song_Name");
+  EXPECT_TRUE(links[0].whole);
+  EXPECT_EQ(links[0].end - links[0].begin, 2u);
+  std::vector<std::string> whole;
+  for (const auto& m : links) {
+    if (m.whole) whole.push_back(name_of(m));
+  }
+  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer"), whole.end());
+  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer.Age"), whole.end());
+  // "names" alone is also the head of concert_Name and the whole of singer.Name.
+  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer.Name"), whole.end());
+  bool partial_concert_name = false;
+  for (const auto& m : links) partial_concert_name |= !m.whole && name_of(m) == "concert.concert_Name";
+  EXPECT_TRUE(partial_concert_name);
+  EXPECT_TRUE(Link(index, Tokenize("Nothing relevant here", st)).empty());
+}
+
+TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
+  auto classifier = naturalness::Classifier::Load(DataDir());
+  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+  ASSERT_TRUE(abbreviations.ok());
+  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex index(schema, st, &expander);
+  auto links = Link(index, Tokenize("How many statuses are there?", st));
+  bool status = false;
+  for (const auto& m : links) status |= index.Elements()[m.element].column == "MO_ST";
+  EXPECT_TRUE(status) << "MO_ST should be found through its expansion";
+}
+
+}  // namespace
+}  // namespace plainsql::builtin
