@@ -1,11 +1,17 @@
 // The built-in translator's parts: tokens and stems, schema linking.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "builtin/linker.h"
 #include "builtin/text.h"
+#include "builtin/value_index.h"
+#include "catalog/introspect.h"
 #include "common/file.h"
+#include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
+#include "test_util.h"
 
 namespace plainsql::builtin {
 namespace {
@@ -103,6 +109,42 @@ TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   bool status = false;
   for (const auto& m : links) status |= index.Elements()[m.element].column == "MO_ST";
   EXPECT_TRUE(status) << "MO_ST should be found through its expansion";
+}
+
+TEST(ValueIndex, FindsValuesTheQuestionNames) {
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok()) << conn.error().message;
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto index = ValueIndex::Build(**conn, *schema);
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_GT(index->Values(), 50u);
+  EXPECT_EQ(index->ColumnsSkipped(), 0u);
+  Stemmer st;
+  auto has = [](const std::vector<ValueMatch>& ms, const std::string& where) {
+    return std::any_of(ms.begin(), ms.end(),
+                       [&](const ValueMatch& m) { return m.table + "." + m.column + "=" + m.value == where; });
+  };
+  auto a = index->Match(Tokenize("Which plants are in toledo or in the Netherlands?", st));
+  EXPECT_TRUE(has(a, "plant.city=Toledo"));
+  EXPECT_TRUE(has(a, "plant.country=Netherlands"));
+  // A multi-word value beats its words; a quoted value is marked.
+  auto b = index->Match(Tokenize("Orders that are technically completed at \"North Ridge Plant\"", st));
+  EXPECT_TRUE(has(b, "MO_ST_CD.ST_DESC=Technically completed"));
+  ASSERT_TRUE(has(b, "plant.plant_name=North Ridge Plant"));
+  for (const auto& m : b) {
+    if (m.value == "North Ridge Plant") {
+      EXPECT_TRUE(m.quoted);
+    }
+  }
+  EXPECT_TRUE(index->Match(Tokenize("nothing of the sort", st)).empty());
+  // A budget already spent skips every column instead of failing.
+  ValueIndexOptions none;
+  none.budget = std::chrono::milliseconds(0);
+  auto skipped = ValueIndex::Build(**conn, *schema, none);
+  ASSERT_TRUE(skipped.ok());
+  EXPECT_EQ(skipped->Values(), 0u);
+  EXPECT_GT(skipped->ColumnsSkipped(), 0u);
 }
 
 }  // namespace

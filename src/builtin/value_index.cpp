@@ -1,0 +1,98 @@
+// The value index (see value_index.h).
+#include "builtin/value_index.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "sql/dialect.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+}  // namespace
+
+Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Schema& schema,
+                                     const ValueIndexOptions& options) {
+  ValueIndex index;
+  auto start = std::chrono::steady_clock::now();
+  const sql::Dialect& d = conn.dialect();
+  for (const auto& t : schema.tables) {
+    std::string table = t.schema.empty() ? sql::QuoteIdentifier(d, t.name)
+                                         : sql::QuoteIdentifier(d, t.schema) + "." + sql::QuoteIdentifier(d, t.name);
+    for (const auto& c : t.columns) {
+      if (c.type_class != catalog::TypeClass::kText) continue;
+      auto elapsed = std::chrono::steady_clock::now() - start;
+      if (elapsed >= options.budget) {
+        ++index.skipped_;
+        continue;
+      }
+      std::string col = sql::QuoteIdentifier(d, c.name);
+      std::string query =
+          fmt::format("SELECT {c} FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} ORDER BY count(*) DESC LIMIT {n}",
+                      fmt::arg("c", col), fmt::arg("t", table), fmt::arg("n", options.max_values_per_column));
+      exec::Limits limits;
+      limits.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(options.budget - elapsed);
+      limits.max_rows = options.max_values_per_column;
+      auto rs = conn.Query(query, limits);
+      if (!rs) {
+        // A column that cannot be read in time (a huge table) is skipped, not fatal.
+        if (rs.error().code == ErrorCode::kTimeout) {
+          ++index.skipped_;
+          continue;
+        }
+        return rs.error();
+      }
+      for (const auto& row : rs->rows) {
+        if (row.empty() || row[0].is_null()) continue;
+        std::string v = row[0].ToString();
+        if (v.empty() || v.size() > options.max_value_length) continue;
+        index.by_lower_[Lower(v)].push_back({t.name, c.name, v});
+        ++index.values_;
+      }
+    }
+  }
+  index.build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return index;
+}
+
+std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) const {
+  std::vector<ValueMatch> out;
+  std::vector<bool> covered(tokens.size(), false);
+  auto emit = [&](const std::string& key, size_t b, size_t e, bool quoted) {
+    auto it = by_lower_.find(key);
+    if (it == by_lower_.end()) return false;
+    for (const auto& w : it->second) out.push_back({w.table, w.column, w.value, b, e, quoted});
+    for (size_t i = b; i < e; ++i) covered[i] = true;
+    return true;
+  };
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == TokenKind::kQuoted) emit(Lower(tokens[i].text), i, i + 1, true);
+  }
+  // Word n-grams, longest first, joined by single spaces as they were written.
+  for (size_t n = 5; n >= 1; --n) {
+    for (size_t b = 0; b + n <= tokens.size(); ++b) {
+      bool free = true, words = true;
+      for (size_t i = b; i < b + n; ++i) {
+        free = free && !covered[i];
+        words = words && tokens[i].kind != TokenKind::kQuoted;
+      }
+      if (!free || !words) continue;
+      if (n == 1 && IsStopWord(tokens[b].lower)) continue;
+      std::string key;
+      for (size_t i = b; i < b + n; ++i) key += (i == b ? "" : " ") + Lower(tokens[i].text);
+      emit(key, b, b + n, false);
+    }
+  }
+  return out;
+}
+
+}  // namespace plainsql::builtin

@@ -1,0 +1,54 @@
+// The cell values a question may name ("singers from France" → singer.Country = 'France'): the distinct text values
+// of every text column, read once per database with read-only, time-limited, row-capped queries, and matched against
+// the question's words case-insensitively.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "builtin/text.h"
+#include "catalog/schema.h"
+#include "common/status.h"
+#include "exec/connection.h"
+
+namespace plainsql::builtin {
+
+struct ValueIndexOptions {
+  int64_t max_values_per_column = 5000;      // distinct values read per column (the most frequent first)
+  size_t max_value_length = 80;              // longer values (free text) are not indexed
+  std::chrono::milliseconds budget{10'000};  // for the whole database; columns past it are skipped and counted
+};
+
+struct ValueMatch {
+  std::string table, column, value;  // the value as stored
+  size_t begin = 0, end = 0;         // question tokens [begin, end)
+  bool quoted = false;               // the question quoted it
+};
+
+class ValueIndex {
+ public:
+  /// Reads the values of `schema`'s text columns through `conn`.
+  static Result<ValueIndex> Build(exec::Connection& conn, const catalog::Schema& schema,
+                                  const ValueIndexOptions& options = {});
+
+  /// Every value the question names: its quoted strings and word n-grams (up to 5 words) equal to a stored value,
+  /// ignoring case. Longer matches first; a span covered by a longer match is not reported again.
+  std::vector<ValueMatch> Match(const std::vector<Token>& tokens) const;
+
+  size_t Values() const { return values_; }
+  size_t ColumnsSkipped() const { return skipped_; }
+  double BuildMs() const { return build_ms_; }
+
+ private:
+  struct Where {
+    std::string table, column, value;
+  };
+  std::map<std::string, std::vector<Where>> by_lower_;  // lower-case value -> where it occurs
+  size_t values_ = 0, skipped_ = 0;
+  double build_ms_ = 0;
+};
+
+}  // namespace plainsql::builtin
