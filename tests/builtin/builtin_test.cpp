@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "builtin/joins.h"
 #include "builtin/linker.h"
 #include "builtin/text.h"
 #include "builtin/value_index.h"
@@ -145,6 +146,32 @@ TEST(ValueIndex, FindsValuesTheQuestionNames) {
   ASSERT_TRUE(skipped.ok());
   EXPECT_EQ(skipped->Values(), 0u);
   EXPECT_GT(skipped->ColumnsSkipped(), 0u);
+}
+
+TEST(Joins, ShortestForeignKeyPathsWithIntermediateTables) {
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto t = ConnectTables(*schema, {"tb_mo", "PLANT"});
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->Tables(), (std::vector<std::string>{"TB_MO", "TB_EQUIP", "plant"}));
+  ASSERT_EQ(t->edges.size(), 2u);
+  EXPECT_EQ(t->edges[0].left_columns, (std::vector<std::string>{"EQ_ID"}));
+  EXPECT_EQ(t->edges[0].right_columns, (std::vector<std::string>{"EQ_ID"}));
+  EXPECT_EQ(t->edges[1].left_columns, (std::vector<std::string>{"PLNT_ID"}));
+  EXPECT_EQ(t->edges[1].right_columns, (std::vector<std::string>{"plant_id"}));
+  // Three tables: the status codes join the order directly.
+  auto three = ConnectTables(*schema, {"plant", "TB_MO", "MO_ST_CD"});
+  ASSERT_TRUE(three.has_value());
+  EXPECT_EQ(three->Tables().size(), 4u);
+  EXPECT_EQ(three->Tables().back(), "MO_ST_CD");
+  auto one = ConnectTables(*schema, {"plant", "plant"});
+  ASSERT_TRUE(one.has_value());
+  EXPECT_TRUE(one->edges.empty());
+  EXPECT_FALSE(ConnectTables(*schema, {"plant", "open_orders"}).has_value());  // a view: no foreign keys
+  EXPECT_FALSE(ConnectTables(*schema, {"plant", "nope"}).has_value());
+  EXPECT_FALSE(ConnectTables(*schema, {}).has_value());
 }
 
 }  // namespace
