@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "builtin/intent.h"
 #include "builtin/joins.h"
 #include "builtin/linker.h"
 #include "builtin/text.h"
@@ -172,6 +173,56 @@ TEST(Joins, ShortestForeignKeyPathsWithIntermediateTables) {
   EXPECT_FALSE(ConnectTables(*schema, {"plant", "open_orders"}).has_value());  // a view: no foreign keys
   EXPECT_FALSE(ConnectTables(*schema, {"plant", "nope"}).has_value());
   EXPECT_FALSE(ConnectTables(*schema, {}).has_value());
+}
+
+TEST(Intent, CuesForAggregatesGroupingOrderComparisonsAndNegation) {
+  Stemmer st;
+  auto in = [&](const std::string& q) { return ReadIntent(Tokenize(q, st)); };
+  auto count = in("How many singers do we have?");
+  ASSERT_EQ(count.aggregates.size(), 1u);
+  EXPECT_EQ(count.aggregates[0].kind, Aggregate::kCount);
+  EXPECT_EQ(in("What is the number of cars?").aggregates[0].kind, Aggregate::kCount);
+  EXPECT_EQ(in("What is the average age of all singers?").aggregates[0].kind, Aggregate::kAvg);
+  EXPECT_EQ(in("Show the total sales").aggregates[0].kind, Aggregate::kSum);
+  EXPECT_EQ(in("What is the maximum capacity?").aggregates[0].kind, Aggregate::kMax);
+
+  auto group = in("Show the number of singers for each country.");
+  ASSERT_EQ(group.group_by.size(), 1u);
+  EXPECT_EQ(Tokenize("Show the number of singers for each country.", st)[group.group_by[0]].lower, "country");
+  EXPECT_EQ(in("How many orders per plant?").group_by.size(), 1u);
+
+  auto order = in("List the names sorted by age in descending order, top 3");
+  EXPECT_EQ(order.order_descending, std::optional<bool>(true));
+  ASSERT_TRUE(order.order_token.has_value());
+  EXPECT_EQ(order.limit, std::optional<int64_t>(3));
+  EXPECT_EQ(in("the first five names in alphabetical order").limit, std::optional<int64_t>(5));
+  EXPECT_EQ(in("the first five names in alphabetical order").order_descending, std::optional<bool>(false));
+
+  auto sup = in("What is the name of the oldest singer?");
+  ASSERT_EQ(sup.superlatives.size(), 1u);
+  EXPECT_TRUE(sup.superlatives[0].descending);
+  EXPECT_FALSE(in("Who is the youngest?").superlatives[0].descending);
+  EXPECT_TRUE(in("Which stadium has at least 3 concerts?").superlatives.empty());
+
+  auto cmp = in("Singers older than 30 with at least 2 songs, released before 2010");
+  ASSERT_EQ(cmp.comparisons.size(), 3u);
+  EXPECT_EQ(cmp.comparisons[0].op, ">");
+  EXPECT_EQ(cmp.comparisons[0].value, "30");
+  EXPECT_EQ(cmp.comparisons[0].adjective, "older");
+  EXPECT_EQ(cmp.comparisons[1].op, ">=");
+  EXPECT_EQ(cmp.comparisons[2].op, "<");
+  EXPECT_EQ(cmp.comparisons[2].value, "2010");
+  auto between = in("capacity between 5000 and 10000");
+  ASSERT_EQ(between.comparisons.size(), 1u);
+  EXPECT_EQ(between.comparisons[0].op, "BETWEEN");
+  EXPECT_EQ(between.comparisons[0].high, "10000");
+  EXPECT_EQ(in("no more than 5 stars").comparisons[0].op, "<=");
+  EXPECT_EQ(in("more than or equal to 5 stars").comparisons[0].op, ">=");
+
+  EXPECT_EQ(in("Which singers did not perform in any concert?").negations.size(), 1u);
+  EXPECT_EQ(in("students who haven't enrolled").negations.size(), 1u);
+  EXPECT_TRUE(in("How many different countries?").distinct);
+  EXPECT_TRUE(in("List all singers").aggregates.empty());
 }
 
 }  // namespace

@@ -1,0 +1,143 @@
+// Intent cues (see intent.h).
+#include "builtin/intent.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace plainsql::builtin {
+
+namespace {
+
+bool Is(const std::vector<Token>& t, size_t i, std::string_view word) {
+  return i < t.size() && t[i].kind == TokenKind::kWord && t[i].lower == word;
+}
+
+bool IsNumber(const std::vector<Token>& t, size_t i) { return i < t.size() && t[i].kind == TokenKind::kNumber; }
+
+// Number words up to twenty, for "top three".
+std::optional<int64_t> SmallNumber(const Token& t) {
+  if (t.kind == TokenKind::kNumber) {
+    try {
+      return std::stoll(t.lower);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  static const std::map<std::string, int64_t> kWords = {{"one", 1},  {"two", 2},  {"three", 3},  {"four", 4},
+                                                        {"five", 5}, {"six", 6},  {"seven", 7},  {"eight", 8},
+                                                        {"nine", 9}, {"ten", 10}, {"twenty", 20}};
+  auto it = kWords.find(t.lower);
+  if (it == kWords.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+Intent ReadIntent(const std::vector<Token>& t) {
+  Intent in;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const std::string& w = t[i].lower;
+    if (t[i].kind != TokenKind::kWord) continue;
+    // Aggregates.
+    if ((w == "how" && (Is(t, i + 1, "many") || Is(t, i + 1, "much"))) || (w == "number" && Is(t, i + 1, "of")) ||
+        w == "count") {
+      if (!(w == "how" && Is(t, i + 1, "much"))) in.aggregates.push_back({Aggregate::kCount, i});
+    }
+    if (w == "average" || w == "mean" || w == "avg") in.aggregates.push_back({Aggregate::kAvg, i});
+    if (w == "total" || w == "sum" || (w == "how" && Is(t, i + 1, "much"))) {
+      in.aggregates.push_back({Aggregate::kSum, i});
+    }
+    if (w == "maximum" || w == "max") in.aggregates.push_back({Aggregate::kMax, i});
+    if (w == "minimum" || w == "min") in.aggregates.push_back({Aggregate::kMin, i});
+    // Grouping.
+    if ((w == "each" || w == "per" || w == "every") && i + 1 < t.size()) in.group_by.push_back(i + 1);
+    if (w == "by" && i > 0 && (t[i - 1].lower == "grouped" || t[i - 1].lower == "group")) in.group_by.push_back(i + 1);
+    // Ordering.
+    if (w == "descending" || w == "decreasing") in.order_descending = true;
+    if (w == "ascending" || w == "increasing" || w == "alphabetical" || w == "alphabetically") {
+      in.order_descending = false;
+    }
+    if (w == "by" && i > 0 &&
+        (t[i - 1].lower == "ordered" || t[i - 1].lower == "sorted" || t[i - 1].lower == "order" ||
+         t[i - 1].lower == "sort" || t[i - 1].lower == "ranked")) {
+      in.order_token = i + 1;
+    }
+    // Limits: "top 3", "first 5".
+    if ((w == "top" || w == "first") && i + 1 < t.size()) {
+      if (auto n = SmallNumber(t[i + 1])) in.limit = *n;
+    }
+    // Superlatives.
+    static const std::map<std::string, bool> kSuper = {
+        {"most", true},      {"highest", true},   {"largest", true},   {"biggest", true},   {"greatest", true},
+        {"oldest", true},    {"longest", true},   {"latest", true},    {"newest", false},   {"least", false},
+        {"lowest", false},   {"smallest", false}, {"youngest", false}, {"shortest", false}, {"earliest", false},
+        {"fewest", false},   {"cheapest", false}, {"best", true},      {"worst", false},    {"heaviest", true},
+        {"lightest", false}, {"tallest", true},   {"fastest", true},   {"slowest", false},  {"richest", true},
+        {"poorest", false},  {"recent", true}};
+    if (auto it = kSuper.find(w); it != kSuper.end()) {
+      // "most recent" is one cue; "at least 3" is a comparison, not a superlative.
+      bool at_least = w == "least" && i > 0 && t[i - 1].lower == "at";
+      bool at_most = w == "most" && i > 0 && t[i - 1].lower == "at";
+      bool most_recent = w == "most" && Is(t, i + 1, "recent");
+      if (!at_least && !at_most && !most_recent) {
+        bool desc = it->second;
+        if (w == "newest") desc = true;
+        in.superlatives.push_back({desc, i, t[i].text});
+      }
+    }
+    // Negation.
+    if (w == "not" || w == "no" || w == "never" || w == "without" || w == "none" || w.ends_with("n't")) {
+      in.negations.push_back(i);
+    }
+    if (w == "different" || w == "distinct" || w == "unique") in.distinct = true;
+  }
+  // Comparisons with a number: the cue is found by looking back from each number.
+  static const std::map<std::string, std::string> kMore = {
+      {"more", ">"},    {"greater", ">"},   {"higher", ">"}, {"larger", ">"},  {"bigger", ">"},  {"over", ">"},
+      {"above", ">"},   {"exceeding", ">"}, {"after", ">"},  {"older", ">"},   {"longer", ">"},  {"heavier", ">"},
+      {"taller", ">"},  {"later", ">"},     {"less", "<"},   {"fewer", "<"},   {"lower", "<"},   {"smaller", "<"},
+      {"under", "<"},   {"below", "<"},     {"before", "<"}, {"younger", "<"}, {"shorter", "<"}, {"lighter", "<"},
+      {"earlier", "<"}, {"cheaper", "<"},   {"equal", "="},  {"exactly", "="}, {"since", ">="}};
+  static const std::array<std::string_view, 9> kAdjectives = {"older",   "younger", "longer",  "shorter", "heavier",
+                                                              "lighter", "taller",  "cheaper", "later"};
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!IsNumber(t, i)) continue;
+    // "between 5 and 10"
+    if (i >= 1 && Is(t, i - 1, "between") && Is(t, i + 1, "and") && IsNumber(t, i + 2)) {
+      in.comparisons.push_back({"BETWEEN", t[i].lower, t[i + 2].lower, i - 1, i, ""});
+      continue;
+    }
+    if (i >= 3 && Is(t, i - 1, "and") && Is(t, i - 3, "between")) continue;  // the upper bound, taken above
+    // Look back up to 3 words for a cue: "more than 30", "at least 3", "before 2010", "older than 30".
+    for (size_t back = 1; back <= 3 && back <= i; ++back) {
+      size_t c = i - back;
+      const std::string& w = t[c].lower;
+      std::string op;
+      if (w == "least" && c > 0 && t[c - 1].lower == "at") op = ">=";
+      if (w == "most" && c > 0 && t[c - 1].lower == "at") op = "<=";
+      // "more than or equal to 5": the cue is three words before "equal".
+      if (op.empty() && w == "equal" && c >= 3 && t[c - 1].lower == "or" && t[c - 2].lower == "than") {
+        auto it = kMore.find(t[c - 3].lower);
+        if (it != kMore.end() && (it->second == ">" || it->second == "<")) op = it->second == ">" ? ">=" : "<=";
+      }
+      if (op.empty()) {
+        auto it = kMore.find(w);
+        if (it == kMore.end()) continue;
+        op = it->second;
+      }
+      // "more than or equal to", "no more than".
+      bool or_equal = Is(t, c + 1, "than") && Is(t, c + 2, "or") && Is(t, c + 3, "equal");
+      bool negated = c > 0 && (t[c - 1].lower == "no" || t[c - 1].lower == "not");
+      if (op == ">") op = negated ? "<=" : or_equal ? ">=" : ">";
+      if (op == "<") op = negated ? ">=" : or_equal ? "<=" : "<";
+      std::string adjective =
+          std::find(kAdjectives.begin(), kAdjectives.end(), w) != kAdjectives.end() ? w : std::string();
+      in.comparisons.push_back({op, t[i].lower, "", c, i, adjective});
+      break;
+    }
+  }
+  return in;
+}
+
+}  // namespace plainsql::builtin

@@ -1,0 +1,51 @@
+// What a question asks for, from its wording alone: aggregates ("how many", "average"), grouping ("for each", "per"),
+// ordering and limits ("top 3", "in descending order"), superlatives ("the oldest", "the most"), comparisons with
+// numbers ("more than 30", "before 2010", "between 5 and 10") and negation ("not", "never", "without"). Each cue keeps
+// the token where it was found, so the assembler can attach it to the nearest linked column.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "builtin/text.h"
+
+namespace plainsql::builtin {
+
+enum class Aggregate { kNone, kCount, kAvg, kSum, kMax, kMin };
+
+struct AggregateCue {
+  Aggregate kind = Aggregate::kNone;
+  size_t token = 0;  // where the cue starts
+};
+
+struct Comparison {
+  std::string op;         // ">", "<", ">=", "<=", "=", "!=", "BETWEEN"
+  std::string value;      // the number (or the lower bound of BETWEEN)
+  std::string high;       // the upper bound of BETWEEN
+  size_t cue = 0;         // the comparing word ("more", "older", "before", …)
+  size_t number = 0;      // the number's token
+  std::string adjective;  // "older", "younger", "higher", "longer", … when the cue names the quantity
+};
+
+struct Superlative {
+  bool descending = true;  // "most", "highest", "oldest", "latest" → descending
+  size_t token = 0;
+  std::string word;  // the word as written ("oldest")
+};
+
+struct Intent {
+  std::vector<AggregateCue> aggregates;
+  std::vector<size_t> group_by;          // tokens right after "each" / "per" / "by" (grouping), or "for every"
+  std::optional<bool> order_descending;  // an explicit order cue: "in descending order", "sorted by … ascending"
+  std::optional<size_t> order_token;     // "ordered by" / "sorted by": the token after "by"
+  std::optional<int64_t> limit;          // "top 3", "first 5", "3 highest"
+  std::vector<Superlative> superlatives;
+  std::vector<Comparison> comparisons;
+  std::vector<size_t> negations;  // "not", "no", "never", "without", "n't"
+  bool distinct = false;          // "different", "distinct", "unique"
+};
+
+Intent ReadIntent(const std::vector<Token>& tokens);
+
+}  // namespace plainsql::builtin
