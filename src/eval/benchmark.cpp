@@ -37,7 +37,8 @@ Result<Question> FromJson(const json& o, size_t index, const std::string& where)
   Question q;
   q.index = index;
   q.db_id = Field(o, {"db_id", "db"});
-  q.question = Field(o, {"question"});
+  // Spider-Syn names its question SpiderSynQuestion (and keeps the original as SpiderQuestion).
+  q.question = Field(o, {"question", "SpiderSynQuestion"});
   q.gold_sql = Field(o, {"query", "SQL", "sql", "gold"});
   q.evidence = Field(o, {"evidence"});
   q.difficulty = Field(o, {"difficulty", "hardness"});

@@ -8,9 +8,16 @@
 namespace plainsql::eval {
 
 Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(const pipeline::PipelineConfig& config,
-                                                               std::string db_dir) {
+                                                               std::string db_dir, bool builtin) {
   if (db_dir.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "a pipeline system needs the databases (--db-dir) to run queries");
+  }
+  if (builtin) {
+    std::unique_ptr<PipelineSystem> s(new PipelineSystem());
+    s->config_ = config;
+    s->builtin_ = true;
+    s->db_dir_ = std::move(db_dir);
+    return s;
   }
   if (config.llm.base_url.empty() || config.llm.model.empty()) {
     return MakeError(ErrorCode::kInvalidArgument,
@@ -44,12 +51,18 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     auto schema = catalog::Introspect(**conn, io);
     if (!schema) return schema.error();
     db.conn = std::move(*conn);
-    db.schema = std::move(*schema);
+    db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
+    if (builtin_) {
+      auto g = pipeline::MakeBuiltinGenerator(*db.conn, *db.schema);
+      if (!g) return g.error();
+      db.builtin = std::move(*g);
+    }
     it = dbs_.emplace(q.db_id, std::move(db)).first;
   }
   pipeline::Options options = config_.options;
   options.evidence = q.evidence;
-  auto answer = pipeline::Ask(*it->second.conn, it->second.schema, {generator_.get()}, q.question, options);
+  pipeline::Generator* generator = builtin_ ? it->second.builtin.get() : generator_.get();
+  auto answer = pipeline::Ask(*it->second.conn, *it->second.schema, {generator}, q.question, options);
   SystemAnswer out;
   if (!answer) {
     out.error = answer.error().message;

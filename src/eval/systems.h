@@ -28,8 +28,10 @@ struct SystemAnswer {
 
 class PipelineSystem {
  public:
-  /// Fails when the generator cannot be built (no model, unknown prompt style).
-  static Result<std::unique_ptr<PipelineSystem>> Create(const pipeline::PipelineConfig& config, std::string db_dir);
+  /// Fails when the generator cannot be built (no model, unknown prompt style). With `builtin`, the generator is the
+  /// built-in translator (one per database) and the configuration's [llm] part is not used.
+  static Result<std::unique_ptr<PipelineSystem>> Create(const pipeline::PipelineConfig& config, std::string db_dir,
+                                                        bool builtin = false);
   /// Runs the pipeline on the question's database (read-only; introspected once per database, with sample values).
   /// A question the pipeline cannot answer is an answer with an error; only a database that cannot be opened fails.
   Result<SystemAnswer> Answer(const Question& question);
@@ -38,8 +40,10 @@ class PipelineSystem {
   PipelineSystem() = default;
   struct Db {
     std::unique_ptr<exec::Connection> conn;
-    catalog::Schema schema;
+    std::unique_ptr<catalog::Schema> schema;  // stable address: the built-in generator keeps a reference
+    std::unique_ptr<pipeline::Generator> builtin;
   };
+  bool builtin_ = false;
   pipeline::PipelineConfig config_;
   std::unique_ptr<pipeline::Generator> generator_;
   std::string db_dir_;

@@ -8,13 +8,19 @@
 #include <map>
 #include <set>
 
+#include "builtin/linker.h"
+#include "builtin/translator.h"
+#include "builtin/value_index.h"
 #include "catalog/name_catalog.h"
 #include "catalog/render.h"
+#include "common/file.h"
 #include "common/strings.h"
 #include "exec/fingerprint.h"
 #include "exec/render.h"
 #include "llm/extract.h"
 #include "llm/prompt.h"
+#include "naturalness/classifier.h"
+#include "naturalness/expander.h"
 #include "sql/dialect.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
@@ -82,7 +88,69 @@ catalog::Schema Slice(const catalog::Schema& schema, const std::set<std::string>
   return out;
 }
 
+class BuiltinGenerator final : public Generator {
+ public:
+  // The expander reads the classifier's word list, so the generator keeps the classifier.
+  BuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema, naturalness::Classifier classifier,
+                   std::map<std::string, std::string> abbreviations)
+      : conn_(conn),
+        schema_(schema),
+        classifier_(std::move(classifier)),
+        expander_(classifier_.Words(), std::move(abbreviations)) {}
+  std::string Name() const override { return "builtin"; }
+  bool CanRefine() const override { return false; }
+
+  Result<Generation> Generate(const GenerationRequest& request) override {
+    const catalog::Schema& shown = request.schema ? *request.schema : schema_;
+    // The value index reads the database once; values name native tables, so they help only with native names.
+    bool native = shown.tables.size() == schema_.tables.size() &&
+                  std::equal(shown.tables.begin(), shown.tables.end(), schema_.tables.begin(),
+                             [](const catalog::Table& a, const catalog::Table& b) { return a.name == b.name; });
+    if (native && !values_) {
+      auto v = builtin::ValueIndex::Build(conn_, schema_);
+      if (!v) return v.error();
+      values_ = std::make_unique<builtin::ValueIndex>(std::move(*v));
+    }
+    auto& index = indexes_[&shown];
+    if (!index) index = std::make_unique<builtin::SchemaIndex>(shown, stemmer_, &expander_);
+    builtin::Translator translator(shown, *index, native ? values_.get() : nullptr);
+    auto dialect = sql::DialectByName(request.dialect);
+    builtin::Translation t = translator.Translate(request.question, dialect ? **dialect : sql::Sqlite(), stemmer_);
+    if (t.candidates.empty()) {
+      std::string unlinked = t.unlinked.empty() ? "" : " (not linked: " + Join(t.unlinked, ", ") + ")";
+      return MakeError(ErrorCode::kNotFound, "the built-in translator cannot answer this: " + t.reason + unlinked);
+    }
+    Generation g;
+    for (const auto& c : t.candidates) {
+      if (static_cast<int>(g.candidates.size()) >= std::max(1, request.n)) break;
+      g.candidates.push_back(c.sql);
+      for (const auto& n : c.notes) g.notes.push_back(n);
+      g.notes.push_back(fmt::format("score {:.2f}", c.score));
+    }
+    if (!t.unlinked.empty()) g.notes.push_back("not linked: " + Join(t.unlinked, ", "));
+    return g;
+  }
+
+ private:
+  exec::Connection& conn_;
+  const catalog::Schema& schema_;
+  naturalness::Classifier classifier_;
+  naturalness::Expander expander_;
+  builtin::Stemmer stemmer_;
+  std::unique_ptr<builtin::ValueIndex> values_;
+  std::map<const catalog::Schema*, std::unique_ptr<builtin::SchemaIndex>> indexes_;
+};
+
 }  // namespace
+
+Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema) {
+  auto classifier = naturalness::Classifier::Load(DataDir());
+  if (!classifier) return classifier.error();
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+  if (!abbreviations) return abbreviations.error();
+  return std::unique_ptr<Generator>(
+      new BuiltinGenerator(conn, schema, std::move(*classifier), std::move(*abbreviations)));
+}
 
 Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style) {
   if (!request.schema) return MakeError(ErrorCode::kInvalidArgument, "no schema for the prompt");
@@ -196,6 +264,7 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
       st.wait_ms += gen->wait_ms;
       st.prompt_tokens += gen->prompt_tokens;
       st.completion_tokens += gen->completion_tokens;
+      for (const auto& n : gen->notes) st.detail["notes"].push_back(g->Name() + ": " + n);
       for (const auto& sql : gen->candidates) answer.candidates.push_back({g->Name(), sql, "", "", "", 0, "", 0});
     }
     st.detail["candidates"] = answer.candidates.size();

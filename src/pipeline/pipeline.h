@@ -35,7 +35,8 @@ struct GenerationRequest {
 struct Generation {
   std::vector<std::string> candidates;  // SQL texts ("" when a reply held no SQL)
   int64_t prompt_tokens = 0, completion_tokens = 0;
-  double wait_ms = 0;  // time spent waiting for a model (excluded from the pipeline's own work)
+  double wait_ms = 0;              // time spent waiting for a model (excluded from the pipeline's own work)
+  std::vector<std::string> notes;  // what the generator linked or could not (shown in the trace)
 };
 
 /// A source of candidate SQL: an LLM, or (issue #8) the built-in translator.
@@ -51,6 +52,12 @@ class Generator {
 /// An OpenAI-compatible model with a prompt style (llm/prompt.h: omnisql, snails_zero_shot, dail_sql) and the refine
 /// prompt. The schema is rendered for the style (DDL with sample values, SNAILS lines, plain DDL).
 Result<std::unique_ptr<Generator>> MakeLlmGenerator(llm::Config config, const std::string& style = "omnisql");
+
+/// The built-in offline translator (src/builtin) as a generator for `conn`, whose native schema is `schema`: links the
+/// question to the names of the schema it is given (native or natural), matches stored values (native schema only),
+/// and fails with the reason when nothing links. Loads the naturalness data (expander) and builds the value index on
+/// first use. `conn` and `schema` must outlive it.
+Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema);
 
 /// The exact messages an LLM generator would send for `request` (for `plainsql prompt`).
 Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style);

@@ -7,6 +7,7 @@
 #include "builtin/joins.h"
 #include "builtin/linker.h"
 #include "builtin/text.h"
+#include "builtin/translator.h"
 #include "builtin/value_index.h"
 #include "catalog/introspect.h"
 #include "common/file.h"
@@ -223,6 +224,46 @@ TEST(Intent, CuesForAggregatesGroupingOrderComparisonsAndNegation) {
   EXPECT_EQ(in("students who haven't enrolled").negations.size(), 1u);
   EXPECT_TRUE(in("How many different countries?").distinct);
   EXPECT_TRUE(in("List all singers").aggregates.empty());
+}
+
+TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto classifier = naturalness::Classifier::Load(DataDir());
+  ASSERT_TRUE(classifier.ok());
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+  ASSERT_TRUE(abbreviations.ok());
+  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  Stemmer st;
+  SchemaIndex index(*schema, st, &expander);  // "equipment descriptions" reaches EQ_DESC through its expansion
+  auto values = ValueIndex::Build(**conn, *schema);
+  ASSERT_TRUE(values.ok());
+  Translator tr(*schema, index, &*values);
+  auto sql = [&](const std::string& q) {
+    auto t = tr.Translate(q, (*conn)->dialect(), st);
+    return t.candidates.empty() ? "(none) " + t.reason : t.candidates[0].sql;
+  };
+  EXPECT_EQ(sql("How many plants are there?"), "SELECT count(*) FROM plant");
+  EXPECT_EQ(sql("Which plants are in Toledo?"), "SELECT plant_name FROM plant WHERE city = 'Toledo'");
+  EXPECT_EQ(sql("Which plant has the most technicians?"),
+            "SELECT T1.plant_name FROM plant AS T1 JOIN technician AS T2 ON T1.plant_id = T2.plant_id GROUP BY "
+            "T1.plant_id ORDER BY count(*) DESC LIMIT 1");
+  EXPECT_EQ(sql("List the first names of technicians with an hourly rate over 40"),
+            "SELECT first_name FROM technician WHERE hourly_rate > 40");
+  EXPECT_EQ(sql("Show the equipment descriptions of plant \"Riverside Works\""),
+            "SELECT T2.EQ_DESC FROM plant AS T1 JOIN TB_EQUIP AS T2 ON T1.plant_id = T2.PLNT_ID WHERE T1.plant_name = "
+            "'Riverside Works'");
+  // Honesty: nothing linked, no query.
+  auto none = tr.Translate("What is the meaning of life?", (*conn)->dialect(), st);
+  EXPECT_TRUE(none.candidates.empty());
+  EXPECT_NE(none.reason.find("nothing in the question"), std::string::npos);
+  EXPECT_EQ(none.unlinked, (std::vector<std::string>{"meaning", "life"}));
+  // Every candidate parses: a score in [0, 1].
+  auto t = tr.Translate("How many plants are there?", (*conn)->dialect(), st);
+  ASSERT_EQ(t.candidates.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.candidates[0].score, 1.0);
 }
 
 }  // namespace

@@ -444,6 +444,17 @@ TEST(Stats, CostPerStageAndTokensInTheReport) {
   EXPECT_NE(RunReportHtml(run).find("No LLM tokens recorded"), std::string::npos);
 }
 
+TEST(Benchmark, SpiderSynQuestionsAreRead) {
+  test::TempDir tmp;
+  std::ofstream(tmp.File("syn.json"))
+      << R"([{"db_id": "concert_singer", "SpiderQuestion": "How many singers do we have?",
+              "SpiderSynQuestion": "How many vocalists do we have?", "query": "SELECT count(*) FROM singer"}])";
+  auto b = LoadBenchmark("spider", tmp.File("syn.json"));
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  ASSERT_EQ(b->questions.size(), 1u);
+  EXPECT_EQ(b->questions[0].question, "How many vocalists do we have?");
+}
+
 TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {
   std::string cases = test::ReadFile(std::string(PLAINSQL_SOURCE_DIR) + "/tests/eval/ex_official_cases.txt");
   Benchmark b;

@@ -16,12 +16,6 @@ namespace plainsql::cli {
 
 namespace {
 
-constexpr const char* kNoGenerator =
-    "no generator is configured: the built-in offline translator is not available yet (issue #8); point plainsql at "
-    "an OpenAI-compatible server with --llm URL --model NAME (for example --llm http://localhost:11434/v1 --model "
-    "qwen2.5-coder:7b for Ollama), or set PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL; `plainsql prompt` prints the "
-    "prompt it would send";
-
 Result<naturalness::Level> LevelByName(const std::string& name) {
   if (name == "N1") return naturalness::Level::kRegular;
   if (name == "N2") return naturalness::Level::kLow;
@@ -39,7 +33,9 @@ AskCommands::AskCommands(CLI::App& app) {
       ->capture_default_str();
   ask_->add_flag("--explain", explain_, "Print the trace: every stage's time, tokens and decisions, every candidate");
   ask_->add_option("--llm", llm_url_,
-                   "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none (default: PLAINSQL_LLM_URL)");
+                   "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none for the built-in offline "
+                   "translator (default: PLAINSQL_LLM_URL; without one, the built-in translator)");
+  ask_->add_flag("--builtin", builtin_, "With an LLM: the built-in translator adds its candidates to the vote");
   ask_->add_option("--model", model_, "Model name (default: PLAINSQL_LLM_MODEL)");
   ask_->add_option(
       "--config", config_file_,
@@ -135,19 +131,23 @@ int AskCommands::Ask() {
   if (options.limits.timeout.count() <= 0 || options.limits.max_rows <= 0) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout and --max-rows must be positive"));
   }
+  // Generators: the LLM when one is configured (and --llm is not none), the built-in translator otherwise or with
+  // --builtin.
   llm::Config llm_config = config->llm;
   if (!llm_url_.empty()) llm_config.base_url = llm_url_;
   if (!model_.empty()) llm_config.model = model_;
-  if (llm_config.base_url.empty() || llm_url_ == "none") {
-    return Fail(MakeError(ErrorCode::kInvalidArgument, kNoGenerator));
-  }
-  if (llm_config.model.empty()) {
+  bool use_llm = !llm_config.base_url.empty() && llm_url_ != "none";
+  if (use_llm && llm_config.model.empty()) {
     return Fail(MakeError(ErrorCode::kInvalidArgument,
                           "an LLM URL is set but no model: give --model NAME, set PLAINSQL_LLM_MODEL, or put model in "
-                          "the [llm] section of plainsql.toml"));
+                          "the [llm] section of plainsql.toml (or --llm none for the built-in translator)"));
   }
-  auto generator = pipeline::MakeLlmGenerator(llm_config, style_.empty() ? config->style : style_);
-  if (!generator) return Fail(generator.error());
+  std::vector<std::unique_ptr<pipeline::Generator>> generators;
+  if (use_llm) {
+    auto generator = pipeline::MakeLlmGenerator(llm_config, style_.empty() ? config->style : style_);
+    if (!generator) return Fail(generator.error());
+    generators.push_back(std::move(*generator));
+  }
 
   std::optional<naturalness::Crosswalk> crosswalk;
   if (!crosswalk_file_.empty()) {
@@ -163,7 +163,15 @@ int AskCommands::Ask() {
   if (!conn) return Fail(conn.error());
   auto target = SchemaFromArgs(conn_, "", "", {}, true);
   if (!target) return Fail(target.error());
-  auto answer = pipeline::Ask(**conn, target->schema, {generator->get()}, question_, options);
+  if (!use_llm || builtin_) {
+    auto builtin = pipeline::MakeBuiltinGenerator(**conn, target->schema);
+    if (!builtin) return Fail(builtin.error());
+    generators.push_back(std::move(*builtin));
+  }
+  std::vector<pipeline::Generator*> active;
+  active.reserve(generators.size());
+  for (auto& g : generators) active.push_back(g.get());
+  auto answer = pipeline::Ask(**conn, target->schema, active, question_, options);
   if (!answer) return Fail(answer.error());
   if (format == exec::ResultFormat::kJson) {
     Write(pipeline::AnswerToJson(*answer).dump(2) + "\n");

@@ -23,7 +23,7 @@ class AskCommands {
   std::string slice_, evidence_, config_file_;
   int candidates_ = 0, max_rows_ = 0;  // 0: from the configuration
   int64_t timeout_ms_ = 0;
-  bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false;
+  bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false;
 };
 
 }  // namespace plainsql::cli

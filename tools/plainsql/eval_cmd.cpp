@@ -103,8 +103,9 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--tables", tables_, "tables.json, for names where there is no database");
   run_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout)");
   run_->add_option("--system", system_,
-                   "What answers: predictions:FILE (one SQL per line, in question order), pipeline (the ask pipeline "
-                   "as plainsql.toml and the environment configure it) or pipeline:FILE.toml");
+                   "What answers: builtin (the offline translator), predictions:FILE (one SQL per line, in question "
+                   "order), pipeline (the ask pipeline as plainsql.toml and the environment configure it) or "
+                   "pipeline:FILE.toml");
   run_->add_option("--runs", runs_file_,
                    "The runs database: a SQLite file (created when missing) or a postgresql:// URL (workers on several "
                    "machines can share a run)")
@@ -303,6 +304,7 @@ int EvalCommands::RunBenchmark() {
   // The system: stored predictions, or a pipeline configuration (the built-in translator plugs in with issue #8).
   std::vector<std::string> predictions;
   std::optional<pipeline::PipelineConfig> pipeline_config;
+  bool builtin_system = false;
   if (spec.system.starts_with("predictions:")) {
     auto p = eval::LoadPredictions(spec.system.substr(12));
     if (!p) return Fail(p.error());
@@ -312,6 +314,14 @@ int EvalCommands::RunBenchmark() {
                                         p->size(), benchmark->questions.size())));
     }
     predictions = std::move(*p);
+  } else if (spec.system == "builtin") {
+    // The built-in translator through the pipeline (checks, execution, voting), with the default pipeline options.
+    pipeline_config.emplace();
+    builtin_system = true;
+    if (auto probe = eval::PipelineSystem::Create(*pipeline_config, spec.db_dir, true); !probe) {
+      return Fail(probe.error());
+    }
+    predictions.assign(benchmark->questions.size(), "");
   } else if (spec.system == "pipeline" || spec.system.starts_with("pipeline:")) {
     // A pipeline configuration: from --config / plainsql.toml / the environment (`pipeline`), from a file
     // (`pipeline:FILE.toml`), or as a run stored it (`pipeline:{...}`, when resuming).
@@ -329,9 +339,9 @@ int EvalCommands::RunBenchmark() {
     predictions.assign(benchmark->questions.size(), "");
   } else {
     return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          fmt::format("unknown --system '{}': use predictions:FILE (one SQL per line, in question "
-                                      "order), pipeline (the configuration of plainsql.toml and the environment) or "
-                                      "pipeline:FILE.toml; the built-in translator comes with issue #8",
+                          fmt::format("unknown --system '{}': use builtin (the built-in offline translator), "
+                                      "predictions:FILE (one SQL per line, in question order), pipeline (the "
+                                      "configuration of plainsql.toml and the environment) or pipeline:FILE.toml",
                                       spec.system)));
   }
   std::vector<eval::Question> run_questions;
@@ -383,7 +393,7 @@ int EvalCommands::RunBenchmark() {
     eval::Scorer scorer(*benchmark, options);
     std::unique_ptr<eval::PipelineSystem> system;
     if (pipeline_config) {
-      auto created = eval::PipelineSystem::Create(*pipeline_config, spec.db_dir);
+      auto created = eval::PipelineSystem::Create(*pipeline_config, spec.db_dir, builtin_system);
       std::lock_guard lock(mu);
       if (!created) {
         if (!failure) failure = created.error();

@@ -1,0 +1,445 @@
+// The built-in translator (see translator.h).
+#include "builtin/translator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "builtin/intent.h"
+#include "builtin/joins.h"
+#include "sql/parser.h"
+#include "sql/printer.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+struct ColumnRef {
+  std::string table, column;
+  bool operator==(const ColumnRef&) const = default;
+};
+
+struct Filter {
+  ColumnRef col;
+  std::string op;        // "=", ">", "BETWEEN", ...
+  std::string literal;   // SQL text
+  std::string literal2;  // BETWEEN's upper bound
+};
+
+std::string Quote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c) {
+  const catalog::Table* t = schema.FindTable(c.table);
+  const catalog::Column* col = t ? t->FindColumn(c.column) : nullptr;
+  return col && col->type_class == catalog::TypeClass::kNumeric;
+}
+
+// A column of `table` whose name contains `word` (case-insensitive), numeric ones first.
+std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::string& table, std::string_view word) {
+  const catalog::Table* t = schema.FindTable(table);
+  if (!t) return std::nullopt;
+  std::optional<ColumnRef> any;
+  for (const auto& c : t->columns) {
+    if (Lower(c.name).find(word) == std::string::npos) continue;
+    if (c.type_class == catalog::TypeClass::kNumeric) return ColumnRef{t->name, c.name};
+    if (!any) any = ColumnRef{t->name, c.name};
+  }
+  return any;
+}
+
+// The quantity an adjective or superlative names.
+std::string QuantityOf(std::string_view word) {
+  static const std::map<std::string, std::string, std::less<>> kWords = {
+      {"older", "age"},      {"oldest", "age"},      {"younger", "age"},    {"youngest", "age"},
+      {"longer", "length"},  {"longest", "length"},  {"shorter", "length"}, {"shortest", "length"},
+      {"heavier", "weight"}, {"heaviest", "weight"}, {"lighter", "weight"}, {"lightest", "weight"},
+      {"taller", "height"},  {"tallest", "height"},  {"cheaper", "price"},  {"cheapest", "price"},
+      {"later", "year"},     {"latest", "year"},     {"earliest", "year"},  {"newest", "year"},
+      {"richest", "money"},  {"fastest", "speed"},   {"slowest", "speed"},  {"biggest", "size"},
+      {"largest", "size"},   {"smallest", "size"}};
+  auto it = kWords.find(word);
+  return it == kWords.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+Translator::Translator(const catalog::Schema& schema, const SchemaIndex& index, const ValueIndex* values)
+    : schema_(schema), index_(index), values_(values) {}
+
+Translation Translator::Translate(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer) const {
+  Translation out;
+  std::vector<Token> tokens = Tokenize(question, stemmer);
+  Intent intent = ReadIntent(tokens);
+  std::vector<LinkMatch> links = Link(index_, tokens);
+  std::vector<ValueMatch> values = values_ ? values_->Match(tokens) : std::vector<ValueMatch>{};
+  std::vector<bool> used(tokens.size(), false);
+  std::vector<std::string> notes;
+  // Words that carry the intent ("how many", "sorted by", "descending order", "oldest") name no table or column.
+  static const std::set<std::string, std::less<>> kCueWords = {
+      "how",        "many",         "much",           "number",  "count",     "average",    "mean",      "avg",
+      "total",      "sum",          "maximum",        "max",     "minimum",   "min",        "each",      "per",
+      "every",      "order",        "ordered",        "sorted",  "sort",      "descending", "ascending", "decreasing",
+      "increasing", "alphabetical", "alphabetically", "top",     "first",     "most",       "least",     "highest",
+      "lowest",     "largest",      "smallest",       "more",    "less",      "greater",    "fewer",     "than",
+      "between",    "before",       "after",          "above",   "below",     "under",      "over",      "at",
+      "not",        "no",           "never",          "without", "different", "distinct",   "unique",    "oldest",
+      "youngest",   "older",        "younger",        "grouped", "group"};
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kWord || !kCueWords.count(tokens[i].lower)) continue;
+    // "first" and "top" are cues only before a number ("top 3"); "first name" names a column.
+    if ((tokens[i].lower == "first" || tokens[i].lower == "top") &&
+        !(i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kNumber)) {
+      continue;
+    }
+    used[i] = true;
+  }
+  for (const auto& s : intent.superlatives) used[s.token] = true;
+
+  // Tables and columns the question names, best links first, one per token span.
+  struct Mention {
+    size_t element, begin, end;
+  };
+  std::vector<Mention> mentions;
+  std::set<std::string> linked_tables;
+  for (const auto& m : links) {
+    bool free = true;
+    for (size_t i = m.begin; i < m.end; ++i) free = free && !used[i];
+    if (!free) continue;
+    // A partial match only stands in for a column when nothing better names that word.
+    if (!m.whole && m.score < 0.5) continue;
+    mentions.push_back({m.element, m.begin, m.end});
+    for (size_t i = m.begin; i < m.end; ++i) used[i] = true;
+    linked_tables.insert(Lower(index_.Elements()[m.element].table));
+  }
+  std::sort(mentions.begin(), mentions.end(), [](const Mention& a, const Mention& b) { return a.begin < b.begin; });
+
+  // Cell values: prefer a column of a table the question already names.
+  std::vector<Filter> filters;
+  std::set<std::pair<size_t, size_t>> value_spans;
+  for (const auto& v : values) value_spans.insert({v.begin, v.end});
+  for (const auto& span : value_spans) {
+    const size_t b = span.first, e = span.second;
+    bool clash = false;
+    for (size_t i = b; i < e; ++i) clash = clash || used[i];
+    const ValueMatch* best = nullptr;
+    for (const auto& v : values) {
+      if (v.begin != b || v.end != e) continue;
+      if (!best || (linked_tables.count(Lower(v.table)) && !linked_tables.count(Lower(best->table)))) best = &v;
+    }
+    // A word that is both a column name and a value counts as a value only when quoted or capitalised.
+    if (!best || (clash && !best->quoted && !std::isupper(static_cast<unsigned char>(tokens[b].text[0])))) continue;
+    if (clash) {
+      std::erase_if(mentions, [&](const Mention& m) { return m.begin < e && b < m.end; });
+    }
+    filters.push_back({{best->table, best->column}, "=", Quote(best->value), ""});
+    for (size_t i = b; i < e; ++i) used[i] = true;
+    notes.push_back(fmt::format("value '{}' in {}.{}", best->value, best->table, best->column));
+  }
+
+  // The subject: the first table named, else the table of the first column named, else of the first value.
+  std::string subject;
+  for (const auto& m : mentions) {
+    const auto& el = index_.Elements()[m.element];
+    if (el.column.empty()) {
+      subject = el.table;
+      break;
+    }
+  }
+  if (subject.empty() && !mentions.empty()) subject = index_.Elements()[mentions.front().element].table;
+  if (subject.empty() && !filters.empty()) subject = filters.front().col.table;
+  if (subject.empty()) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (tokens[i].kind == TokenKind::kWord && !IsStopWord(tokens[i].lower)) out.unlinked.push_back(tokens[i].text);
+    }
+    out.reason = "nothing in the question names a table, a column or a stored value";
+    return out;
+  }
+
+  auto column_at = [&](size_t token) -> std::optional<ColumnRef> {
+    for (const auto& m : mentions) {
+      const auto& el = index_.Elements()[m.element];
+      if (!el.column.empty() && m.begin <= token && token < m.end) return ColumnRef{el.table, el.column};
+    }
+    return std::nullopt;
+  };
+  // The numeric column named nearest to `token` (before it first), else one named after `hint`.
+  std::set<size_t> consumed;  // mentions used by filters, grouping or ordering
+  auto numeric_near = [&](size_t token, const std::string& hint) -> std::optional<ColumnRef> {
+    if (!hint.empty()) {
+      for (const auto& t : {subject}) {
+        if (auto c = ColumnNamed(schema_, t, hint)) return c;
+      }
+      for (const auto& t : linked_tables) {
+        if (auto c = ColumnNamed(schema_, t, hint)) return c;
+      }
+    }
+    std::optional<size_t> best;
+    size_t best_distance = SIZE_MAX;
+    for (size_t k = 0; k < mentions.size(); ++k) {
+      const auto& el = index_.Elements()[mentions[k].element];
+      if (el.column.empty() || !IsNumericColumn(schema_, {el.table, el.column})) continue;
+      size_t d = mentions[k].end <= token ? token - mentions[k].end : mentions[k].begin - token + 1;
+      if (d < best_distance) {
+        best = k;
+        best_distance = d;
+      }
+    }
+    if (!best) return std::nullopt;
+    consumed.insert(*best);
+    const auto& el = index_.Elements()[mentions[*best].element];
+    return ColumnRef{el.table, el.column};
+  };
+
+  // Comparisons with numbers.
+  for (const auto& c : intent.comparisons) {
+    auto col = numeric_near(c.cue, QuantityOf(c.adjective));
+    if (!col) {
+      notes.push_back(fmt::format("no numeric column for '{}'", tokens[c.cue].text));
+      continue;
+    }
+    used[c.cue] = used[c.number] = true;
+    filters.push_back({*col, c.op, c.value, c.high});
+  }
+  // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR).
+  std::vector<std::string> years;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kNumber || used[i]) continue;
+    bool year = tokens[i].lower.size() == 4 && tokens[i].lower >= "1800" && tokens[i].lower <= "2100";
+    if (year) {
+      years.push_back(tokens[i].lower);
+      used[i] = true;
+    }
+  }
+  std::optional<ColumnRef> year_column;
+  if (!years.empty()) year_column = numeric_near(tokens.size(), "year");
+
+  // Grouping, aggregates, superlatives, order.
+  std::optional<ColumnRef> group;
+  for (size_t g : intent.group_by) {
+    if (auto c = column_at(g)) {
+      group = c;
+      break;
+    }
+  }
+  std::vector<std::string> select;
+  std::vector<ColumnRef> selected;
+  std::string order_by, limit;
+  auto mark_consumed = [&](const ColumnRef& c) {
+    for (size_t k = 0; k < mentions.size(); ++k) {
+      const auto& el = index_.Elements()[mentions[k].element];
+      if (el.table == c.table && el.column == c.column) consumed.insert(k);
+    }
+  };
+  for (const auto& f : filters) mark_consumed(f.col);
+  if (group) mark_consumed(*group);
+
+  bool counting = false;
+  std::vector<std::string> aggregates;
+  for (const auto& a : intent.aggregates) {
+    if (a.kind == Aggregate::kCount) {
+      counting = true;
+      continue;
+    }
+    auto col = numeric_near(a.token + 1, "");
+    if (!col) continue;
+    static const std::map<Aggregate, const char*> kFn = {
+        {Aggregate::kAvg, "avg"}, {Aggregate::kSum, "sum"}, {Aggregate::kMax, "max"}, {Aggregate::kMin, "min"}};
+    aggregates.push_back(fmt::format("{}({})", kFn.at(a.kind), "@" + col->table + "." + col->column));
+    selected.push_back(*col);
+  }
+  std::optional<ColumnRef> order_column;
+  bool order_desc = intent.order_descending.value_or(false);
+  bool group_by_count = false;
+  if (!intent.superlatives.empty() && aggregates.empty()) {
+    const Superlative& s = intent.superlatives.front();
+    std::string word = Lower(s.word);
+    bool counts = word == "most" || word == "fewest" || word == "least";
+    auto next_column = column_at(s.token + 1);
+    if (counts && !next_column) {
+      group_by_count = true;  // "the stadium with the most concerts"
+    } else {
+      order_column = next_column ? next_column : numeric_near(s.token, QuantityOf(word));
+      if (order_column) mark_consumed(*order_column);
+    }
+    order_desc = s.descending;
+    limit = "1";
+  }
+  if (intent.order_token) {
+    if (auto c = column_at(*intent.order_token)) {
+      order_column = c;
+    }
+  }
+  if (intent.limit) limit = std::to_string(*intent.limit);
+
+  // The select list: the columns named and not used for anything else, in question order.
+  std::vector<ColumnRef> shown;
+  for (size_t k = 0; k < mentions.size(); ++k) {
+    const auto& el = index_.Elements()[mentions[k].element];
+    if (el.column.empty() || consumed.count(k)) continue;
+    ColumnRef c{el.table, el.column};
+    if (std::find(shown.begin(), shown.end(), c) == shown.end() && (!order_column || !(c == *order_column))) {
+      shown.push_back(c);
+    }
+  }
+  if (group) shown.insert(shown.begin(), *group);
+  if (counting && !group && !group_by_count) shown.clear();
+  select.reserve(shown.size() + aggregates.size() + 1);
+  for (const auto& c : shown) select.push_back("@" + c.table + "." + c.column);
+  for (const auto& a : aggregates) select.push_back(a);
+  if (counting && !group_by_count) {
+    select.push_back(intent.distinct && !shown.empty() ? "count(DISTINCT " + select.front() + ")" : "count(*)");
+    if (intent.distinct && !shown.empty() && !group) select.erase(select.begin());
+  }
+  if (select.empty()) {
+    auto name = ColumnNamed(schema_, subject, "name");
+    select.push_back(name ? "@" + name->table + "." + name->column : "*");
+  }
+
+  // Tables and joins.
+  std::vector<std::string> tables = {subject};
+  auto need = [&](const ColumnRef& c) {
+    if (std::find(tables.begin(), tables.end(), c.table) == tables.end()) tables.push_back(c.table);
+  };
+  for (const auto& c : shown) need(c);
+  for (const auto& c : selected) need(c);
+  for (const auto& f : filters) need(f.col);
+  if (order_column) need(*order_column);
+  if (year_column) need(*year_column);
+  for (const auto& m : mentions) {
+    const auto& el = index_.Elements()[m.element];
+    if (el.column.empty() && std::find(tables.begin(), tables.end(), el.table) == tables.end()) {
+      tables.push_back(el.table);
+    }
+  }
+  auto tree = ConnectTables(schema_, tables);
+  // Tables that cannot be joined to the subject are dropped, with what they would have contributed.
+  while (!tree && tables.size() > 1) {
+    std::string dropped;
+    for (size_t i = tables.size(); i-- > 1;) {
+      if (!ConnectTables(schema_, {subject, tables[i]})) {
+        dropped = tables[i];
+        break;
+      }
+    }
+    if (dropped.empty()) dropped = tables.back();
+    notes.push_back("dropped " + dropped + ": no foreign-key path to " + subject);
+    std::erase(tables, dropped);
+    auto gone = [&](const std::string& item) { return item.find("@" + dropped + ".") != std::string::npos; };
+    std::erase_if(select, gone);
+    std::erase_if(filters, [&](const Filter& f) { return f.col.table == dropped; });
+    if (order_column && order_column->table == dropped) order_column.reset();
+    if (year_column && year_column->table == dropped) year_column.reset();
+    if (group && group->table == dropped) group.reset();
+    tree = ConnectTables(schema_, tables);
+  }
+  if (select.empty()) {
+    auto name = ColumnNamed(schema_, subject, "name");
+    select.push_back(name ? "@" + name->table + "." + name->column : "*");
+  }
+  if (!tree) {
+    out.reason = "the tables the question names are not connected by foreign keys: " +
+                 fmt::format("{}", fmt::join(tables, ", "));
+    return out;
+  }
+  std::vector<std::string> order_of_tables = tree->Tables();
+  bool aliases = order_of_tables.size() > 1;
+  std::map<std::string, std::string> alias;
+  for (size_t i = 0; i < order_of_tables.size(); ++i) alias[Lower(order_of_tables[i])] = fmt::format("T{}", i + 1);
+  auto ref = [&](const std::string& table, const std::string& column) {
+    std::string c = sql::QuoteIdentifier(dialect, column);
+    return aliases ? alias[Lower(table)] + "." + c : c;
+  };
+  // "@table.column" placeholders in select items become references.
+  auto expand = [&](std::string item) {
+    for (size_t at = item.find('@'); at != std::string::npos; at = item.find('@')) {
+      size_t dot = item.find('.', at);
+      // Column names run to the next ')' or the end.
+      size_t end = item.find(')', dot);
+      if (end == std::string::npos) end = item.size();
+      std::string table = item.substr(at + 1, dot - at - 1), column = item.substr(dot + 1, end - dot - 1);
+      item.replace(at, end - at, ref(table, column));
+    }
+    return item;
+  };
+  std::string sql = "SELECT ";
+  if (intent.distinct && !counting && aggregates.empty()) sql += "DISTINCT ";
+  for (size_t i = 0; i < select.size(); ++i) sql += (i ? ", " : "") + expand(select[i]);
+  auto table_sql = [&](const std::string& t) {
+    std::string q = sql::QuoteIdentifier(dialect, t);
+    return aliases ? q + " AS " + alias[Lower(t)] : q;
+  };
+  sql += " FROM " + table_sql(tree->root);
+  for (const auto& e : tree->edges) {
+    sql += " JOIN " + table_sql(e.right_table) + " ON ";
+    for (size_t i = 0; i < e.left_columns.size(); ++i) {
+      sql += (i ? " AND " : "") + ref(e.left_table, e.left_columns[i]) + " = " + ref(e.right_table, e.right_columns[i]);
+    }
+  }
+  std::vector<std::string> where;
+  for (const auto& f : filters) {
+    std::string col = ref(f.col.table, f.col.column);
+    where.push_back(f.op == "BETWEEN" ? fmt::format("{} BETWEEN {} AND {}", col, f.literal, f.literal2)
+                                      : fmt::format("{} {} {}", col, f.op, f.literal));
+  }
+  if (year_column) {
+    std::vector<std::string> ors;
+    ors.reserve(years.size());
+    for (const auto& y : years) ors.push_back(ref(year_column->table, year_column->column) + " = " + y);
+    where.push_back(ors.size() == 1 ? ors[0] : "(" + fmt::format("{}", fmt::join(ors, " OR ")) + ")");
+  }
+  if (!where.empty()) sql += " WHERE " + fmt::format("{}", fmt::join(where, " AND "));
+  if (group) {
+    sql += " GROUP BY " + ref(group->table, group->column);
+  } else if (group_by_count) {
+    const catalog::Table* t = schema_.FindTable(subject);
+    std::string key = t && !t->primary_key.empty() ? ref(subject, t->primary_key.front()) : expand(select.front());
+    sql += " GROUP BY " + key;
+  }
+  if (group_by_count) {
+    sql += std::string(" ORDER BY count(*) ") + (order_desc ? "DESC" : "ASC");
+  } else if (order_column) {
+    sql += " ORDER BY " + ref(order_column->table, order_column->column) + (order_desc ? " DESC" : "");
+  }
+  if (!limit.empty() && (order_column || group_by_count)) sql += " LIMIT " + limit;
+
+  // Through the front end: what leaves here parses, and prints in the dialect.
+  auto parsed = sql::ParseQuery(sql, dialect);
+  if (!parsed) {
+    out.reason = "the assembled query does not parse: " + parsed.error().message;
+    return out;
+  }
+  size_t content = 0, covered = 0;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == TokenKind::kWord && IsStopWord(tokens[i].lower)) continue;
+    ++content;
+    if (used[i]) {
+      ++covered;
+    } else {
+      out.unlinked.push_back(tokens[i].text);
+    }
+  }
+  TranslatorCandidate c;
+  c.sql = sql::Print(*parsed, dialect);
+  c.score = content ? static_cast<double>(covered) / static_cast<double>(content) : 0.0;
+  c.notes = std::move(notes);
+  out.candidates.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace plainsql::builtin

@@ -1,1 +1,0 @@
-ask $SAMPLE_DB "How many plants are there?" --llm none
