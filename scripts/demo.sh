@@ -24,14 +24,11 @@ echo
 echo "== plainsql profile $db --top 8   (how natural are the names an LLM would see?)"
 ./build/plainsql profile "$db" --top 8
 echo
-echo "== plainsql prompt $db \"How many maintenance orders are open?\"   (what plainsql ask sends an LLM)"
-./build/plainsql prompt "$db" "How many maintenance orders are open?" --style snails_zero_shot
-if [ -n "${PLAINSQL_LLM_URL:-}" ] && [ -n "${PLAINSQL_LLM_MODEL:-}" ]; then
-  echo
-  echo "== plainsql ask $db \"How many maintenance orders are open?\" --explain"
-  ./build/plainsql ask "$db" "How many maintenance orders are open?" --explain
-else
-  echo
-  echo "(set PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL to an OpenAI-compatible server, e.g. Ollama, and this demo also"
-  echo " runs plainsql ask; the built-in offline translator that answers without a model is issue #8)"
-fi
+echo "== plainsql ask $db \"Which plant has the most technicians?\" --explain   (the main job)"
+./build/plainsql ask "$db" "Which plant has the most technicians?" --explain
+echo
+echo "== plainsql ask $db \"Show the equipment descriptions of plant Riverside Works\"   (EQ_DESC found by its expansion)"
+./build/plainsql ask "$db" "Show the equipment descriptions of plant Riverside Works" --max-rows 5
+echo
+echo "(no LLM configured: the built-in offline translator answered. Set PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL to an"
+echo " OpenAI-compatible server such as Ollama and plainsql ask uses the model; plainsql prompt shows what it sends.)"

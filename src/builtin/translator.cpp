@@ -107,6 +107,15 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
         !(i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kNumber)) {
       continue;
     }
+    // "group" and "order" name columns too; they are cues in "grouped by", "group by", "in … order", "order by".
+    if ((tokens[i].lower == "group" || tokens[i].lower == "order") &&
+        !(i + 1 < tokens.size() && tokens[i + 1].lower == "by") &&
+        !(tokens[i].lower == "order" && i > 0 &&
+          (tokens[i - 1].lower == "descending" || tokens[i - 1].lower == "ascending" ||
+           tokens[i - 1].lower == "alphabetical" || tokens[i - 1].lower == "decreasing" ||
+           tokens[i - 1].lower == "increasing" || tokens[i - 1].lower == "reverse"))) {
+      continue;
+    }
     used[i] = true;
   }
   for (const auto& s : intent.superlatives) used[s.token] = true;
@@ -286,6 +295,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     }
   }
   if (intent.limit) limit = std::to_string(*intent.limit);
+  // "in alphabetical order", "in descending order" with no column named for it: the first column shown.
+  bool order_first_shown = intent.order_descending.has_value() && !order_column && intent.superlatives.empty();
 
   // The select list: the columns named and not used for anything else, in question order.
   std::vector<ColumnRef> shown;
@@ -415,6 +426,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     sql += std::string(" ORDER BY count(*) ") + (order_desc ? "DESC" : "ASC");
   } else if (order_column) {
     sql += " ORDER BY " + ref(order_column->table, order_column->column) + (order_desc ? " DESC" : "");
+  } else if (order_first_shown && !select.empty() && select.front() != "*" && aggregates.empty() && !counting) {
+    sql += " ORDER BY " + expand(select.front()) + (order_desc ? " DESC" : "");
   }
   if (!limit.empty() && (order_column || group_by_count)) sql += " LIMIT " + limit;
 

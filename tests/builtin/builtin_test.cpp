@@ -255,6 +255,9 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
   EXPECT_EQ(sql("Show the equipment descriptions of plant \"Riverside Works\""),
             "SELECT T2.EQ_DESC FROM plant AS T1 JOIN TB_EQUIP AS T2 ON T1.plant_id = T2.PLNT_ID WHERE T1.plant_name = "
             "'Riverside Works'");
+  EXPECT_EQ(sql("How many spare parts are there for each group?"),
+            "SELECT \"Group\", count(*) FROM spare_part GROUP BY \"Group\"");
+  EXPECT_EQ(sql("List the plant names in alphabetical order"), "SELECT plant_name FROM plant ORDER BY plant_name");
   // Honesty: nothing linked, no query.
   auto none = tr.Translate("What is the meaning of life?", (*conn)->dialect(), st);
   EXPECT_TRUE(none.candidates.empty());

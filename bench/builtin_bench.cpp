@@ -1,0 +1,72 @@
+// The built-in translator's time per question once a database's indexes exist (the linker's schema index and the
+// value index are built first and not timed), over a Spider-format questions file.
+//   builtin_bench QUESTIONS.json DATABASE_DIR
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "builtin/translator.h"
+#include "catalog/introspect.h"
+#include "common/file.h"
+#include "eval/benchmark.h"
+#include "exec/connection.h"
+#include "naturalness/classifier.h"
+#include "naturalness/expander.h"
+
+using namespace plainsql;
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    fmt::print(stderr, "usage: builtin_bench QUESTIONS.json DATABASE_DIR\n");
+    return 2;
+  }
+  auto bench = eval::LoadBenchmark("spider", argv[1]);
+  auto classifier = naturalness::Classifier::Load(DataDir());
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+  if (!bench || !classifier || !abbreviations) {
+    fmt::print(stderr, "cannot load the questions or the naturalness data\n");
+    return 1;
+  }
+  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  builtin::Stemmer stemmer;
+  struct Db {
+    std::unique_ptr<exec::Connection> conn;
+    std::unique_ptr<catalog::Schema> schema;
+    std::unique_ptr<builtin::SchemaIndex> index;
+    std::unique_ptr<builtin::ValueIndex> values;
+  };
+  std::map<std::string, Db> dbs;
+  std::vector<double> ms;
+  for (const auto& q : bench->questions) {
+    auto it = dbs.find(q.db_id);
+    if (it == dbs.end()) {
+      std::string path = eval::SqliteDatabasePath(argv[2], q.db_id);
+      if (path.empty()) continue;
+      auto conn = exec::Connect(path);
+      if (!conn) continue;
+      auto schema = catalog::Introspect(**conn, {});
+      if (!schema) continue;
+      Db db;
+      db.conn = std::move(*conn);
+      db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
+      db.index = std::make_unique<builtin::SchemaIndex>(*db.schema, stemmer, &expander);
+      auto values = builtin::ValueIndex::Build(*db.conn, *db.schema);
+      if (!values) continue;
+      db.values = std::make_unique<builtin::ValueIndex>(std::move(*values));
+      it = dbs.emplace(q.db_id, std::move(db)).first;
+    }
+    builtin::Translator translator(*it->second.schema, *it->second.index, it->second.values.get());
+    auto t0 = std::chrono::steady_clock::now();
+    auto t = translator.Translate(q.question, it->second.conn->dialect(), stemmer);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  auto pct = [&](double p) {
+    return ms.empty() ? 0.0 : ms[static_cast<size_t>(p * static_cast<double>(ms.size() - 1))];
+  };
+  fmt::print("{} questions on {} databases: translation median {:.3f} ms, 90th percentile {:.3f} ms, max {:.3f} ms\n",
+             ms.size(), dbs.size(), pct(0.5), pct(0.9), pct(1.0));
+  return 0;
+}
