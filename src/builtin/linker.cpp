@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
@@ -22,6 +23,12 @@ std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemm
   return out;
 }
 
+std::string ToLowerWord(std::string_view w) {
+  std::string lower(w);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  return lower;
+}
+
 std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& stemmer,
                                               const naturalness::Expander* expander) {
   std::vector<std::vector<std::string>> out;
@@ -39,11 +46,52 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
 
 }  // namespace
 
-SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander) {
+SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
+                         const WordNet* wordnet) {
+  std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
+  auto phrases = [&](const std::string& name) {
+    auto out = Phrases(name, stemmer, expander);
+    if (wordnet) {
+      for (auto w : naturalness::SplitWords(name)) words.insert(ToLowerWord(w));
+      if (expander) {
+        for (auto w : naturalness::SplitWords(expander->Expand(name).name)) words.insert(ToLowerWord(w));
+      }
+    }
+    return out;
+  };
   for (const auto& t : schema.tables) {
-    elements_.push_back({t.name, "", Phrases(t.name, stemmer, expander)});
-    for (const auto& c : t.columns) elements_.push_back({t.name, c.name, Phrases(c.name, stemmer, expander)});
+    elements_.push_back({t.name, "", phrases(t.name)});
+    for (const auto& c : t.columns) elements_.push_back({t.name, c.name, phrases(c.name)});
   }
+  for (const auto& e : elements_) {
+    for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
+  }
+  if (!wordnet) return;
+  for (const auto& w : words) {
+    // Digits and one- or two-letter words ("id", "no") relate to too much.
+    if (w.size() < 3 || !std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isalpha(c) != 0; })) {
+      continue;
+    }
+    std::string schema_stem = stemmer.Stem(w);
+    for (const auto& r : wordnet->Related(w)) {
+      std::string stem = stemmer.Stem(r.word);
+      if (stem == schema_stem || vocabulary_.count(stem) || IsStopWord(r.word)) continue;
+      double weight = r.relation == Relation::kSynonym ? 0.85 : r.relation == Relation::kDerived ? 0.75 : 0.7;
+      auto& alts = related_[stem];
+      auto it = std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
+      if (it == alts.end()) {
+        alts.push_back({schema_stem, weight, r.relation});
+      } else if (it->weight < weight) {
+        *it = {schema_stem, weight, r.relation};
+      }
+    }
+  }
+}
+
+const std::vector<Alternative>& SchemaIndex::AlternativesFor(const std::string& stem) const {
+  static const std::vector<Alternative> kNone;
+  auto it = related_.find(stem);
+  return it == related_.end() ? kNone : it->second;
 }
 
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens) {
@@ -54,21 +102,34 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   }
   std::vector<LinkMatch> out;
   const auto& elements = index.Elements();
+  // How well content word k stands for schema stem `stem`: 1 as written, an alternative's weight through WordNet.
+  std::vector<const std::vector<Alternative>*> alternatives;
+  alternatives.reserve(content.size());
+  for (size_t k : content) alternatives.push_back(&index.AlternativesFor(tokens[k].stem));
+  auto weight = [&](size_t k, const std::string& stem) -> double {
+    if (tokens[content[k]].stem == stem) return 1.0;
+    for (const auto& a : *alternatives[k]) {
+      if (a.schema_stem == stem) return a.weight;
+    }
+    return 0.0;
+  };
   for (size_t e = 0; e < elements.size(); ++e) {
     for (const auto& phrase : elements[e].phrases) {
       size_t m = phrase.size();
       // Whole phrase over consecutive content words.
       for (size_t k = 0; k + m <= content.size(); ++k) {
-        bool all = true;
-        for (size_t j = 0; j < m && all; ++j) all = tokens[content[k + j]].stem == phrase[j];
-        if (all) {
-          out.push_back({e, content[k], content[k + m - 1] + 1, 1.0 + 0.1 * static_cast<double>(m - 1), true});
+        double least = 1.0;
+        for (size_t j = 0; j < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+        if (least > 0) {
+          double score = (1.0 + 0.1 * static_cast<double>(m - 1)) * least;
+          out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
       // Part of a longer phrase: its head word alone.
       if (m > 1) {
-        for (size_t k : content) {
-          if (tokens[k].stem == phrase.back()) out.push_back({e, k, k + 1, 0.5 / static_cast<double>(m - 1), false});
+        for (size_t k = 0; k < content.size(); ++k) {
+          double w = weight(k, phrase.back());
+          if (w > 0) out.push_back({e, content[k], content[k] + 1, 0.5 / static_cast<double>(m - 1) * w, false, w < 1.0});
         }
       }
     }

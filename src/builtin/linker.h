@@ -4,10 +4,13 @@
 // matched against them.
 #pragma once
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "builtin/text.h"
+#include "builtin/wordnet.h"
 #include "catalog/schema.h"
 
 namespace plainsql::naturalness {
@@ -22,14 +25,28 @@ struct SchemaElement {
   std::vector<std::vector<std::string>> phrases;  // stem sequences that name it (the name, its expansion)
 };
 
+/// A question word that stands for a schema word through WordNet ("vocalist" for "singer").
+struct Alternative {
+  std::string schema_stem;
+  double weight = 0;  // < 1: synonyms 0.85, derived forms 0.75, hypernyms 0.7
+  Relation relation = Relation::kSynonym;
+};
+
 class SchemaIndex {
  public:
-  /// Indexes every table and column of `schema`; `expander` (optional) adds expansions of names.
-  SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander = nullptr);
+  /// Indexes every table and column of `schema`; `expander` (optional) adds expansions of names; `wordnet` (optional)
+  /// adds the words related to each word of a name, so that a question may name it by a synonym.
+  SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander = nullptr,
+              const WordNet* wordnet = nullptr);
   const std::vector<SchemaElement>& Elements() const { return elements_; }
+  /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
+  /// word (an exact match is never replaced by a synonym) or nothing relates it.
+  const std::vector<Alternative>& AlternativesFor(const std::string& stem) const;
 
  private:
   std::vector<SchemaElement> elements_;
+  std::set<std::string> vocabulary_;                         // every stem of every phrase
+  std::map<std::string, std::vector<Alternative>> related_;  // question stem -> schema stems
 };
 
 struct LinkMatch {
@@ -37,11 +54,13 @@ struct LinkMatch {
   size_t begin = 0, end = 0;  // the question tokens matched: [begin, end)
   double score = 0;           // 1 for a whole phrase, less for part of one; longer phrases score higher
   bool whole = false;         // every word of a phrase matched
+  bool related = false;       // some word matched through WordNet, not as written
 };
 
 /// Every match of a schema element in the question's tokens, best first. A whole phrase matches contiguous tokens
 /// (stop words inside are skipped); a single non-stop word matching the head (last word) of a longer phrase is a
-/// partial match ("names" for "song_name" scores below "song names").
+/// partial match ("names" for "song_name" scores below "song names"). A question word may also match a schema word
+/// through WordNet (SchemaIndex::AlternativesFor), at the alternative's weight.
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens);
 
 }  // namespace plainsql::builtin

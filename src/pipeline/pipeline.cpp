@@ -11,6 +11,7 @@
 #include "builtin/linker.h"
 #include "builtin/translator.h"
 #include "builtin/value_index.h"
+#include "builtin/wordnet.h"
 #include "catalog/name_catalog.h"
 #include "catalog/render.h"
 #include "common/file.h"
@@ -92,11 +93,12 @@ class BuiltinGenerator final : public Generator {
  public:
   // The expander reads the classifier's word list, so the generator keeps the classifier.
   BuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema, naturalness::Classifier classifier,
-                   std::map<std::string, std::string> abbreviations)
+                   std::map<std::string, std::string> abbreviations, std::shared_ptr<const builtin::WordNet> wordnet)
       : conn_(conn),
         schema_(schema),
         classifier_(std::move(classifier)),
-        expander_(classifier_.Words(), std::move(abbreviations)) {}
+        expander_(classifier_.Words(), std::move(abbreviations)),
+        wordnet_(std::move(wordnet)) {}
   std::string Name() const override { return "builtin"; }
   bool CanRefine() const override { return false; }
 
@@ -112,7 +114,7 @@ class BuiltinGenerator final : public Generator {
       values_ = std::make_unique<builtin::ValueIndex>(std::move(*v));
     }
     auto& index = indexes_[&shown];
-    if (!index) index = std::make_unique<builtin::SchemaIndex>(shown, stemmer_, &expander_);
+    if (!index) index = std::make_unique<builtin::SchemaIndex>(shown, stemmer_, &expander_, wordnet_.get());
     builtin::Translator translator(shown, *index, native ? values_.get() : nullptr);
     auto dialect = sql::DialectByName(request.dialect);
     builtin::Translation t = translator.Translate(request.question, dialect ? **dialect : sql::Sqlite(), stemmer_);
@@ -136,6 +138,7 @@ class BuiltinGenerator final : public Generator {
   const catalog::Schema& schema_;
   naturalness::Classifier classifier_;
   naturalness::Expander expander_;
+  std::shared_ptr<const builtin::WordNet> wordnet_;  // null when WordNet is not installed: no synonyms
   builtin::Stemmer stemmer_;
   std::unique_ptr<builtin::ValueIndex> values_;
   std::map<const catalog::Schema*, std::unique_ptr<builtin::SchemaIndex>> indexes_;
@@ -148,8 +151,13 @@ Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, 
   if (!classifier) return classifier.error();
   auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
   if (!abbreviations) return abbreviations.error();
+  // WordNet is read once per process and shared; without it the translator links names as written only.
+  static const std::shared_ptr<const builtin::WordNet> wordnet = [] {
+    auto wn = builtin::WordNet::Open();
+    return wn ? *wn : nullptr;
+  }();
   return std::unique_ptr<Generator>(
-      new BuiltinGenerator(conn, schema, std::move(*classifier), std::move(*abbreviations)));
+      new BuiltinGenerator(conn, schema, std::move(*classifier), std::move(*abbreviations), wordnet));
 }
 
 Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style) {

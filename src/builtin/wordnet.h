@@ -1,0 +1,59 @@
+// WordNet (Princeton WordNet 3.0 as Debian's wordnet-base installs it in /usr/share/wordnet) for the built-in
+// translator's linking: the words related to a schema word, so that "vocalists" finds the `singer` table. Only the
+// database files are read: index.{noun,verb,adj} (sorted lemma lines, searched in memory) and data.{noun,verb,adj}
+// (synsets, read on demand at the byte offsets the index gives). Thread-safe once opened.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace plainsql::builtin {
+
+enum class Relation { kSynonym, kHypernym, kDerived };
+
+struct RelatedWord {
+  std::string word;  // a single-word lemma, lower case ("vocalist")
+  Relation relation = Relation::kSynonym;
+};
+
+class WordNet {
+ public:
+  /// The WordNet database in `dir` ("" → $PLAINSQL_WORDNET_DIR, else /usr/share/wordnet). kNotFound when its index
+  /// files are missing.
+  static Result<std::shared_ptr<const WordNet>> Open(const std::string& dir = "");
+
+  /// Words related to `word` (lower case; a plural is tried as its singular when the plural has no entry): the other
+  /// lemmas of its most frequent senses (three noun senses, two verb and two adjective senses), the lemmas of the
+  /// direct hypernyms of its two most frequent noun senses, and the nouns and verbs derived from its first noun or verb
+  /// sense ("singer" → "sing"). Multi-word lemmas are left out. Empty when WordNet does not know the word.
+  std::vector<RelatedWord> Related(std::string_view word) const;
+
+  /// Whether WordNet has `word` (lower case) as a lemma of any part of speech.
+  bool Knows(std::string_view word) const;
+
+  ~WordNet();
+  WordNet(const WordNet&) = delete;
+  WordNet& operator=(const WordNet&) = delete;
+
+ private:
+  WordNet() = default;
+  struct Part {
+    char pos = 'n';
+    std::string index;  // the whole index file
+    int data_fd = -1;   // the data file, read with pread
+  };
+  struct Synset {
+    std::vector<std::string> words;
+    std::vector<std::pair<std::string, std::pair<char, long>>> pointers;  // symbol, (pos, offset)
+  };
+  const Part* PartOf(char pos) const;
+  std::vector<long> Offsets(const Part& part, std::string_view lemma) const;
+  bool ReadSynset(char pos, long offset, Synset& out) const;
+  Part parts_[3];
+};
+
+}  // namespace plainsql::builtin
