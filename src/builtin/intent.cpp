@@ -24,9 +24,10 @@ std::optional<int64_t> SmallNumber(const Token& t) {
       return std::nullopt;
     }
   }
-  static const std::map<std::string, int64_t> kWords = {{"one", 1},  {"two", 2},  {"three", 3},  {"four", 4},
-                                                        {"five", 5}, {"six", 6},  {"seven", 7},  {"eight", 8},
-                                                        {"nine", 9}, {"ten", 10}, {"twenty", 20}};
+  static const std::map<std::string, int64_t> kWords = {
+      {"one", 1},  {"two", 2},   {"three", 3},   {"four", 4},   {"five", 5},  {"six", 6},   {"seven", 7},
+      {"eight", 8}, {"nine", 9}, {"ten", 10},    {"eleven", 11}, {"twelve", 12}, {"fifteen", 15}, {"twenty", 20},
+      {"once", 1}, {"twice", 2}, {"thrice", 3}};
   auto it = kWords.find(t.lower);
   if (it == kWords.end()) return std::nullopt;
   return it->second;
@@ -102,11 +103,29 @@ Intent ReadIntent(const std::vector<Token>& t) {
   static const std::array<std::string_view, 9> kAdjectives = {"older",   "younger", "longer",  "shorter", "heavier",
                                                               "lighter", "taller",  "cheaper", "later"};
   for (size_t i = 0; i < t.size(); ++i) {
-    if (!IsNumber(t, i)) continue;
+    // Numbers, and number words after a comparing word ("more than two", "at least once", "two or more").
+    std::string value;
+    if (IsNumber(t, i)) {
+      value = t[i].lower;
+    } else if (auto n = SmallNumber(t[i])) {
+      value = std::to_string(*n);
+    } else {
+      continue;
+    }
     // "between 5 and 10"
     if (i >= 1 && Is(t, i - 1, "between") && Is(t, i + 1, "and") && IsNumber(t, i + 2)) {
-      in.comparisons.push_back({"BETWEEN", t[i].lower, t[i + 2].lower, i - 1, i, ""});
+      in.comparisons.push_back({"BETWEEN", t[i].lower, t[i + 2].lower, i - 1, i, "", false});
       continue;
+    }
+    // "4 or more", "two or fewer".
+    if (Is(t, i + 1, "or") && i + 2 < t.size()) {
+      static const std::map<std::string, std::string> kAfter = {
+          {"more", ">="}, {"greater", ">="}, {"higher", ">="}, {"above", ">="}, {"over", ">="},
+          {"less", "<="}, {"fewer", "<="},   {"lower", "<="},  {"below", "<="}, {"under", "<="}};
+      if (auto it = kAfter.find(t[i + 2].lower); it != kAfter.end()) {
+        in.comparisons.push_back({it->second, value, "", i + 2, i, "", false});
+        continue;
+      }
     }
     if (i >= 3 && Is(t, i - 1, "and") && Is(t, i - 3, "between")) continue;  // the upper bound, taken above
     // Look back up to 3 words for a cue: "more than 30", "at least 3", "before 2010", "older than 30".
@@ -133,7 +152,25 @@ Intent ReadIntent(const std::vector<Token>& t) {
       if (op == "<") op = negated ? ">=" : or_equal ? "<=" : "<";
       std::string adjective =
           std::find(kAdjectives.begin(), kAdjectives.end(), w) != kAdjectives.end() ? w : std::string();
-      in.comparisons.push_back({op, t[i].lower, "", c, i, adjective});
+      in.comparisons.push_back({op, value, "", c, i, adjective, false});
+      break;
+    }
+  }
+  // Comparisons with the average: a comparing word up to 3 words before "average" ("older than average", "above the
+  // average age", "higher than the average"). That "average" is not an aggregate to select.
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!(Is(t, i, "average") || Is(t, i, "mean") || Is(t, i, "avg"))) continue;
+    for (size_t back = 1; back <= 3 && back <= i; ++back) {
+      size_t c = i - back;
+      auto it = kMore.find(t[c].lower);
+      if (it == kMore.end() || it->second == "=" || it->second == ">=") continue;
+      bool negated = c > 0 && (t[c - 1].lower == "no" || t[c - 1].lower == "not");
+      std::string op = it->second;
+      if (negated) op = op == ">" ? "<=" : ">=";
+      std::string adjective =
+          std::find(kAdjectives.begin(), kAdjectives.end(), t[c].lower) != kAdjectives.end() ? t[c].lower : "";
+      in.comparisons.push_back({op, "", "", c, i, adjective, true});
+      std::erase_if(in.aggregates, [&](const AggregateCue& a) { return a.token == i; });
       break;
     }
   }

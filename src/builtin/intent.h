@@ -1,6 +1,7 @@
 // What a question asks for, from its wording alone: aggregates ("how many", "average"), grouping ("for each", "per"),
 // ordering and limits ("top 3", "in descending order"), superlatives ("the oldest", "the most"), comparisons with
-// numbers ("more than 30", "before 2010", "between 5 and 10") and negation ("not", "never", "without"). Each cue keeps
+// numbers ("more than 30", "two or more", "at least once", "before 2010", "between 5 and 10") or with the average
+// ("older than average"), and negation ("not", "never", "without"). Each cue keeps
 // the token where it was found, so the assembler can attach it to the nearest linked column.
 #pragma once
 
@@ -26,6 +27,8 @@ struct Comparison {
   size_t cue = 0;         // the comparing word ("more", "older", "before", …)
   size_t number = 0;      // the number's token
   std::string adjective;  // "older", "younger", "higher", "longer", … when the cue names the quantity
+  bool average = false;   // against the average ("older than average", "above the average age"): `number` is the
+                          // token of "average" and `value` is empty
 };
 
 struct Superlative {

@@ -33,6 +33,7 @@ struct Filter {
   std::string op;        // "=", ">", "BETWEEN", ...
   std::string literal;   // SQL text
   std::string literal2;  // BETWEEN's upper bound
+  size_t at = SIZE_MAX;  // the question token it comes from
 };
 
 std::string Quote(std::string_view s) {
@@ -156,7 +157,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (clash) {
       std::erase_if(mentions, [&](const Mention& m) { return m.begin < e && b < m.end; });
     }
-    filters.push_back({{best->table, best->column}, "=", Quote(best->value), ""});
+    filters.push_back({{best->table, best->column}, "=", Quote(best->value), "", b});
     for (size_t i = b; i < e; ++i) used[i] = true;
     notes.push_back(fmt::format("value '{}' in {}.{}", best->value, best->table, best->column));
   }
@@ -215,15 +216,73 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     return ColumnRef{el.table, el.column};
   };
 
-  // Comparisons with numbers.
+  auto table_at = [&](size_t token) -> std::optional<std::string> {
+    for (const auto& m : mentions) {
+      const auto& el = index_.Elements()[m.element];
+      if (el.column.empty() && m.begin <= token && token < m.end) return el.table;
+    }
+    return std::nullopt;
+  };
+  auto mark_mention = [&](size_t token) {
+    for (size_t k = 0; k < mentions.size(); ++k) {
+      if (mentions[k].begin <= token && token < mentions[k].end) consumed.insert(k);
+    }
+  };
+  // Comparisons with numbers, with the average, and with counts over groups.
+  struct Having {
+    std::string op, value;
+    std::string counted;  // the table whose rows are counted ("" when only "times" says so)
+  };
+  std::optional<Having> having;
   for (const auto& c : intent.comparisons) {
+    if (c.average) {
+      // "older than average": the quantity the adjective names; "above the average age": the column after it.
+      std::optional<ColumnRef> col;
+      if (!QuantityOf(c.adjective).empty()) col = numeric_near(c.cue, QuantityOf(c.adjective));
+      for (size_t k = c.number + 1; !col && k < tokens.size() && k <= c.number + 2; ++k) {
+        if (auto named = column_at(k); named && IsNumericColumn(schema_, *named)) {
+          col = named;
+          mark_mention(k);
+        }
+      }
+      if (!col) col = numeric_near(c.cue, "");
+      if (!col) {
+        notes.push_back(fmt::format("no numeric column to compare with the average ('{}')", tokens[c.cue].text));
+        continue;
+      }
+      used[c.cue] = used[c.number] = true;
+      filters.push_back({*col, c.op,
+                         fmt::format("(SELECT avg({}) FROM {})", sql::QuoteIdentifier(dialect, col->column),
+                                     sql::QuoteIdentifier(dialect, col->table)),
+                         "", c.cue});
+      notes.push_back(fmt::format("compared with the average of {}.{}", col->table, col->column));
+      continue;
+    }
+    // "more than 100 tracks", "at least 2 events", "4 or more transactions", "more than once": a count per group.
+    if (c.op != "BETWEEN" && !having) {
+      size_t k = c.number + 1;
+      if (c.cue > c.number) k = c.cue + 1;  // "4 or more transactions"
+      while (k < tokens.size() && tokens[k].kind == TokenKind::kWord && IsStopWord(tokens[k].lower)) ++k;
+      std::optional<std::string> counted;
+      bool times = tokens[c.number].lower == "once" || tokens[c.number].lower == "twice" ||
+                   (k < tokens.size() && tokens[k].lower == "times");
+      if (k < tokens.size()) counted = table_at(k);
+      if (counted || times) {
+        having = Having{c.op, c.value, counted.value_or("")};
+        used[c.cue] = used[c.number] = true;
+        if (times && k < tokens.size()) used[k] = true;
+        notes.push_back(counted ? fmt::format("a count of {} per group {} {}", *counted, c.op, c.value)
+                                : fmt::format("a count per group {} {}", c.op, c.value));
+        continue;
+      }
+    }
     auto col = numeric_near(c.cue, QuantityOf(c.adjective));
     if (!col) {
       notes.push_back(fmt::format("no numeric column for '{}'", tokens[c.cue].text));
       continue;
     }
     used[c.cue] = used[c.number] = true;
-    filters.push_back({*col, c.op, c.value, c.high});
+    filters.push_back({*col, c.op, c.value, c.high, c.cue});
   }
   // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR).
   std::vector<std::string> years;
@@ -415,13 +474,19 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     where.push_back(ors.size() == 1 ? ors[0] : "(" + fmt::format("{}", fmt::join(ors, " OR ")) + ")");
   }
   if (!where.empty()) sql += " WHERE " + fmt::format("{}", fmt::join(where, " AND "));
+  // Counting per subject row groups by its key; counting the subject's own rows ("statuses shared by more than two
+  // roller coasters") groups by what is shown.
+  auto subject_key = [&] {
+    const catalog::Table* t = schema_.FindTable(subject);
+    bool own_rows = having && Lower(having->counted) == Lower(subject) && !group_by_count;
+    return t && !t->primary_key.empty() && !own_rows ? ref(subject, t->primary_key.front()) : expand(select.front());
+  };
   if (group) {
     sql += " GROUP BY " + ref(group->table, group->column);
-  } else if (group_by_count) {
-    const catalog::Table* t = schema_.FindTable(subject);
-    std::string key = t && !t->primary_key.empty() ? ref(subject, t->primary_key.front()) : expand(select.front());
-    sql += " GROUP BY " + key;
+  } else if (group_by_count || having) {
+    sql += " GROUP BY " + subject_key();
   }
+  if (having) sql += fmt::format(" HAVING count(*) {} {}", having->op, having->value);
   if (group_by_count) {
     sql += std::string(" ORDER BY count(*) ") + (order_desc ? "DESC" : "ASC");
   } else if (order_column) {
