@@ -181,6 +181,38 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     return out;
   }
 
+  // Negation: "drivers without a school bus", "pilots who did not win matches in Australia". The tables named after
+  // the negating word (other than the subject) and the values found in them become a NOT IN subquery over the foreign
+  // key that joins them to the subject; they are not joined in the main query.
+  std::optional<size_t> neg_at;
+  for (size_t n : intent.negations) {
+    bool part_of_comparison = false;  // "no more than 3", "not older than 30"
+    for (const auto& c : intent.comparisons) part_of_comparison = part_of_comparison || c.cue == n + 1;
+    if (!part_of_comparison) {
+      neg_at = n;
+      break;
+    }
+  }
+  std::set<std::string> negated_tables;  // lower-case
+  std::vector<std::string> need_tables_extra;  // negated tables joined after all
+  if (neg_at) {
+    for (const auto& m : mentions) {
+      const auto& el = index_.Elements()[m.element];
+      if (el.column.empty() && m.begin > *neg_at && Lower(el.table) != Lower(subject)) {
+        negated_tables.insert(Lower(el.table));
+      }
+    }
+    for (const auto& f : filters) {
+      if (f.at != SIZE_MAX && f.at > *neg_at && Lower(f.col.table) != Lower(subject)) {
+        negated_tables.insert(Lower(f.col.table));
+      }
+    }
+    std::erase_if(mentions, [&](const Mention& m) {
+      return m.begin > *neg_at && negated_tables.count(Lower(index_.Elements()[m.element].table));
+    });
+    used[*neg_at] = true;
+  }
+
   auto column_at = [&](size_t token) -> std::optional<ColumnRef> {
     for (const auto& m : mentions) {
       const auto& el = index_.Elements()[m.element];
@@ -381,8 +413,86 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     select.push_back(name ? "@" + name->table + "." + name->column : "*");
   }
 
+  // The negated part: its filters leave the main query for the subquery.
+  std::vector<Filter> negated_filters;
+  if (!negated_tables.empty()) {
+    for (auto it = filters.begin(); it != filters.end();) {
+      if (it->at != SIZE_MAX && it->at > *neg_at && negated_tables.count(Lower(it->col.table))) {
+        negated_filters.push_back(*it);
+        it = filters.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  } else if (neg_at) {
+    // A value of the subject's own table after the negation: "players not from the USA" → !=.
+    for (auto& f : filters) {
+      if (f.at != SIZE_MAX && f.at > *neg_at && f.op == "=") f.op = "!=";
+    }
+  }
+  std::string not_in;  // "<subject column> NOT IN (subquery)", the subject column as a placeholder
+  ColumnRef not_in_column;
+  if (!negated_tables.empty()) {
+    std::vector<std::string> wanted = {subject};
+    for (const auto& t : schema_.tables) {
+      if (negated_tables.count(Lower(t.name))) wanted.push_back(t.name);
+    }
+    auto sub_tree = ConnectTables(schema_, wanted);
+    size_t from_subject = 0;
+    const JoinEdge* first = nullptr;
+    if (sub_tree) {
+      for (const auto& e : sub_tree->edges) {
+        if (Lower(e.left_table) == Lower(subject)) {
+          ++from_subject;
+          first = &e;
+        }
+      }
+    }
+    if (first && from_subject == 1 && first->left_columns.size() == 1) {
+      std::map<std::string, std::string> sub_alias;
+      size_t next = 1;
+      for (const auto& t : sub_tree->Tables()) {
+        if (Lower(t) != Lower(subject)) sub_alias[Lower(t)] = fmt::format("S{}", next++);
+      }
+      auto sref = [&](const std::string& table, const std::string& column) {
+        return sub_alias[Lower(table)] + "." + sql::QuoteIdentifier(dialect, column);
+      };
+      std::string sub = "SELECT " + sref(first->right_table, first->right_columns.front()) + " FROM " +
+                        sql::QuoteIdentifier(dialect, first->right_table) + " AS " +
+                        sub_alias[Lower(first->right_table)];
+      for (const auto& e : sub_tree->edges) {
+        if (&e == first) continue;
+        sub += " JOIN " + sql::QuoteIdentifier(dialect, e.right_table) + " AS " + sub_alias[Lower(e.right_table)] +
+               " ON ";
+        for (size_t i = 0; i < e.left_columns.size(); ++i) {
+          sub += (i ? " AND " : "") + sref(e.left_table, e.left_columns[i]) + " = " +
+                 sref(e.right_table, e.right_columns[i]);
+        }
+      }
+      std::vector<std::string> conds;
+      for (const auto& f : negated_filters) {
+        std::string col = sref(f.col.table, f.col.column);
+        conds.push_back(f.op == "BETWEEN" ? fmt::format("{} BETWEEN {} AND {}", col, f.literal, f.literal2)
+                                          : fmt::format("{} {} {}", col, f.op, f.literal));
+      }
+      if (!conds.empty()) sub += " WHERE " + fmt::format("{}", fmt::join(conds, " AND "));
+      not_in = sub;
+      not_in_column = {subject, first->left_columns.front()};
+      notes.push_back(fmt::format("negated: {} NOT IN rows of {}", subject, fmt::join(negated_tables, ", ")));
+    } else {
+      // No single foreign key to negate through: keep the tables joined as before.
+      notes.push_back("negation not applied: no single foreign key from " + subject + " to the negated tables");
+      for (auto& f : negated_filters) filters.push_back(f);
+      negated_filters.clear();
+      for (const auto& t : schema_.tables) {
+        if (negated_tables.count(Lower(t.name))) need_tables_extra.push_back(t.name);
+      }
+    }
+  }
+
   // Tables and joins.
   std::vector<std::string> tables = {subject};
+  for (const auto& t : need_tables_extra) tables.push_back(t);
   auto need = [&](const ColumnRef& c) {
     if (std::find(tables.begin(), tables.end(), c.table) == tables.end()) tables.push_back(c.table);
   };
@@ -467,6 +577,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     where.push_back(f.op == "BETWEEN" ? fmt::format("{} BETWEEN {} AND {}", col, f.literal, f.literal2)
                                       : fmt::format("{} {} {}", col, f.op, f.literal));
   }
+  if (!not_in.empty()) where.push_back(ref(not_in_column.table, not_in_column.column) + " NOT IN (" + not_in + ")");
   if (year_column) {
     std::vector<std::string> ors;
     ors.reserve(years.size());
@@ -476,15 +587,28 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   if (!where.empty()) sql += " WHERE " + fmt::format("{}", fmt::join(where, " AND "));
   // Counting per subject row groups by its key; counting the subject's own rows ("statuses shared by more than two
   // roller coasters") groups by what is shown.
-  auto subject_key = [&] {
+  auto subject_key = [&]() -> std::string {
     const catalog::Table* t = schema_.FindTable(subject);
     bool own_rows = having && Lower(having->counted) == Lower(subject) && !group_by_count;
-    return t && !t->primary_key.empty() && !own_rows ? ref(subject, t->primary_key.front()) : expand(select.front());
+    bool keyed = t && !t->primary_key.empty();
+    if (keyed && !own_rows) return ref(subject, t->primary_key.front());
+    for (const auto& c : shown) {
+      if (std::find(order_of_tables.begin(), order_of_tables.end(), c.table) != order_of_tables.end()) {
+        return ref(c.table, c.column);
+      }
+    }
+    return keyed ? ref(subject, t->primary_key.front()) : "";
   };
   if (group) {
     sql += " GROUP BY " + ref(group->table, group->column);
   } else if (group_by_count || having) {
-    sql += " GROUP BY " + subject_key();
+    std::string key = subject_key();
+    if (!key.empty()) {
+      sql += " GROUP BY " + key;
+    } else {
+      having.reset();
+      group_by_count = false;
+    }
   }
   if (having) sql += fmt::format(" HAVING count(*) {} {}", having->op, having->value);
   if (group_by_count) {
