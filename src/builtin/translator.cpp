@@ -571,20 +571,81 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       sql += (i ? " AND " : "") + ref(e.left_table, e.left_columns[i]) + " = " + ref(e.right_table, e.right_columns[i]);
     }
   }
-  std::vector<std::string> where;
+  // Conditions, in question order. Two conditions with "or" between them are one OR; two on the same column that
+  // cannot both hold ("Panama and Malta flags", "more than 5600 and less than 5200") are an OR, or, when the question
+  // says "both", the same query twice joined by INTERSECT (the other reading is the next candidate).
+  struct Cond {
+    std::string sql;
+    ColumnRef col;
+    size_t at = SIZE_MAX;
+    bool equality = false;
+    double number = 0;
+    bool numeric = false;
+    std::string op;
+  };
+  std::vector<Cond> conds;
   for (const auto& f : filters) {
     std::string col = ref(f.col.table, f.col.column);
-    where.push_back(f.op == "BETWEEN" ? fmt::format("{} BETWEEN {} AND {}", col, f.literal, f.literal2)
-                                      : fmt::format("{} {} {}", col, f.op, f.literal));
+    Cond c{f.op == "BETWEEN" ? fmt::format("{} BETWEEN {} AND {}", col, f.literal, f.literal2)
+                             : fmt::format("{} {} {}", col, f.op, f.literal),
+           f.col, f.at, f.op == "=", 0, false, f.op};
+    if (!f.literal.empty() && (std::isdigit(static_cast<unsigned char>(f.literal[0])) || f.literal[0] == '-')) {
+      c.number = std::atof(f.literal.c_str());
+      c.numeric = true;
+    }
+    conds.push_back(std::move(c));
   }
-  if (!not_in.empty()) where.push_back(ref(not_in_column.table, not_in_column.column) + " NOT IN (" + not_in + ")");
+  if (!not_in.empty()) {
+    conds.push_back({ref(not_in_column.table, not_in_column.column) + " NOT IN (" + not_in + ")", not_in_column,
+                     *neg_at, false, 0, false, "NOT IN"});
+  }
+  std::stable_sort(conds.begin(), conds.end(), [](const Cond& a, const Cond& b) { return a.at < b.at; });
   if (year_column) {
     std::vector<std::string> ors;
     ors.reserve(years.size());
     for (const auto& y : years) ors.push_back(ref(year_column->table, year_column->column) + " = " + y);
-    where.push_back(ors.size() == 1 ? ors[0] : "(" + fmt::format("{}", fmt::join(ors, " OR ")) + ")");
+    conds.push_back({ors.size() == 1 ? ors[0] : "(" + fmt::format("{}", fmt::join(ors, " OR ")) + ")", *year_column,
+                     SIZE_MAX, false, 0, false, "="});
   }
-  if (!where.empty()) sql += " WHERE " + fmt::format("{}", fmt::join(where, " AND "));
+  auto word_between = [&](size_t a, size_t b, std::string_view word) {
+    if (a == SIZE_MAX || b == SIZE_MAX) return false;
+    for (size_t i = std::min(a, b) + 1; i < std::max(a, b) && i < tokens.size(); ++i) {
+      if (tokens[i].kind == TokenKind::kWord && tokens[i].lower == word) return true;
+    }
+    return false;
+  };
+  bool both = std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.lower == "both"; });
+  // Which pairs (i, i + 1) are joined by OR, and a same-column pair that may be read as INTERSECT.
+  std::vector<bool> or_next(conds.size(), false);
+  std::optional<std::pair<size_t, size_t>> clash;
+  for (size_t i = 0; i + 1 < conds.size(); ++i) {
+    const Cond &a = conds[i], &b = conds[i + 1];
+    bool same_column = a.col == b.col;
+    bool cannot_both = same_column && ((a.equality && b.equality) ||
+                                       (a.numeric && b.numeric &&
+                                        ((a.op[0] == '>' && b.op[0] == '<' && a.number >= b.number) ||
+                                         (a.op[0] == '<' && b.op[0] == '>' && a.number <= b.number))));
+    if (word_between(a.at, b.at, "or") || word_between(a.at, b.at, "nor")) {
+      or_next[i] = true;
+    } else if (cannot_both) {
+      or_next[i] = !both;
+      if (!clash) clash = std::make_pair(i, i + 1);
+    }
+  }
+  auto where_sql = [&](std::optional<size_t> skip) {
+    std::vector<std::string> groups;
+    std::vector<std::string> ors;
+    for (size_t i = 0; i < conds.size(); ++i) {
+      if (skip && *skip == i) continue;
+      ors.push_back(conds[i].sql);
+      bool joined = or_next[i] && !(skip && *skip == i + 1);
+      if (!joined) {
+        groups.push_back(ors.size() == 1 ? ors[0] : "(" + fmt::format("{}", fmt::join(ors, " OR ")) + ")");
+        ors.clear();
+      }
+    }
+    return groups.empty() ? std::string() : " WHERE " + fmt::format("{}", fmt::join(groups, " AND "));
+  };
   // Counting per subject row groups by its key; counting the subject's own rows ("statuses shared by more than two
   // roller coasters") groups by what is shown.
   auto subject_key = [&]() -> std::string {
@@ -599,32 +660,42 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     }
     return keyed ? ref(subject, t->primary_key.front()) : "";
   };
+  std::string grouping;  // GROUP BY and HAVING
   if (group) {
-    sql += " GROUP BY " + ref(group->table, group->column);
+    grouping += " GROUP BY " + ref(group->table, group->column);
   } else if (group_by_count || having) {
     std::string key = subject_key();
     if (!key.empty()) {
-      sql += " GROUP BY " + key;
+      grouping += " GROUP BY " + key;
     } else {
       having.reset();
       group_by_count = false;
     }
   }
-  if (having) sql += fmt::format(" HAVING count(*) {} {}", having->op, having->value);
+  if (having) grouping += fmt::format(" HAVING count(*) {} {}", having->op, having->value);
+  std::string ordering;
   if (group_by_count) {
-    sql += std::string(" ORDER BY count(*) ") + (order_desc ? "DESC" : "ASC");
+    ordering += std::string(" ORDER BY count(*) ") + (order_desc ? "DESC" : "ASC");
   } else if (order_column) {
-    sql += " ORDER BY " + ref(order_column->table, order_column->column) + (order_desc ? " DESC" : "");
+    ordering += " ORDER BY " + ref(order_column->table, order_column->column) + (order_desc ? " DESC" : "");
   } else if (order_first_shown && !select.empty() && select.front() != "*" && aggregates.empty() && !counting) {
-    sql += " ORDER BY " + expand(select.front()) + (order_desc ? " DESC" : "");
+    ordering += " ORDER BY " + expand(select.front()) + (order_desc ? " DESC" : "");
   }
-  if (!limit.empty() && (order_column || group_by_count)) sql += " LIMIT " + limit;
+  if (!limit.empty() && (order_column || group_by_count)) ordering += " LIMIT " + limit;
 
-  // Through the front end: what leaves here parses, and prints in the dialect.
-  auto parsed = sql::ParseQuery(sql, dialect);
-  if (!parsed) {
-    out.reason = "the assembled query does not parse: " + parsed.error().message;
-    return out;
+  // The readings, best first: the conditions as read, then the other reading of a same-column pair.
+  std::vector<std::pair<std::string, std::string>> readings;  // SQL, note
+  std::string intersect;
+  if (clash && ordering.empty() && !counting && aggregates.empty()) {
+    intersect = sql + where_sql(clash->second) + grouping + " INTERSECT " + sql + where_sql(clash->first) + grouping;
+  }
+  if (clash && both && !intersect.empty()) {
+    readings.push_back({intersect, "both values: INTERSECT"});
+    or_next[clash->first] = true;
+    readings.push_back({sql + where_sql(std::nullopt) + grouping + ordering, "either value: OR"});
+  } else {
+    readings.push_back({sql + where_sql(std::nullopt) + grouping + ordering, ""});
+    if (!intersect.empty()) readings.push_back({intersect, "both values: INTERSECT"});
   }
   size_t content = 0, covered = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -636,11 +707,22 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       out.unlinked.push_back(tokens[i].text);
     }
   }
-  TranslatorCandidate c;
-  c.sql = sql::Print(*parsed, dialect);
-  c.score = content ? static_cast<double>(covered) / static_cast<double>(content) : 0.0;
-  c.notes = std::move(notes);
-  out.candidates.push_back(std::move(c));
+  double score = content ? static_cast<double>(covered) / static_cast<double>(content) : 0.0;
+  // Through the front end: what leaves here parses, and prints in the dialect.
+  for (size_t r = 0; r < readings.size(); ++r) {
+    auto parsed = sql::ParseQuery(readings[r].first, dialect);
+    if (!parsed) {
+      if (r == 0) out.reason = "the assembled query does not parse: " + parsed.error().message;
+      continue;
+    }
+    TranslatorCandidate c;
+    c.sql = sql::Print(*parsed, dialect);
+    c.score = std::max(0.0, score - 0.1 * static_cast<double>(r));
+    c.notes = notes;
+    if (!readings[r].second.empty()) c.notes.push_back(readings[r].second);
+    out.candidates.push_back(std::move(c));
+  }
+  if (!out.candidates.empty()) out.reason.clear();
   return out;
 }
 
