@@ -145,6 +145,10 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   for (const auto& v : values) value_spans.insert({v.begin, v.end});
   for (const auto& span : value_spans) {
     const size_t b = span.first, e = span.second;
+    // A number a comparison reads ("after 1961") is not a stored value.
+    bool compared = false;
+    for (const auto& c : intent.comparisons) compared = compared || (b <= c.number && c.number < e);
+    if (compared) continue;
     bool clash = false;
     for (size_t i = b; i < e; ++i) clash = clash || used[i];
     const ValueMatch* best = nullptr;

@@ -122,9 +122,12 @@ class BuiltinGenerator final : public Generator {
       std::string unlinked = t.unlinked.empty() ? "" : " (not linked: " + Join(t.unlinked, ", ") + ")";
       return MakeError(ErrorCode::kNotFound, "the built-in translator cannot answer this: " + t.reason + unlinked);
     }
+    // Its readings are alternatives, best first, not samples: all of them go to the vote (at least three), where a
+    // reading that runs and returns rows beats one that fails or returns nothing.
     Generation g;
+    g.ranked = true;
     for (const auto& c : t.candidates) {
-      if (static_cast<int>(g.candidates.size()) >= std::max(1, request.n)) break;
+      if (static_cast<int>(g.candidates.size()) >= std::max(3, request.n)) break;
       g.candidates.push_back(c.sql);
       for (const auto& n : c.notes) g.notes.push_back(n);
       g.notes.push_back(fmt::format("score {:.2f}", c.score));
@@ -255,6 +258,7 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
   add_stage({"examples", 0, 0, 0, 0, {{"note", "no example store yet: nothing selected"}}});
 
   // Generate.
+  std::set<std::string> ranked;  // generators whose candidates are ranked readings
   {
     StageTrace st{"generate"};
     auto t0 = Clock::now();
@@ -274,6 +278,7 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
       st.completion_tokens += gen->completion_tokens;
       for (const auto& n : gen->notes) st.detail["notes"].push_back(g->Name() + ": " + n);
       for (const auto& sql : gen->candidates) answer.candidates.push_back({g->Name(), sql, "", "", "", 0, "", 0});
+      if (gen->ranked) ranked.insert(g->Name());
     }
     st.detail["candidates"] = answer.candidates.size();
     st.ms = MsSince(t0);
@@ -364,6 +369,16 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
         }
         if (c.status == "empty" && rank(repaired.status) == 1) break;  // still empty: it may be the answer
       }
+    }
+    // A ranked generator is represented by its first reading that ran.
+    std::set<std::string> represented;
+    for (size_t i = 0; i < answer.candidates.size(); ++i) {
+      Candidate& c = answer.candidates[i];
+      if (!ranked.count(c.generator) || !results[i]) continue;
+      if (represented.insert(c.generator).second) continue;
+      results[i].reset();
+      c.status = "not needed";
+      c.problem = "an earlier reading of " + c.generator + " ran";
     }
     st.wait_ms += db_wait;
     st.detail["refinements"] = rounds_used;

@@ -37,6 +37,9 @@ struct Generation {
   int64_t prompt_tokens = 0, completion_tokens = 0;
   double wait_ms = 0;              // time spent waiting for a model (excluded from the pipeline's own work)
   std::vector<std::string> notes;  // what the generator linked or could not (shown in the trace)
+  /// The candidates are readings ranked by the generator, not samples: the first that runs (with rows or empty)
+  /// stands for the generator in the vote, and the later ones are tried only when the earlier ones fail.
+  bool ranked = false;
 };
 
 /// A source of candidate SQL: an LLM, or (issue #8) the built-in translator.
@@ -82,7 +85,8 @@ struct Candidate {
   std::string generator;
   std::string sql;         // as generated (natural names when a crosswalk is active), after refinement
   std::string native_sql;  // what ran
-  std::string status;      // "ok", "empty", "error", "refused", "no sql", "unknown name"
+  std::string status;      // "ok", "empty", "error", "refused", "no sql", "unknown name", "not needed" (a later
+                           // ranked reading whose generator's earlier reading ran)
   std::string problem;     // the last problem seen ("" when it ran)
   int refinements = 0;
   std::string fingerprint;  // of its result, when it ran
