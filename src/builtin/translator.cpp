@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -127,12 +128,28 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   };
   std::vector<Mention> mentions;
   std::set<std::string> linked_tables;
+  // A column word that several tables have ("names") belongs to a table the question names ("names of
+  // medications"), or whose stored value it names: those columns' links are preferred.
+  std::set<std::string> named_tables;
+  for (const auto& m : links) {
+    const auto& el = index_.Elements()[m.element];
+    bool free = true;
+    for (size_t i = m.begin; i < m.end; ++i) free = free && !used[i];
+    if (el.column.empty() && m.whole && free) named_tables.insert(Lower(el.table));
+  }
+  for (const auto& v : values) named_tables.insert(Lower(v.table));
+  constexpr double kBoost = 0.3;  // chosen on Spider train (0.05: 0.369, 0.3: 0.374, 0.6: 0.373)
+  for (auto& m : links) {
+    const auto& el = index_.Elements()[m.element];
+    if (!el.column.empty() && named_tables.count(Lower(el.table))) m.score += kBoost;
+  }
+  std::stable_sort(links.begin(), links.end(), [](const LinkMatch& a, const LinkMatch& b) { return a.score > b.score; });
   for (const auto& m : links) {
     bool free = true;
     for (size_t i = m.begin; i < m.end; ++i) free = free && !used[i];
     if (!free) continue;
     // A partial match only stands in for a column when nothing better names that word.
-    if (!m.whole && m.score < 0.5) continue;
+    if (!m.whole && m.score < 0.5) continue;  // (boosted partial links pass)
     mentions.push_back({m.element, m.begin, m.end});
     for (size_t i = m.begin; i < m.end; ++i) used[i] = true;
     linked_tables.insert(Lower(index_.Elements()[m.element].table));
