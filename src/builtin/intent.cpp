@@ -129,8 +129,10 @@ Intent ReadIntent(const std::vector<Token>& t) {
     }
     if (i >= 3 && Is(t, i - 1, "and") && Is(t, i - 3, "between")) continue;  // the upper bound, taken above
     // Look back up to 3 words for a cue: "more than 30", "at least 3", "before 2010", "older than 30".
-    for (size_t back = 1; back <= 3 && back <= i; ++back) {
+    // Function words and "year" do not count: "before the year of 2010".
+    for (size_t back = 1, words = 0; words < 3 && back <= i && back <= 6; ++back) {
       size_t c = i - back;
+      if (!(IsStopWord(t[c].lower) || t[c].lower == "year" || t[c].lower == "years")) ++words;
       const std::string& w = t[c].lower;
       std::string op;
       if (w == "least" && c > 0 && t[c - 1].lower == "at") op = ">=";
@@ -160,8 +162,10 @@ Intent ReadIntent(const std::vector<Token>& t) {
   // average age", "higher than the average"). That "average" is not an aggregate to select.
   for (size_t i = 0; i < t.size(); ++i) {
     if (!(Is(t, i, "average") || Is(t, i, "mean") || Is(t, i, "avg"))) continue;
-    for (size_t back = 1; back <= 3 && back <= i; ++back) {
+    // Function words and "year" do not count: "before the year of 2010".
+    for (size_t back = 1, words = 0; words < 3 && back <= i && back <= 6; ++back) {
       size_t c = i - back;
+      if (!(IsStopWord(t[c].lower) || t[c].lower == "year" || t[c].lower == "years")) ++words;
       auto it = kMore.find(t[c].lower);
       if (it == kMore.end() || it->second == "=" || it->second == ">=") continue;
       bool negated = c > 0 && (t[c - 1].lower == "no" || t[c - 1].lower == "not");

@@ -330,6 +330,9 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       }
     }
     auto col = numeric_near(c.cue, QuantityOf(c.adjective));
+    // "held between 2009 and 2011", "before 2010": a year.
+    bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
+    if (!col && year_like) col = numeric_near(c.cue, "year");
     if (!col) {
       notes.push_back(fmt::format("no numeric column for '{}'", tokens[c.cue].text));
       continue;
