@@ -356,9 +356,22 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   // Grouping, aggregates, superlatives, order.
   std::optional<ColumnRef> group;
   for (size_t g : intent.group_by) {
-    if (auto c = column_at(g)) {
+    // "for each country" names a column; "in each genre" a table: its name column, else its key.
+    size_t k = g;
+    while (k < tokens.size() && tokens[k].kind == TokenKind::kWord && IsStopWord(tokens[k].lower)) ++k;
+    if (auto c = column_at(k)) {
       group = c;
       break;
+    }
+    if (auto t = table_at(k)) {
+      const catalog::Table* table = schema_.FindTable(*t);
+      std::optional<ColumnRef> c = ColumnNamed(schema_, *t, "name");
+      if (c && IsNumericColumn(schema_, *c)) c.reset();
+      if (!c && table && !table->primary_key.empty()) c = ColumnRef{table->name, table->primary_key.front()};
+      if (c) {
+        group = c;
+        break;
+      }
     }
   }
   std::vector<std::string> select;
