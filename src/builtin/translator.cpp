@@ -340,6 +340,19 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     used[c.cue] = used[c.number] = true;
     filters.push_back({*col, c.op, c.value, c.high, c.cue});
   }
+  // A number right after a column's name: "student with ID 1004", "room number 101" → that column equals it.
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kNumber || used[i]) continue;
+    size_t k = i;
+    while (k > 0 && tokens[k - 1].kind == TokenKind::kWord && IsStopWord(tokens[k - 1].lower) && i - k < 2) --k;
+    if (k == 0) continue;
+    auto col = column_at(k - 1);
+    if (!col) continue;
+    bool numeric = IsNumericColumn(schema_, *col);
+    filters.push_back({*col, "=", numeric ? tokens[i].lower : Quote(tokens[i].lower), "", i});
+    used[i] = true;
+    mark_mention(k - 1);
+  }
   // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR).
   std::vector<std::string> years;
   for (size_t i = 0; i < tokens.size(); ++i) {
