@@ -156,15 +156,53 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   }
   std::sort(mentions.begin(), mentions.end(), [](const Mention& a, const Mention& b) { return a.begin < b.begin; });
 
+  // Patterns: "names containing the word 'court'", "starting with 'A'", "ending with 'son'": a LIKE on the text
+  // column named next to the cue (found once the subject is known).
+  struct Pattern {
+    size_t cue, value;
+    std::string like;
+  };
+  std::vector<Pattern> patterns;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& w = tokens[i].lower;
+    bool contains = w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" ||
+                    w == "including" || w == "substring";
+    bool with = i + 1 < tokens.size() && tokens[i + 1].lower == "with";
+    bool starts = with && (w == "start" || w == "starts" || w == "starting" || w == "begin" || w == "begins" ||
+                           w == "beginning");
+    bool ends = with && (w == "end" || w == "ends" || w == "ending");
+    if (!contains && !starts && !ends) continue;
+    for (size_t k = i + 1; k < tokens.size() && k <= i + 5; ++k) {
+      bool quoted = tokens[k].kind == TokenKind::kQuoted;
+      bool named = k > 0 && (tokens[k - 1].lower == "word" || tokens[k - 1].lower == "letter" ||
+                             tokens[k - 1].lower == "string" || tokens[k - 1].lower == "substring");
+      if (!quoted && !named) continue;
+      std::string v;
+      for (char ch : tokens[k].text) {
+        if (ch != '%' && ch != '_') v += ch;
+      }
+      patterns.push_back({i, k, contains ? "%" + v + "%" : starts ? v + "%" : "%" + v});
+      used[i] = used[k] = true;
+      for (size_t j = i + 1; j < k; ++j) {
+        if (tokens[j].lower == "word" || tokens[j].lower == "letter" || tokens[j].lower == "with" ||
+            tokens[j].lower == "string" || tokens[j].lower == "substring") {
+          used[j] = true;
+        }
+      }
+      break;
+    }
+  }
+
   // Cell values: prefer a column of a table the question already names.
   std::vector<Filter> filters;
   std::set<std::pair<size_t, size_t>> value_spans;
   for (const auto& v : values) value_spans.insert({v.begin, v.end});
   for (const auto& span : value_spans) {
     const size_t b = span.first, e = span.second;
-    // A number a comparison reads ("after 1961") is not a stored value.
+    // A number a comparison reads ("after 1961") is not a stored value, nor is a pattern.
     bool compared = false;
     for (const auto& c : intent.comparisons) compared = compared || (b <= c.number && c.number < e);
+    for (const auto& p : patterns) compared = compared || (b <= p.value && p.value < e);
     if (compared) continue;
     bool clash = false;
     for (size_t i = b; i < e; ++i) clash = clash || used[i];
@@ -200,6 +238,41 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     }
     out.reason = "nothing in the question names a table, a column or a stored value";
     return out;
+  }
+
+  // Patterns find their column: a text column named just before the cue ("names containing"), or after the pattern
+  // ("with 'a' in their name"), else the subject's name column.
+  std::set<size_t> consumed_tokens;  // column words the patterns use up ("whose name contains": not shown)
+  auto only_filter = [&](size_t k) {
+    for (size_t j = k >= 2 ? k - 2 : 0; j < k; ++j) {
+      const std::string& w = tokens[j].lower;
+      if (w == "whose" || w == "where" || w == "with" || w == "their" || w == "its" || w == "in") return true;
+    }
+    return false;
+  };
+  for (const auto& p : patterns) {
+    std::optional<ColumnRef> col;
+    auto text_column_at = [&](size_t k) -> std::optional<ColumnRef> {
+      for (const auto& m : mentions) {
+        const auto& el = index_.Elements()[m.element];
+        if (!el.column.empty() && m.begin <= k && k < m.end && !IsNumericColumn(schema_, {el.table, el.column})) {
+          return ColumnRef{el.table, el.column};
+        }
+      }
+      return std::nullopt;
+    };
+    for (size_t back = 1; back <= 3 && back <= p.cue && !col; ++back) {
+      col = text_column_at(p.cue - back);
+      if (col && only_filter(p.cue - back)) consumed_tokens.insert(p.cue - back);
+    }
+    for (size_t k = p.value + 1; k < tokens.size() && k <= p.value + 4 && !col; ++k) {
+      col = text_column_at(k);
+      if (col && only_filter(k)) consumed_tokens.insert(k);
+    }
+    if (!col) col = ColumnNamed(schema_, subject, "name");
+    if (!col) continue;
+    filters.push_back({*col, "LIKE", Quote(p.like), "", p.cue});
+    notes.push_back(fmt::format("pattern {} on {}.{}", Quote(p.like), col->table, col->column));
   }
 
   // Negation: "drivers without a school bus", "pilots who did not win matches in Australia". The tables named after
@@ -281,6 +354,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       if (mentions[k].begin <= token && token < mentions[k].end) consumed.insert(k);
     }
   };
+  for (size_t t : consumed_tokens) mark_mention(t);
   // Comparisons with numbers, with the average, and with counts over groups.
   struct Having {
     std::string op, value;
