@@ -490,11 +490,20 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   std::optional<ColumnRef> order_column;
   bool order_desc = intent.order_descending.value_or(false);
   bool group_by_count = false;
+  bool by_shown = false;  // group by the column shown, not the subject's key
   if (!intent.superlatives.empty() && aggregates.empty()) {
     const Superlative& s = intent.superlatives.front();
     std::string word = Lower(s.word);
     bool counts = word == "most" || word == "fewest" || word == "least";
     auto next_column = column_at(s.token + 1);
+    // "the most common age", "the type that is most frequent": count the rows per value of what is shown.
+    static const std::set<std::string, std::less<>> kFrequent = {"common", "frequent", "popular", "frequently",
+                                                                 "often", "commonly"};
+    if (counts && s.token + 1 < tokens.size() && kFrequent.count(tokens[s.token + 1].lower)) {
+      used[s.token + 1] = true;
+      by_shown = true;
+      next_column.reset();
+    }
     if (counts && !next_column) {
       group_by_count = true;  // "the stadium with the most concerts"
     } else {
@@ -507,6 +516,11 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   if (intent.order_token) {
     if (auto c = column_at(*intent.order_token)) {
       order_column = c;
+    } else if (tokens[*intent.order_token].lower == "frequency" || tokens[*intent.order_token].lower == "count") {
+      // "ordered by frequency": values of what is shown, by how often they occur.
+      used[*intent.order_token] = true;
+      group_by_count = by_shown = true;
+      order_desc = intent.order_descending.value_or(true);
     }
   }
   if (intent.limit) limit = std::to_string(*intent.limit);
@@ -774,7 +788,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   // roller coasters") groups by what is shown.
   auto subject_key = [&]() -> std::string {
     const catalog::Table* t = schema_.FindTable(subject);
-    bool own_rows = having && Lower(having->counted) == Lower(subject) && !group_by_count;
+    bool own_rows = (having && Lower(having->counted) == Lower(subject) && !group_by_count) || by_shown;
     bool keyed = t && !t->primary_key.empty();
     if (keyed && !own_rows) return ref(subject, t->primary_key.front());
     for (const auto& c : shown) {
