@@ -125,6 +125,16 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
+      // Two words in the other order ("claim amount" for "amount_claimed"), a little below the written order.
+      if (m == 2) {
+        for (size_t k = 0; k + 2 <= content.size(); ++k) {
+          if (content[k + 1] != content[k] + 1) continue;  // adjacent words only: "name of the semester" is no match
+          double least = std::min(weight(k, phrase[1]), weight(k + 1, phrase[0]));
+          if (least > 0 && phrase[0] != phrase[1]) {
+            out.push_back({e, content[k], content[k + 1] + 1, 1.1 * least * 0.9, true, least < 1.0});
+          }
+        }
+      }
       // Part of a longer phrase: its head word alone.
       if (m > 1) {
         for (size_t k = 0; k < content.size(); ++k) {

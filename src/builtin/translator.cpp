@@ -507,15 +507,29 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (counts && !next_column) {
       group_by_count = true;  // "the stadium with the most concerts"
     } else {
-      order_column = next_column ? next_column : numeric_near(s.token, QuantityOf(word));
-      if (order_column) mark_consumed(*order_column);
+      // Only the mention that names the ordering is used up: "the name and age of the oldest singer" shows age.
+      if (next_column) {
+        order_column = next_column;
+        mark_mention(s.token + 1);
+      } else {
+        order_column = numeric_near(s.token, QuantityOf(word));
+      }
     }
     order_desc = s.descending;
     limit = "1";
   }
   if (intent.order_token) {
-    if (auto c = column_at(*intent.order_token)) {
-      order_column = c;
+    // "ordered by descending market value": the column may follow a cue word.
+    std::optional<ColumnRef> by;
+    size_t by_at = 0;
+    for (size_t k = *intent.order_token; k < tokens.size() && k <= *intent.order_token + 2 && !by; ++k) {
+      if (k > *intent.order_token && !used[k - 1] && !IsStopWord(tokens[k - 1].lower)) break;
+      by = column_at(k);
+      by_at = k;
+    }
+    if (by) {
+      order_column = by;
+      mark_mention(by_at);
     } else if (tokens[*intent.order_token].lower == "frequency" || tokens[*intent.order_token].lower == "count") {
       // "ordered by frequency": values of what is shown, by how often they occur.
       used[*intent.order_token] = true;
@@ -533,7 +547,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     const auto& el = index_.Elements()[mentions[k].element];
     if (el.column.empty() || consumed.count(k)) continue;
     ColumnRef c{el.table, el.column};
-    if (std::find(shown.begin(), shown.end(), c) == shown.end() && (!order_column || !(c == *order_column))) {
+    if (std::find(shown.begin(), shown.end(), c) == shown.end()) {
       shown.push_back(c);
     }
   }
