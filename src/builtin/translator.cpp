@@ -125,6 +125,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   // Tables and columns the question names, best links first, one per token span.
   struct Mention {
     size_t element, begin, end;
+    bool whole = true;  // every word of a name matched, not just its head word
   };
   std::vector<Mention> mentions;
   std::set<std::string> linked_tables;
@@ -150,7 +151,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (!free) continue;
     // A partial match only stands in for a column when nothing better names that word.
     if (!m.whole && m.score < 0.5) continue;  // (boosted partial links pass)
-    mentions.push_back({m.element, m.begin, m.end});
+    mentions.push_back({m.element, m.begin, m.end, m.whole});
     for (size_t i = m.begin; i < m.end; ++i) used[i] = true;
     linked_tables.insert(Lower(index_.Elements()[m.element].table));
   }
@@ -542,10 +543,28 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   bool order_first_shown = intent.order_descending.has_value() && !order_column && intent.superlatives.empty();
 
   // The select list: the columns named and not used for anything else, in question order.
+  // A column named only by its head word ("names" for manager_name) is not worth a join: it is shown only when its
+  // table is needed anyway.
+  std::set<std::string> anchored = {Lower(subject)};
+  for (const auto& f : filters) anchored.insert(Lower(f.col.table));
+  for (const auto& c : selected) anchored.insert(Lower(c.table));
+  if (group) anchored.insert(Lower(group->table));
+  if (order_column) anchored.insert(Lower(order_column->table));
+  if (year_column) anchored.insert(Lower(year_column->table));
+  if (having && !having->counted.empty()) anchored.insert(Lower(having->counted));
+  for (const auto& m : mentions) {
+    const auto& el = index_.Elements()[m.element];
+    if (el.column.empty() || m.whole) anchored.insert(Lower(el.table));
+  }
   std::vector<ColumnRef> shown;
   for (size_t k = 0; k < mentions.size(); ++k) {
     const auto& el = index_.Elements()[mentions[k].element];
     if (el.column.empty() || consumed.count(k)) continue;
+    if (!mentions[k].whole && !anchored.count(Lower(el.table))) {
+      notes.push_back(fmt::format("not shown: {}.{} (only its head word named, its table not otherwise needed)",
+                                  el.table, el.column));
+      continue;
+    }
     ColumnRef c{el.table, el.column};
     if (std::find(shown.begin(), shown.end(), c) == shown.end()) {
       shown.push_back(c);
