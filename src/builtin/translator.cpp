@@ -476,16 +476,31 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
 
   bool counting = false;
   std::vector<std::string> aggregates;
+  std::optional<size_t> count_at;
+  // ("the total number of students" is a count.)
+  bool other_aggregates = std::any_of(intent.aggregates.begin(), intent.aggregates.end(), [&](const AggregateCue& a) {
+    return a.kind != Aggregate::kCount && !(a.token + 1 < tokens.size() && tokens[a.token + 1].lower == "number");
+  });
   for (const auto& a : intent.aggregates) {
     if (a.kind == Aggregate::kCount) {
+      // "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count.
+      if (tokens[a.token].lower == "number") {
+        size_t k = a.token + 1;
+        while (k < tokens.size() && tokens[k].kind == TokenKind::kWord && IsStopWord(tokens[k].lower)) ++k;
+        auto named = column_at(k);
+        if (other_aggregates || (named && IsNumericColumn(schema_, *named))) continue;
+      }
       counting = true;
+      if (!count_at) count_at = a.token;
       continue;
     }
     auto col = numeric_near(a.token + 1, "");
     if (!col) continue;
     static const std::map<Aggregate, const char*> kFn = {
         {Aggregate::kAvg, "avg"}, {Aggregate::kSum, "sum"}, {Aggregate::kMax, "max"}, {Aggregate::kMin, "min"}};
-    aggregates.push_back(fmt::format("{}({})", kFn.at(a.kind), "@" + col->table + "." + col->column));
+    std::string item = fmt::format("{}({})", kFn.at(a.kind), "@" + col->table + "." + col->column);
+    if (std::find(aggregates.begin(), aggregates.end(), item) != aggregates.end()) continue;
+    aggregates.push_back(item);
     selected.push_back(*col);
   }
   std::optional<ColumnRef> order_column;
@@ -568,6 +583,25 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     ColumnRef c{el.table, el.column};
     if (std::find(shown.begin(), shown.end(), c) == shown.end()) {
       shown.push_back(c);
+    }
+  }
+  // "the categories and the count", "each bed type's average price" ("different bed types" with an aggregate): a
+  // column named before the count, or after "different", groups.
+  if (!group && !group_by_count && !having && (counting || !aggregates.empty()) && !shown.empty()) {
+    for (size_t i = 0; i + 1 < tokens.size() && !group; ++i) {
+      if (!counting && intent.distinct && (tokens[i].lower == "different" || tokens[i].lower == "distinct")) {
+        if (auto c = column_at(i + 1)) group = c;
+      }
+    }
+    if (!group && counting && count_at) {
+      for (size_t k = 0; k < mentions.size() && !group; ++k) {
+        const auto& el = index_.Elements()[mentions[k].element];
+        if (!el.column.empty() && !consumed.count(k) && mentions[k].end <= *count_at) group = ColumnRef{el.table, el.column};
+      }
+    }
+    if (group) {
+      std::erase(shown, *group);
+      notes.push_back(fmt::format("grouped by {}.{}", group->table, group->column));
     }
   }
   if (group) shown.insert(shown.begin(), *group);
