@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 
 namespace plainsql::builtin {
 
@@ -64,9 +65,17 @@ Intent ReadIntent(const std::vector<Token>& t) {
          t[i - 1].lower == "sort" || t[i - 1].lower == "ranked")) {
       in.order_token = i + 1;
     }
-    // Limits: "top 3", "first 5".
+    // Limits: "top 3", "first 5", "the three lowest", "5 largest".
     if ((w == "top" || w == "first") && i + 1 < t.size()) {
       if (auto n = SmallNumber(t[i + 1])) in.limit = *n;
+    }
+    if (i + 1 < t.size() && w != "once" && w != "twice" && w != "thrice") {
+      static const std::set<std::string, std::less<>> kSuperlatives = {
+          "most", "highest", "largest", "biggest", "greatest", "oldest", "longest", "latest", "newest", "least",
+          "lowest", "smallest", "youngest", "shortest", "earliest", "fewest", "cheapest", "best", "worst"};
+      if (kSuperlatives.count(t[i + 1].lower)) {
+        if (auto n = SmallNumber(t[i])) in.limit = *n;
+      }
     }
     // Superlatives.
     static const std::map<std::string, bool> kSuper = {

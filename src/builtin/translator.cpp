@@ -613,9 +613,19 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     select.push_back(intent.distinct && !shown.empty() ? "count(DISTINCT " + select.front() + ")" : "count(*)");
     if (intent.distinct && !shown.empty() && !group) select.erase(select.begin());
   }
+  // "all the information about", "all details of", "everything": every column.
+  bool everything = false;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& w = tokens[i].lower;
+    bool all_before = (i >= 1 && tokens[i - 1].lower == "all") || (i >= 2 && tokens[i - 2].lower == "all");
+    if (w == "everything" || ((w == "information" || w == "info" || (w == "details" && !used[i])) && all_before)) {
+      everything = true;
+      used[i] = true;
+    }
+  }
   if (select.empty()) {
     auto name = ColumnNamed(schema_, subject, "name");
-    select.push_back(name ? "@" + name->table + "." + name->column : "*");
+    select.push_back(name && !everything ? "@" + name->table + "." + name->column : "*");
   }
 
   // The negated part: its filters leave the main query for the subquery.
