@@ -121,7 +121,8 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         double least = 1.0;
         for (size_t j = 0; j < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
         if (least > 0) {
-          double score = (1.0 + 0.1 * static_cast<double>(m - 1)) * least;
+          // Longer phrases are more specific: two whole words outrank one, even one preferred for its table.
+          double score = (1.0 + 0.35 * static_cast<double>(m - 1)) * least;
           out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
@@ -131,7 +132,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           if (content[k + 1] != content[k] + 1) continue;  // adjacent words only: "name of the semester" is no match
           double least = std::min(weight(k, phrase[1]), weight(k + 1, phrase[0]));
           if (least > 0 && phrase[0] != phrase[1]) {
-            out.push_back({e, content[k], content[k + 1] + 1, 1.1 * least * 0.9, true, least < 1.0});
+            out.push_back({e, content[k], content[k + 1] + 1, 1.35 * least * 0.9, true, least < 1.0});
           }
         }
       }
