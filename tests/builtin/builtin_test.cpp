@@ -9,6 +9,7 @@
 #include "builtin/text.h"
 #include "builtin/translator.h"
 #include "builtin/value_index.h"
+#include "builtin/wordnet.h"
 #include "catalog/introspect.h"
 #include "common/file.h"
 #include "exec/connection.h"
@@ -112,6 +113,60 @@ TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   bool status = false;
   for (const auto& m : links) status |= index.Elements()[m.element].column == "MO_ST";
   EXPECT_TRUE(status) << "MO_ST should be found through its expansion";
+}
+
+TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  auto has = [](const std::vector<RelatedWord>& rs, const std::string& w, Relation r) {
+    return std::any_of(rs.begin(), rs.end(), [&](const RelatedWord& x) { return x.word == w && x.relation == r; });
+  };
+  auto singer = (*wn)->Related("singer");
+  EXPECT_TRUE(has(singer, "vocalist", Relation::kSynonym));
+  EXPECT_TRUE(has(singer, "musician", Relation::kHypernym));
+  EXPECT_TRUE(has(singer, "sing", Relation::kDerived));
+  EXPECT_FALSE(has(singer, "singer", Relation::kSynonym));  // not itself
+  // A plural is read as its singular; multi-word lemmas are left out.
+  auto countries = (*wn)->Related("countries");
+  EXPECT_TRUE(has(countries, "nation", Relation::kSynonym));
+  for (const auto& r : countries) EXPECT_EQ(r.word.find('_'), std::string::npos) << r.word;
+  EXPECT_TRUE((*wn)->Knows("stadium"));
+  EXPECT_FALSE((*wn)->Knows("zzqx"));
+  EXPECT_TRUE((*wn)->Related("zzqx").empty());
+  auto missing = WordNet::Open("/nonexistent/wordnet");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(missing.error().message.find("wordnet-base"), std::string::npos);
+}
+
+TEST(Linker, SynonymsAndHypernymsThroughWordNet) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex plain(schema, st);
+  SchemaIndex related(schema, st, nullptr, wn->get());
+  auto tokens = Tokenize("How many vocalists do we have?", st);
+  EXPECT_TRUE(Link(plain, tokens).empty());
+  auto links = Link(related, tokens);
+  ASSERT_FALSE(links.empty());
+  EXPECT_EQ(related.Elements()[links[0].element].table, "singer");
+  EXPECT_TRUE(links[0].related);
+  EXPECT_LT(links[0].score, 1.0);  // below a match as written
+  // A word the schema has is never replaced by a synonym.
+  EXPECT_TRUE(related.AlternativesFor(st.Stem("singer")).empty());
+  EXPECT_FALSE(related.AlternativesFor(st.Stem("musicians")).empty());
+  // Two words in the other order.
+  catalog::Schema claims;
+  claims.tables.push_back({});
+  claims.tables[0].name = "claims";
+  claims.tables[0].columns.push_back({});
+  claims.tables[0].columns[0].name = "amount_claimed";
+  SchemaIndex ci(claims, st);
+  auto swapped = Link(ci, Tokenize("the largest claim amount", st));
+  ASSERT_FALSE(swapped.empty());
+  EXPECT_EQ(ci.Elements()[swapped[0].element].column, "amount_claimed");
+  EXPECT_TRUE(swapped[0].whole);
 }
 
 TEST(ValueIndex, FindsValuesTheQuestionNames) {
@@ -220,6 +275,28 @@ TEST(Intent, CuesForAggregatesGroupingOrderComparisonsAndNegation) {
   EXPECT_EQ(in("no more than 5 stars").comparisons[0].op, "<=");
   EXPECT_EQ(in("more than or equal to 5 stars").comparisons[0].op, ">=");
 
+  // Number words, "N or more", "at least once", limits before a superlative, cues past function words.
+  auto words = in("teams with two or more players that won more than once");
+  ASSERT_EQ(words.comparisons.size(), 2u);
+  EXPECT_EQ(words.comparisons[0].op, ">=");
+  EXPECT_EQ(words.comparisons[0].value, "2");
+  EXPECT_EQ(words.comparisons[1].op, ">");
+  EXPECT_EQ(words.comparisons[1].value, "1");
+  EXPECT_EQ(in("the three lowest distances").limit, std::optional<int64_t>(3));
+  auto year = in("wines produced before the year of 2010");
+  ASSERT_EQ(year.comparisons.size(), 1u);
+  EXPECT_EQ(year.comparisons[0].op, "<");
+  EXPECT_EQ(year.comparisons[0].value, "2010");
+  // Comparisons with the average are not aggregates to select.
+  auto avg = in("singers older than average");
+  ASSERT_EQ(avg.comparisons.size(), 1u);
+  EXPECT_TRUE(avg.comparisons[0].average);
+  EXPECT_EQ(avg.comparisons[0].op, ">");
+  EXPECT_EQ(avg.comparisons[0].adjective, "older");
+  EXPECT_TRUE(avg.aggregates.empty());
+  EXPECT_EQ(in("songs below the average rating").comparisons[0].op, "<");
+  EXPECT_EQ(in("What is the average age?").aggregates.size(), 1u);
+
   EXPECT_EQ(in("Which singers did not perform in any concert?").negations.size(), 1u);
   EXPECT_EQ(in("students who haven't enrolled").negations.size(), 1u);
   EXPECT_TRUE(in("How many different countries?").distinct);
@@ -263,6 +340,25 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
   EXPECT_TRUE(none.candidates.empty());
   EXPECT_NE(none.reason.find("nothing in the question"), std::string::npos);
   EXPECT_EQ(none.unlinked, (std::vector<std::string>{"meaning", "life"}));
+  // Counts per group, negation, the average, patterns, "or", "both".
+  EXPECT_EQ(sql("Which plants have more than 2 technicians?"),
+            "SELECT T1.plant_name FROM plant AS T1 JOIN technician AS T2 ON T1.plant_id = T2.plant_id GROUP BY "
+            "T1.plant_id HAVING count(*) > 2");
+  EXPECT_EQ(sql("Which plants have no technicians?"),
+            "SELECT plant_name FROM plant WHERE plant_id NOT IN (SELECT S1.plant_id FROM technician AS S1)");
+  EXPECT_EQ(sql("List the first names of technicians with an hourly rate above the average"),
+            "SELECT first_name FROM technician WHERE hourly_rate > (SELECT avg(hourly_rate) FROM technician)");
+  EXPECT_EQ(sql("Which plants have a name containing the word 'Works'?"),
+            "SELECT plant_name FROM plant WHERE plant_name LIKE '%Works%'");
+  EXPECT_EQ(sql("Which plants are in Toledo or in the Netherlands?"),
+            "SELECT plant_name FROM plant WHERE city = 'Toledo' OR country = 'Netherlands'");
+  auto both = tr.Translate("Which countries have both plants in Toledo and Rotterdam?", (*conn)->dialect(), st);
+  ASSERT_EQ(both.candidates.size(), 2u);
+  EXPECT_EQ(both.candidates[0].sql,
+            "SELECT country FROM plant WHERE city = 'Toledo' INTERSECT SELECT country FROM plant WHERE city = "
+            "'Rotterdam'");
+  EXPECT_EQ(both.candidates[1].sql, "SELECT country FROM plant WHERE city = 'Toledo' OR city = 'Rotterdam'");
+  EXPECT_LT(both.candidates[1].score, both.candidates[0].score);
   // Every candidate parses: a score in [0, 1].
   auto t = tr.Translate("How many plants are there?", (*conn)->dialect(), st);
   ASSERT_EQ(t.candidates.size(), 1u);
