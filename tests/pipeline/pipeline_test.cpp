@@ -203,6 +203,49 @@ TEST_F(Pipeline, NaturalNamesAreShownAndTranslatedBack) {
   EXPECT_EQ(prompt.find("TB_MO"), std::string::npos);
 }
 
+// A generator whose candidates are ranked readings (as the built-in translator's are).
+class RankedReadings final : public Generator {
+ public:
+  explicit RankedReadings(std::vector<std::string> readings) : readings_(std::move(readings)) {}
+  std::string Name() const override { return "ranked"; }
+  bool CanRefine() const override { return false; }
+  Result<Generation> Generate(const GenerationRequest&) override {
+    Generation g;
+    g.candidates = readings_;
+    g.ranked = true;
+    return g;
+  }
+
+ private:
+  std::vector<std::string> readings_;
+};
+
+TEST_F(Pipeline, RankedReadingsFallBackOnlyWhenAnEarlierOneFails) {
+  // The first reading runs (even with no rows): it stands; the later ones are not needed, whatever they return.
+  RankedReadings empty_first({"SELECT plant_name FROM plant WHERE city = 'Nowhere'", "SELECT plant_name FROM plant",
+                              "SELECT plant_name FROM plant"});
+  auto a = Run(&empty_first, "q");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->sql, "SELECT plant_name FROM plant WHERE city = 'Nowhere'");
+  EXPECT_EQ(a->candidates[0].status, "empty");
+  EXPECT_EQ(a->candidates[1].status, "not needed");
+  EXPECT_EQ(a->candidates[2].status, "not needed");
+  // A failing first reading gives way to the next.
+  RankedReadings failing_first({"SELECT nope FROM plant", "SELECT count(*) FROM plant"});
+  auto b = Run(&failing_first, "q");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(b->sql, "SELECT count(*) FROM plant");
+  EXPECT_EQ(b->candidates[0].status, "unknown name");
+  // Beside another generator, a ranked generator casts one vote: its two agreeing readings do not outvote an LLM.
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT count(*) FROM technician;"))});
+  auto llm = Llm();
+  RankedReadings agreeing({"SELECT count(*) FROM plant", "SELECT count(*) FROM plant"});
+  Options o;
+  auto c = Ask(*conn_, schema_, {llm.get(), &agreeing}, "q", o);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->sql, "SELECT count(*) FROM technician");  // one vote each: the earlier candidate wins the tie
+}
+
 TEST(PipelineConfigFile, ReadsKeysRefusesKeysAndUnknownNames) {
   test::TempDir tmp;
   auto write = [&](const std::string& text) {
