@@ -60,8 +60,27 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     return out;
   };
   for (const auto& t : schema.tables) {
-    elements_.push_back({t.name, "", phrases(t.name)});
-    for (const auto& c : t.columns) elements_.push_back({t.name, c.name, phrases(c.name)});
+    const bool view = t.kind == catalog::TableKind::kView;
+    elements_.push_back({t.name, "", phrases(t.name), view});
+    for (const auto& c : t.columns) {
+      auto ps = phrases(c.name);
+      // A yes/no column is named by its quality alone: "certified" for is_certified, "critical" for CRIT_FLG.
+      if (c.type_class == catalog::TypeClass::kBoolean) {
+        static const std::set<std::string, std::less<>> kFlagWords = {"is", "has", "flag", "flg", "ind", "indic",
+                                                                      "indicator", "yn", "bool", "boolean"};
+        for (size_t i = 0, n = ps.size(); i < n; ++i) {
+          std::vector<std::string> quality;
+          for (const auto& w : ps[i]) {
+            if (!kFlagWords.count(w)) quality.push_back(w);
+          }
+          if (!quality.empty() && quality.size() < ps[i].size() &&
+              std::find(ps.begin(), ps.end(), quality) == ps.end()) {
+            ps.push_back(std::move(quality));
+          }
+        }
+      }
+      elements_.push_back({t.name, c.name, std::move(ps), view});
+    }
   }
   for (const auto& e : elements_) {
     for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
@@ -144,6 +163,10 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         }
       }
     }
+  }
+  // Views repeat their base tables' names: on a tie the base table is meant.
+  for (auto& m : out) {
+    if (elements[m.element].view) m.score *= 0.95;
   }
   std::sort(out.begin(), out.end(), [](const LinkMatch& a, const LinkMatch& b) {
     if (a.score != b.score) return a.score > b.score;

@@ -23,6 +23,7 @@ struct SchemaElement {
   std::string table;
   std::string column;                             // "" for the table itself
   std::vector<std::vector<std::string>> phrases;  // stem sequences that name it (the name, its expansion)
+  bool view = false;                              // of a view: a base table's name wins a tie
 };
 
 /// A question word that stands for a schema word through WordNet ("vocalist" for "singer").

@@ -276,6 +276,20 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     notes.push_back(fmt::format("pattern {} on {}.{}", Quote(p.like), col->table, col->column));
   }
 
+  // Yes/no columns named by their quality ("certified technicians", "equipment that is not critical") are filters:
+  // true, or false through the negation below.
+  for (const auto& m : mentions) {
+    const auto& el = index_.Elements()[m.element];
+    if (el.column.empty() || !m.whole) continue;  // "one time bonus" does not say "full time"
+    const catalog::Table* t = schema_.FindTable(el.table);
+    const catalog::Column* c = t ? t->FindColumn(el.column) : nullptr;
+    if (!c || c->type_class != catalog::TypeClass::kBoolean) continue;
+    filters.push_back({{el.table, el.column}, "=", dialect.name == std::string_view("postgres") ? "TRUE" : "1", "",
+                       m.begin});
+    consumed_tokens.insert(m.begin);
+    notes.push_back(fmt::format("yes/no column {}.{} as a filter", el.table, el.column));
+  }
+
   // Negation: "drivers without a school bus", "pilots who did not win matches in Australia". The tables named after
   // the negating word (other than the subject) and the values found in them become a NOT IN subquery over the foreign
   // key that joins them to the subject; they are not joined in the main query.
