@@ -26,9 +26,9 @@ std::optional<int64_t> SmallNumber(const Token& t) {
     }
   }
   static const std::map<std::string, int64_t> kWords = {
-      {"one", 1},  {"two", 2},   {"three", 3},   {"four", 4},   {"five", 5},  {"six", 6},   {"seven", 7},
-      {"eight", 8}, {"nine", 9}, {"ten", 10},    {"eleven", 11}, {"twelve", 12}, {"fifteen", 15}, {"twenty", 20},
-      {"once", 1}, {"twice", 2}, {"thrice", 3}};
+      {"one", 1},      {"two", 2},     {"three", 3}, {"four", 4},  {"five", 5},    {"six", 6},
+      {"seven", 7},    {"eight", 8},   {"nine", 9},  {"ten", 10},  {"eleven", 11}, {"twelve", 12},
+      {"fifteen", 15}, {"twenty", 20}, {"once", 1},  {"twice", 2}, {"thrice", 3}};
   auto it = kWords.find(t.lower);
   if (it == kWords.end()) return std::nullopt;
   return it->second;
@@ -71,8 +71,8 @@ Intent ReadIntent(const std::vector<Token>& t) {
     }
     if (i + 1 < t.size() && w != "once" && w != "twice" && w != "thrice") {
       static const std::set<std::string, std::less<>> kSuperlatives = {
-          "most", "highest", "largest", "biggest", "greatest", "oldest", "longest", "latest", "newest", "least",
-          "lowest", "smallest", "youngest", "shortest", "earliest", "fewest", "cheapest", "best", "worst"};
+          "most",   "highest",  "largest",  "biggest",  "greatest", "oldest", "longest",  "latest", "newest", "least",
+          "lowest", "smallest", "youngest", "shortest", "earliest", "fewest", "cheapest", "best",   "worst"};
       if (kSuperlatives.count(t[i + 1].lower)) {
         if (auto n = SmallNumber(t[i])) in.limit = *n;
       }

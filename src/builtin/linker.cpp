@@ -66,8 +66,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       auto ps = phrases(c.name);
       // A yes/no column is named by its quality alone: "certified" for is_certified, "critical" for CRIT_FLG.
       if (c.type_class == catalog::TypeClass::kBoolean) {
-        static const std::set<std::string, std::less<>> kFlagWords = {"is", "has", "flag", "flg", "ind", "indic",
-                                                                      "indicator", "yn", "bool", "boolean"};
+        static const std::set<std::string, std::less<>> kFlagWords = {"is",    "has",       "flag", "flg",  "ind",
+                                                                      "indic", "indicator", "yn",   "bool", "boolean"};
         for (size_t i = 0, n = ps.size(); i < n; ++i) {
           std::vector<std::string> quality;
           for (const auto& w : ps[i]) {
@@ -97,7 +97,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       if (stem == schema_stem || vocabulary_.count(stem) || IsStopWord(r.word)) continue;
       double weight = r.relation == Relation::kSynonym ? 0.85 : r.relation == Relation::kDerived ? 0.75 : 0.7;
       auto& alts = related_[stem];
-      auto it = std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
+      auto it =
+          std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
       if (it == alts.end()) {
         alts.push_back({schema_stem, weight, r.relation});
       } else if (it->weight < weight) {
@@ -159,7 +160,8 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       if (m > 1) {
         for (size_t k = 0; k < content.size(); ++k) {
           double w = weight(k, phrase.back());
-          if (w > 0) out.push_back({e, content[k], content[k] + 1, 0.5 / static_cast<double>(m - 1) * w, false, w < 1.0});
+          if (w > 0)
+            out.push_back({e, content[k], content[k] + 1, 0.5 / static_cast<double>(m - 1) * w, false, w < 1.0});
         }
       }
     }

@@ -144,7 +144,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     const auto& el = index_.Elements()[m.element];
     if (!el.column.empty() && named_tables.count(Lower(el.table))) m.score += kBoost;
   }
-  std::stable_sort(links.begin(), links.end(), [](const LinkMatch& a, const LinkMatch& b) { return a.score > b.score; });
+  std::stable_sort(links.begin(), links.end(),
+                   [](const LinkMatch& a, const LinkMatch& b) { return a.score > b.score; });
   for (const auto& m : links) {
     bool free = true;
     for (size_t i = m.begin; i < m.end; ++i) free = free && !used[i];
@@ -169,8 +170,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     bool contains = w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" ||
                     w == "including" || w == "substring";
     bool with = i + 1 < tokens.size() && tokens[i + 1].lower == "with";
-    bool starts = with && (w == "start" || w == "starts" || w == "starting" || w == "begin" || w == "begins" ||
-                           w == "beginning");
+    bool starts =
+        with && (w == "start" || w == "starts" || w == "starting" || w == "begin" || w == "begins" || w == "beginning");
     bool ends = with && (w == "end" || w == "ends" || w == "ending");
     if (!contains && !starts && !ends) continue;
     for (size_t k = i + 1; k < tokens.size() && k <= i + 5; ++k) {
@@ -284,8 +285,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     const catalog::Table* t = schema_.FindTable(el.table);
     const catalog::Column* c = t ? t->FindColumn(el.column) : nullptr;
     if (!c || c->type_class != catalog::TypeClass::kBoolean) continue;
-    filters.push_back({{el.table, el.column}, "=", dialect.name == std::string_view("postgres") ? "TRUE" : "1", "",
-                       m.begin});
+    filters.push_back(
+        {{el.table, el.column}, "=", dialect.name == std::string_view("postgres") ? "TRUE" : "1", "", m.begin});
     consumed_tokens.insert(m.begin);
     notes.push_back(fmt::format("yes/no column {}.{} as a filter", el.table, el.column));
   }
@@ -302,7 +303,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       break;
     }
   }
-  std::set<std::string> negated_tables;  // lower-case
+  std::set<std::string> negated_tables;        // lower-case
   std::vector<std::string> need_tables_extra;  // negated tables joined after all
   if (neg_at) {
     for (const auto& m : mentions) {
@@ -527,8 +528,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     bool counts = word == "most" || word == "fewest" || word == "least";
     auto next_column = column_at(s.token + 1);
     // "the most common age", "the type that is most frequent": count the rows per value of what is shown.
-    static const std::set<std::string, std::less<>> kFrequent = {"common", "frequent", "popular", "frequently",
-                                                                 "often", "commonly"};
+    static const std::set<std::string, std::less<>> kFrequent = {"common",     "frequent", "popular",
+                                                                 "frequently", "often",    "commonly"};
     if (counts && s.token + 1 < tokens.size() && kFrequent.count(tokens[s.token + 1].lower)) {
       used[s.token + 1] = true;
       by_shown = true;
@@ -610,7 +611,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (!group && counting && count_at) {
       for (size_t k = 0; k < mentions.size() && !group; ++k) {
         const auto& el = index_.Elements()[mentions[k].element];
-        if (!el.column.empty() && !consumed.count(k) && mentions[k].end <= *count_at) group = ColumnRef{el.table, el.column};
+        if (!el.column.empty() && !consumed.count(k) && mentions[k].end <= *count_at)
+          group = ColumnRef{el.table, el.column};
       }
     }
     if (group) {
@@ -691,8 +693,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
                         sub_alias[Lower(first->right_table)];
       for (const auto& e : sub_tree->edges) {
         if (&e == first) continue;
-        sub += " JOIN " + sql::QuoteIdentifier(dialect, e.right_table) + " AS " + sub_alias[Lower(e.right_table)] +
-               " ON ";
+        sub +=
+            " JOIN " + sql::QuoteIdentifier(dialect, e.right_table) + " AS " + sub_alias[Lower(e.right_table)] + " ON ";
         for (size_t i = 0; i < e.left_columns.size(); ++i) {
           sub += (i ? " AND " : "") + sref(e.left_table, e.left_columns[i]) + " = " +
                  sref(e.right_table, e.right_columns[i]);
@@ -817,7 +819,12 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     std::string col = ref(f.col.table, f.col.column);
     Cond c{f.op == "BETWEEN" ? fmt::format("{} BETWEEN {} AND {}", col, f.literal, f.literal2)
                              : fmt::format("{} {} {}", col, f.op, f.literal),
-           f.col, f.at, f.op == "=", 0, false, f.op};
+           f.col,
+           f.at,
+           f.op == "=",
+           0,
+           false,
+           f.op};
     if (!f.literal.empty() && (std::isdigit(static_cast<unsigned char>(f.literal[0])) || f.literal[0] == '-')) {
       c.number = std::atof(f.literal.c_str());
       c.numeric = true;
@@ -850,10 +857,10 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   for (size_t i = 0; i + 1 < conds.size(); ++i) {
     const Cond &a = conds[i], &b = conds[i + 1];
     bool same_column = a.col == b.col;
-    bool cannot_both = same_column && ((a.equality && b.equality) ||
-                                       (a.numeric && b.numeric &&
-                                        ((a.op[0] == '>' && b.op[0] == '<' && a.number >= b.number) ||
-                                         (a.op[0] == '<' && b.op[0] == '>' && a.number <= b.number))));
+    bool cannot_both =
+        same_column && ((a.equality && b.equality) || (a.numeric && b.numeric &&
+                                                       ((a.op[0] == '>' && b.op[0] == '<' && a.number >= b.number) ||
+                                                        (a.op[0] == '<' && b.op[0] == '>' && a.number <= b.number))));
     if (word_between(a.at, b.at, "or") || word_between(a.at, b.at, "nor")) {
       or_next[i] = true;
     } else if (cannot_both) {

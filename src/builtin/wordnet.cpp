@@ -60,9 +60,10 @@ Result<std::shared_ptr<const WordNet>> WordNet::Open(const std::string& dir_in) 
     p.pos = kParts[i].first;
     auto index = ReadFileToString(dir + "/index." + kParts[i].second);
     if (!index) {
-      return MakeError(ErrorCode::kNotFound,
-                       fmt::format("WordNet not found in {} (Debian package wordnet-base; or set PLAINSQL_WORDNET_DIR): {}",
-                                   dir, index.error().message));
+      return MakeError(
+          ErrorCode::kNotFound,
+          fmt::format("WordNet not found in {} (Debian package wordnet-base; or set PLAINSQL_WORDNET_DIR): {}", dir,
+                      index.error().message));
     }
     p.index = std::move(*index);
     std::string data = dir + "/data." + kParts[i].second;

@@ -353,8 +353,7 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
   EXPECT_EQ(sql("Which plants are in Toledo or in the Netherlands?"),
             "SELECT plant_name FROM plant WHERE city = 'Toledo' OR country = 'Netherlands'");
   // Yes/no columns by their quality, negated too.
-  EXPECT_EQ(sql("How many certified technicians are there?"),
-            "SELECT count(*) FROM technician WHERE is_certified = 1");
+  EXPECT_EQ(sql("How many certified technicians are there?"), "SELECT count(*) FROM technician WHERE is_certified = 1");
   EXPECT_EQ(sql("List the first names of technicians who are not certified"),
             "SELECT first_name FROM technician WHERE is_certified != 1");
   auto both = tr.Translate("Which countries have both plants in Toledo and Rotterdam?", (*conn)->dialect(), st);
