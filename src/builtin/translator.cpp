@@ -926,12 +926,12 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     intersect = sql + where_sql(clash->second) + grouping + " INTERSECT " + sql + where_sql(clash->first) + grouping;
   }
   if (clash && both && !intersect.empty()) {
-    readings.push_back({intersect, "both values: INTERSECT"});
+    readings.emplace_back(intersect, "both values: INTERSECT");
     or_next[clash->first] = true;
-    readings.push_back({sql + where_sql(std::nullopt) + grouping + ordering, "either value: OR"});
+    readings.emplace_back(sql + where_sql(std::nullopt) + grouping + ordering, "either value: OR");
   } else {
-    readings.push_back({sql + where_sql(std::nullopt) + grouping + ordering, ""});
-    if (!intersect.empty()) readings.push_back({intersect, "both values: INTERSECT"});
+    readings.emplace_back(sql + where_sql(std::nullopt) + grouping + ordering, "");
+    if (!intersect.empty()) readings.emplace_back(intersect, "both values: INTERSECT");
   }
   size_t content = 0, covered = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {

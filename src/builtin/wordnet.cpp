@@ -54,11 +54,11 @@ Result<std::shared_ptr<const WordNet>> WordNet::Open(const std::string& dir_in) 
     dir = env && *env ? env : "/usr/share/wordnet";
   }
   std::shared_ptr<WordNet> wn(new WordNet());
-  const std::pair<char, const char*> kParts[3] = {{'n', "noun"}, {'v', "verb"}, {'a', "adj"}};
+  const std::pair<char, const char*> parts[3] = {{'n', "noun"}, {'v', "verb"}, {'a', "adj"}};
   for (int i = 0; i < 3; ++i) {
     Part& p = wn->parts_[i];
-    p.pos = kParts[i].first;
-    auto index = ReadFileToString(dir + "/index." + kParts[i].second);
+    p.pos = parts[i].first;
+    auto index = ReadFileToString(dir + "/index." + parts[i].second);
     if (!index) {
       return MakeError(
           ErrorCode::kNotFound,
@@ -66,7 +66,7 @@ Result<std::shared_ptr<const WordNet>> WordNet::Open(const std::string& dir_in) 
                       index.error().message));
     }
     p.index = std::move(*index);
-    std::string data = dir + "/data." + kParts[i].second;
+    std::string data = dir + "/data." + parts[i].second;
     p.data_fd = ::open(data.c_str(), O_RDONLY | O_CLOEXEC);
     if (p.data_fd < 0) return MakeError(ErrorCode::kNotFound, fmt::format("cannot open WordNet data file {}", data));
   }

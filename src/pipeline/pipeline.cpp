@@ -155,12 +155,12 @@ Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, 
   auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
   if (!abbreviations) return abbreviations.error();
   // WordNet is read once per process and shared; without it the translator links names as written only.
-  static const std::shared_ptr<const builtin::WordNet> wordnet = [] {
+  static const std::shared_ptr<const builtin::WordNet> kWordNet = [] {
     auto wn = builtin::WordNet::Open();
     return wn ? *wn : nullptr;
   }();
   return std::unique_ptr<Generator>(
-      new BuiltinGenerator(conn, schema, std::move(*classifier), std::move(*abbreviations), wordnet));
+      new BuiltinGenerator(conn, schema, std::move(*classifier), std::move(*abbreviations), kWordNet));
 }
 
 Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style) {
