@@ -79,6 +79,19 @@ std::string QuantityOf(std::string_view word) {
   return it == kWords.end() ? std::string() : it->second;
 }
 
+// The quantity a unit after a number names: "30 years old" → age, "10 lbs" → weight.
+std::string QuantityOfUnit(const std::vector<Token>& tokens, size_t at) {
+  static const std::map<std::string, std::string, std::less<>> kUnits = {
+      {"lbs", "weight"},  {"lb", "weight"},       {"pounds", "weight"},  {"kg", "weight"},     {"kilograms", "weight"},
+      {"tons", "weight"}, {"grams", "weight"},    {"meters", "height"},  {"metres", "height"}, {"feet", "height"},
+      {"cm", "height"},   {"inches", "height"},   {"km", "distance"},    {"miles", "distance"}, {"dollars", "price"},
+      {"euros", "price"}, {"minutes", "minutes"}, {"seconds", "seconds"}};
+  const std::string& w = tokens[at].lower;
+  if ((w == "years" || w == "year") && at + 1 < tokens.size() && tokens[at + 1].lower == "old") return "age";
+  auto it = kUnits.find(w);
+  return it == kUnits.end() ? std::string() : it->second;
+}
+
 }  // namespace
 
 Translator::Translator(const catalog::Schema& schema, const SchemaIndex& index, const ValueIndex* values)
@@ -402,10 +415,14 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       continue;
     }
     // "more than 100 tracks", "at least 2 events", "4 or more transactions", "more than once": a count per group.
-    if (c.op != "BETWEEN" && !having) {
+    // ("older than 40" names its quantity: never a count; "40 and a singer": the noun must follow the number.)
+    if (c.op != "BETWEEN" && !having && QuantityOf(c.adjective).empty()) {
       size_t k = c.number + 1;
       if (c.cue > c.number) k = c.cue + 1;  // "4 or more transactions"
-      while (k < tokens.size() && tokens[k].kind == TokenKind::kWord && IsStopWord(tokens[k].lower)) ++k;
+      while (k < tokens.size() && tokens[k].kind == TokenKind::kWord && IsStopWord(tokens[k].lower) &&
+             tokens[k].lower != "and" && tokens[k].lower != "or") {
+        ++k;
+      }
       std::optional<std::string> counted;
       bool times = tokens[c.number].lower == "once" || tokens[c.number].lower == "twice" ||
                    (k < tokens.size() && tokens[k].lower == "times");
@@ -419,7 +436,11 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
         continue;
       }
     }
-    auto col = numeric_near(c.cue, QuantityOf(c.adjective));
+    // The unit after the number names the quantity when no adjective does: "below 30 years old", "over 10 lbs".
+    std::string hint = QuantityOf(c.adjective);
+    if (hint.empty() && c.number + 1 < tokens.size()) hint = QuantityOfUnit(tokens, c.number + 1);
+    auto col = hint.empty() ? numeric_near(c.cue, "") : numeric_near(c.cue, hint);
+    if (!col && !hint.empty()) col = numeric_near(c.cue, "");
     // "held between 2009 and 2011", "before 2010": a year.
     bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
     if (!col && year_like) col = numeric_near(c.cue, "year");
