@@ -885,7 +885,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (word_between(a.at, b.at, "or") || word_between(a.at, b.at, "nor")) {
       or_next[i] = true;
     } else if (cannot_both) {
-      or_next[i] = !both;
+      // "both", or "and" between two conditions that no one row meets: rows of each, as INTERSECT.
+      or_next[i] = !(both || word_between(a.at, b.at, "and"));
       if (!clash) clash = std::make_pair(i, i + 1);
     }
   }
@@ -946,7 +947,9 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   if (clash && ordering.empty() && !counting && aggregates.empty()) {
     intersect = sql + where_sql(clash->second) + grouping + " INTERSECT " + sql + where_sql(clash->first) + grouping;
   }
-  if (clash && both && !intersect.empty()) {
+  // No INTERSECT with ordering or aggregates: the pair is an OR then, never an AND that no row meets.
+  if (clash && !or_next[clash->first] && intersect.empty()) or_next[clash->first] = true;
+  if (clash && !or_next[clash->first] && !intersect.empty()) {
     readings.emplace_back(intersect, "both values: INTERSECT");
     or_next[clash->first] = true;
     readings.emplace_back(sql + where_sql(std::nullopt) + grouping + ordering, "either value: OR");
