@@ -82,8 +82,8 @@ std::string QuantityOf(std::string_view word) {
 // The quantity a unit after a number names: "30 years old" → age, "10 lbs" → weight.
 std::string QuantityOfUnit(const std::vector<Token>& tokens, size_t at) {
   static const std::map<std::string, std::string, std::less<>> kUnits = {
-      {"lbs", "weight"},  {"lb", "weight"},       {"pounds", "weight"},  {"kg", "weight"},     {"kilograms", "weight"},
-      {"tons", "weight"}, {"grams", "weight"},    {"meters", "height"},  {"metres", "height"}, {"feet", "height"},
+      {"lbs", "weight"},  {"lb", "weight"},       {"pounds", "weight"},  {"kg", "weight"},      {"kilograms", "weight"},
+      {"tons", "weight"}, {"grams", "weight"},    {"meters", "height"},  {"metres", "height"},  {"feet", "height"},
       {"cm", "height"},   {"inches", "height"},   {"km", "distance"},    {"miles", "distance"}, {"dollars", "price"},
       {"euros", "price"}, {"minutes", "minutes"}, {"seconds", "seconds"}};
   const std::string& w = tokens[at].lower;
@@ -249,7 +249,10 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   if (subject.empty() && !filters.empty()) subject = filters.front().col.table;
   if (subject.empty()) {
     for (size_t i = 0; i < tokens.size(); ++i) {
-      if (tokens[i].kind == TokenKind::kWord && !IsStopWord(tokens[i].lower)) out.unlinked.push_back(tokens[i].text);
+      // Cue words ("how many") are understood, just not names.
+      if (tokens[i].kind == TokenKind::kWord && !IsStopWord(tokens[i].lower) && !used[i]) {
+        out.unlinked.push_back(tokens[i].text);
+      }
     }
     out.reason = "nothing in the question names a table, a column or a stored value";
     return out;
