@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "Which plants have no technicians?" --llm none
