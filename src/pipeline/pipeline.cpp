@@ -129,6 +129,8 @@ class BuiltinGenerator final : public Generator {
     for (const auto& c : t.candidates) {
       if (static_cast<int>(g.candidates.size()) >= std::max(3, request.n)) break;
       g.candidates.push_back(c.sql);
+      g.confidence.push_back(c.score);
+      g.caveats.push_back(t.unlinked.empty() ? "" : "not linked: " + Join(t.unlinked, ", "));
       for (const auto& n : c.notes) g.notes.push_back(n);
       g.notes.push_back(fmt::format("score {:.2f}", c.score));
     }
@@ -277,7 +279,12 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
       st.prompt_tokens += gen->prompt_tokens;
       st.completion_tokens += gen->completion_tokens;
       for (const auto& n : gen->notes) st.detail["notes"].push_back(g->Name() + ": " + n);
-      for (const auto& sql : gen->candidates) answer.candidates.push_back({g->Name(), sql, "", "", "", 0, "", 0});
+      for (size_t i = 0; i < gen->candidates.size(); ++i) {
+        Candidate c{g->Name(), gen->candidates[i], "", "", "", 0, "", 0, -1, ""};
+        if (i < gen->confidence.size()) c.confidence = gen->confidence[i];
+        if (i < gen->caveats.size()) c.caveat = gen->caveats[i];
+        answer.candidates.push_back(std::move(c));
+      }
       if (gen->ranked) ranked.insert(g->Name());
     }
     st.detail["candidates"] = answer.candidates.size();
@@ -424,6 +431,7 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
     return MakeError(ErrorCode::kNotFound, fmt::format("no candidate query ran ({})",
                                                        problems.empty() ? "none generated" : Join(problems, "; ")));
   }
+  answer.winner = winner;
   answer.sql = answer.candidates[winner].native_sql;
   answer.result = std::move(*results[winner]);
   // The winner ran during refinement; its time is shown again here but was already counted as a wait there.
@@ -459,6 +467,8 @@ nlohmann::ordered_json AnswerToJson(const Answer& answer) {
                           {"problem", c.problem},
                           {"refinements", c.refinements},
                           {"votes", c.votes}});
+    if (c.confidence >= 0) candidates.back()["confidence"] = c.confidence;
+    if (!c.caveat.empty()) candidates.back()["caveat"] = c.caveat;
   }
   j["trace"] = {{"stages", stages}, {"candidates", candidates}, {"own_ms", answer.own_ms}};
   return j;

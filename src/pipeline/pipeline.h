@@ -40,6 +40,10 @@ struct Generation {
   /// The candidates are readings ranked by the generator, not samples: the first that runs (with rows or empty)
   /// stands for the generator in the vote, and the later ones are tried only when the earlier ones fail.
   bool ranked = false;
+  /// Per candidate, when the generator knows it: how much of the question the candidate accounts for (0..1), and
+  /// what it left out ("not linked: meaning, life"). Empty when unknown.
+  std::vector<double> confidence;
+  std::vector<std::string> caveats;
 };
 
 /// A source of candidate SQL: an LLM, or (issue #8) the built-in translator.
@@ -91,6 +95,8 @@ struct Candidate {
   int refinements = 0;
   std::string fingerprint;  // of its result, when it ran
   size_t votes = 0;         // the size of its result's bucket
+  double confidence = -1;   // from the generator (0..1), or -1 when it gives none
+  std::string caveat;       // from the generator: what the candidate leaves out
 };
 
 struct StageTrace {
@@ -105,6 +111,7 @@ struct Answer {
   std::string sql;  // native names, as executed
   exec::ResultSet result;
   std::vector<Candidate> candidates;
+  size_t winner = 0;  // index into candidates
   std::vector<StageTrace> trace;
   double own_ms = 0;  // the pipeline's own work: wall time minus model and database waits
 };

@@ -180,6 +180,13 @@ int AskCommands::Ask() {
   std::string out = answer->sql + "\n\n" + exec::Render(answer->result, format);
   if (explain_) out += "\n" + pipeline::TraceText(*answer);
   Write(out);
+  // Honesty: an answer built from a small part of the question is flagged, with the words it left out.
+  const pipeline::Candidate& won = answer->candidates[answer->winner];
+  if (won.confidence >= 0 && won.confidence < 0.5) {
+    fmt::print(stderr, "plainsql: note: {} accounted for {:.0f}% of the question's words{}; check the SQL above\n",
+               won.generator == "builtin" ? "the built-in translator" : won.generator, 100 * won.confidence,
+               won.caveat.empty() ? "" : " (" + won.caveat + ")");
+  }
   return 0;
 }
 

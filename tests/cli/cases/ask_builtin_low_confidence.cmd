@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "What weather did the plants experience on rainy Mondays?" --llm none
