@@ -73,6 +73,19 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
     }
     bool negative = c == '-' && i + 1 < q.size() && std::isdigit(static_cast<unsigned char>(q[i + 1])) &&
                     (i == 0 || q[i - 1] == ' ');
+    // ISO dates ("2000-01-01") are one token, a number-like value.
+    auto digits = [&](size_t at, size_t n) {
+      for (size_t k = at; k < at + n; ++k) {
+        if (k >= q.size() || !std::isdigit(static_cast<unsigned char>(q[k]))) return false;
+      }
+      return true;
+    };
+    if (digits(i, 4) && i + 10 <= q.size() && q[i + 4] == '-' && digits(i + 5, 2) && q[i + 7] == '-' &&
+        digits(i + 8, 2) && (i + 10 == q.size() || !std::isalnum(static_cast<unsigned char>(q[i + 10])))) {
+      push(TokenKind::kNumber, std::string(q.substr(i, 10)), i);
+      i += 10;
+      continue;
+    }
     if (std::isdigit(c) || negative) {
       size_t start = i;
       if (negative) ++i;

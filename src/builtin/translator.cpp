@@ -439,6 +439,56 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
         continue;
       }
     }
+    // A date ("shipped after 2000-01-01"): the date column named nearest, else one whose name says date.
+    if (c.value.size() == 10 && c.value[4] == '-') {
+      std::optional<ColumnRef> col;
+      size_t best = SIZE_MAX, best_k = 0;
+      for (size_t k = 0; k < mentions.size(); ++k) {
+        const auto& el = index_.Elements()[mentions[k].element];
+        if (el.column.empty()) continue;
+        const catalog::Table* t = schema_.FindTable(el.table);
+        const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
+        bool dated = column && (column->type_class == catalog::TypeClass::kDatetime ||
+                                Lower(el.column).find("date") != std::string::npos);
+        size_t d = mentions[k].end <= c.cue ? c.cue - mentions[k].end : mentions[k].begin - c.cue + 1;
+        if (dated && d < best) {
+          best = d;
+          best_k = k;
+          col = ColumnRef{el.table, el.column};
+        }
+      }
+      if (col) consumed.insert(best_k);
+      // Else a date column of the subject: one a question word names part of ("installed" for INSTL_DT, read
+      // "install date"), else its only one.
+      if (!col) {
+        std::vector<ColumnRef> dates;
+        std::optional<ColumnRef> named;
+        for (const auto& el : index_.Elements()) {
+          if (el.column.empty() || Lower(el.table) != Lower(subject)) continue;
+          const catalog::Table* t = schema_.FindTable(el.table);
+          const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
+          if (!column || column->type_class != catalog::TypeClass::kDatetime) continue;
+          dates.push_back({el.table, el.column});
+          for (const auto& phrase : el.phrases) {
+            for (const auto& tok : tokens) {
+              if (!named && tok.kind == TokenKind::kWord && !IsStopWord(tok.lower) &&
+                  std::find(phrase.begin(), phrase.end(), tok.stem) != phrase.end()) {
+                named = ColumnRef{el.table, el.column};
+              }
+            }
+          }
+        }
+        col = named ? named : dates.size() == 1 ? std::optional<ColumnRef>(dates.front()) : std::nullopt;
+      }
+      if (!col) col = ColumnNamed(schema_, subject, "date");
+      if (!col) {
+        notes.push_back(fmt::format("no date column for '{}'", c.value));
+        continue;
+      }
+      used[c.cue] = used[c.number] = true;
+      filters.push_back({*col, c.op, Quote(c.value), c.high.empty() ? "" : Quote(c.high), c.cue});
+      continue;
+    }
     // The unit after the number names the quantity when no adjective does: "below 30 years old", "over 10 lbs".
     std::string hint = QuantityOf(c.adjective);
     if (hint.empty() && c.number + 1 < tokens.size()) hint = QuantityOfUnit(tokens, c.number + 1);

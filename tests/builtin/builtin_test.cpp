@@ -63,6 +63,12 @@ TEST(Text, TokensStemsNumbersAndQuotes) {
   EXPECT_EQ(t[16].kind, TokenKind::kWord);
   EXPECT_TRUE(IsStopWord("the"));
   EXPECT_FALSE(IsStopWord("singer"));
+  // An ISO date is one number-like token.
+  auto d = Tokenize("after 2000-01-01, 2000-1-1", st);
+  ASSERT_GE(d.size(), 2u);
+  EXPECT_EQ(d[1].kind, TokenKind::kNumber);
+  EXPECT_EQ(d[1].lower, "2000-01-01");
+  EXPECT_EQ(d[2].lower, "2000");  // not ISO: numbers as before
   // Curly quotes and an apostrophe inside a word.
   auto c = Tokenize("Who wrote \xe2\x80\x9cHey Jude\xe2\x80\x9d and O'Brien's song?", st);
   ASSERT_GE(c.size(), 5u);
@@ -352,6 +358,11 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
             "SELECT plant_name FROM plant WHERE plant_name LIKE '%Works%'");
   EXPECT_EQ(sql("Which plants are in Toledo or in the Netherlands?"),
             "SELECT plant_name FROM plant WHERE city = 'Toledo' OR country = 'Netherlands'");
+  // Dates compare with a date column: one named, else the subject's date column a question word names part of.
+  EXPECT_EQ(sql("Which technicians were hired after 2020-01-01?"),
+            "SELECT first_name FROM technician WHERE hire_date > '2020-01-01'");
+  EXPECT_EQ(sql("List the equipment descriptions installed before 2015-01-01"),
+            "SELECT EQ_DESC FROM TB_EQUIP WHERE INSTL_DT < '2015-01-01'");
   // Yes/no columns by their quality, negated too.
   EXPECT_EQ(sql("How many certified technicians are there?"), "SELECT count(*) FROM technician WHERE is_certified = 1");
   EXPECT_EQ(sql("List the first names of technicians who are not certified"),
