@@ -12,15 +12,20 @@ namespace plainsql::builtin {
 
 namespace {
 
-std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemmer& stemmer) {
-  std::vector<std::string> out;
+// The stems of a name's words. Function words are dropped ("date_of_birth" is matched as "date birth", as the
+// question's stop words are skipped too), unless the name has nothing else.
+std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemmer& stemmer, bool* reduced = nullptr) {
+  std::vector<std::string> out, all;
   out.reserve(words.size());
   for (auto w : words) {
     std::string lower(w);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    out.push_back(stemmer.Stem(lower));
+    std::string stem = stemmer.Stem(lower);
+    all.push_back(stem);
+    if (!IsStopWord(lower)) out.push_back(std::move(stem));
   }
-  return out;
+  if (reduced) *reduced = !out.empty() && out.size() < all.size();
+  return out.empty() ? all : out;
 }
 
 std::string ToLowerWord(std::string_view w) {
@@ -29,17 +34,25 @@ std::string ToLowerWord(std::string_view w) {
   return lower;
 }
 
+// The phrases that name `name`, each with its weight: 1, or 0.9 when function words were dropped from it (so that
+// "Has_Pet" read as "pet" loses a tie to "Pets").
 std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& stemmer,
-                                              const naturalness::Expander* expander) {
+                                              const naturalness::Expander* expander, std::vector<double>& weights) {
   std::vector<std::vector<std::string>> out;
-  auto add = [&](std::vector<std::string> p) {
+  auto add = [&](std::vector<std::string> p, bool reduced) {
     std::erase_if(p, [](const std::string& s) { return s.empty(); });
-    if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
+    if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) {
+      out.push_back(std::move(p));
+      weights.push_back(reduced ? 0.9 : 1.0);
+    }
   };
-  add(Stems(naturalness::SplitWords(name), stemmer));
+  bool reduced = false;
+  auto stems = Stems(naturalness::SplitWords(name), stemmer, &reduced);
+  add(std::move(stems), reduced);
   if (expander) {
     naturalness::Expansion e = expander->Expand(name);
-    add(Stems(naturalness::SplitWords(e.name), stemmer));
+    auto expanded = Stems(naturalness::SplitWords(e.name), stemmer, &reduced);
+    add(std::move(expanded), reduced);
   }
   return out;
 }
@@ -49,8 +62,10 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
                          const WordNet* wordnet) {
   std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
+  std::vector<double> weights;
   auto phrases = [&](const std::string& name) {
-    auto out = Phrases(name, stemmer, expander);
+    weights.clear();
+    auto out = Phrases(name, stemmer, expander, weights);
     if (wordnet) {
       for (auto w : naturalness::SplitWords(name)) words.insert(ToLowerWord(w));
       if (expander) {
@@ -61,7 +76,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   };
   for (const auto& t : schema.tables) {
     const bool view = t.kind == catalog::TableKind::kView;
-    elements_.push_back({t.name, "", phrases(t.name), view});
+    elements_.push_back({t.name, "", phrases(t.name), view, weights});
     for (const auto& c : t.columns) {
       auto ps = phrases(c.name);
       // A yes/no column is named by its quality alone: "certified" for is_certified, "critical" for CRIT_FLG.
@@ -76,10 +91,11 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
           if (!quality.empty() && quality.size() < ps[i].size() &&
               std::find(ps.begin(), ps.end(), quality) == ps.end()) {
             ps.push_back(std::move(quality));
+            weights.push_back(1.0);
           }
         }
       }
-      elements_.push_back({t.name, c.name, std::move(ps), view});
+      elements_.push_back({t.name, c.name, std::move(ps), view, weights});
     }
   }
   for (const auto& e : elements_) {
@@ -134,7 +150,9 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     return 0.0;
   };
   for (size_t e = 0; e < elements.size(); ++e) {
-    for (const auto& phrase : elements[e].phrases) {
+    for (size_t pi = 0; pi < elements[e].phrases.size(); ++pi) {
+      const auto& phrase = elements[e].phrases[pi];
+      const double pw = pi < elements[e].weights.size() ? elements[e].weights[pi] : 1.0;
       size_t m = phrase.size();
       // Whole phrase over consecutive content words.
       for (size_t k = 0; k + m <= content.size(); ++k) {
@@ -142,7 +160,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         for (size_t j = 0; j < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
         if (least > 0) {
           // Longer phrases are more specific: two whole words outrank one, even one preferred for its table.
-          double score = (1.0 + 0.35 * static_cast<double>(m - 1)) * least;
+          double score = (1.0 + 0.35 * static_cast<double>(m - 1)) * least * pw;
           out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
@@ -152,7 +170,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           if (content[k + 1] != content[k] + 1) continue;  // adjacent words only: "name of the semester" is no match
           double least = std::min(weight(k, phrase[1]), weight(k + 1, phrase[0]));
           if (least > 0 && phrase[0] != phrase[1]) {
-            out.push_back({e, content[k], content[k + 1] + 1, 1.35 * least * 0.9, true, least < 1.0});
+            out.push_back({e, content[k], content[k + 1] + 1, 1.35 * least * 0.9 * pw, true, least < 1.0});
           }
         }
       }

@@ -24,6 +24,7 @@ struct SchemaElement {
   std::string column;                             // "" for the table itself
   std::vector<std::vector<std::string>> phrases;  // stem sequences that name it (the name, its expansion)
   bool view = false;                              // of a view: a base table's name wins a tie
+  std::vector<double> weights;                    // per phrase: 1, or 0.9 when function words were dropped from it
 };
 
 /// A question word that stands for a schema word through WordNet ("vocalist" for "singer").
