@@ -176,7 +176,9 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   struct Pattern {
     size_t cue, value;
     std::string like;
+    bool negated = false;  // "does not contain the letter M" → NOT LIKE
   };
+  std::set<size_t> pattern_negations;  // negating words a pattern took
   std::vector<Pattern> patterns;
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string& w = tokens[i].lower;
@@ -196,7 +198,14 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
       for (char ch : tokens[k].text) {
         if (ch != '%' && ch != '_') v += ch;
       }
-      patterns.push_back({i, k, contains ? "%" + v + "%" : starts ? v + "%" : "%" + v});
+      bool negated = false;
+      for (size_t n : intent.negations) {
+        if (n < i && i - n <= 2) {
+          negated = true;
+          pattern_negations.insert(n);
+        }
+      }
+      patterns.push_back({i, k, contains ? "%" + v + "%" : starts ? v + "%" : "%" + v, negated});
       used[i] = used[k] = true;
       for (size_t j = i + 1; j < k; ++j) {
         if (tokens[j].lower == "word" || tokens[j].lower == "letter" || tokens[j].lower == "with" ||
@@ -289,7 +298,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     }
     if (!col) col = ColumnNamed(schema_, subject, "name");
     if (!col) continue;
-    filters.push_back({*col, "LIKE", Quote(p.like), "", p.cue});
+    filters.push_back({*col, p.negated ? "NOT LIKE" : "LIKE", Quote(p.like), "", p.cue});
     notes.push_back(fmt::format("pattern {} on {}.{}", Quote(p.like), col->table, col->column));
   }
 
@@ -314,7 +323,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   for (size_t n : intent.negations) {
     bool part_of_comparison = false;  // "no more than 3", "not older than 30"
     for (const auto& c : intent.comparisons) part_of_comparison = part_of_comparison || c.cue == n + 1;
-    if (!part_of_comparison) {
+    if (!part_of_comparison && !pattern_negations.count(n)) {
       neg_at = n;
       break;
     }
