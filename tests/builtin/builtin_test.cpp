@@ -356,6 +356,8 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
             "SELECT first_name FROM technician WHERE hourly_rate > (SELECT avg(hourly_rate) FROM technician)");
   EXPECT_EQ(sql("Which plants have a name containing the word 'Works'?"),
             "SELECT plant_name FROM plant WHERE plant_name LIKE '%Works%'");
+  EXPECT_EQ(sql("Which plants have a name that does not contain the word 'Works'?"),
+            "SELECT plant_name FROM plant WHERE plant_name NOT LIKE '%Works%'");
   EXPECT_EQ(sql("Which plants are in Toledo or in the Netherlands?"),
             "SELECT plant_name FROM plant WHERE city = 'Toledo' OR country = 'Netherlands'");
   // Dates compare with a date column: one named, else the subject's date column a question word names part of.
