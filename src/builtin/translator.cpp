@@ -98,6 +98,29 @@ Translator::Translator(const catalog::Schema& schema, const SchemaIndex& index, 
     : schema_(schema), index_(index), values_(values) {}
 
 Translation Translator::Translate(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer) const {
+  // The best reading, then the same question with the first stored value that several columns hold read as the next
+  // column that holds it ("Toledo" as a city, else as a customer's name): later readings, ranked lower.
+  Choices first;
+  Translation out = Assemble(question, dialect, stemmer, first);
+  if (out.candidates.empty() || !first.value_alternatives) return out;
+  for (size_t k = 1; k <= first.value_alternatives && k <= 2; ++k) {
+    Choices other;
+    other.value_choice = k;
+    Translation t = Assemble(question, dialect, stemmer, other);
+    if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
+    for (auto& c : t.candidates) {
+      bool seen = std::any_of(out.candidates.begin(), out.candidates.end(),
+                              [&](const TranslatorCandidate& x) { return x.sql == c.sql; });
+      if (seen) continue;
+      c.score = std::max(0.0, c.score - 0.2 * static_cast<double>(k));
+      out.candidates.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+Translation Translator::Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
+                                 Choices& choices) const {
   Translation out;
   std::vector<Token> tokens = Tokenize(question, stemmer);
   Intent intent = ReadIntent(tokens);
@@ -230,10 +253,20 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (compared) continue;
     bool clash = false;
     for (size_t i = b; i < e; ++i) clash = clash || used[i];
-    const ValueMatch* best = nullptr;
+    // The columns that hold the value, those of tables the question names first.
+    std::vector<const ValueMatch*> holders;
     for (const auto& v : values) {
-      if (v.begin != b || v.end != e) continue;
-      if (!best || (linked_tables.count(Lower(v.table)) && !linked_tables.count(Lower(best->table)))) best = &v;
+      if (v.begin == b && v.end == e) holders.push_back(&v);
+    }
+    std::stable_partition(holders.begin(), holders.end(),
+                          [&](const ValueMatch* v) { return linked_tables.count(Lower(v->table)) > 0; });
+    const ValueMatch* best = holders.empty() ? nullptr : holders.front();
+    if (holders.size() > 1 && !choices.value_seen) {
+      // The first value that several columns hold is the one later readings vary.
+      choices.value_seen = true;
+      choices.value_alternatives = holders.size() - 1;
+      if (choices.value_choice < holders.size()) best = holders[choices.value_choice];
+      choices.varied_table = best->table;
     }
     // A word that is both a column name and a value counts as a value only when quoted or capitalised.
     if (!best || (clash && !best->quoted && !std::isupper(static_cast<unsigned char>(tokens[b].text[0])))) continue;
@@ -833,6 +866,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     }
     if (dropped.empty()) dropped = tables.back();
     notes.push_back("dropped " + dropped + ": no foreign-key path to " + subject);
+    if (choices.value_choice > 0 && Lower(dropped) == Lower(choices.varied_table)) choices.lost = true;
     std::erase(tables, dropped);
     auto gone = [&](const std::string& item) { return item.find("@" + dropped + ".") != std::string::npos; };
     std::erase_if(select, gone);

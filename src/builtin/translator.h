@@ -31,9 +31,20 @@ class Translator {
  public:
   /// `values` may be null (no value matching). The schema, index and values must outlive the translator.
   Translator(const catalog::Schema& schema, const SchemaIndex& index, const ValueIndex* values);
+  /// Readings best first: the question as linked, a same-column pair read the other way (OR / INTERSECT), and the
+  /// first stored value that several columns hold read in the next ones (at most two more).
   Translation Translate(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer) const;
 
  private:
+  struct Choices {
+    size_t value_choice = 0;        // which column holds the varied value (0: the preferred one)
+    bool value_seen = false;        // set while assembling: the varied value was met
+    size_t value_alternatives = 0;  // set while assembling: how many other columns hold it
+    std::string varied_table;       // set while assembling: the table of the column chosen for it
+    bool lost = false;              // set while assembling: that table was dropped (no join to the subject)
+  };
+  Translation Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
+                       Choices& choices) const;
   const catalog::Schema& schema_;
   const SchemaIndex& index_;
   const ValueIndex* values_;

@@ -376,6 +376,12 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
             "'Rotterdam'");
   EXPECT_EQ(both.candidates[1].sql, "SELECT country FROM plant WHERE city = 'Toledo' OR city = 'Rotterdam'");
   EXPECT_LT(both.candidates[1].score, both.candidates[0].score);
+  // A value two columns hold: the preferred column first, the other as a later, lower reading.
+  auto pump = tr.Translate("How many pieces of equipment have type PUMP?", (*conn)->dialect(), st);
+  ASSERT_EQ(pump.candidates.size(), 2u);
+  EXPECT_NE(pump.candidates[0].sql.find("TYP_CD = 'PUMP'"), std::string::npos);
+  EXPECT_NE(pump.candidates[1].sql.find("EQ_TYP_CD = 'PUMP'"), std::string::npos);
+  EXPECT_LT(pump.candidates[1].score, pump.candidates[0].score);
   // Every candidate parses: a score in [0, 1].
   auto t = tr.Translate("How many plants are there?", (*conn)->dialect(), st);
   ASSERT_EQ(t.candidates.size(), 1u);
