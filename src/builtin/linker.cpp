@@ -69,7 +69,9 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     if (wordnet) {
       for (auto w : naturalness::SplitWords(name)) words.insert(ToLowerWord(w));
       if (expander) {
-        for (auto w : naturalness::SplitWords(expander->Expand(name).name)) words.insert(ToLowerWord(w));
+        // The expansion must outlive the views SplitWords returns into it.
+        const naturalness::Expansion expansion = expander->Expand(name);
+        for (auto w : naturalness::SplitWords(expansion.name)) words.insert(ToLowerWord(w));
       }
     }
     return out;

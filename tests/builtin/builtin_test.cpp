@@ -320,7 +320,10 @@ TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
   ASSERT_TRUE(abbreviations.ok());
   naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
   Stemmer st;
-  SchemaIndex index(*schema, st, &expander);  // "equipment descriptions" reaches EQ_DESC through its expansion
+  auto wordnet = WordNet::Open();
+  ASSERT_TRUE(wordnet.ok()) << wordnet.error().message;
+  // "equipment descriptions" reaches EQ_DESC through its expansion; WordNet relates the words of names and expansions.
+  SchemaIndex index(*schema, st, &expander, wordnet->get());
   auto values = ValueIndex::Build(**conn, *schema);
   ASSERT_TRUE(values.ok());
   Translator tr(*schema, index, &*values);
