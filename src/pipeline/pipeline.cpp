@@ -135,8 +135,9 @@ class BuiltinGenerator final : public Generator {
       g.notes.push_back(fmt::format("score {:.2f}", c.score));
     }
     if (!t.unlinked.empty()) g.notes.push_back("not linked: " + Join(t.unlinked, ", "));
-    if (!wordnet_)
+    if (!wordnet_) {
       g.notes.emplace_back("WordNet not found (package wordnet-base): names linked as written, no synonyms");
+    }
     return g;
   }
 
