@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 
+#include "common/strings.h"
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
 
@@ -26,12 +27,6 @@ std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemm
   }
   if (reduced) *reduced = !out.empty() && out.size() < all.size();
   return out.empty() ? all : out;
-}
-
-std::string ToLowerWord(std::string_view w) {
-  std::string lower(w);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower;
 }
 
 // The phrases that name `name`, each with its weight: 1, or 0.9 when function words were dropped from it (so that
@@ -67,11 +62,11 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     weights.clear();
     auto out = Phrases(name, stemmer, expander, weights);
     if (wordnet) {
-      for (auto w : naturalness::SplitWords(name)) words.insert(ToLowerWord(w));
+      for (auto w : naturalness::SplitWords(name)) words.insert(ToLower(w));
       if (expander) {
         // The expansion must outlive the views SplitWords returns into it.
         const naturalness::Expansion expansion = expander->Expand(name);
-        for (auto w : naturalness::SplitWords(expansion.name)) words.insert(ToLowerWord(w));
+        for (auto w : naturalness::SplitWords(expansion.name)) words.insert(ToLower(w));
       }
     }
     return out;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "common/file.h"
+#include "common/strings.h"
 
 namespace plainsql::builtin {
 
@@ -32,8 +33,7 @@ bool SingleWord(std::string_view w) {
 }
 
 std::string LowerWord(std::string_view w) {
-  std::string out(w);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::string out = ToLower(w);
   // Adjectives carry a syntactic marker: "big(a)".
   if (size_t p = out.find('('); p != std::string::npos) out.resize(p);
   return out;
