@@ -9,6 +9,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kNotFound: return "not_found";
     case ErrorCode::kConnection: return "connection";
     case ErrorCode::kNotReadOnly: return "not_read_only";
+    case ErrorCode::kNotAllowed: return "not_allowed";
+    case ErrorCode::kResourceLimit: return "resource_limit";
     case ErrorCode::kSql: return "sql";
     case ErrorCode::kTimeout: return "timeout";
     case ErrorCode::kIo: return "io";
@@ -25,6 +27,8 @@ int ExitCodeFor(ErrorCode code) {
     case ErrorCode::kNotFound: return 3;
     case ErrorCode::kConnection: return 4;
     case ErrorCode::kNotReadOnly: return 5;
+    case ErrorCode::kNotAllowed: return 10;
+    case ErrorCode::kResourceLimit: return 11;
     case ErrorCode::kSql: return 6;
     case ErrorCode::kTimeout: return 7;
     case ErrorCode::kIo: return 8;

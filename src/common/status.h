@@ -16,6 +16,8 @@ enum class ErrorCode {
   kNotFound,         // a named file, database, table or schema does not exist
   kConnection,       // could not open or reach the database, or authentication failed
   kNotReadOnly,      // a statement was refused because it is not a single read-only query
+  kNotAllowed,       // a query names a relation or calls a function the access policy does not allow
+  kResourceLimit,    // a query was stopped at a ceiling (value size, result size, memory)
   kSql,              // the database rejected the statement (syntax error, unknown column, ...)
   kTimeout,          // the statement ran past its time limit and was stopped
   kIo,               // a local file could not be read or written

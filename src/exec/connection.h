@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "exec/guard.h"
 #include "exec/value.h"
 #include "sql/dialect.h"
 
@@ -35,6 +36,24 @@ struct Limits {
   int64_t max_rows = 10'000;                  // at most this many rows are returned; `truncated` tells if more existed
 };
 
+/// Ceilings no query may pass, whatever its text: a query that would is stopped with ErrorCode::kResourceLimit and a
+/// message naming the ceiling and the plainsql.toml key (`[exec]`) that raises it.
+struct Ceilings {
+  int64_t max_value_bytes = int64_t{16} << 20;   // one value (string or blob); SQLite: also one row
+  int64_t max_result_bytes = int64_t{64} << 20;  // all values of a result together
+  int64_t max_memory_bytes = int64_t{1} << 30;   // SQLite: memory the engine may hold (process-wide heap limit)
+};
+
+/// Settings of the guard and the ceilings, for every connection a program opens (plainsql.toml `[exec]`).
+struct ExecSettings {
+  AccessOptions access;
+  Ceilings ceilings;
+};
+
+/// The settings connections get when they are opened (defaults: closed allowlists, the ceilings above).
+void SetDefaultExecSettings(const ExecSettings& settings);
+const ExecSettings& DefaultExecSettings();
+
 class Connection {
  public:
   virtual ~Connection() = default;
@@ -46,9 +65,24 @@ class Connection {
   virtual std::string database_name() const = 0;
 
   /// Runs one read-only query. Anything else (a write, DDL, ATTACH, a writable PRAGMA, several statements) is
-  /// refused with ErrorCode::kNotReadOnly and changes nothing. `params` bind to `?` (SQLite) or `$1..` (PostgreSQL).
+  /// refused with ErrorCode::kNotReadOnly and changes nothing; a relation or function the access policy does not
+  /// allow is refused with ErrorCode::kNotAllowed; a ceiling passed stops it with ErrorCode::kResourceLimit.
+  /// `params` bind to `?` (SQLite) or `$1..` (PostgreSQL).
   virtual Result<ResultSet> Query(std::string_view sql, const Limits& limits,
                                   const std::vector<Value>& params = {}) = 0;
+
+  /// Runs one read-only query that plainsql wrote itself to read the database's catalog (sqlite_schema, pragma
+  /// functions, pg_catalog): the same read-only checks, limits and ceilings, but not the relation and function
+  /// allowlists. Never pass generated or user SQL here.
+  virtual Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
+                                          const std::vector<Value>& params = {}) = 0;
+
+  /// Replaces the settings this connection was opened with; the policy is rebuilt on the next query.
+  virtual void SetExecSettings(const ExecSettings& settings) = 0;
+  virtual const ExecSettings& exec_settings() const = 0;
+
+  /// The access policy queries are checked against, read from the database's catalog on first use.
+  virtual Result<AccessPolicy> Policy() = 0;
 };
 
 /// Opens a connection. SQLite files are opened read-only; a PostgreSQL session gets a 10 s connect timeout unless the
@@ -104,5 +138,8 @@ Result<std::unique_ptr<StoreSession>> OpenPostgresStoreSession(const std::string
 /// Checks, with the SQL parser, that the text is a single read-only query (SELECT / WITH ... SELECT / VALUES / TABLE)
 /// that calls none of the dialect's denied functions. The first guard; the engines enforce read-only as well.
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect);
+
+/// CheckSingleQuery, then CheckAccess against `policy`: what Connection::Query runs before the database sees SQL.
+Status CheckQuery(std::string_view sql, const AccessPolicy& policy);
 
 }  // namespace plainsql::exec

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "ask_cmd.h"
+#include "check_access_cmd.h"
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
 #include "catalog/name_catalog.h"
@@ -322,6 +323,7 @@ int main(int argc, char** argv) {
   plainsql::cli::ViewsCommands views(app);
   plainsql::cli::EvalCommands eval(app);
   plainsql::cli::AskCommands ask(app);
+  plainsql::cli::CheckAccessCommand check_access(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
   std::vector<std::string> names;
@@ -354,6 +356,7 @@ int main(int argc, char** argv) {
     if (views.Selected()) return views.Run();
     if (eval.Selected()) return eval.Run();
     if (ask.Selected()) return ask.Run();
+    if (check_access.Selected()) return check_access.Run();
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());
