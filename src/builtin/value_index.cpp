@@ -42,7 +42,7 @@ Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Sche
       exec::Limits limits;
       limits.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(options.budget - elapsed);
       limits.max_rows = options.max_values_per_column;
-      auto rs = conn.Query(query, limits);
+      auto rs = conn.QueryInternal(query, limits);
       if (!rs) {
         // A column that cannot be read in time (a huge table) is skipped, not fatal.
         if (rs.error().code == ErrorCode::kTimeout) {

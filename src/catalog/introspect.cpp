@@ -56,7 +56,7 @@ void CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& op
     Table& t = schema.tables[ti];
     std::string from = QualifiedName(conn, t);
     if (options.row_counts && t.kind == TableKind::kTable && !t.row_count) {
-      auto rs = conn.Query("SELECT count(*) FROM " + from, count_limits);
+      auto rs = conn.QueryInternal("SELECT count(*) FROM " + from, count_limits);
       if (rs)
         t.row_count = rs->rows.at(0).at(0).as_integer();
       else
@@ -64,7 +64,7 @@ void CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& op
     }
     if (options.samples > 0 && !t.columns.empty() && t.row_count.value_or(1) != 0) {
       exec::Limits limits{options.per_table_timeout, options.sample_scan_rows};
-      auto rs = conn.Query(fmt::format("SELECT * FROM {} LIMIT {}", from, options.sample_scan_rows), limits);
+      auto rs = conn.QueryInternal(fmt::format("SELECT * FROM {} LIMIT {}", from, options.sample_scan_rows), limits);
       if (!rs) {
         warn(t, "samples of", rs.error());
         if (options.progress) options.progress(ti + 1, total);

@@ -72,7 +72,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
   std::map<int64_t, int64_t> estimate;  // relation oid -> reltuples (-1: never analyzed)
 
   if (!options.schema_filter.empty()) {
-    auto ns = conn.Query("SELECT 1 FROM pg_namespace WHERE nspname = $1", options.limits, params);
+    auto ns = conn.QueryInternal("SELECT 1 FROM pg_namespace WHERE nspname = $1", options.limits, params);
     if (!ns) return ns.error();
     if (ns->rows.empty()) {
       return MakeError(ErrorCode::kNotFound, fmt::format("no schema named \"{}\" in database {}", options.schema_filter,
@@ -80,7 +80,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     }
   }
 
-  auto rels = conn.Query(RelationsSql(), options.limits, params);
+  auto rels = conn.QueryInternal(RelationsSql(), options.limits, params);
   if (!rels) return rels.error();
   for (const auto& row : rels->rows) {
     Table t;
@@ -97,7 +97,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
   }
   if (!options.schema_filter.empty() && schema.namespaces.empty()) schema.namespaces.push_back(options.schema_filter);
 
-  auto cols = conn.Query(ColumnsSql(), options.limits, params);
+  auto cols = conn.QueryInternal(ColumnsSql(), options.limits, params);
   if (!cols) return cols.error();
   for (const auto& row : cols->rows) {
     auto it = index.find(row[0].as_integer());
@@ -112,7 +112,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     schema.tables[it->second].columns.push_back(std::move(c));
   }
 
-  auto keys = conn.Query(KeysSql(), options.limits, params);
+  auto keys = conn.QueryInternal(KeysSql(), options.limits, params);
   if (!keys) return keys.error();
   {
     // Rows come grouped by (table, index); an index with an expression column (attname NULL) or a predicate is
@@ -148,7 +148,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     flush();
   }
 
-  auto fks = conn.Query(ForeignKeysSql(), options.limits, params);
+  auto fks = conn.QueryInternal(ForeignKeysSql(), options.limits, params);
   if (!fks) return fks.error();
   {
     int64_t cur_oid = -1;
@@ -211,7 +211,7 @@ Result<std::string> PostgresCatalogDigest(exec::Connection& conn, const Introspe
       "   WHERE c.oid IN (SELECT oid FROM rel)) "
       "))",
       kRelationFilter);
-  auto rs = conn.Query(sql, options.limits, {exec::Value::Text(options.schema_filter)});
+  auto rs = conn.QueryInternal(sql, options.limits, {exec::Value::Text(options.schema_filter)});
   if (!rs) return rs.error();
   return rs->rows.at(0).at(0).ToString();
 }

@@ -50,7 +50,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
 
   // A companion database (see exec::OpenSqlite) shows its natural views, which are TEMP views over the attached
   // original; its own bookkeeping tables are not part of the schema.
-  auto companion = conn.Query(
+  auto companion = conn.QueryInternal(
       "SELECT count(*) FROM sqlite_schema s, pragma_database_list d WHERE s.type = 'table' AND "
       "s.name = 'plainsql_companion' AND d.name = 'native'",
       options.limits);
@@ -65,7 +65,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     return out;
   };
 
-  auto tables = conn.Query(catalog_sql(kTablesSql), options.limits);
+  auto tables = conn.QueryInternal(catalog_sql(kTablesSql), options.limits);
   if (!tables) return tables.error();
   for (const auto& row : tables->rows) {
     Table t;
@@ -75,7 +75,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     schema.tables.push_back(std::move(t));
   }
 
-  auto columns = conn.Query(catalog_sql(kColumnsSql), options.limits);
+  auto columns = conn.QueryInternal(catalog_sql(kColumnsSql), options.limits);
   if (!columns) return columns.error();
   std::map<std::string, std::vector<std::pair<int64_t, std::string>>> pk_parts;
   for (const auto& row : columns->rows) {
@@ -103,7 +103,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     }
   }
 
-  auto fks = conn.Query(catalog_sql(kForeignKeysSql), options.limits);
+  auto fks = conn.QueryInternal(catalog_sql(kForeignKeysSql), options.limits);
   if (!fks) return fks.error();
   std::map<std::pair<std::string, int64_t>, ForeignKey> by_id;
   std::vector<std::pair<std::string, int64_t>> order;
@@ -127,7 +127,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     schema.tables[index[key.first]].foreign_keys.push_back(std::move(fk));
   }
 
-  auto uniques = conn.Query(catalog_sql(kUniqueSql), options.limits);
+  auto uniques = conn.QueryInternal(catalog_sql(kUniqueSql), options.limits);
   if (!uniques) return uniques.error();
   std::map<std::pair<std::string, std::string>, std::pair<UniqueKey, bool>> ukeys;  // -> key, usable
   std::vector<std::pair<std::string, std::string>> uorder;
@@ -153,7 +153,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
 }
 
 Result<std::string> SqliteCatalogDigest(exec::Connection& conn, const IntrospectOptions& options) {
-  auto rs = conn.Query(
+  auto rs = conn.QueryInternal(
       "SELECT (SELECT group_concat(type || char(31) || name || char(31) || coalesce(sql, ''), char(30)) "
       "FROM (SELECT * FROM sqlite_schema ORDER BY rowid)), "
       "(SELECT group_concat(type || char(31) || name || char(31) || coalesce(sql, ''), char(30)) "

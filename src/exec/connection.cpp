@@ -61,12 +61,16 @@ Result<std::unique_ptr<StoreSession>> OpenStoreSession(std::string_view conn) {
   return OpenSqliteStoreSession(info->target);
 }
 
-Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
-  // The parser's read-only check: exactly one statement, and it is a query (no data-changing CTE, no SELECT INTO).
-  // A syntax error is reported here, with its position, before the database sees the text.
-  auto parsed = sql::ParseQuery(sql, dialect);
-  if (!parsed) return parsed.error();
-  // Functions whose effects escape a rolled-back read-only transaction, by name, wherever they are called.
+namespace {
+
+ExecSettings& MutableDefaults() {
+  static ExecSettings settings;
+  return settings;
+}
+
+// Functions whose effects escape a rolled-back read-only transaction, by name, wherever they are called. The allowlist
+// refuses them too; this names them with the reason.
+Status CheckDenied(sql::Query& parsed, const sql::Dialect& dialect) {
   std::optional<Error> refused;
   sql::Walker w;
   w.on_expr = [&](sql::Expr& e) {
@@ -80,9 +84,44 @@ Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
       }
     }
   };
-  sql::Walk(*parsed, w);
+  sql::Walk(parsed, w);
   if (refused) return *refused;
   return Status::Ok();
+}
+
+}  // namespace
+
+void SetDefaultExecSettings(const ExecSettings& settings) { MutableDefaults() = settings; }
+const ExecSettings& DefaultExecSettings() { return MutableDefaults(); }
+
+Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
+  // The parser's read-only check: exactly one statement, and it is a query (no data-changing CTE, no SELECT INTO).
+  // A syntax error is reported here, with its position, before the database sees the text.
+  auto parsed = sql::ParseQuery(sql, dialect);
+  if (!parsed) return parsed.error();
+  return CheckDenied(*parsed, dialect);
+}
+
+Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknown_relation, AccessedNames* names) {
+  if (unknown_relation) *unknown_relation = false;
+  auto parsed = sql::ParseQuery(sql, *policy.dialect);
+  if (!parsed) return parsed.error();
+  if (Status s = CheckDenied(*parsed, *policy.dialect); !s) return s;
+  return CheckAccess(*parsed, policy, unknown_relation, names);
+}
+
+std::string FormatBytes(int64_t bytes) {
+  if (bytes >= (int64_t{1} << 30) && bytes % (int64_t{1} << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
+  if (bytes >= (int64_t{1} << 20) && bytes % (int64_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= (int64_t{1} << 10) && bytes % (int64_t{1} << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} bytes", bytes);
+}
+
+Error CeilingError(std::string_view what, std::string_view key, int64_t limit) {
+  return MakeError(ErrorCode::kResourceLimit,
+                   fmt::format("query stopped: {} passed the {} ceiling ({}); to raise it, set {} in the [exec] "
+                               "section of plainsql.toml",
+                               what, key, FormatBytes(limit), key));
 }
 
 }  // namespace plainsql::exec

@@ -140,6 +140,14 @@ Result<std::unique_ptr<StoreSession>> OpenPostgresStoreSession(const std::string
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect);
 
 /// CheckSingleQuery, then CheckAccess against `policy`: what Connection::Query runs before the database sees SQL.
-Status CheckQuery(std::string_view sql, const AccessPolicy& policy);
+/// `unknown_relation` as in CheckAccess.
+Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknown_relation = nullptr,
+                  AccessedNames* names = nullptr);
+
+/// A ceiling's size for messages: "16 MiB", "1 GiB", "512 bytes".
+std::string FormatBytes(int64_t bytes);
+
+/// The message of a query stopped at a ceiling: which one, and the plainsql.toml key that raises it.
+Error CeilingError(std::string_view what, std::string_view key, int64_t limit);
 
 }  // namespace plainsql::exec

@@ -59,13 +59,18 @@ void ApplyAccessOptions(AccessPolicy& policy, const AccessOptions& options);
 
 /// Checks every FROM-clause relation and every function call of a parsed query against the policy. The first name
 /// that is not allowed is refused with ErrorCode::kNotAllowed and a message naming it and the setting to change.
-Status CheckAccess(const sql::Query& query, const AccessPolicy& policy);
+/// `unknown_relation`, when given, tells whether the refusal was a name the policy does not know at all (a relation
+/// created after the policy was read, or one that does not exist).
+struct AccessedNames;
+Status CheckAccess(const sql::Query& query, const AccessPolicy& policy, bool* unknown_relation = nullptr,
+                   AccessedNames* names = nullptr);
 
 /// Every relation (as written, joined with '.') and function (lower case) a query names outside its own CTEs: what
 /// the guard decided on. Used by tests and the fuzzer to check the guard's view.
 struct AccessedNames {
   std::vector<sql::QualifiedName> relations;
   std::vector<sql::QualifiedName> functions;
+  std::vector<std::string> ctes;  // every CTE name the query defines, folded as the dialect folds it
 };
 AccessedNames CollectAccessedNames(const sql::Query& query, const sql::Dialect& dialect);
 

@@ -5,6 +5,7 @@
 #include <poll.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 
 #include "common/strings.h"
 #include "exec/connection.h"
+#include "sql/token.h"
 
 namespace plainsql::exec {
 
@@ -100,7 +102,7 @@ struct ResultGuard {
 
 class PostgresConnection final : public Connection {
  public:
-  explicit PostgresConnection(PGconn* conn) : conn_(conn) {}
+  explicit PostgresConnection(PGconn* conn) : conn_(conn), settings_(DefaultExecSettings()) {}
   ~PostgresConnection() override { PQfinish(conn_); }
 
   Engine engine() const override { return Engine::kPostgres; }
@@ -111,15 +113,61 @@ class PostgresConnection final : public Connection {
   std::string database_name() const override { return PQdb(conn_); }
 
   Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+  Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
+                                  const std::vector<Value>& params) override {
+    if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
+    return Run(std::string(sql), limits, params);
+  }
+  void SetExecSettings(const ExecSettings& settings) override {
+    settings_ = settings;
+    policy_.reset();
+  }
+  const ExecSettings& exec_settings() const override { return settings_; }
+  Result<AccessPolicy> Policy() override;
 
  private:
+  Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params);
   Status Exec(const char* command);
   Error ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout);
   void Cancel();
   void Drain();
 
   PGconn* conn_;
+  ExecSettings settings_;
+  std::optional<AccessPolicy> policy_;
 };
+
+// Schemas that are PostgreSQL's own: never part of the schema plainsql reads.
+bool SystemSchema(std::string_view s) {
+  return s == "pg_catalog" || s == "information_schema" || s.starts_with("pg_toast") || s.starts_with("pg_temp");
+}
+
+Result<AccessPolicy> PostgresConnection::Policy() {
+  if (policy_) return *policy_;
+  AccessPolicy p;
+  p.dialect = &sql::Postgres();
+  p.functions = DefaultAllowedFunctions(sql::Postgres());
+  ApplyAccessOptions(p, settings_.access);
+  // The effective search path, implicit schemas included (pg_catalog is searched first unless the path names it).
+  auto path = QueryInternal("SELECT unnest(pg_catalog.current_schemas(true))::text", Limits{}, {});
+  if (!path) return path.error();
+  for (const Row& r : path->rows) p.search_path.push_back(r.at(0).ToString());
+  Limits all;
+  all.max_rows = 10'000'000;
+  auto rels = QueryInternal(
+      "SELECT n.nspname::text, c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+      "ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'v', 'm', 'f', 'p', 'S')",
+      all, {});
+  if (!rels) return rels.error();
+  const auto& only = settings_.access.schemas;
+  for (const Row& r : rels->rows) {
+    std::string schema = r.at(0).ToString(), name = r.at(1).ToString();
+    bool allowed = !SystemSchema(schema) && (only.empty() || std::find(only.begin(), only.end(), schema) != only.end());
+    p.relations.push_back({schema, name, allowed});
+  }
+  policy_ = std::move(p);
+  return *policy_;
+}
 
 Status PostgresConnection::Exec(const char* command) {
   ResultGuard g{PQexec(conn_, command)};
@@ -154,15 +202,58 @@ Error PostgresConnection::ErrorFromResult(const PGresult* res, const Limits& lim
     return MakeError(ErrorCode::kTimeout,
                      fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
   }
+  if (sqlstate == "55P03") {  // lock_not_available: lock_timeout
+    return MakeError(ErrorCode::kTimeout,
+                     fmt::format("query stopped: it waited for a lock past the {} ms timeout", limits.timeout.count()));
+  }
+  if (sqlstate == "22P02" && msg.find("plainsql max_value_bytes") != std::string::npos) {
+    return CeilingError("a row", "max_value_bytes", settings_.ceilings.max_value_bytes);
+  }
+  if (sqlstate.starts_with("53") || sqlstate == "54000") {  // insufficient resources, program limit exceeded
+    return MakeError(ErrorCode::kResourceLimit, "query stopped by the server: " + msg);
+  }
   if (sqlstate == "25006") {  // read_only_sql_transaction
     return MakeError(ErrorCode::kNotReadOnly, "refused: " + msg + "; plainsql runs read-only queries only");
   }
   return MakeError(ErrorCode::kSql, msg);
 }
 
+// The text without what follows its last token (a ';', comments), so that it can be put inside parentheses.
+std::string_view WithoutTrailer(std::string_view sql) {
+  auto tokens = sql::Tokenize(sql, sql::Postgres());
+  if (!tokens) return sql;
+  size_t end = 0;
+  for (const sql::Token& t : *tokens) {
+    if (t.kind != sql::TokenKind::kEnd && t.kind != sql::TokenKind::kSemicolon) end = t.offset + t.text.size();
+  }
+  return sql.substr(0, end);
+}
+
 Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
                                             const std::vector<Value>& params) {
-  if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
+  auto policy = Policy();
+  if (!policy) return policy.error();
+  bool unknown = false;
+  Status checked = CheckQuery(sql, *policy, &unknown);
+  if (!checked && unknown) {
+    // A relation created since the policy was read: read the catalog again, once.
+    policy_.reset();
+    policy = Policy();
+    if (!policy) return policy.error();
+    checked = CheckQuery(sql, *policy);
+  }
+  if (!checked) return checked.error();
+  // No row may pass max_value_bytes: the server checks each row's size before sending it, by failing a cast whose
+  // message plainsql recognises (libpq holds a whole row in memory, so the client cannot stop one on its way).
+  std::string wrapped = fmt::format(
+      "SELECT plainsql_q.* FROM (\n{}\n) AS plainsql_q WHERE CASE WHEN pg_catalog.pg_column_size(plainsql_q.*) > {} "
+      "THEN (pg_catalog.pg_column_size(plainsql_q.*)::text || ' bytes: plainsql max_value_bytes')::int ELSE 0 END = 0",
+      WithoutTrailer(sql), settings_.ceilings.max_value_bytes);
+  return Run(wrapped, limits, params);
+}
+
+Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& limits,
+                                          const std::vector<Value>& params) {
   if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
   if (PQstatus(conn_) != CONNECTION_OK) {
     return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + FirstLine(PQerrorMessage(conn_)));
@@ -179,7 +270,14 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
     }
   } rollback{this};
   long long timeout_ms = std::max<long long>(1, limits.timeout.count());
-  if (Status s = Exec(fmt::format("SET LOCAL statement_timeout = {}", timeout_ms).c_str()); !s) return s.error();
+  // Waiting for a lock counts against the same deadline, and a transaction left idle is ended by the server.
+  if (Status s = Exec(fmt::format("SET LOCAL statement_timeout = {0}; SET LOCAL lock_timeout = {0}; "
+                                  "SET LOCAL idle_in_transaction_session_timeout = {1}",
+                                  timeout_ms, timeout_ms + 10'000)
+                          .c_str());
+      !s) {
+    return s.error();
+  }
 
   std::vector<std::string> texts;
   std::vector<const char*> values;
@@ -199,7 +297,7 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
     lengths.push_back(static_cast<int>(texts.back().size()));
     formats.push_back(blob ? 1 : 0);
   }
-  std::string query(sql);
+  const std::string& query = sql;
   if (!PQsendQueryParams(conn_, query.c_str(), static_cast<int>(params.size()), nullptr, values.data(), lengths.data(),
                          formats.data(), 0)) {
     return MakeError(ErrorCode::kConnection, "could not send the query: " + FirstLine(PQerrorMessage(conn_)));
@@ -212,6 +310,7 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
   bool cancelled_timeout = false, cancelled_for_rows = false;
   ResultSet rs;
   bool have_columns = false;
+  int64_t bytes = 0;
   std::optional<Error> error;
   while (true) {
     while (PQisBusy(conn_)) {
@@ -255,8 +354,17 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
         }
         Row row;
         row.reserve(rs.columns.size());
-        for (int c = 0; c < PQnfields(g.res); ++c) row.push_back(Convert(g.res, r, c));
+        for (int c = 0; c < PQnfields(g.res); ++c) {
+          row.push_back(Convert(g.res, r, c));
+          bytes += static_cast<int64_t>(sizeof(Value)) + PQgetlength(g.res, r, c);
+        }
         rs.rows.push_back(std::move(row));
+        if (bytes > settings_.ceilings.max_result_bytes && !error) {
+          error = CeilingError("the result", "max_result_bytes", settings_.ceilings.max_result_bytes);
+          cancelled_for_rows = true;
+          Cancel();
+          break;
+        }
       }
     } else if (st == PGRES_COMMAND_OK) {
       // Not a row-returning statement; the lexical guard makes this unreachable for plain queries.

@@ -3,7 +3,11 @@
 #include <sys/stat.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <limits>
+#include <optional>
 #include <filesystem>
 #include <span>
 
@@ -34,16 +38,98 @@ bool InList(std::string_view name, std::span<const std::string_view> list) {
   return false;
 }
 
+
+// SQLite's own instr() and replace() compare the pattern at every position of the string (O(n·m) inside one call),
+// where no progress handler can stop them: instr() of a 2 MB string and a 100 kB pattern takes seconds, of two
+// 16 MB values hours. These replacements keep SQLite's documented results but search with glibc's memmem, which is
+// linear (two-way algorithm). Hand-written because no library offers SQLite functions; registered over the built-ins.
+void InstrFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  int t0 = sqlite3_value_type(argv[0]), t1 = sqlite3_value_type(argv[1]);
+  if (t0 == SQLITE_NULL || t1 == SQLITE_NULL) return;
+  bool bytes = t0 == SQLITE_BLOB && t1 == SQLITE_BLOB;
+  const void* hay = bytes ? sqlite3_value_blob(argv[0]) : sqlite3_value_text(argv[0]);
+  size_t nhay = static_cast<size_t>(sqlite3_value_bytes(argv[0]));
+  const void* needle = bytes ? sqlite3_value_blob(argv[1]) : sqlite3_value_text(argv[1]);
+  size_t nneedle = static_cast<size_t>(sqlite3_value_bytes(argv[1]));
+  if (nneedle == 0) {
+    sqlite3_result_int64(ctx, 1);
+    return;
+  }
+  if (!hay || !needle) {
+    if (sqlite3_errcode(sqlite3_context_db_handle(ctx)) == SQLITE_NOMEM) sqlite3_result_error_nomem(ctx);
+    else sqlite3_result_int64(ctx, 0);
+    return;
+  }
+  const auto* found = static_cast<const unsigned char*>(memmem(hay, nhay, needle, nneedle));
+  if (!found) {
+    sqlite3_result_int64(ctx, 0);
+    return;
+  }
+  size_t offset = static_cast<size_t>(found - static_cast<const unsigned char*>(hay));
+  if (bytes) {
+    sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(offset) + 1);
+    return;
+  }
+  // Characters, not bytes: count the UTF-8 lead bytes before the match.
+  sqlite3_int64 chars = 1;
+  const auto* h = static_cast<const unsigned char*>(hay);
+  for (size_t i = 0; i < offset; ++i) chars += (h[i] & 0xC0) != 0x80;
+  sqlite3_result_int64(ctx, chars);
+}
+
+void ReplaceFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const auto* str = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  if (!str) return;
+  size_t nstr = static_cast<size_t>(sqlite3_value_bytes(argv[0]));
+  const auto* pat = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  if (!pat) return;
+  size_t npat = static_cast<size_t>(sqlite3_value_bytes(argv[1]));
+  if (npat == 0) {
+    sqlite3_result_value(ctx, argv[0]);
+    return;
+  }
+  const auto* rep = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
+  if (!rep) return;
+  size_t nrep = static_cast<size_t>(sqlite3_value_bytes(argv[2]));
+  size_t max_len = static_cast<size_t>(sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1));
+  std::string out;
+  size_t pos = 0;
+  while (pos <= nstr) {
+    const void* hit = memmem(str + pos, nstr - pos, pat, npat);
+    size_t next = hit ? static_cast<size_t>(static_cast<const char*>(hit) - str) : nstr;
+    if (out.size() + (next - pos) + (hit ? nrep : 0) > max_len) {
+      sqlite3_result_error_toobig(ctx);
+      return;
+    }
+    out.append(str + pos, next - pos);
+    if (!hit) break;
+    out.append(rep, nrep);
+    pos = next + npat;
+  }
+  sqlite3_result_text64(ctx, out.data(), out.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+void RegisterLinearStringFunctions(sqlite3* db) {
+  int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  sqlite3_create_function_v2(db, "instr", 2, flags, nullptr, &InstrFunction, nullptr, nullptr, nullptr);
+  sqlite3_create_function_v2(db, "replace", 3, flags, nullptr, &ReplaceFunction, nullptr, nullptr, nullptr);
+}
+
 class SqliteConnection final : public Connection {
  public:
   SqliteConnection(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {
     sqlite3_set_authorizer(db_, &SqliteConnection::Authorize, this);
     // No ATTACH at all: the limit makes it fail even if the authorizer were bypassed.
     sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
+    // Query text plainsql runs is never this long; a longer text is refused before SQLite parses it.
+    sqlite3_limit(db_, SQLITE_LIMIT_SQL_LENGTH, kMaxSqlBytes);
+    sqlite3_limit(db_, SQLITE_LIMIT_WORKER_THREADS, 0);
     sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
     sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
     sqlite3_busy_timeout(db_, 2000);
+    RegisterLinearStringFunctions(db_);
+    SetExecSettings(DefaultExecSettings());
   }
   ~SqliteConnection() override { sqlite3_close_v2(db_); }
 
@@ -57,32 +143,135 @@ class SqliteConnection final : public Connection {
   std::string database_name() const override { return std::filesystem::path(path_).stem().string(); }
 
   Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+  Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
+                                  const std::vector<Value>& params) override {
+    if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
+    internal_ = true;
+    auto rs = Run(sql, limits, params);
+    internal_ = false;
+    return rs;
+  }
+  void SetExecSettings(const ExecSettings& settings) override {
+    settings_ = settings;
+    policy_.reset();
+    // The heap limit is process-wide in SQLite: the last connection opened sets it for all.
+    sqlite3_hard_heap_limit64(settings_.ceilings.max_memory_bytes);
+  }
+  const ExecSettings& exec_settings() const override { return settings_; }
+  Result<AccessPolicy> Policy() override;
 
  private:
   static int Authorize(void* self, int action, const char* a1, const char* a2, const char* db, const char* trigger);
   static int Progress(void* self);
+  Result<ResultSet> Run(std::string_view sql, const Limits& limits, const std::vector<Value>& params);
+  Error Fail(int rc, const Limits& limits);
+  bool ReadAllowed(const char* db, const char* table, const char* column) const;
+  bool InsideView(const char* inside) const;
+
+  static constexpr int kMaxSqlBytes = 1'000'000;
 
   sqlite3* db_;
   std::string path_;
-  std::string denied_;  // what the authorizer refused last, for the error message
+  ExecSettings settings_;
+  std::optional<AccessPolicy> policy_;
+  bool internal_ = false;  // a catalog query of plainsql's own: the allowlists do not apply
+  std::vector<std::string> ctes_;  // the CTE names of the query being run (lower case)
+  std::string denied_;     // what the authorizer refused last, for the error message
   Clock::time_point deadline_{};
   bool timed_out_ = false;
 };
 
-int SqliteConnection::Authorize(void* p, int action, const char* a1, const char* a2, const char*, const char*) {
+Result<AccessPolicy> SqliteConnection::Policy() {
+  if (policy_) return *policy_;
+  AccessPolicy p;
+  p.dialect = &sql::Sqlite();
+  p.functions = DefaultAllowedFunctions(sql::Sqlite());
+  ApplyAccessOptions(p, settings_.access);
+  // Every schema of the connection (main, temp, and a companion's attached original) in SQLite's search order: temp
+  // first, then main, then attached databases. Only tables and views of main and temp (a companion's views) that are
+  // not SQLite's own are allowed.
+  auto dbs = QueryInternal("SELECT name FROM pragma_database_list ORDER BY seq", Limits{}, {});
+  if (!dbs) return dbs.error();
+  p.search_path = {"temp", "main"};
+  for (const Row& r : dbs->rows) {
+    std::string name = r.at(0).ToString();
+    if (name != "main" && name != "temp") p.search_path.push_back(name);
+  }
+  for (const std::string& schema : p.search_path) {
+    std::string master = schema == "temp" ? "sqlite_temp_master" : "sqlite_master";
+    auto rels = QueryInternal(fmt::format("SELECT name FROM {}.{} WHERE type IN ('table', 'view')",
+                                          sql::QuoteIdentifier(sql::Sqlite(), schema), master),
+                              Limits{}, {});
+    if (!rels) return rels.error();
+    bool own = schema == "main" || schema == "temp";
+    for (const Row& r : rels->rows) {
+      std::string name = r.at(0).ToString();
+      p.relations.push_back({schema, name, own && !ToLower(name).starts_with("sqlite_")});
+    }
+    p.relations.push_back({schema, master, false});
+    p.relations.push_back({schema, schema == "temp" ? "sqlite_temp_schema" : "sqlite_schema", false});
+  }
+  policy_ = std::move(p);
+  return *policy_;
+}
+
+bool SqliteConnection::ReadAllowed(const char* db, const char* table, const char* column) const {
+  if (!policy_ || !table) return false;
+  // A table without a database is a recursive CTE's working table.
+  if (!db) return true;
+  std::string schema = db;
+  std::string lower = ToLower(table);
+  // An eponymous virtual table (json_each) is read as a table; opening one reads sqlite_schema's row ids only.
+  if (policy_->functions.count(lower)) return true;
+  if ((lower == "sqlite_master" || lower == "sqlite_schema") && column && EqualsIgnoreCase(column, "rowid")) return true;
+  for (const KnownRelation& r : policy_->relations) {
+    if (EqualsIgnoreCase(r.schema, schema) && EqualsIgnoreCase(r.name, table)) return policy_->RelationAllowed(r);
+  }
+  return false;
+}
+
+// SQLite names the view or the CTE a read comes from. Reads inside a view of the schema are the view's business; reads
+// inside a CTE are the query's own and checked like any other (a CTE may carry a view's name to pass for one).
+bool SqliteConnection::InsideView(const char* inside) const {
+  if (!inside || !policy_) return false;
+  std::string name = ToLower(inside);
+  for (const std::string& c : ctes_) {
+    if (c == name) return false;
+  }
+  for (const KnownRelation& r : policy_->relations) {
+    if (ToLower(r.name) == name) return policy_->RelationAllowed(r);
+  }
+  return false;
+}
+
+// The second wall: SQLite asks before every table read and function call of the prepared statement, so the allowlists
+// hold even where plainsql's parser and SQLite's might read a text differently. Reads and calls inside a view of the
+// schema (`inside` names the view) are the view's own business: the view itself was allowed.
+int SqliteConnection::Authorize(void* p, int action, const char* a1, const char* a2, const char* db,
+                                const char* inside) {
   auto* self = static_cast<SqliteConnection*>(p);
+  bool checked = !self->internal_ && !self->InsideView(inside);
   switch (action) {
     case SQLITE_SELECT:
-    case SQLITE_READ:
     case SQLITE_RECURSIVE: return SQLITE_OK;
-    case SQLITE_FUNCTION:
+    case SQLITE_READ:
+      if (!checked || self->ReadAllowed(db, a1, a2)) return SQLITE_OK;
+      self->denied_ = fmt::format("reading {}.{}", db ? db : "main", a1 ? a1 : "");
+      return SQLITE_DENY;
+    case SQLITE_FUNCTION: {
       // a2 is the function name. load_extension is also off at the connection level; this is belt and braces.
-      if (a2 && EqualsIgnoreCase(a2, "load_extension")) {
-        self->denied_ = "the load_extension() function";
+      std::string name = a2 ? ToLower(a2) : "";
+      if (name == "load_extension" || (checked && !(self->policy_ && self->policy_->functions.count(name)))) {
+        self->denied_ = fmt::format("the {}() function", name);
         return SQLITE_DENY;
       }
       return SQLITE_OK;
+    }
     case SQLITE_PRAGMA: {
+      if (checked) {
+        self->denied_ = fmt::format("PRAGMA {}", a1 ? a1 : "");
+        return SQLITE_DENY;
+      }
       std::string_view name = a1 ? a1 : "";
       bool ok = a2 ? InList(name, kReadPragmasWithArg) : InList(name, kReadPragmasNoArg);
       if (ok) return SQLITE_OK;
@@ -163,34 +352,75 @@ struct StmtGuard {
 
 Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& limits,
                                           const std::vector<Value>& params) {
-  if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
+  if (sql.size() > static_cast<size_t>(kMaxSqlBytes)) return CeilingError("the query text", "max_sql_bytes", kMaxSqlBytes);
+  auto policy = Policy();
+  if (!policy) return policy.error();
+  bool unknown = false;
+  AccessedNames names;
+  Status checked = CheckQuery(sql, *policy, &unknown, &names);
+  if (!checked && unknown) {
+    // A relation created since the policy was read: read the schema again, once.
+    policy_.reset();
+    policy = Policy();
+    if (!policy) return policy.error();
+    checked = CheckQuery(sql, *policy, nullptr, &names);
+  }
+  if (!checked) return checked.error();
+  ctes_ = std::move(names.ctes);
+  auto rs = Run(sql, limits, params);
+  ctes_.clear();
+  return rs;
+}
+
+Error SqliteConnection::Fail(int rc, const Limits& limits) {
+  int primary = rc & 0xff;
+  if (timed_out_ || primary == SQLITE_INTERRUPT) {
+    return MakeError(ErrorCode::kTimeout, fmt::format("query stopped: it ran past the {} ms timeout (--timeout)",
+                                                      limits.timeout.count()));
+  }
+  if (primary == SQLITE_TOOBIG) {
+    return CeilingError("a value or row", "max_value_bytes", settings_.ceilings.max_value_bytes);
+  }
+  if (primary == SQLITE_NOMEM) {
+    return CeilingError("the memory SQLite holds", "max_memory_bytes", settings_.ceilings.max_memory_bytes);
+  }
+  if (!denied_.empty()) {
+    if (denied_.starts_with("reading ") || denied_.starts_with("the ")) {
+      return MakeError(ErrorCode::kNotAllowed,
+                       fmt::format("refused: {} is not allowed by plainsql's access policy; allow_functions and "
+                                   "allow_relations in the [exec] section of plainsql.toml add names",
+                                   denied_));
+    }
+    return MakeError(ErrorCode::kNotReadOnly,
+                     fmt::format("refused: {} is not allowed; plainsql runs read-only queries only", denied_));
+  }
+  int ext = sqlite3_extended_errcode(db_);
+  if ((ext & 0xff) == SQLITE_READONLY) {
+    return MakeError(ErrorCode::kNotReadOnly, "refused: the statement would write to the database");
+  }
+  return MakeError(ErrorCode::kSql, sqlite3_errmsg(db_));
+}
+
+Result<ResultSet> SqliteConnection::Run(std::string_view sql, const Limits& limits, const std::vector<Value>& params) {
   auto start = Clock::now();
   deadline_ = start + limits.timeout;
   timed_out_ = false;
   denied_.clear();
+  const Ceilings& ceil = settings_.ceilings;
+  // One value (and one row) can never pass max_value_bytes: SQLite refuses to build it (SQLITE_TOOBIG).
+  sqlite3_limit(db_, SQLITE_LIMIT_LENGTH,
+                static_cast<int>(std::clamp<int64_t>(ceil.max_value_bytes, 1, std::numeric_limits<int>::max())));
   // Every 1000 virtual-machine instructions SQLite asks whether the deadline has passed.
   sqlite3_progress_handler(db_, 1000, &SqliteConnection::Progress, this);
-
-  auto fail = [&](int rc) -> Error {
-    if (timed_out_ || rc == SQLITE_INTERRUPT) {
-      return MakeError(ErrorCode::kTimeout,
-                       fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
-    }
-    if (!denied_.empty()) {
-      return MakeError(ErrorCode::kNotReadOnly,
-                       fmt::format("refused: {} is not allowed; plainsql runs read-only queries only", denied_));
-    }
-    int ext = sqlite3_extended_errcode(db_);
-    if ((ext & 0xff) == SQLITE_READONLY) {
-      return MakeError(ErrorCode::kNotReadOnly, "refused: the statement would write to the database");
-    }
-    return MakeError(ErrorCode::kSql, sqlite3_errmsg(db_));
-  };
+  struct ProgressOff {
+    sqlite3* db;
+    ~ProgressOff() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+  } progress_off{db_};
 
   StmtGuard g;
   const char* tail = nullptr;
   int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), 0, &g.stmt, &tail);
-  if (rc != SQLITE_OK) return fail(rc);
+  if (rc != SQLITE_OK) return Fail(rc, limits);
   if (!g.stmt) return MakeError(ErrorCode::kInvalidArgument, "empty SQL statement");
   if (tail && sql::ClassifyStatement(std::string_view(tail, sql.data() + sql.size() - tail)).statement_count > 0) {
     return MakeError(ErrorCode::kNotReadOnly, "refused: the text holds more than one statement");
@@ -208,20 +438,24 @@ Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& li
     rs.columns.emplace_back(name ? name : "");
     rs.column_types.emplace_back(type ? type : "");
   }
+  int64_t bytes = 0;
   while (true) {
     rc = sqlite3_step(g.stmt);
     if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) return fail(rc);
+    if (rc != SQLITE_ROW) return Fail(rc, limits);
     if (static_cast<int64_t>(rs.rows.size()) >= limits.max_rows) {
       rs.truncated = true;
       break;
     }
     Row row;
     row.reserve(static_cast<size_t>(ncol));
-    for (int i = 0; i < ncol; ++i) row.push_back(ColumnValue(g.stmt, i));
+    for (int i = 0; i < ncol; ++i) {
+      row.push_back(ColumnValue(g.stmt, i));
+      bytes += static_cast<int64_t>(sizeof(Value)) + sqlite3_column_bytes(g.stmt, i);
+    }
+    if (bytes > ceil.max_result_bytes) return CeilingError("the result", "max_result_bytes", ceil.max_result_bytes);
     rs.rows.push_back(std::move(row));
   }
-  sqlite3_progress_handler(db_, 0, nullptr, nullptr);
   rs.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return rs;
 }
@@ -389,6 +623,8 @@ Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
     sqlite3_close_v2(db);
     return s.error();
   }
+  // Sorts and temporary results stay in memory, under the heap limit, instead of files in the temp folder.
+  sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
   return std::unique_ptr<Connection>(new SqliteConnection(db, path));
 }
 

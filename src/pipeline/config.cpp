@@ -46,6 +46,19 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
         out = *v;
         return;
       }
+    } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+      if (const toml::array* arr = node->as_array()) {
+        std::vector<std::string> items;
+        for (const toml::node& item : *arr) {
+          auto v = item.value<std::string>();
+          if (!v) break;
+          items.push_back(*v);
+        }
+        if (items.size() == arr->size()) {
+          out = std::move(items);
+          return;
+        }
+      }
     } else if constexpr (std::is_same_v<T, double>) {
       if (auto v = node->value<double>()) {
         out = *v;
@@ -63,11 +76,13 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
       {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style"}},
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
-        "timeout_ms", "max_rows"}}};
+        "timeout_ms", "max_rows"}},
+      {"exec",
+       {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes"}}};
   for (const auto& [name, node] : root) {
     std::string section(name.str());
     if (!kKeys.count(section) || !node.is_table()) {
-      return Bad(path, fmt::format("unknown section '{}' (sections: [llm], [pipeline])", section));
+      return Bad(path, fmt::format("unknown section '{}' (sections: [llm], [pipeline], [exec])", section));
     }
     for (const auto& [key, value] : *node.as_table()) {
       std::string k(key.str());
@@ -101,6 +116,22 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*p, "pipeline", "timeout_ms", timeout);
     o.limits.timeout = std::chrono::milliseconds(timeout);
     get(*p, "pipeline", "max_rows", o.limits.max_rows);
+  }
+  if (const toml::table* x = root["exec"].as_table()) {
+    exec::ExecSettings& e = c.exec;
+    get(*x, "exec", "allow_functions", e.access.allow_functions);
+    get(*x, "exec", "allow_relations", e.access.allow_relations);
+    get(*x, "exec", "schemas", e.access.schemas);
+    get(*x, "exec", "max_value_bytes", e.ceilings.max_value_bytes);
+    get(*x, "exec", "max_result_bytes", e.ceilings.max_result_bytes);
+    get(*x, "exec", "max_memory_bytes", e.ceilings.max_memory_bytes);
+    if (!error && (e.ceilings.max_value_bytes < 1024 || e.ceilings.max_result_bytes < 1024 ||
+                   e.ceilings.max_memory_bytes < (int64_t{16} << 20) ||
+                   e.ceilings.max_value_bytes > int64_t{1'000'000'000})) {
+      return Bad(path,
+                 "[exec] max_value_bytes must be 1024 to 1000000000, max_result_bytes at least 1024, "
+                 "max_memory_bytes at least 16 MiB");
+    }
   }
   if (error) return *error;
   if (c.options.candidates < 1 || c.options.candidates > 32) return Bad(path, "[pipeline] candidates must be 1 to 32");

@@ -20,11 +20,20 @@
 //   slice = "full"                      # full | referenced
 //   timeout_ms = 30000                  # per query
 //   max_rows = 1000
+//
+//   [exec]                              # the access guard and the ceilings, for every command
+//   allow_functions = ["lpad"]          # beyond the dialect's list (src/sql/dialects/<dialect>_functions.txt)
+//   allow_relations = ["pg_catalog.pg_stat_user_tables"]
+//   schemas = ["sales"]                 # PostgreSQL: only these schemas' relations (default: every user schema)
+//   max_value_bytes = 16777216          # one value or row
+//   max_result_bytes = 67108864         # one result
+//   max_memory_bytes = 1073741824       # SQLite's heap
 #pragma once
 
 #include <string>
 
 #include "common/status.h"
+#include "exec/connection.h"
 #include "llm/client.h"
 #include "pipeline/pipeline.h"
 
@@ -34,6 +43,7 @@ struct PipelineConfig {
   llm::Config llm;
   std::string style = "omnisql";
   Options options;     // crosswalk and evidence are per call, not configured here
+  exec::ExecSettings exec;  // [exec]: the guard's extra names and the ceilings
   std::string source;  // the file it came from ("" = defaults and environment only)
 };
 

@@ -160,7 +160,7 @@ Result<DeployReport> ApplyCompanion(const std::string& native_path, const std::s
   auto check = exec::OpenSqlite(companion);
   if (!check) return check.error();
   for (const auto& v : plan.views) {
-    auto r = (*check)->Query("SELECT * FROM " + sql::QuoteIdentifier(sql::Sqlite(), v.name) + " LIMIT 0", {});
+    auto r = (*check)->QueryInternal("SELECT * FROM " + sql::QuoteIdentifier(sql::Sqlite(), v.name) + " LIMIT 0", {});
     if (!r) return MakeError(ErrorCode::kSql, fmt::format("view {} does not run: {}", v.name, r.error().message));
   }
   return report;
@@ -303,7 +303,7 @@ Result<DeployReport> DropViews(const std::string& conn, const std::string& schem
 Result<std::vector<std::string>> DeployedViewNames(exec::Connection& conn) {
   std::vector<std::string> out;
   if (conn.engine() != exec::Engine::kSqlite) return out;
-  auto rs = conn.Query(kSqliteMarkedViews, exec::Limits{});
+  auto rs = conn.QueryInternal(kSqliteMarkedViews, exec::Limits{});
   if (!rs) return rs.error();
   for (const auto& row : rs->rows) out.push_back(row.at(0).ToStringOrEmpty());
   return out;

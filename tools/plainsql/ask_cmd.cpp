@@ -113,6 +113,7 @@ int AskCommands::Ask() {
   // The configuration file, then the environment, then these flags.
   auto config = pipeline::LoadConfig(config_file_);
   if (!config) return Fail(config.error());
+  exec::SetDefaultExecSettings(config->exec);
   pipeline::Options options = config->options;
   if (candidates_ != 0) options.candidates = candidates_;
   if (!slice_.empty()) options.slice = slice_;

@@ -25,6 +25,7 @@
 #include "exec/render.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness_cmd.h"
+#include "pipeline/config.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
 #include "sql/token.h"
@@ -346,6 +347,12 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "plainsql: error: {}\nRun 'plainsql --help' or 'plainsql COMMAND --help' for usage.\n",
                e.what());
     return 2;
+  }
+  // The guard's extra names and the ceilings ([exec] of plainsql.toml) hold for every connection of every command.
+  if (auto config = plainsql::pipeline::LoadConfig(); config) {
+    plainsql::exec::SetDefaultExecSettings(config->exec);
+  } else {
+    return Fail(config.error());
   }
   try {
     if (*schema) return RunSchema(schema_args);
