@@ -1,6 +1,10 @@
 // Catalog schema -> resolver names.
 #include "catalog/name_catalog.h"
 
+#include <algorithm>
+
+#include "common/strings.h"
+
 namespace plainsql::catalog {
 
 sql::NameCatalog ToNameCatalog(const Schema& schema) {
@@ -15,6 +19,24 @@ sql::NameCatalog ToNameCatalog(const Schema& schema) {
     out.tables.push_back(std::move(ct));
   }
   return out;
+}
+
+exec::AccessPolicy AccessPolicyFor(const Schema& schema, const sql::Dialect& dialect) {
+  exec::AccessPolicy p;
+  p.dialect = &dialect;
+  p.functions = exec::DefaultAllowedFunctions(dialect);
+  bool postgres = dialect.folding == sql::CaseFolding::kLower;
+  std::string fallback = postgres ? "public" : "main";
+  p.search_path =
+      postgres ? std::vector<std::string>{"pg_catalog", "public"} : std::vector<std::string>{"temp", "main"};
+  for (const Table& t : schema.tables) {
+    std::string ns = t.schema.empty() ? fallback : t.schema;
+    if (std::find(p.search_path.begin(), p.search_path.end(), ns) == p.search_path.end()) p.search_path.push_back(ns);
+    p.relations.push_back({ns, t.name, true});
+    // A benchmark's PostgreSQL copy is made from unquoted DDL, which folds names to lower case.
+    if (postgres && ToLower(t.name) != t.name) p.relations.push_back({ns, ToLower(t.name), true});
+  }
+  return p;
 }
 
 }  // namespace plainsql::catalog

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <regex>
 
@@ -104,10 +105,20 @@ Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect) {
 
 Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknown_relation, AccessedNames* names) {
   if (unknown_relation) *unknown_relation = false;
+
   auto parsed = sql::ParseQuery(sql, *policy.dialect);
   if (!parsed) return parsed.error();
   if (Status s = CheckDenied(*parsed, *policy.dialect); !s) return s;
   return CheckAccess(*parsed, policy, unknown_relation, names);
+}
+
+Status CheckQueryLength(std::string_view sql, const Ceilings& ceilings) {
+  int64_t limit = std::min<int64_t>(ceilings.max_query_bytes, static_cast<int64_t>(kMaxQueryBytes));
+  if (static_cast<int64_t>(sql.size()) <= limit) return Status::Ok();
+  return MakeError(ErrorCode::kResourceLimit,
+                   fmt::format("refused: the query text is {} bytes long, past the max_query_bytes ceiling ({} bytes); "
+                               "to raise it, set max_query_bytes in the [exec] section of plainsql.toml (at most {})",
+                               sql.size(), limit, kMaxQueryBytes));
 }
 
 std::string FormatBytes(int64_t bytes) {

@@ -42,6 +42,7 @@ struct Ceilings {
   int64_t max_value_bytes = int64_t{16} << 20;   // one value (string or blob); SQLite: also one row
   int64_t max_result_bytes = int64_t{64} << 20;  // all values of a result together
   int64_t max_memory_bytes = int64_t{1} << 30;   // SQLite: memory the engine may hold (process-wide heap limit)
+  int64_t max_query_bytes = 100'000;             // the query text (generated queries are a few kB at most)
 };
 
 /// Settings of the guard and the ceilings, for every connection a program opens (plainsql.toml `[exec]`).
@@ -138,6 +139,13 @@ Result<std::unique_ptr<StoreSession>> OpenPostgresStoreSession(const std::string
 /// Checks, with the SQL parser, that the text is a single read-only query (SELECT / WITH ... SELECT / VALUES / TABLE)
 /// that calls none of the dialect's denied functions. The first guard; the engines enforce read-only as well.
 Status CheckSingleQuery(std::string_view sql, const sql::Dialect& dialect);
+
+/// The longest query text max_query_bytes may allow (the syntax tree of a text this long takes a few hundred MB and
+/// seconds to build, outside any timeout).
+inline constexpr size_t kMaxQueryBytes = 1'000'000;
+
+/// Refuses a query text longer than the max_query_bytes ceiling, before it is parsed.
+Status CheckQueryLength(std::string_view sql, const Ceilings& ceilings);
 
 /// CheckSingleQuery, then CheckAccess against `policy`: what Connection::Query runs before the database sees SQL.
 /// `unknown_relation` as in CheckAccess.

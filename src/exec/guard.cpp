@@ -196,7 +196,8 @@ class AccessWalk {
     if (e.kind == sql::ExprKind::kFunction) out_.functions.push_back(e.name);
     if (e.kind == sql::ExprKind::kLike && e.op != "LIKE" && e.op != "ILIKE" && e.op != "GLOB") {
       // REGEXP, RLIKE and MATCH call a function of that name; SIMILAR TO is a built-in operator of PostgreSQL.
-      if (e.op != "SIMILAR TO") out_.functions.push_back(sql::QualifiedName{{sql::Identifier{ToLower(e.op), 0, e.offset}}});
+      if (e.op != "SIMILAR TO")
+        out_.functions.push_back(sql::QualifiedName{{sql::Identifier{ToLower(e.op), 0, e.offset}}});
     }
     for (const sql::Expr& a : e.args) ExprNode(a);
     if (e.query) QueryNode(*e.query);

@@ -231,6 +231,7 @@ std::string_view WithoutTrailer(std::string_view sql) {
 
 Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
                                             const std::vector<Value>& params) {
+  if (Status s = CheckQueryLength(sql, settings_.ceilings); !s) return s.error();
   auto policy = Policy();
   if (!policy) return policy.error();
   bool unknown = false;
@@ -271,8 +272,11 @@ Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& 
   } rollback{this};
   long long timeout_ms = std::max<long long>(1, limits.timeout.count());
   // Waiting for a lock counts against the same deadline, and a transaction left idle is ended by the server.
+  // standard_conforming_strings: a backslash in '...' is a character, as plainsql's parser reads it; a server set to
+  // the old behaviour would otherwise end a string where the guard does not.
   if (Status s = Exec(fmt::format("SET LOCAL statement_timeout = {0}; SET LOCAL lock_timeout = {0}; "
-                                  "SET LOCAL idle_in_transaction_session_timeout = {1}",
+                                  "SET LOCAL idle_in_transaction_session_timeout = {1}; "
+                                  "SET LOCAL standard_conforming_strings = on",
                                   timeout_ms, timeout_ms + 10'000)
                           .c_str());
       !s) {

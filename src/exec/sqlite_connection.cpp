@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <optional>
-#include <filesystem>
 #include <span>
 
 #include "common/strings.h"
@@ -38,7 +38,6 @@ bool InList(std::string_view name, std::span<const std::string_view> list) {
   return false;
 }
 
-
 // SQLite's own instr() and replace() compare the pattern at every position of the string (O(n·m) inside one call),
 // where no progress handler can stop them: instr() of a 2 MB string and a 100 kB pattern takes seconds, of two
 // 16 MB values hours. These replacements keep SQLite's documented results but search with glibc's memmem, which is
@@ -56,8 +55,10 @@ void InstrFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
     return;
   }
   if (!hay || !needle) {
-    if (sqlite3_errcode(sqlite3_context_db_handle(ctx)) == SQLITE_NOMEM) sqlite3_result_error_nomem(ctx);
-    else sqlite3_result_int64(ctx, 0);
+    if (sqlite3_errcode(sqlite3_context_db_handle(ctx)) == SQLITE_NOMEM)
+      sqlite3_result_error_nomem(ctx);
+    else
+      sqlite3_result_int64(ctx, 0);
     return;
   }
   const auto* found = static_cast<const unsigned char*>(memmem(hay, nhay, needle, nneedle));
@@ -121,8 +122,8 @@ class SqliteConnection final : public Connection {
     sqlite3_set_authorizer(db_, &SqliteConnection::Authorize, this);
     // No ATTACH at all: the limit makes it fail even if the authorizer were bypassed.
     sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
-    // Query text plainsql runs is never this long; a longer text is refused before SQLite parses it.
-    sqlite3_limit(db_, SQLITE_LIMIT_SQL_LENGTH, kMaxSqlBytes);
+    // The guard refuses longer query texts before SQLite parses them; this holds for plainsql's own queries too.
+    sqlite3_limit(db_, SQLITE_LIMIT_SQL_LENGTH, static_cast<int>(kMaxQueryBytes));
     sqlite3_limit(db_, SQLITE_LIMIT_WORKER_THREADS, 0);
     sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
@@ -168,15 +169,13 @@ class SqliteConnection final : public Connection {
   bool ReadAllowed(const char* db, const char* table, const char* column) const;
   bool InsideView(const char* inside) const;
 
-  static constexpr int kMaxSqlBytes = 1'000'000;
-
   sqlite3* db_;
   std::string path_;
   ExecSettings settings_;
   std::optional<AccessPolicy> policy_;
-  bool internal_ = false;  // a catalog query of plainsql's own: the allowlists do not apply
+  bool internal_ = false;          // a catalog query of plainsql's own: the allowlists do not apply
   std::vector<std::string> ctes_;  // the CTE names of the query being run (lower case)
-  std::string denied_;     // what the authorizer refused last, for the error message
+  std::string denied_;             // what the authorizer refused last, for the error message
   Clock::time_point deadline_{};
   bool timed_out_ = false;
 };
@@ -188,29 +187,21 @@ Result<AccessPolicy> SqliteConnection::Policy() {
   p.functions = DefaultAllowedFunctions(sql::Sqlite());
   ApplyAccessOptions(p, settings_.access);
   // Every schema of the connection (main, temp, and a companion's attached original) in SQLite's search order: temp
-  // first, then main, then attached databases. Only tables and views of main and temp (a companion's views) that are
-  // not SQLite's own are allowed.
-  auto dbs = QueryInternal("SELECT name FROM pragma_database_list ORDER BY seq", Limits{}, {});
-  if (!dbs) return dbs.error();
+  // first, then main, then attached databases. Only tables, views and virtual tables of main and temp (a companion's
+  // views) are allowed: not SQLite's own tables (sqlite_*), nor the shadow tables that hold a virtual table's data.
+  auto rels = QueryInternal("SELECT schema, name, type FROM pragma_table_list", Limits{}, {});
+  if (!rels) return rels.error();
   p.search_path = {"temp", "main"};
-  for (const Row& r : dbs->rows) {
-    std::string name = r.at(0).ToString();
-    if (name != "main" && name != "temp") p.search_path.push_back(name);
-  }
-  for (const std::string& schema : p.search_path) {
-    std::string master = schema == "temp" ? "sqlite_temp_master" : "sqlite_master";
-    auto rels = QueryInternal(fmt::format("SELECT name FROM {}.{} WHERE type IN ('table', 'view')",
-                                          sql::QuoteIdentifier(sql::Sqlite(), schema), master),
-                              Limits{}, {});
-    if (!rels) return rels.error();
-    bool own = schema == "main" || schema == "temp";
-    for (const Row& r : rels->rows) {
-      std::string name = r.at(0).ToString();
-      p.relations.push_back({schema, name, own && !ToLower(name).starts_with("sqlite_")});
+  for (const Row& r : rels->rows) {
+    std::string schema = r.at(0).ToString(), name = r.at(1).ToString(), type = r.at(2).ToString();
+    if (std::find(p.search_path.begin(), p.search_path.end(), schema) == p.search_path.end()) {
+      p.search_path.push_back(schema);
     }
-    p.relations.push_back({schema, master, false});
-    p.relations.push_back({schema, schema == "temp" ? "sqlite_temp_schema" : "sqlite_schema", false});
+    bool own = schema == "main" || schema == "temp";
+    bool allowed = own && type != "shadow" && !ToLower(name).starts_with("sqlite_");
+    p.relations.push_back({schema, name, allowed});
   }
+  for (const char* name : {"sqlite_schema", "sqlite_master"}) p.relations.push_back({"main", name, false});
   policy_ = std::move(p);
   return *policy_;
 }
@@ -223,7 +214,8 @@ bool SqliteConnection::ReadAllowed(const char* db, const char* table, const char
   std::string lower = ToLower(table);
   // An eponymous virtual table (json_each) is read as a table; opening one reads sqlite_schema's row ids only.
   if (policy_->functions.count(lower)) return true;
-  if ((lower == "sqlite_master" || lower == "sqlite_schema") && column && EqualsIgnoreCase(column, "rowid")) return true;
+  if ((lower == "sqlite_master" || lower == "sqlite_schema") && column && EqualsIgnoreCase(column, "rowid"))
+    return true;
   for (const KnownRelation& r : policy_->relations) {
     if (EqualsIgnoreCase(r.schema, schema) && EqualsIgnoreCase(r.name, table)) return policy_->RelationAllowed(r);
   }
@@ -352,7 +344,7 @@ struct StmtGuard {
 
 Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& limits,
                                           const std::vector<Value>& params) {
-  if (sql.size() > static_cast<size_t>(kMaxSqlBytes)) return CeilingError("the query text", "max_sql_bytes", kMaxSqlBytes);
+  if (Status s = CheckQueryLength(sql, settings_.ceilings); !s) return s.error();
   auto policy = Policy();
   if (!policy) return policy.error();
   bool unknown = false;
@@ -375,8 +367,8 @@ Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& li
 Error SqliteConnection::Fail(int rc, const Limits& limits) {
   int primary = rc & 0xff;
   if (timed_out_ || primary == SQLITE_INTERRUPT) {
-    return MakeError(ErrorCode::kTimeout, fmt::format("query stopped: it ran past the {} ms timeout (--timeout)",
-                                                      limits.timeout.count()));
+    return MakeError(ErrorCode::kTimeout,
+                     fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
   }
   if (primary == SQLITE_TOOBIG) {
     return CeilingError("a value or row", "max_value_bytes", settings_.ceilings.max_value_bytes);
@@ -623,8 +615,7 @@ Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
     sqlite3_close_v2(db);
     return s.error();
   }
-  // Sorts and temporary results stay in memory, under the heap limit, instead of files in the temp folder.
-  sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
+
   return std::unique_ptr<Connection>(new SqliteConnection(db, path));
 }
 

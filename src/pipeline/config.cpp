@@ -78,7 +78,8 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
         "timeout_ms", "max_rows"}},
       {"exec",
-       {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes"}}};
+       {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes",
+        "max_query_bytes"}}};
   for (const auto& [name, node] : root) {
     std::string section(name.str());
     if (!kKeys.count(section) || !node.is_table()) {
@@ -125,12 +126,14 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*x, "exec", "max_value_bytes", e.ceilings.max_value_bytes);
     get(*x, "exec", "max_result_bytes", e.ceilings.max_result_bytes);
     get(*x, "exec", "max_memory_bytes", e.ceilings.max_memory_bytes);
+    get(*x, "exec", "max_query_bytes", e.ceilings.max_query_bytes);
     if (!error && (e.ceilings.max_value_bytes < 1024 || e.ceilings.max_result_bytes < 1024 ||
                    e.ceilings.max_memory_bytes < (int64_t{16} << 20) ||
-                   e.ceilings.max_value_bytes > int64_t{1'000'000'000})) {
+                   e.ceilings.max_value_bytes > int64_t{1'000'000'000} || e.ceilings.max_query_bytes < 1024 ||
+                   e.ceilings.max_query_bytes > static_cast<int64_t>(exec::kMaxQueryBytes))) {
       return Bad(path,
                  "[exec] max_value_bytes must be 1024 to 1000000000, max_result_bytes at least 1024, "
-                 "max_memory_bytes at least 16 MiB");
+                 "max_memory_bytes at least 16 MiB, max_query_bytes 1024 to 1000000");
     }
   }
   if (error) return *error;

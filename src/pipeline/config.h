@@ -28,6 +28,7 @@
 //   max_value_bytes = 16777216          # one value or row
 //   max_result_bytes = 67108864         # one result
 //   max_memory_bytes = 1073741824       # SQLite's heap
+//   max_query_bytes = 100000            # the query text
 #pragma once
 
 #include <string>
@@ -42,9 +43,9 @@ namespace plainsql::pipeline {
 struct PipelineConfig {
   llm::Config llm;
   std::string style = "omnisql";
-  Options options;     // crosswalk and evidence are per call, not configured here
+  Options options;          // crosswalk and evidence are per call, not configured here
   exec::ExecSettings exec;  // [exec]: the guard's extra names and the ceilings
-  std::string source;  // the file it came from ("" = defaults and environment only)
+  std::string source;       // the file it came from ("" = defaults and environment only)
 };
 
 /// Reads a plainsql.toml (unknown keys and wrong types are errors naming the key; an `api_key` key is refused).

@@ -33,6 +33,8 @@ struct Dialect {
   bool hash_comments;                  // # starts a comment to the end of the line (MySQL)
   bool dollar_quotes;                  // $tag$ ... $tag$ string literals (PostgreSQL)
   bool spaced_comparisons;             // "> =" and "< =" read as ">=" and "<=" (SQL Server accepts them)
+  bool nested_comments;                // /* /* */ */ nests (PostgreSQL, SQL Server)
+  bool cr_ends_line_comment;           // a -- comment ends at a carriage return as well as a newline (PostgreSQL)
   CaseFolding folding;                 // how unquoted identifiers are folded
   LimitStyle limit_style;              // LIMIT/OFFSET or TOP
   // Type names used in DDL when a column's declared type comes from another engine (or from a benchmark file) and

@@ -80,13 +80,27 @@ class Lexer {
       if (std::isspace(static_cast<unsigned char>(c))) {
         ++i_;
       } else if (c == '-' && Peek(1) == '-') {
-        while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+        while (i_ < s_.size() && s_[i_] != '\n' && !(s_[i_] == '\r' && d_.cr_ends_line_comment)) ++i_;
       } else if (c == '#' && d_.hash_comments) {
         while (i_ < s_.size() && s_[i_] != '\n') ++i_;
       } else if (c == '/' && Peek(1) == '*') {
-        size_t end = s_.find("*/", i_ + 2);
-        if (end == std::string_view::npos) return Fail(i_, "unterminated /* comment");
-        i_ = end + 2;
+        // Where comments nest, the engine reads "/* /* */ ... */" as one comment; reading it otherwise would show
+        // the guard a different query than the one the database runs.
+        size_t start = i_;
+        int depth = 0;
+        while (i_ < s_.size()) {
+          if (s_[i_] == '/' && Peek(1) == '*' && (depth == 0 || d_.nested_comments)) {
+            ++depth;
+            i_ += 2;
+          } else if (s_[i_] == '*' && Peek(1) == '/') {
+            --depth;
+            i_ += 2;
+            if (depth == 0) break;
+          } else {
+            ++i_;
+          }
+        }
+        if (depth != 0) return Fail(start, "unterminated /* comment");
       } else {
         break;
       }

@@ -154,11 +154,15 @@ TEST(SqliteExec, RefusesWritesAndChangesNothing) {
   EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
 }
 
-TEST(SqliteExec, AllowsReadOnlyIntrospectionPragmaFunctions) {
+TEST(SqliteExec, AllowsReadOnlyIntrospectionPragmaFunctionsToPlainsqlOnly) {
   auto conn = Open(test::SampleDb());
-  auto rs = conn->Query("SELECT name FROM pragma_table_xinfo('TB_MO') ORDER BY cid", Limits{});
+  // plainsql's own catalog queries read the pragma functions; a query may not (they are not on the allowlist).
+  auto rs = conn->QueryInternal("SELECT name FROM pragma_table_xinfo('TB_MO') ORDER BY cid", Limits{});
   ASSERT_TRUE(rs.ok()) << rs.error().message;
   EXPECT_EQ(rs->rows.size(), 10u);
+  auto refused = conn->Query("SELECT name FROM pragma_table_xinfo('TB_MO') ORDER BY cid", Limits{});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kNotAllowed);
 }
 
 TEST(SqliteExec, StopsAtTheTimeout) {

@@ -61,7 +61,8 @@ class Pg : public ::testing::Test {
 
   // Checksum of every row of every fixture table, the sequence state and the catalog.
   std::string Checksum() {
-    auto rs = conn_->Query(
+    // plainsql's own catalog path: the guard would refuse pg_class and pg_roles to a query.
+    auto rs = conn_->QueryInternal(
         "SELECT md5(concat_ws('|', (SELECT string_agg(t::text, ',' ORDER BY t::text) FROM plant t), "
         "(SELECT string_agg(t::text, ',' ORDER BY t::text) FROM \"TB_MO\" t), "
         "(SELECT string_agg(t::text, ',' ORDER BY t::text) FROM \"MoOperation\" t), "
@@ -236,7 +237,8 @@ TEST_F(Pg, RefusesWritesAndChangesNothing) {
   for (const auto& sql : statements) {
     auto rs = conn_->Query(sql, exec::Limits{});
     ASSERT_FALSE(rs.ok()) << "was allowed: " << sql;
-    EXPECT_EQ(rs.error().code, ErrorCode::kNotReadOnly) << sql << " -> " << rs.error().message;
+    EXPECT_TRUE(rs.error().code == ErrorCode::kNotReadOnly || rs.error().code == ErrorCode::kNotAllowed)
+        << sql << " -> " << rs.error().message;
   }
   // After all that, a write attempt in the same session is still refused (no session state leaked).
   auto again = conn_->Query("WITH d AS (DELETE FROM plant RETURNING *) SELECT * FROM d", exec::Limits{});
@@ -248,7 +250,7 @@ TEST_F(Pg, RefusesWritesAndChangesNothing) {
 TEST_F(Pg, StopsAtTheTimeout) {
   exec::Limits limits{300ms, 10};
   auto start = std::chrono::steady_clock::now();
-  auto rs = conn_->Query("SELECT pg_sleep(10)", limits);
+  auto rs = conn_->Query("SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b", limits);
   auto elapsed = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(rs.ok());
   EXPECT_EQ(rs.error().code, ErrorCode::kTimeout) << rs.error().message;

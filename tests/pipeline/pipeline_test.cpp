@@ -90,7 +90,7 @@ TEST_F(Pipeline, RefinementRepairsAnErrorAndAHallucinatedColumn) {
   // The refine prompt showed the failing query and why it failed.
   std::string second = requests[1]["messages"].dump();
   EXPECT_NE(second.find("no_such_function"), std::string::npos);
-  EXPECT_NE(second.find("no such function"), std::string::npos) << second;
+  EXPECT_NE(second.find("not on plainsql's list of allowed SQLite functions"), std::string::npos) << second;
   std::string third = requests[2]["messages"].dump();
   EXPECT_NE(third.find("plant_title"), std::string::npos);
   EXPECT_NE(third.find("the schema has no column"), std::string::npos) << third;

@@ -41,7 +41,8 @@ catalog::Schema SchemaOf(const std::string& db) {
 std::string Rows(const std::string& db, const std::string& sql) {
   auto conn = exec::Connect(db);
   EXPECT_TRUE(conn.ok()) << conn.error().message;
-  auto rs = (*conn)->Query(sql, {});
+  // Some checks read sqlite_schema: plainsql's own catalog path, not the guarded one.
+  auto rs = sql.find("sqlite_schema") != std::string::npos ? (*conn)->QueryInternal(sql, {}) : (*conn)->Query(sql, {});
   EXPECT_TRUE(rs.ok()) << sql << ": " << rs.error().message;
   return rs.ok() ? exec::MultisetFingerprint(*rs) : "error";
 }

@@ -11,12 +11,12 @@
 #include <string_view>
 
 #include "ask_cmd.h"
-#include "check_access_cmd.h"
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
 #include "catalog/name_catalog.h"
 #include "catalog/render.h"
 #include "catalog/tokens.h"
+#include "check_access_cmd.h"
 #include "cli.h"
 #include "common/status.h"
 #include "common/version.h"

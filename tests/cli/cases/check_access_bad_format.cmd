@@ -1,0 +1,1 @@
+check-access $SAMPLE_DB --format xml

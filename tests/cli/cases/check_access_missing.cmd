@@ -1,0 +1,1 @@
+check-access $FIXTURES/no_such.db

@@ -1,0 +1,38 @@
+// `plainsql check-access` (see check_access_cmd.h).
+#include "check_access_cmd.h"
+
+#include "cli.h"
+#include "exec/access_check.h"
+#include "exec/connection.h"
+
+namespace plainsql::cli {
+
+CheckAccessCommand::CheckAccessCommand(CLI::App& app) {
+  command_ = app.add_subcommand(
+      "check-access",
+      "Report what the connected role can do beyond reading the schema, and print the SQL for a minimal reader role");
+  command_->add_option("CONN", conn_, "Database connection (a SQLite file, sqlite:PATH or postgresql://...)")
+      ->required();
+  command_->add_option("--format,-f", format_, "text | json")->capture_default_str();
+  command_->add_option("--role-name", role_name_, "PostgreSQL: the reader role the printed SQL creates")
+      ->capture_default_str();
+}
+
+int CheckAccessCommand::Run() {
+  if (format_ != "text" && format_ != "json") {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be text or json, not '" + format_ + "'"));
+  }
+  if (role_name_.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--role-name must not be empty"));
+  auto conn = exec::Connect(conn_);
+  if (!conn) return Fail(conn.error());
+  exec::AccessCheckOptions options;
+  options.reader_role = role_name_;
+  auto report = exec::CheckRoleAccess(**conn, options);
+  if (!report) {
+    return Fail(MakeError(report.error().code, exec::RedactConnectionString(conn_) + ": " + report.error().message));
+  }
+  Write(format_ == "json" ? exec::RenderAccessReportJson(*report) : exec::RenderAccessReportText(*report));
+  return 0;
+}
+
+}  // namespace plainsql::cli
