@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -193,7 +194,7 @@ std::string RelationsSql() {
 
 // The schemas the guard lets queries read: the connection's list, or every user schema when it is empty.
 bool SchemaInScope(const Connection& conn, const std::string& schema) {
-  const auto& schemas = conn.exec_settings().access.schemas;
+  const auto& schemas = conn.GetExecSettings().access.schemas;
   return schemas.empty() || std::find(schemas.begin(), schemas.end(), schema) != schemas.end();
 }
 
@@ -624,6 +625,22 @@ std::string RenderAccessReportJson(const AccessReport& report) {
   j["reader_sql"] = report.reader_sql;
   j["advice"] = report.advice;
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::optional<std::string> PrivilegeWarningOnce(Connection& conn) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!warned.insert(conn.identity()).second) return std::nullopt;
+  }
+  auto report = CheckRoleAccess(conn);
+  if (!report || !report->privileged) return std::nullopt;
+  std::string what = report->findings.empty() ? "more than reading" : report->findings.front().text;
+  return fmt::format(
+      "connected as {}, a role that can do more than read ({}); plainsql runs queries read-only behind an allowlist, "
+      "but a reader role is the safer wall: run 'plainsql check-access' for the SQL that creates one",
+      report->role, what);
 }
 
 }  // namespace plainsql::exec

@@ -3,6 +3,7 @@
 // do; this report is about the second wall, the database's own permissions, which hold even if the guard has a hole.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,11 @@ Result<AccessReport> CheckRoleAccess(Connection& conn, const AccessCheckOptions&
 
 /// True when the report has a high-severity finding (what `plainsql ask` warns about).
 bool IsPrivileged(const AccessReport& report);
+
+/// The warning `plainsql ask` prints when the connection's role is privileged, once per connection identity in this
+/// process (later calls for the same database and role return nothing); nothing for a role that only reads, or when
+/// the check itself cannot run.
+std::optional<std::string> PrivilegeWarningOnce(Connection& conn);
 
 /// PostgreSQL statements that create a login role able to read `schemas` of `database` and nothing else: CONNECT,
 /// USAGE, SELECT on every table and view, the same on relations created later by the schemas' owners, and a read-only

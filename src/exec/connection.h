@@ -80,7 +80,7 @@ class Connection {
 
   /// Replaces the settings this connection was opened with; the policy is rebuilt on the next query.
   virtual void SetExecSettings(const ExecSettings& settings) = 0;
-  virtual const ExecSettings& exec_settings() const = 0;
+  virtual const ExecSettings& GetExecSettings() const = 0;
 
   /// The access policy queries are checked against, read from the database's catalog on first use.
   virtual Result<AccessPolicy> Policy() = 0;

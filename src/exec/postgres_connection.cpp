@@ -122,7 +122,7 @@ class PostgresConnection final : public Connection {
     settings_ = settings;
     policy_.reset();
   }
-  const ExecSettings& exec_settings() const override { return settings_; }
+  const ExecSettings& GetExecSettings() const override { return settings_; }
   Result<AccessPolicy> Policy() override;
 
  private:

@@ -158,7 +158,7 @@ class SqliteConnection final : public Connection {
     // The heap limit is process-wide in SQLite: the last connection opened sets it for all.
     sqlite3_hard_heap_limit64(settings_.ceilings.max_memory_bytes);
   }
-  const ExecSettings& exec_settings() const override { return settings_; }
+  const ExecSettings& GetExecSettings() const override { return settings_; }
   Result<AccessPolicy> Policy() override;
 
  private:

@@ -2,7 +2,7 @@
 // and functions. The oracle is independent of plainsql's parser: the accepted text is prepared by SQLite itself on an
 // in-memory database, with an authorizer that records every table read and function call SQLite compiles, and each
 // must be one the policy allows. A difference between how plainsql's parser and SQLite's read a text (the way a
-// guard is bypassed) aborts. The first input byte picks the policy's extra settings, the rest is the SQL.
+// guard is bypassed) aborts. The whole input is the SQL text.
 #include <sqlite3.h>
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli.h"
+#include "exec/access_check.h"
 #include "exec/render.h"
 #include "llm/client.h"
 #include "llm/prompt.h"
@@ -162,6 +163,7 @@ int AskCommands::Ask() {
   }
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
+  if (auto warning = exec::PrivilegeWarningOnce(**conn)) fmt::print(stderr, "plainsql: warning: {}\n", *warning);
   auto target = SchemaFromArgs(conn_, "", "", {}, true);
   if (!target) return Fail(target.error());
   if (!use_llm || builtin_) {
