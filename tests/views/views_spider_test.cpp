@@ -464,7 +464,7 @@ TEST(PostgresViews, CommentsSchemaAndClashes) {
   EXPECT_EQ(applied->where, "db_nl");
   auto nl = exec::Connect(WithSearchPath(url, "db_nl"));
   ASSERT_TRUE(nl.ok());
-  auto rs = (*nl)->Query(
+  auto rs = (*nl)->QueryInternal(  // catalog functions: plainsql's own path
       "SELECT obj_description('db_nl.maintenance_order'::regclass, 'pg_class'), "
       "col_description('db_nl.maintenance_order'::regclass, 2), obj_description(n.oid, 'pg_namespace'), "
       "(SELECT count(*) FROM Maintenance_Order WHERE Order_Status = 'REL') FROM pg_namespace n WHERE nspname = 'db_nl'",
@@ -498,7 +498,7 @@ TEST(PostgresViews, CommentsSchemaAndClashes) {
   auto dropped = DropViews(url);
   ASSERT_TRUE(dropped.ok()) << dropped.error().message;
   EXPECT_EQ(dropped->dropped, 1);
-  auto left = (*conn)->Query("SELECT count(*) FROM pg_namespace WHERE nspname = 'db_nl'", {});
+  auto left = (*conn)->QueryInternal("SELECT count(*) FROM pg_namespace WHERE nspname = 'db_nl'", {});
   ASSERT_TRUE(left.ok());
   EXPECT_EQ(left->rows[0][0].as_integer(), 1);  // it holds the user's table
 }
