@@ -354,6 +354,8 @@ Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& 
           rs.truncated = true;
           cancelled_for_rows = true;
           Cancel();
+          // Rows the server sent before the cancel arrived are still to be read and dropped.
+          client_deadline = std::max(client_deadline, Clock::now() + std::chrono::seconds(5));
           break;
         }
         Row row;
@@ -367,6 +369,7 @@ Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& 
           error = CeilingError("the result", "max_result_bytes", settings_.ceilings.max_result_bytes);
           cancelled_for_rows = true;
           Cancel();
+          client_deadline = std::max(client_deadline, Clock::now() + std::chrono::seconds(5));
           break;
         }
       }
