@@ -276,5 +276,35 @@ TEST(PipelineConfigFile, ReadsKeysRefusesKeysAndUnknownNames) {
   EXPECT_FALSE(LoadConfig(tmp.File("missing.toml")).ok());
 }
 
+TEST(PipelineConfigFile, ExecSectionSetsTheGuardAndTheCeilings) {
+  test::TempDir tmp;
+  auto write = [&](const std::string& text) {
+    std::ofstream(tmp.File("plainsql.toml")) << text;
+    return tmp.File("plainsql.toml");
+  };
+  auto c =
+      LoadConfigFile(write("[exec]\nallow_functions = [\"randomblob\"]\nallow_relations = [\"main.sqlite_master\"]\n"
+                           "max_value_bytes = 1048576\nmax_query_bytes = 5000\n"));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->exec.access.allow_functions, std::vector<std::string>{"randomblob"});
+  EXPECT_EQ(c->exec.ceilings.max_value_bytes, 1 << 20);
+  EXPECT_EQ(c->exec.ceilings.max_query_bytes, 5000);
+  // The settings reach a connection: what was refused now runs, and the new ceiling holds.
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok()) << conn.error().message;
+  EXPECT_FALSE((*conn)->Query("SELECT length(randomblob(4))", {}).ok());
+  (*conn)->SetExecSettings(c->exec);
+  EXPECT_TRUE((*conn)->Query("SELECT length(randomblob(4))", {}).ok());
+  EXPECT_TRUE((*conn)->Query("SELECT count(*) FROM sqlite_master", {}).ok());
+  auto long_text = (*conn)->Query("SELECT 1 -- " + std::string(6000, 'x'), {});
+  ASSERT_FALSE(long_text.ok());
+  EXPECT_EQ(long_text.error().code, ErrorCode::kResourceLimit);
+  EXPECT_NE(long_text.error().message.find("max_query_bytes"), std::string::npos);
+  EXPECT_FALSE(LoadConfigFile(write("[exec]\nallow_functions = \"randomblob\"\n")).ok());  // a list, not a string
+  EXPECT_FALSE(LoadConfigFile(write("[exec]\nmax_value_bytes = 10\n")).ok());
+  EXPECT_NE(LoadConfigFile(write("[exec]\nallow_function = []\n")).error().message.find("allow_function"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace plainsql::pipeline

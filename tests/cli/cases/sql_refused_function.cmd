@@ -1,0 +1,1 @@
+sql "$SAMPLE_DB" "SELECT plant_name, randomblob(4) FROM plant"
