@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/hash.h"
+#include "common/strings.h"
 
 namespace plainsql::test {
 
@@ -50,5 +51,17 @@ std::string FileChecksum(const std::string& path) {
 }
 
 std::string SampleDb() { return PLAINSQL_SAMPLE_DB; }
+
+std::map<std::string, std::string> GoldRejected(const std::string& what) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(std::string(PLAINSQL_SOURCE_DIR) + "/tests/sql/gold_rejected.txt");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto f = Split(line, '\t');
+    if (f.size() >= 3 && (what.empty() || f[1] == what)) out[f[0]] = f[2];
+  }
+  return out;
+}
 
 }  // namespace plainsql::test

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: temporary files, SQLite fixtures built with the C API, file checksums.
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace plainsql::test {
@@ -28,6 +29,10 @@ std::string FileChecksum(const std::string& path);
 
 /// The whole content of a file.
 std::string ReadFile(const std::string& path);
+
+/// The gold lines their own engine rejects, from tests/sql/gold_rejected.txt: "file:line" -> reason, for the lines
+/// whose kind ("parse" or "execute") is `what`, or of every kind when `what` is empty.
+std::map<std::string, std::string> GoldRejected(const std::string& what = "");
 
 /// The sample database built from examples/plant.sql.
 std::string SampleDb();

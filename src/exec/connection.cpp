@@ -112,6 +112,18 @@ Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknow
   return CheckAccess(*parsed, policy, unknown_relation, names);
 }
 
+Status GuardQuery(std::string_view sql, const Ceilings& ceilings, const PolicyLoader& load, AccessedNames* names) {
+  if (Status s = CheckQueryLength(sql, ceilings); !s) return s;
+  auto policy = load(false);
+  if (!policy) return policy.error();
+  bool unknown = false;
+  Status checked = CheckQuery(sql, **policy, &unknown, names);
+  if (checked || !unknown) return checked;
+  policy = load(true);
+  if (!policy) return policy.error();
+  return CheckQuery(sql, **policy, nullptr, names);
+}
+
 Status CheckQueryLength(std::string_view sql, const Ceilings& ceilings) {
   int64_t limit = std::min<int64_t>(ceilings.max_query_bytes, static_cast<int64_t>(kMaxQueryBytes));
   if (static_cast<int64_t>(sql.size()) <= limit) return Status::Ok();

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -150,6 +151,13 @@ Status CheckQueryLength(std::string_view sql, const Ceilings& ceilings);
 /// CheckSingleQuery, then CheckAccess against `policy`: what Connection::Query runs before the database sees SQL.
 /// `unknown_relation` as in CheckAccess.
 Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknown_relation = nullptr,
+                  AccessedNames* names = nullptr);
+
+/// What Connection::Query checks before the database sees SQL: the length ceiling, then CheckQuery against the policy
+/// `load(false)` returns. When the query names a relation the policy does not know (one created since it was read),
+/// `load(true)` reads the catalog again, once. `names` receives what the query touches.
+using PolicyLoader = std::function<Result<const AccessPolicy*>(bool reread)>;
+Status GuardQuery(std::string_view sql, const Ceilings& ceilings, const PolicyLoader& load,
                   AccessedNames* names = nullptr);
 
 /// A ceiling's size for messages: "16 MiB", "1 GiB", "512 bytes".

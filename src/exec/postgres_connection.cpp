@@ -123,9 +123,14 @@ class PostgresConnection final : public Connection {
     policy_.reset();
   }
   const ExecSettings& GetExecSettings() const override { return settings_; }
-  Result<AccessPolicy> Policy() override;
+  Result<AccessPolicy> Policy() override {
+    auto p = LoadPolicy(false);
+    if (!p) return p.error();
+    return **p;
+  }
 
  private:
+  Result<const AccessPolicy*> LoadPolicy(bool reread);
   Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params);
   Status Exec(const char* command);
   Error ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout);
@@ -142,8 +147,9 @@ bool SystemSchema(std::string_view s) {
   return s == "pg_catalog" || s == "information_schema" || s.starts_with("pg_toast") || s.starts_with("pg_temp");
 }
 
-Result<AccessPolicy> PostgresConnection::Policy() {
-  if (policy_) return *policy_;
+Result<const AccessPolicy*> PostgresConnection::LoadPolicy(bool reread) {
+  if (reread) policy_.reset();
+  if (policy_) return &*policy_;
   AccessPolicy p;
   p.dialect = &sql::Postgres();
   p.functions = DefaultAllowedFunctions(sql::Postgres());
@@ -166,7 +172,7 @@ Result<AccessPolicy> PostgresConnection::Policy() {
     p.relations.push_back({schema, name, allowed});
   }
   policy_ = std::move(p);
-  return *policy_;
+  return &*policy_;
 }
 
 Status PostgresConnection::Exec(const char* command) {
@@ -231,19 +237,9 @@ std::string_view WithoutTrailer(std::string_view sql) {
 
 Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
                                             const std::vector<Value>& params) {
-  if (Status s = CheckQueryLength(sql, settings_.ceilings); !s) return s.error();
-  auto policy = Policy();
-  if (!policy) return policy.error();
-  bool unknown = false;
-  Status checked = CheckQuery(sql, *policy, &unknown);
-  if (!checked && unknown) {
-    // A relation created since the policy was read: read the catalog again, once.
-    policy_.reset();
-    policy = Policy();
-    if (!policy) return policy.error();
-    checked = CheckQuery(sql, *policy);
+  if (Status s = GuardQuery(sql, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }); !s) {
+    return s.error();
   }
-  if (!checked) return checked.error();
   // No row may pass max_value_bytes: the server checks each row's size before sending it, by failing a cast whose
   // message plainsql recognises (libpq holds a whole row in memory, so the client cannot stop one on its way).
   std::string wrapped = fmt::format(

@@ -159,9 +159,14 @@ class SqliteConnection final : public Connection {
     sqlite3_hard_heap_limit64(settings_.ceilings.max_memory_bytes);
   }
   const ExecSettings& GetExecSettings() const override { return settings_; }
-  Result<AccessPolicy> Policy() override;
+  Result<AccessPolicy> Policy() override {
+    auto p = LoadPolicy(false);
+    if (!p) return p.error();
+    return **p;
+  }
 
  private:
+  Result<const AccessPolicy*> LoadPolicy(bool reread);
   static int Authorize(void* self, int action, const char* a1, const char* a2, const char* db, const char* trigger);
   static int Progress(void* self);
   Result<ResultSet> Run(std::string_view sql, const Limits& limits, const std::vector<Value>& params);
@@ -180,8 +185,9 @@ class SqliteConnection final : public Connection {
   bool timed_out_ = false;
 };
 
-Result<AccessPolicy> SqliteConnection::Policy() {
-  if (policy_) return *policy_;
+Result<const AccessPolicy*> SqliteConnection::LoadPolicy(bool reread) {
+  if (reread) policy_.reset();
+  if (policy_) return &*policy_;
   AccessPolicy p;
   p.dialect = &sql::Sqlite();
   p.functions = DefaultAllowedFunctions(sql::Sqlite());
@@ -201,9 +207,11 @@ Result<AccessPolicy> SqliteConnection::Policy() {
     bool allowed = own && type != "shadow" && !ToLower(name).starts_with("sqlite_");
     p.relations.push_back({schema, name, allowed});
   }
-  for (const char* name : {"sqlite_schema", "sqlite_master"}) p.relations.push_back({"main", name, false});
+  // pragma_table_list names sqlite_schema and sqlite_temp_schema; their old names resolve too.
+  p.relations.push_back({"main", "sqlite_master", false});
+  p.relations.push_back({"temp", "sqlite_temp_master", false});
   policy_ = std::move(p);
-  return *policy_;
+  return &*policy_;
 }
 
 bool SqliteConnection::ReadAllowed(const char* db, const char* table, const char* column) const {
@@ -348,20 +356,12 @@ struct StmtGuard {
 
 Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& limits,
                                           const std::vector<Value>& params) {
-  if (Status s = CheckQueryLength(sql, settings_.ceilings); !s) return s.error();
-  auto policy = Policy();
-  if (!policy) return policy.error();
-  bool unknown = false;
   AccessedNames names;
-  Status checked = CheckQuery(sql, *policy, &unknown, &names);
-  if (!checked && unknown) {
-    // A relation created since the policy was read: read the schema again, once.
-    policy_.reset();
-    policy = Policy();
-    if (!policy) return policy.error();
-    checked = CheckQuery(sql, *policy, nullptr, &names);
+  if (Status s = GuardQuery(
+          sql, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }, &names);
+      !s) {
+    return s.error();
   }
-  if (!checked) return checked.error();
   ctes_ = std::move(names.ctes);
   auto rs = Run(sql, limits, params);
   ctes_.clear();

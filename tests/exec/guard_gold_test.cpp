@@ -12,6 +12,7 @@
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
 #include "exec/connection.h"
+#include "test_util.h"
 
 namespace plainsql::exec {
 namespace {
@@ -19,19 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Data(const std::string& rel) { return std::string(PLAINSQL_SHARED_DATA) + "/" + rel; }
-
-// Gold lines their own engine rejects (tests/sql/gold_rejected.txt): unparsable, or naming a table the schema lacks.
-std::map<std::string, std::string> Rejected() {
-  std::map<std::string, std::string> out;
-  std::ifstream in(std::string(PLAINSQL_SOURCE_DIR) + "/tests/sql/gold_rejected.txt");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    auto f = Split(line, '\t');
-    if (f.size() >= 3) out[f[0]] = f[2];
-  }
-  return out;
-}
 
 struct GoldSet {
   const char* gold;
@@ -48,7 +36,8 @@ TEST_P(GuardGold, EveryGoldQueryIsAllowed) {
     GTEST_SKIP() << Data(set.gold) << " not found";
   }
   const sql::Dialect* dialect = *sql::DialectByName(set.dialect);
-  auto rejected = Rejected();
+  // Lines their own engine rejects: unparsable, or naming a table the schema lacks.
+  auto rejected = test::GoldRejected();
   std::map<std::string, AccessPolicy> policies;
   std::ifstream in(Data(set.gold));
   std::string line;

@@ -32,19 +32,6 @@ namespace fs = std::filesystem;
 
 std::string Data(const std::string& rel) { return std::string(PLAINSQL_SHARED_DATA) + "/" + rel; }
 
-// file:line -> "parse" or "execute" (see gold_rejected.txt).
-std::map<std::string, std::string> Rejected(const std::string& what) {
-  std::map<std::string, std::string> out;
-  std::ifstream in(std::string(PLAINSQL_SOURCE_DIR) + "/tests/sql/gold_rejected.txt");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    auto f = Split(line, '\t');
-    if (f.size() >= 3 && f[1] == what) out[f[0]] = f[2];
-  }
-  return out;
-}
-
 struct GoldLine {
   std::string sql, db;
   int line;
@@ -70,7 +57,7 @@ TEST_P(GoldFiles, EveryQueryParses) {
   auto [rel, dialect_name] = GetParam();
   if (!fs::exists(Data(rel))) GTEST_SKIP() << Data(rel) << " not found";
   const Dialect& d = **DialectByName(dialect_name);
-  auto rejected = Rejected("parse");
+  auto rejected = test::GoldRejected("parse");
   int parsed = 0, skipped = 0;
   std::set<std::string> skeletons;
   for (const GoldLine& g : ReadGold(rel)) {
@@ -153,8 +140,8 @@ std::pair<int, int> BareColumns(Query q) {
 TEST(SpiderRoundTrip, PrintedQueriesReturnTheSameResults) {
   std::string root = Data("spider");
   if (!fs::exists(root + "/train_gold.sql")) GTEST_SKIP() << "Spider data not found";
-  auto rejected = Rejected("parse");
-  auto cannot_run = Rejected("execute");
+  auto rejected = test::GoldRejected("parse");
+  auto cannot_run = test::GoldRejected("execute");
   std::map<std::string, std::unique_ptr<exec::Connection>> conns;
   std::map<std::string, NameCatalog> catalogs;
   int bare_before = 0, bare_after = 0, columns = 0;
