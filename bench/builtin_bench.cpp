@@ -8,13 +8,13 @@
 #include <map>
 
 #include "builtin/translator.h"
-#include "builtin/wordnet.h"
 #include "catalog/introspect.h"
 #include "common/file.h"
 #include "eval/benchmark.h"
 #include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
+#include "retrieval/wordnet.h"
 
 using namespace plainsql;
 
@@ -32,19 +32,19 @@ int main(int argc, char** argv) {
   }
   naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
   auto t_wn = std::chrono::steady_clock::now();
-  auto wordnet = builtin::WordNet::Open();
+  auto wordnet = retrieval::WordNet::Open();
   if (!wordnet) {
     fmt::print(stderr, "{}\n", wordnet.error().message);
     return 1;
   }
   double wordnet_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_wn).count();
   std::vector<double> index_ms;
-  builtin::Stemmer stemmer;
+  retrieval::Stemmer stemmer;
   struct Db {
     std::unique_ptr<exec::Connection> conn;
     std::unique_ptr<catalog::Schema> schema;
-    std::unique_ptr<builtin::SchemaIndex> index;
-    std::unique_ptr<builtin::ValueIndex> values;
+    std::unique_ptr<linking::SchemaIndex> index;
+    std::unique_ptr<retrieval::ValueIndex> values;
   };
   std::map<std::string, Db> dbs;
   std::vector<double> ms;
@@ -61,11 +61,11 @@ int main(int argc, char** argv) {
       db.conn = std::move(*conn);
       db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
       auto t_index = std::chrono::steady_clock::now();
-      db.index = std::make_unique<builtin::SchemaIndex>(*db.schema, stemmer, &expander, wordnet->get());
+      db.index = std::make_unique<linking::SchemaIndex>(*db.schema, stemmer, &expander, wordnet->get());
       index_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_index).count());
-      auto values = builtin::ValueIndex::Build(*db.conn, *db.schema);
+      auto values = retrieval::ValueIndex::Build(*db.conn, *db.schema);
       if (!values) continue;
-      db.values = std::make_unique<builtin::ValueIndex>(std::move(*values));
+      db.values = std::make_unique<retrieval::ValueIndex>(std::move(*values));
       it = dbs.emplace(q.db_id, std::move(db)).first;
     }
     builtin::Translator translator(*it->second.schema, *it->second.index, it->second.values.get());

@@ -7,10 +7,10 @@
 #include <chrono>
 #include <filesystem>
 
-#include "builtin/value_index.h"
 #include "catalog/introspect.h"
 #include "eval/benchmark.h"
 #include "exec/connection.h"
+#include "retrieval/value_index.h"
 
 using namespace plainsql;
 
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     io.samples = 0;
     auto schema = catalog::Introspect(**conn, io);
     if (!schema) continue;
-    auto index = builtin::ValueIndex::Build(**conn, *schema);
+    auto index = retrieval::ValueIndex::Build(**conn, *schema);
     if (!index) {
       fmt::print(stderr, "{}: {}\n", id, index.error().message);
       continue;

@@ -8,6 +8,8 @@
 
 namespace plainsql::builtin {
 
+using retrieval::IsStopWord;
+
 namespace {
 
 bool Is(const std::vector<Token>& t, size_t i, std::string_view word) {

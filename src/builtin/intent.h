@@ -9,9 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "builtin/text.h"
+#include "retrieval/text.h"
 
 namespace plainsql::builtin {
+
+using retrieval::Stemmer;
+using retrieval::Token;
+using retrieval::TokenKind;
 
 enum class Aggregate { kNone, kCount, kAvg, kSum, kMax, kMin };
 

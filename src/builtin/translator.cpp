@@ -10,11 +10,15 @@
 #include <set>
 
 #include "builtin/intent.h"
-#include "builtin/joins.h"
+#include "linking/joins.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
 
 namespace plainsql::builtin {
+
+using linking::ConnectTables;
+using linking::JoinEdge;
+using retrieval::IsStopWord;
 
 namespace {
 

@@ -6,14 +6,22 @@
 #include <string>
 #include <vector>
 
-#include "builtin/linker.h"
-#include "builtin/text.h"
-#include "builtin/value_index.h"
 #include "catalog/schema.h"
 #include "common/status.h"
+#include "linking/linker.h"
+#include "retrieval/text.h"
+#include "retrieval/value_index.h"
 #include "sql/dialect.h"
 
 namespace plainsql::builtin {
+
+using linking::LinkMatch;
+using linking::SchemaIndex;
+using retrieval::Stemmer;
+using retrieval::Token;
+using retrieval::TokenKind;
+using retrieval::ValueIndex;
+using retrieval::ValueMatch;
 
 struct TranslatorCandidate {
   std::string sql;

@@ -8,20 +8,20 @@
 #include <map>
 #include <set>
 
-#include "builtin/linker.h"
 #include "builtin/translator.h"
-#include "builtin/value_index.h"
-#include "builtin/wordnet.h"
 #include "catalog/name_catalog.h"
 #include "catalog/render.h"
 #include "common/file.h"
 #include "common/strings.h"
 #include "exec/fingerprint.h"
 #include "exec/render.h"
+#include "linking/linker.h"
 #include "llm/extract.h"
 #include "llm/prompt.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
+#include "retrieval/value_index.h"
+#include "retrieval/wordnet.h"
 #include "sql/dialect.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
@@ -93,7 +93,7 @@ class BuiltinGenerator final : public Generator {
  public:
   // The expander reads the classifier's word list, so the generator keeps the classifier.
   BuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema, naturalness::Classifier classifier,
-                   std::map<std::string, std::string> abbreviations, std::shared_ptr<const builtin::WordNet> wordnet)
+                   std::map<std::string, std::string> abbreviations, std::shared_ptr<const retrieval::WordNet> wordnet)
       : conn_(conn),
         schema_(schema),
         classifier_(std::move(classifier)),
@@ -109,12 +109,12 @@ class BuiltinGenerator final : public Generator {
                   std::equal(shown.tables.begin(), shown.tables.end(), schema_.tables.begin(),
                              [](const catalog::Table& a, const catalog::Table& b) { return a.name == b.name; });
     if (native && !values_) {
-      auto v = builtin::ValueIndex::Build(conn_, schema_);
+      auto v = retrieval::ValueIndex::Build(conn_, schema_);
       if (!v) return v.error();
-      values_ = std::make_unique<builtin::ValueIndex>(std::move(*v));
+      values_ = std::make_unique<retrieval::ValueIndex>(std::move(*v));
     }
     auto& index = indexes_[&shown];
-    if (!index) index = std::make_unique<builtin::SchemaIndex>(shown, stemmer_, &expander_, wordnet_.get());
+    if (!index) index = std::make_unique<linking::SchemaIndex>(shown, stemmer_, &expander_, wordnet_.get());
     builtin::Translator translator(shown, *index, native ? values_.get() : nullptr);
     auto dialect = sql::DialectByName(request.dialect);
     builtin::Translation t = translator.Translate(request.question, dialect ? **dialect : sql::Sqlite(), stemmer_);
@@ -146,10 +146,10 @@ class BuiltinGenerator final : public Generator {
   const catalog::Schema& schema_;
   naturalness::Classifier classifier_;
   naturalness::Expander expander_;
-  std::shared_ptr<const builtin::WordNet> wordnet_;  // null when WordNet is not installed: no synonyms
-  builtin::Stemmer stemmer_;
-  std::unique_ptr<builtin::ValueIndex> values_;
-  std::map<const catalog::Schema*, std::unique_ptr<builtin::SchemaIndex>> indexes_;
+  std::shared_ptr<const retrieval::WordNet> wordnet_;  // null when WordNet is not installed: no synonyms
+  retrieval::Stemmer stemmer_;
+  std::unique_ptr<retrieval::ValueIndex> values_;
+  std::map<const catalog::Schema*, std::unique_ptr<linking::SchemaIndex>> indexes_;
 };
 
 }  // namespace
@@ -160,8 +160,8 @@ Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, 
   auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
   if (!abbreviations) return abbreviations.error();
   // WordNet is read once per process and shared; without it the translator links names as written only.
-  static const std::shared_ptr<const builtin::WordNet> kWordNet = [] {
-    auto wn = builtin::WordNet::Open();
+  static const std::shared_ptr<const retrieval::WordNet> kWordNet = [] {
+    auto wn = retrieval::WordNet::Open();
     return wn ? *wn : nullptr;
   }();
   return std::unique_ptr<Generator>(

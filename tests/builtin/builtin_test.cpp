@@ -4,20 +4,29 @@
 #include <algorithm>
 
 #include "builtin/intent.h"
-#include "builtin/joins.h"
-#include "builtin/linker.h"
-#include "builtin/text.h"
 #include "builtin/translator.h"
-#include "builtin/value_index.h"
-#include "builtin/wordnet.h"
 #include "catalog/introspect.h"
 #include "common/file.h"
 #include "exec/connection.h"
+#include "linking/joins.h"
+#include "linking/linker.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
+#include "retrieval/text.h"
+#include "retrieval/value_index.h"
+#include "retrieval/wordnet.h"
 #include "test_util.h"
 
 namespace plainsql::builtin {
+
+using linking::ConnectTables;
+using linking::Link;
+using retrieval::IsStopWord;
+using retrieval::RelatedWord;
+using retrieval::Relation;
+using retrieval::Tokenize;
+using retrieval::ValueIndexOptions;
+using retrieval::WordNet;
 namespace {
 
 catalog::Schema Concerts() {

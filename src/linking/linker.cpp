@@ -1,5 +1,5 @@
 // Schema linking (see linker.h).
-#include "builtin/linker.h"
+#include "linking/linker.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,9 @@
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
 
-namespace plainsql::builtin {
+namespace plainsql::linking {
+
+using retrieval::IsStopWord;
 
 namespace {
 
@@ -199,4 +201,4 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   return out;
 }
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::linking

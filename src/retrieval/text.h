@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace plainsql::builtin {
+namespace plainsql::retrieval {
 
 /// The Snowball English stemmer (libstemmer). Not thread-safe: one per thread.
 class Stemmer {
@@ -41,4 +41,4 @@ std::vector<Token> Tokenize(std::string_view question, Stemmer& stemmer);
 /// Function words that carry no schema meaning ("the", "of", "what", "is", …).
 bool IsStopWord(std::string_view lower);
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::retrieval

@@ -1,5 +1,5 @@
 // Join trees over the foreign-key graph (see joins.h).
-#include "builtin/joins.h"
+#include "linking/joins.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-namespace plainsql::builtin {
+namespace plainsql::linking {
 
 namespace {
 
@@ -92,4 +92,4 @@ std::optional<JoinTree> ConnectTables(const catalog::Schema& schema, const std::
   return tree;
 }
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::linking

@@ -1,5 +1,5 @@
 // Tokens and stems (see text.h).
-#include "builtin/text.h"
+#include "retrieval/text.h"
 
 #include <libstemmer.h>
 
@@ -7,7 +7,7 @@
 #include <array>
 #include <cctype>
 
-namespace plainsql::builtin {
+namespace plainsql::retrieval {
 
 struct Stemmer::Impl {
   sb_stemmer* stemmer = sb_stemmer_new("english", nullptr);  // UTF-8
@@ -130,4 +130,4 @@ bool IsStopWord(std::string_view w) {
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
 }
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::retrieval

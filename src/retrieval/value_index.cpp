@@ -1,5 +1,5 @@
 // The value index (see value_index.h).
-#include "builtin/value_index.h"
+#include "retrieval/value_index.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "sql/dialect.h"
 
-namespace plainsql::builtin {
+namespace plainsql::retrieval {
 
 namespace {
 
@@ -95,4 +95,4 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
   return out;
 }
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::retrieval

@@ -9,7 +9,7 @@
 
 #include "catalog/schema.h"
 
-namespace plainsql::builtin {
+namespace plainsql::linking {
 
 struct JoinEdge {
   std::string left_table, right_table;  // right_table is the one this edge adds to the tree
@@ -26,4 +26,4 @@ struct JoinTree {
 /// some table cannot be reached through foreign keys, or is not in the schema.
 std::optional<JoinTree> ConnectTables(const catalog::Schema& schema, const std::vector<std::string>& tables);
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::linking

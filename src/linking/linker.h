@@ -9,15 +9,22 @@
 #include <string>
 #include <vector>
 
-#include "builtin/text.h"
-#include "builtin/wordnet.h"
 #include "catalog/schema.h"
+#include "retrieval/text.h"
+#include "retrieval/wordnet.h"
 
 namespace plainsql::naturalness {
 class Expander;
 }
 
-namespace plainsql::builtin {
+namespace plainsql::linking {
+
+using retrieval::RelatedWord;
+using retrieval::Relation;
+using retrieval::Stemmer;
+using retrieval::Token;
+using retrieval::TokenKind;
+using retrieval::WordNet;
 
 struct SchemaElement {
   std::string table;
@@ -65,4 +72,4 @@ struct LinkMatch {
 /// through WordNet (SchemaIndex::AlternativesFor), at the alternative's weight.
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens);
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::linking

@@ -2,7 +2,7 @@
 // `lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt offset…` with senses most frequent first; a data
 // line, found at its byte offset, is `offset lex_filenum ss_type w_cnt(hex) [word lex_id]… p_cnt [symbol offset pos
 // source/target]… | gloss`.
-#include "builtin/wordnet.h"
+#include "retrieval/wordnet.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -17,7 +17,7 @@
 #include "common/file.h"
 #include "common/strings.h"
 
-namespace plainsql::builtin {
+namespace plainsql::retrieval {
 
 namespace {
 
@@ -204,4 +204,4 @@ std::vector<RelatedWord> WordNet::Related(std::string_view word_in) const {
   return out;
 }
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::retrieval

@@ -11,7 +11,7 @@
 
 #include "common/status.h"
 
-namespace plainsql::builtin {
+namespace plainsql::retrieval {
 
 enum class Relation { kSynonym, kHypernym, kDerived };
 
@@ -56,4 +56,4 @@ class WordNet {
   Part parts_[3];
 };
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::retrieval

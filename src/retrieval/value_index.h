@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "builtin/text.h"
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "exec/connection.h"
+#include "retrieval/text.h"
 
-namespace plainsql::builtin {
+namespace plainsql::retrieval {
 
 struct ValueIndexOptions {
   int64_t max_values_per_column = 5000;      // distinct values read per column (the most frequent first)
@@ -51,4 +51,4 @@ class ValueIndex {
   double build_ms_ = 0;
 };
 
-}  // namespace plainsql::builtin
+}  // namespace plainsql::retrieval
