@@ -1,5 +1,6 @@
 // Join trees over the foreign-key graph (see joins.h).
 #include "linking/joins.h"
+#include "common/strings.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,12 +11,6 @@
 namespace plainsql::linking {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 // One foreign key seen from either end.
 struct Arc {
@@ -33,10 +28,10 @@ std::vector<std::string> JoinTree::Tables() const {
 
 std::optional<JoinTree> ConnectTables(const catalog::Schema& schema, const std::vector<std::string>& wanted) {
   std::map<std::string, std::string> spelled;  // lower -> as in the schema
-  for (const auto& t : schema.tables) spelled[Lower(t.name)] = t.name;
+  for (const auto& t : schema.tables) spelled[ToLower(t.name)] = t.name;
   std::vector<std::string> need;
   for (const auto& w : wanted) {
-    std::string l = Lower(w);
+    std::string l = ToLower(w);
     if (!spelled.count(l)) return std::nullopt;
     if (std::find(need.begin(), need.end(), l) == need.end()) need.push_back(l);
   }
@@ -44,7 +39,7 @@ std::optional<JoinTree> ConnectTables(const catalog::Schema& schema, const std::
   std::map<std::string, std::vector<Arc>> graph;
   for (const auto& t : schema.tables) {
     for (const auto& fk : t.foreign_keys) {
-      std::string a = Lower(t.name), b = Lower(fk.ref_table);
+      std::string a = ToLower(t.name), b = ToLower(fk.ref_table);
       if (!spelled.count(b) || fk.columns.empty() || fk.columns.size() != fk.ref_columns.size()) continue;
       graph[a].push_back({b, fk.columns, fk.ref_columns});
       graph[b].push_back({a, fk.ref_columns, fk.columns});

@@ -1,5 +1,6 @@
 // Tokens and stems (see text.h).
 #include "retrieval/text.h"
+#include "common/strings.h"
 
 #include <libstemmer.h>
 
@@ -29,12 +30,6 @@ namespace {
 
 bool IsWordChar(unsigned char c) { return std::isalnum(c) || c >= 0x80; }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 }  // namespace
 
 std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
@@ -43,7 +38,7 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
   auto push = [&](TokenKind kind, std::string text, size_t offset) {
     Token t;
     t.kind = kind;
-    t.lower = Lower(text);
+    t.lower = ToLower(text);
     if (kind == TokenKind::kWord && t.lower.size() > 2 && t.lower.ends_with("'s")) {
       t.lower.resize(t.lower.size() - 2);
     }

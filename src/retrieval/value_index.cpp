@@ -6,19 +6,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/strings.h"
 #include "sql/dialect.h"
 
 namespace plainsql::retrieval {
-
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-}  // namespace
 
 Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Schema& schema,
                                      const ValueIndexOptions& options) {
@@ -55,7 +46,7 @@ Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Sche
         if (row.empty() || row[0].is_null()) continue;
         std::string v = row[0].ToString();
         if (v.empty() || v.size() > options.max_value_length) continue;
-        index.by_lower_[Lower(v)].push_back({t.name, c.name, v});
+        index.by_lower_[ToLower(v)].push_back({t.name, c.name, v});
         ++index.values_;
       }
     }
@@ -75,7 +66,7 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
     return true;
   };
   for (size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].kind == TokenKind::kQuoted) emit(Lower(tokens[i].text), i, i + 1, true);
+    if (tokens[i].kind == TokenKind::kQuoted) emit(ToLower(tokens[i].text), i, i + 1, true);
   }
   // Word n-grams, longest first, joined by single spaces as they were written.
   for (size_t n = 5; n >= 1; --n) {
@@ -88,7 +79,7 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
       if (!free || !words) continue;
       if (n == 1 && IsStopWord(tokens[b].lower)) continue;
       std::string key;
-      for (size_t i = b; i < b + n; ++i) key += (i == b ? "" : " ") + Lower(tokens[i].text);
+      for (size_t i = b; i < b + n; ++i) key += (i == b ? "" : " ") + ToLower(tokens[i].text);
       emit(key, b, b + n, false);
     }
   }
