@@ -5,7 +5,7 @@
 #   check-style.sh tidy BUILD    run clang-tidy on every library and program source, using BUILD's compile database
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.cpp' '*.h' '*.h.in' | grep -v '\.in$')
+mapfile -t files < <(git ls-files '*.c' '*.cpp' '*.h' '*.h.in' | grep -v '\.in$')
 case "${1:-format}" in
   format)
     clang-format --dry-run -Werror "${files[@]}"

@@ -1,0 +1,194 @@
+// The C API (include/plainsql/plainsql.h) over the library: a handle holds the connection, the schema and the
+// generators; every C++ failure becomes a status and a message here, and no exception leaves a function.
+#include "plainsql/plainsql.h"
+
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "catalog/cache.h"
+#include "common/status.h"
+#include "common/version.h"
+#include "exec/connection.h"
+#include "pipeline/config.h"
+#include "pipeline/pipeline.h"
+
+struct plainsql_db {
+  std::string error;
+  plainsql::pipeline::PipelineConfig config;
+  std::unique_ptr<plainsql::exec::Connection> conn;
+  plainsql::catalog::Schema schema;
+  std::vector<std::unique_ptr<plainsql::pipeline::Generator>> generators;
+};
+
+struct plainsql_answer {
+  std::string sql, json;
+  plainsql::exec::ResultSet result;
+  std::vector<std::string> texts;  // every cell as text, row-major, so the pointers handed out stay valid
+};
+
+namespace {
+
+using plainsql::Error;
+using plainsql::ErrorCode;
+
+plainsql_status Fail(plainsql_db* db, const Error& e) {
+  if (db != nullptr) db->error = e.message;
+  return static_cast<plainsql_status>(plainsql::ExitCodeFor(e.code));
+}
+
+// Runs `body`, turning an escaping exception into a status: the C boundary must not unwind.
+template <typename F>
+plainsql_status Guarded(plainsql_db* db, F&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    if (db != nullptr) db->error = "out of memory";
+    return PLAINSQL_ERROR;
+  } catch (const std::exception& e) {
+    if (db != nullptr) db->error = std::string("internal error: ") + e.what();
+    return PLAINSQL_INTERNAL;
+  }
+}
+
+plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p) {
+  auto config = plainsql::pipeline::LoadConfig(p.config_file != nullptr ? p.config_file : "");
+  if (!config) return Fail(db, config.error());
+  db->config = std::move(*config);
+  if (p.llm_url != nullptr) db->config.llm.base_url = p.llm_url;
+  if (p.model != nullptr) db->config.llm.model = p.model;
+  if (p.timeout_ms < 0 || p.max_rows < 0) {
+    return Fail(db, {ErrorCode::kInvalidArgument, "timeout_ms and max_rows must not be negative"});
+  }
+  if (p.timeout_ms > 0) db->config.options.limits.timeout = std::chrono::milliseconds(p.timeout_ms);
+  if (p.max_rows > 0) db->config.options.limits.max_rows = p.max_rows;
+  auto conn = plainsql::exec::Connect(url);
+  if (!conn) return Fail(db, conn.error());
+  db->conn = std::move(*conn);
+  db->conn->SetExecSettings(db->config.exec);
+  plainsql::catalog::CacheOptions cache;
+  cache.enabled = p.use_cache != 0;
+  auto loaded = plainsql::catalog::LoadSchema(*db->conn, {}, cache);
+  if (!loaded) return Fail(db, loaded.error());
+  db->schema = std::move(loaded->schema);
+  const auto& llm = db->config.llm;
+  bool use_llm = !llm.base_url.empty() && llm.base_url != "none";
+  if (use_llm && llm.model.empty()) {
+    return Fail(db, {ErrorCode::kInvalidArgument, "an LLM URL is set but no model: set params.model"});
+  }
+  if (use_llm) {
+    auto g = plainsql::pipeline::MakeLlmGenerator(llm, db->config.style);
+    if (!g) return Fail(db, g.error());
+    db->generators.push_back(std::move(*g));
+  } else {
+    auto g = plainsql::pipeline::MakeBuiltinGenerator(*db->conn, db->schema);
+    if (!g) return Fail(db, g.error());
+    db->generators.push_back(std::move(*g));
+  }
+  return PLAINSQL_OK;
+}
+
+plainsql_status Ask(plainsql_db* db, const char* question, plainsql_answer** out) {
+  std::vector<plainsql::pipeline::Generator*> active;
+  for (auto& g : db->generators) active.push_back(g.get());
+  auto answer = plainsql::pipeline::Ask(*db->conn, db->schema, active, question, db->config.options);
+  if (!answer) return Fail(db, answer.error());
+  auto a = std::make_unique<plainsql_answer>();
+  a->sql = answer->sql;
+  a->json = plainsql::pipeline::AnswerToJson(*answer).dump();
+  a->result = std::move(answer->result);
+  for (const auto& row : a->result.rows) {
+    for (const auto& v : row) a->texts.push_back(v.ToString());
+  }
+  *out = a.release();
+  db->error.clear();
+  return PLAINSQL_OK;
+}
+
+const plainsql::exec::Value* Cell(const plainsql_answer* a, size_t row, size_t column) {
+  if (a == nullptr || row >= a->result.rows.size() || column >= a->result.rows[row].size()) return nullptr;
+  return &a->result.rows[row][column];
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* plainsql_version(void) { return plainsql::kVersion; }
+
+plainsql_params plainsql_default_params(void) {
+  plainsql_params p{};
+  p.use_cache = 1;
+  return p;
+}
+
+plainsql_status plainsql_open(const char* url, const plainsql_params* params, plainsql_db** out) {
+  if (out == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  *out = new (std::nothrow) plainsql_db();
+  if (*out == nullptr) return PLAINSQL_ERROR;
+  plainsql_db* db = *out;
+  if (url == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "url is NULL"});
+  plainsql_params p = params != nullptr ? *params : plainsql_default_params();
+  return Guarded(db, [&] { return Open(db, url, p); });
+}
+
+void plainsql_close(plainsql_db* db) { delete db; }
+
+const char* plainsql_errmsg(const plainsql_db* db) {
+  return db == nullptr ? "no database handle (plainsql_open failed to allocate one, or NULL was passed)"
+                       : db->error.c_str();
+}
+
+plainsql_status plainsql_ask(plainsql_db* db, const char* question, plainsql_answer** out) {
+  if (db == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  if (out == nullptr || question == nullptr) {
+    return Fail(db, {ErrorCode::kInvalidArgument, "question and out must not be NULL"});
+  }
+  *out = nullptr;
+  if (db->conn == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "the database is not open"});
+  return Guarded(db, [&] { return Ask(db, question, out); });
+}
+
+const char* plainsql_answer_sql(const plainsql_answer* a) { return a == nullptr ? nullptr : a->sql.c_str(); }
+const char* plainsql_answer_json(const plainsql_answer* a) { return a == nullptr ? nullptr : a->json.c_str(); }
+size_t plainsql_answer_column_count(const plainsql_answer* a) { return a == nullptr ? 0 : a->result.columns.size(); }
+
+const char* plainsql_answer_column_name(const plainsql_answer* a, size_t column) {
+  if (a == nullptr || column >= a->result.columns.size()) return nullptr;
+  return a->result.columns[column].c_str();
+}
+
+size_t plainsql_answer_row_count(const plainsql_answer* a) { return a == nullptr ? 0 : a->result.rows.size(); }
+int plainsql_answer_truncated(const plainsql_answer* a) { return a != nullptr && a->result.truncated ? 1 : 0; }
+
+plainsql_type plainsql_answer_type(const plainsql_answer* a, size_t row, size_t column) {
+  const auto* v = Cell(a, row, column);
+  return v == nullptr ? PLAINSQL_NULL : static_cast<plainsql_type>(v->type());
+}
+
+const char* plainsql_answer_text(const plainsql_answer* a, size_t row, size_t column) {
+  if (Cell(a, row, column) == nullptr) return nullptr;
+  return a->texts[row * a->result.columns.size() + column].c_str();
+}
+
+int64_t plainsql_answer_int64(const plainsql_answer* a, size_t row, size_t column) {
+  const auto* v = Cell(a, row, column);
+  if (v == nullptr) return 0;
+  if (v->type() == plainsql::exec::ValueType::kInteger) return v->as_integer();
+  if (v->type() == plainsql::exec::ValueType::kReal) return static_cast<int64_t>(v->as_real());
+  return 0;
+}
+
+double plainsql_answer_double(const plainsql_answer* a, size_t row, size_t column) {
+  const auto* v = Cell(a, row, column);
+  if (v == nullptr) return 0;
+  if (v->type() == plainsql::exec::ValueType::kReal) return v->as_real();
+  if (v->type() == plainsql::exec::ValueType::kInteger) return static_cast<double>(v->as_integer());
+  return 0;
+}
+
+void plainsql_answer_free(plainsql_answer* a) { delete a; }
+
+}  // extern "C"
