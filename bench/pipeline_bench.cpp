@@ -14,6 +14,7 @@
 #include "eval/benchmark.h"
 #include "exec/connection.h"
 #include "llm/fake_llm_server.h"
+#include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
 
 using namespace plainsql;
@@ -32,23 +33,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   test::FakeLlmServer server;
-  llm::Config config;
-  config.base_url = server.url();
-  config.model = "replay";
-  auto generator = pipeline::MakeLlmGenerator(config);
-  if (!generator) {
-    fmt::print(stderr, "{}\n", generator.error().message);
-    return 1;
-  }
+  pipeline::PipelineConfig config;
+  config.llm.base_url = server.url();
+  config.llm.model = "replay";
+  config.options.candidates = k;
   struct Db {
     std::unique_ptr<exec::Connection> conn;
-    catalog::Schema schema;
+    std::unique_ptr<catalog::Schema> schema;  // stable address: the generators keep a reference
+    pipeline::GeneratorSet generators;
   };
   std::map<std::string, Db> dbs;
   std::vector<double> own;
   std::map<std::string, std::vector<double>> by_stage;
-  pipeline::Options options;
-  options.candidates = k;
   size_t failed = 0;
   for (const auto& q : bench->questions) {
     if (own.size() >= limit) break;
@@ -62,12 +58,20 @@ int main(int argc, char** argv) {
       io.samples = 3;
       auto schema = catalog::Introspect(**conn, io);
       if (!schema) continue;
-      it = dbs.emplace(q.db_id, Db{std::move(*conn), std::move(*schema)}).first;
+      Db db{std::move(*conn), std::make_unique<catalog::Schema>(std::move(*schema)), {}};
+      auto generators = pipeline::MakeGenerators(config, *db.conn, *db.schema);
+      if (!generators) {
+        fmt::print(stderr, "{}\n", generators.error().message);
+        return 1;
+      }
+      db.generators = std::move(*generators);
+      it = dbs.emplace(q.db_id, std::move(db)).first;
     }
     std::string reply = "The query:\n```sql\n" + q.gold_sql + "\n```\n";
     server.Script(
         {{200, test::FakeLlmServer::Completion(std::vector<std::string>(static_cast<size_t>(k), reply)), {}, {}}});
-    auto answer = pipeline::Ask(*it->second.conn, it->second.schema, {generator->get()}, q.question, options);
+    auto answer = pipeline::Ask(*it->second.conn, *it->second.schema, it->second.generators.active, q.question,
+                                it->second.generators.With(config.options));
     if (!answer) {
       ++failed;
       continue;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "catalog/introspect.h"
+#include "llm/generator.h"
 
 namespace plainsql::eval {
 
@@ -12,24 +13,22 @@ Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(const pipeline::P
   if (db_dir.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "a pipeline system needs the databases (--db-dir) to run queries");
   }
+  std::unique_ptr<PipelineSystem> s(new PipelineSystem());
+  s->config_ = config;
+  s->db_dir_ = std::move(db_dir);
+  // A measured system answers on its own: no fallback to another generator.
+  s->config_.options.fallback = false;
   if (builtin) {
-    std::unique_ptr<PipelineSystem> s(new PipelineSystem());
-    s->config_ = config;
-    s->builtin_ = true;
-    s->db_dir_ = std::move(db_dir);
+    s->config_.llm.base_url = "none";  // pipeline::MakeGenerators: the built-in translator only
     return s;
   }
   if (config.llm.base_url.empty() || config.llm.model.empty()) {
     return MakeError(ErrorCode::kInvalidArgument,
                      "the pipeline has no generator: set [llm] url and model in plainsql.toml, or PLAINSQL_LLM_URL "
-                     "and PLAINSQL_LLM_MODEL (the built-in translator comes with issue #8)");
+                     "and PLAINSQL_LLM_MODEL (or measure the built-in translator)");
   }
-  auto generator = pipeline::MakeLlmGenerator(config.llm, config.style);
-  if (!generator) return generator.error();
-  std::unique_ptr<PipelineSystem> s(new PipelineSystem());
-  s->config_ = config;
-  s->generator_ = std::move(*generator);
-  s->db_dir_ = std::move(db_dir);
+  // The model's configuration is checked now, before any question (the generators are built per database).
+  if (auto g = llm::MakeLlmGenerator(config.llm, config.style); !g) return g.error();
   return s;
 }
 
@@ -52,17 +51,15 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     if (!schema) return schema.error();
     db.conn = std::move(*conn);
     db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
-    if (builtin_) {
-      auto g = pipeline::MakeBuiltinGenerator(*db.conn, *db.schema);
-      if (!g) return g.error();
-      db.builtin = std::move(*g);
-    }
+    auto generators = pipeline::MakeGenerators(config_, *db.conn, *db.schema);
+    if (!generators) return generators.error();
+    db.generators = std::move(*generators);
     it = dbs_.emplace(q.db_id, std::move(db)).first;
   }
-  pipeline::Options options = config_.options;
+  pipeline::Options options = it->second.generators.With(config_.options);
   options.evidence = q.evidence;
-  pipeline::Generator* generator = builtin_ ? it->second.builtin.get() : generator_.get();
-  auto answer = pipeline::Ask(*it->second.conn, *it->second.schema, {generator}, q.question, options);
+  auto answer =
+      pipeline::Ask(*it->second.conn, *it->second.schema, it->second.generators.active, q.question, options);
   SystemAnswer out;
   if (!answer) {
     out.error = answer.error().message;

@@ -15,6 +15,7 @@
 #include "eval/score.h"
 #include "exec/connection.h"
 #include "pipeline/config.h"
+#include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
 
 namespace plainsql::eval {
@@ -40,12 +41,10 @@ class PipelineSystem {
   PipelineSystem() = default;
   struct Db {
     std::unique_ptr<exec::Connection> conn;
-    std::unique_ptr<catalog::Schema> schema;  // stable address: the built-in generator keeps a reference
-    std::unique_ptr<pipeline::Generator> builtin;
+    std::unique_ptr<catalog::Schema> schema;  // stable address: the generators keep a reference
+    pipeline::GeneratorSet generators;        // pipeline::MakeGenerators for this database
   };
-  bool builtin_ = false;
   pipeline::PipelineConfig config_;
-  std::unique_ptr<pipeline::Generator> generator_;
   std::string db_dir_;
   std::map<std::string, Db> dbs_;
 };

@@ -9,6 +9,7 @@
 
 #include "common/strings.h"
 #include "sql/parser.h"
+#include "sql/printer.h"
 #include "sql/rewrite/walk.h"
 
 namespace plainsql::exec {
@@ -122,6 +123,31 @@ Status GuardQuery(std::string_view sql, const Ceilings& ceilings, const PolicyLo
   policy = load(true);
   if (!policy) return policy.error();
   return CheckQuery(sql, **policy, nullptr, names);
+}
+
+Status GuardParsedQuery(const sql::Query& query, std::string_view text, const Ceilings& ceilings,
+                        const PolicyLoader& load, AccessedNames* names) {
+  if (Status s = CheckQueryLength(text, ceilings); !s) return s;
+  // ParseQuery refuses SELECT ... INTO; a tree built without the parser is held to the same rule.
+  if (query.body.kind == sql::QueryBodyKind::kSelect && query.body.select.into) {
+    return MakeError(ErrorCode::kNotReadOnly, "refused: SELECT ... INTO creates a table; it is not a read-only query");
+  }
+  auto policy = load(false);
+  if (!policy) return policy.error();
+  // CheckDenied walks a mutable tree; the copy is the price of keeping the caller's tree const (no re-parse).
+  sql::Query copy = query;
+  if (Status s = CheckDenied(copy, *(*policy)->dialect); !s) return s;
+  bool unknown = false;
+  Status checked = CheckAccess(query, **policy, &unknown, names);
+  if (checked || !unknown) return checked;
+  policy = load(true);
+  if (!policy) return policy.error();
+  return CheckAccess(query, **policy, nullptr, names);
+}
+
+Result<ResultSet> Connection::QueryParsed(const sql::Query& query, const Limits& limits) {
+  // Engines that can run a checked tree override this; the default checks the printed text as Query does.
+  return Query(sql::Print(query, dialect()), limits);
 }
 
 Status CheckQueryLength(std::string_view sql, const Ceilings& ceilings) {

@@ -73,6 +73,11 @@ class Connection {
   virtual Result<ResultSet> Query(std::string_view sql, const Limits& limits,
                                   const std::vector<Value>& params = {}) = 0;
 
+  /// Runs one read-only query given as a syntax tree the caller parsed (in this connection's dialect) or built: the
+  /// same guard as Query — read-only, denied functions and the allowlists checked on the tree, the printed text
+  /// against max_query_bytes — without parsing it again. What runs is the tree printed in the dialect.
+  virtual Result<ResultSet> QueryParsed(const sql::Query& query, const Limits& limits);
+
   /// Runs one read-only query that plainsql wrote itself to read the database's catalog (sqlite_schema, pragma
   /// functions, pg_catalog): the same read-only checks, limits and ceilings, but not the relation and function
   /// allowlists. Never pass generated or user SQL here.
@@ -159,6 +164,11 @@ Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknow
 using PolicyLoader = std::function<Result<const AccessPolicy*>(bool reread)>;
 Status GuardQuery(std::string_view sql, const Ceilings& ceilings, const PolicyLoader& load,
                   AccessedNames* names = nullptr);
+
+/// GuardQuery for a query already parsed: `text` is what will run (the tree printed), checked against the length
+/// ceiling; the tree is checked as CheckQuery checks a parsed text.
+Status GuardParsedQuery(const sql::Query& query, std::string_view text, const Ceilings& ceilings,
+                        const PolicyLoader& load, AccessedNames* names = nullptr);
 
 /// A ceiling's size for messages: "16 MiB", "1 GiB", "512 bytes".
 std::string FormatBytes(int64_t bytes);

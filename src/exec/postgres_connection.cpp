@@ -14,6 +14,7 @@
 
 #include "common/strings.h"
 #include "exec/connection.h"
+#include "sql/printer.h"
 #include "sql/token.h"
 
 namespace plainsql::exec {
@@ -113,6 +114,7 @@ class PostgresConnection final : public Connection {
   std::string database_name() const override { return PQdb(conn_); }
 
   Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+  Result<ResultSet> QueryParsed(const sql::Query& query, const Limits& limits) override;
   Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
                                   const std::vector<Value>& params) override {
     if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
@@ -131,6 +133,7 @@ class PostgresConnection final : public Connection {
 
  private:
   Result<const AccessPolicy*> LoadPolicy(bool reread);
+  std::string Wrapped(std::string_view sql) const;  // the query inside the row-size check
   Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params);
   Status Exec(const char* command);
   Error ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout);
@@ -240,13 +243,25 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
   if (Status s = GuardQuery(sql, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }); !s) {
     return s.error();
   }
-  // No row may pass max_value_bytes: the server checks each row's size before sending it, by failing a cast whose
-  // message plainsql recognises (libpq holds a whole row in memory, so the client cannot stop one on its way).
-  std::string wrapped = fmt::format(
+  return Run(Wrapped(sql), limits, params);
+}
+
+// No row may pass max_value_bytes: the server checks each row's size before sending it, by failing a cast whose
+// message plainsql recognises (libpq holds a whole row in memory, so the client cannot stop one on its way).
+std::string PostgresConnection::Wrapped(std::string_view sql) const {
+  return fmt::format(
       "SELECT plainsql_q.* FROM (\n{}\n) AS plainsql_q WHERE CASE WHEN pg_catalog.pg_column_size(plainsql_q.*) > {} "
       "THEN (pg_catalog.pg_column_size(plainsql_q.*)::text || ' bytes: plainsql max_value_bytes')::int ELSE 0 END = 0",
       WithoutTrailer(sql), settings_.ceilings.max_value_bytes);
-  return Run(wrapped, limits, params);
+}
+
+Result<ResultSet> PostgresConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
+  std::string text = sql::Print(query, dialect());
+  if (Status s = GuardParsedQuery(query, text, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); });
+      !s) {
+    return s.error();
+  }
+  return Run(Wrapped(text), limits, {});
 }
 
 Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& limits,

@@ -15,6 +15,7 @@
 #include "exec/connection.h"
 #include "sql/classify.h"
 #include "sql/dialect.h"
+#include "sql/printer.h"
 
 namespace plainsql::exec {
 
@@ -144,6 +145,7 @@ class SqliteConnection final : public Connection {
   std::string database_name() const override { return std::filesystem::path(path_).stem().string(); }
 
   Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+  Result<ResultSet> QueryParsed(const sql::Query& query, const Limits& limits) override;
   Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
                                   const std::vector<Value>& params) override {
     if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
@@ -364,6 +366,20 @@ Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& li
   }
   ctes_ = std::move(names.ctes);
   auto rs = Run(sql, limits, params);
+  ctes_.clear();
+  return rs;
+}
+
+Result<ResultSet> SqliteConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
+  std::string text = sql::Print(query, dialect());
+  AccessedNames names;
+  if (Status s = GuardParsedQuery(
+          query, text, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }, &names);
+      !s) {
+    return s.error();
+  }
+  ctes_ = std::move(names.ctes);
+  auto rs = Run(text, limits, {});
   ctes_.clear();
   return rs;
 }

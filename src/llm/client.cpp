@@ -27,9 +27,38 @@ void GlobalInit() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+// The reply body, refused as it arrives once it passes the cap (returning less than given stops the transfer).
+struct BodySink {
+  std::string body;
+  int64_t cap = 0;
+  bool over = false;
+};
+
 size_t OnBody(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
+  auto* sink = static_cast<BodySink*>(out);
+  if (static_cast<int64_t>(sink->body.size() + size * n) > sink->cap) {
+    sink->over = true;
+    return 0;
+  }
+  sink->body.append(data, size * n);
   return size * n;
+}
+
+// Tells the caller, about once a second, how long the request has been waiting.
+struct WaitReport {
+  Clock::time_point start;
+  const std::function<void(double)>* on_wait = nullptr;
+  double last = 0;  // seconds at the last report
+};
+
+int OnProgress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* r = static_cast<WaitReport*>(p);
+  double seconds = std::chrono::duration<double>(Clock::now() - r->start).count();
+  if (r->on_wait && *r->on_wait && seconds - r->last >= 1.0) {
+    r->last = seconds;
+    (*r->on_wait)(seconds);
+  }
+  return 0;
 }
 
 // Keeps the Retry-After header (seconds) of a 429 or 503.
@@ -54,7 +83,7 @@ struct CurlGuard {
 struct Attempt {
   CURLcode code = CURLE_OK;
   long status = 0;
-  std::string body;
+  BodySink sink;
   std::string retry_after;
   std::string curl_error;
 };
@@ -148,7 +177,7 @@ class Limiter {
 }  // namespace
 
 Result<nlohmann::json> Client::Post(const std::string& path, const std::string& payload, double* elapsed_ms,
-                                    int* attempts) const {
+                                    int* attempts, const PostOptions& options) const {
   const std::string url = config_.base_url + path;
   // Whatever a server echoes back, the key never leaves this function.
   auto redact = [&](const std::string& s) {
@@ -160,8 +189,27 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
   };
   Limiter& limiter = Limiter::For(config_.base_url);
   std::string last_problem;
+  WaitReport report{start, options.on_wait, 0};
+  auto past_deadline = [&] {
+    std::string seconds = fmt::format("{:.0f}", std::chrono::duration<double>(Clock::now() - start).count());
+    return MakeError(ErrorCode::kTimeout,
+                     fmt::format("the LLM at {} gave no usable reply before the deadline ({} s of waiting{})",
+                                 config_.base_url, seconds, last_problem.empty() ? "" : "; last: " + last_problem));
+  };
   for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {
     if (attempts) *attempts = attempt;
+    // This attempt's time: the configured timeout, cut to what is left of the caller's deadline.
+    auto now = Clock::now();
+    if (now >= options.deadline) return past_deadline();
+    std::chrono::milliseconds attempt_timeout = config_.timeout;
+    bool cut = false;
+    if (options.deadline != Clock::time_point::max()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - now);
+      if (left < attempt_timeout) {
+        attempt_timeout = std::max(left, std::chrono::milliseconds(1));
+        cut = true;
+      }
+    }
     CurlGuard g;
     if (!g.curl) return MakeError(ErrorCode::kInternal, "cannot create an HTTP handle");
     Attempt a;
@@ -178,12 +226,24 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
     curl_easy_setopt(g.curl, CURLOPT_POSTFIELDS, payload.c_str());
     curl_easy_setopt(g.curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(payload.size()));
     curl_easy_setopt(g.curl, CURLOPT_WRITEFUNCTION, &OnBody);
-    curl_easy_setopt(g.curl, CURLOPT_WRITEDATA, &a.body);
+    a.sink.cap = std::max<int64_t>(config_.max_reply_bytes, 1);
+    curl_easy_setopt(g.curl, CURLOPT_WRITEDATA, &a.sink);
     curl_easy_setopt(g.curl, CURLOPT_HEADERFUNCTION, &OnHeader);
     curl_easy_setopt(g.curl, CURLOPT_HEADERDATA, &a.retry_after);
-    curl_easy_setopt(g.curl, CURLOPT_TIMEOUT_MS, static_cast<long>(config_.timeout.count()));
+    curl_easy_setopt(g.curl, CURLOPT_TIMEOUT_MS, static_cast<long>(attempt_timeout.count()));
     curl_easy_setopt(g.curl, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(std::min(config_.connect_timeout, config_.timeout).count()));
+                     static_cast<long>(std::min(config_.connect_timeout, attempt_timeout).count()));
+    // A server that sends less than a byte a second for low_speed_time (or for what is left of the deadline) is
+    // abandoned; libcurl counts in whole seconds.
+    long low_speed_s = static_cast<long>(
+        std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::seconds>(
+                                 std::min(config_.low_speed_time, attempt_timeout) + std::chrono::milliseconds(999))
+                                 .count()));
+    curl_easy_setopt(g.curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(g.curl, CURLOPT_LOW_SPEED_TIME, low_speed_s);
+    curl_easy_setopt(g.curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+    curl_easy_setopt(g.curl, CURLOPT_XFERINFODATA, &report);
+    curl_easy_setopt(g.curl, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(g.curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(g.curl, CURLOPT_ERRORBUFFER, error_buffer);
     curl_easy_setopt(g.curl, CURLOPT_USERAGENT, "plainsql");
@@ -196,8 +256,15 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
     if (a.code == CURLE_COULDNT_RESOLVE_HOST && error_buffer[0]) a.curl_error = error_buffer;
 
     bool retry = false;
+    if (a.sink.over) {
+      return MakeError(ErrorCode::kResourceLimit,
+                       fmt::format("the LLM at {} sent a reply larger than {} bytes; refused (max_reply_bytes in the "
+                                   "[llm] section of plainsql.toml raises the cap)",
+                                   config_.base_url, config_.max_reply_bytes));
+    }
     if (a.code == CURLE_OPERATION_TIMEDOUT) {
       // Waiting again would double the wait the user configured.
+      if (cut) return past_deadline();
       return MakeError(ErrorCode::kTimeout, fmt::format("the LLM at {} did not answer within {} ms", config_.base_url,
                                                         config_.timeout.count()));
     }
@@ -210,20 +277,20 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
       return MakeError(ErrorCode::kConnection,
                        fmt::format("the LLM at {} refused the request (HTTP {}: {}); check the API key in "
                                    "PLAINSQL_LLM_API_KEY or OPENAI_API_KEY",
-                                   config_.base_url, a.status, redact(ServerMessage(a.body))));
+                                   config_.base_url, a.status, redact(ServerMessage(a.sink.body))));
     } else if (a.status == 429 || a.status >= 500) {
       last_problem =
-          fmt::format("the LLM at {} answered HTTP {}: {}", config_.base_url, a.status, redact(ServerMessage(a.body)));
+          fmt::format("the LLM at {} answered HTTP {}: {}", config_.base_url, a.status, redact(ServerMessage(a.sink.body)));
       retry = true;
     } else if (a.status != 200) {
       return MakeError(ErrorCode::kInvalidArgument,
                        fmt::format("the LLM at {} rejected the request (HTTP {}): {}", config_.base_url, a.status,
-                                   redact(ServerMessage(a.body))));
+                                   redact(ServerMessage(a.sink.body))));
     } else {
-      auto j = json::parse(a.body, nullptr, false);
+      auto j = json::parse(a.sink.body, nullptr, false);
       if (j.is_discarded() || !j.is_object()) {
         return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a reply that is not JSON: {}",
-                                                         config_.base_url, redact(ServerMessage(a.body))));
+                                                         config_.base_url, redact(ServerMessage(a.sink.body))));
       }
       done();
       return j;
@@ -234,7 +301,10 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
           std::all_of(a.retry_after.begin(), a.retry_after.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         wait = std::chrono::milliseconds(std::min<int64_t>(std::stoll(a.retry_after.substr(0, 6)), 30) * 1000);
       }
-      std::this_thread::sleep_for(std::min(wait, std::chrono::milliseconds(30'000)));
+      wait = std::min(wait, std::chrono::milliseconds(30'000));
+      // A retry that could not start before the deadline is not waited for.
+      if (Clock::now() + wait >= options.deadline) return past_deadline();
+      std::this_thread::sleep_for(wait);
     }
   }
   return MakeError(ErrorCode::kConnection, fmt::format("{} (gave up after {} attempt{})", last_problem,
@@ -262,7 +332,10 @@ Result<ChatReply> Client::Chat(const ChatRequest& request) const {
   if (request.n > 1) body["n"] = request.n;
   if (request.max_tokens > 0) body["max_tokens"] = request.max_tokens;
   ChatReply reply;
-  auto j = Post("/chat/completions", body.dump(), &reply.elapsed_ms, &reply.attempts);
+  PostOptions options;
+  options.deadline = request.deadline;
+  options.on_wait = &request.on_wait;
+  auto j = Post("/chat/completions", body.dump(), &reply.elapsed_ms, &reply.attempts, options);
   if (!j) return j.error();
   if (!j->contains("choices") || !(*j)["choices"].is_array() || (*j)["choices"].empty()) {
     return MakeError(ErrorCode::kFormat, fmt::format("the LLM at {} sent a reply without choices", config_.base_url));
@@ -282,7 +355,7 @@ Result<EmbeddingReply> Client::Embed(const std::vector<std::string>& texts) cons
   EmbeddingReply reply;
   if (texts.empty()) return reply;
   json body = {{"model", config_.model}, {"input", texts}};
-  auto j = Post("/embeddings", body.dump(), &reply.elapsed_ms, nullptr);
+  auto j = Post("/embeddings", body.dump(), &reply.elapsed_ms, nullptr, PostOptions{});
   if (!j) return j.error();
   if (!j->contains("data") || !(*j)["data"].is_array() || (*j)["data"].size() != texts.size()) {
     return MakeError(

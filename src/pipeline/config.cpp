@@ -73,10 +73,10 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     error = Bad(path, fmt::format("[{}] {} has the wrong type", section, key));
   };
   static const std::map<std::string, std::set<std::string>> kKeys = {
-      {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style"}},
+      {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style", "max_reply_bytes"}},
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
-        "timeout_ms", "max_rows"}},
+        "timeout_ms", "max_rows", "deadline_ms", "fallback"}},
       {"exec",
        {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes",
         "max_query_bytes"}}};
@@ -102,6 +102,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*llm, "llm", "max_retries", c.llm.max_retries);
     get(*llm, "llm", "concurrency", c.llm.max_concurrency);
     get(*llm, "llm", "style", c.style);
+    get(*llm, "llm", "max_reply_bytes", c.llm.max_reply_bytes);
   }
   if (const toml::table* p = root["pipeline"].as_table()) {
     Options& o = c.options;
@@ -117,6 +118,10 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*p, "pipeline", "timeout_ms", timeout);
     o.limits.timeout = std::chrono::milliseconds(timeout);
     get(*p, "pipeline", "max_rows", o.limits.max_rows);
+    int64_t deadline = o.deadline.count();
+    get(*p, "pipeline", "deadline_ms", deadline);
+    o.deadline = std::chrono::milliseconds(deadline);
+    get(*p, "pipeline", "fallback", o.fallback);
   }
   if (const toml::table* x = root["exec"].as_table()) {
     exec::ExecSettings& e = c.exec;
@@ -141,8 +146,9 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
   if (c.options.slice != "full" && c.options.slice != "referenced") {
     return Bad(path, "[pipeline] slice must be \"full\" or \"referenced\"");
   }
-  if (c.options.limits.timeout.count() <= 0 || c.options.limits.max_rows <= 0 || c.llm.timeout.count() <= 0) {
-    return Bad(path, "timeouts and max_rows must be positive");
+  if (c.options.limits.timeout.count() <= 0 || c.options.limits.max_rows <= 0 || c.llm.timeout.count() <= 0 ||
+      c.options.deadline.count() <= 0 || c.llm.max_reply_bytes <= 0) {
+    return Bad(path, "timeouts, deadline_ms, max_rows and max_reply_bytes must be positive");
   }
   return c;
 }

@@ -8,6 +8,7 @@
 //   max_retries = 3                     # after a 429, a 5xx or a connection failure
 //   concurrency = 4                     # requests in flight to the server from this process; 0 = no limit
 //   style = "omnisql"                   # omnisql | snails_zero_shot | dail_sql
+//   max_reply_bytes = 1048576           # a larger reply is refused as it arrives
 //
 //   [pipeline]
 //   candidates = 1
@@ -20,6 +21,8 @@
 //   slice = "full"                      # full | referenced
 //   timeout_ms = 30000                  # per query
 //   max_rows = 1000
+//   deadline_ms = 60000                 # the whole of `ask`: model calls, retries and refinements end by then
+//   fallback = true                     # when the model fails, the built-in translator answers (with a note)
 //
 //   [exec]                              # the access guard and the ceilings, for every command
 //   allow_functions = ["lpad"]          # beyond the dialect's list (src/sql/dialects/<dialect>_functions.txt)
@@ -43,6 +46,7 @@ namespace plainsql::pipeline {
 struct PipelineConfig {
   llm::Config llm;
   std::string style = "omnisql";
+  bool builtin = false;     // with a model: the built-in translator adds its candidates to the vote
   Options options;          // crosswalk and evidence are per call, not configured here
   exec::ExecSettings exec;  // [exec]: the guard's extra names and the ceilings
   std::string source;       // the file it came from ("" = defaults and environment only)

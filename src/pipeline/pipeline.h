@@ -1,11 +1,16 @@
-// The ask pipeline: a question in, SQL and its answer out. Stages (each can be switched off, each traced with its time
-// and tokens): draft (one zero-shot candidate, used to find the schema slice) -> examples (a no-op until the example
-// store exists) -> generate (k candidates from every generator, over the full schema or the slice) -> refine (execute;
-// on an error, an unknown name or an empty result, give the reason back to the generator; bounded rounds) -> vote
-// (bucket the candidates that ran by result, keep the largest bucket) -> translate (natural names back to native
-// names when a crosswalk is active) -> execute (read-only, time-limited, row-capped) -> answer.
+// The ask pipeline: a question in, SQL and its answer out. Stages, in the order of ARCHITECTURE.md (each a function
+// with typed inputs and outputs, each traced with its time and tokens): catalog (the snapshot given) -> naturalness
+// (the names shown to generators and the translator back to native names, built once per question) -> linking (an
+// optional zero-shot draft finds the schema slice) -> examples (a no-op until the example store exists) -> generate
+// (k candidates from every generator) -> refine (parse once, check, rewrite to native names, execute; on an error, an
+// unknown name or an empty result, give the reason back to the generator; bounded rounds) -> vote (bucket the
+// candidates that ran by result, keep the largest bucket) -> rewrite (what the winner became in native names) ->
+// execute (read-only, time-limited, row-capped) -> answer. A candidate carries its syntax tree from the generator to
+// the executor; text is printed only at the edges. When every model fails (unreachable, hung, no usable SQL), an
+// offline generator (the built-in translator) answers, with a note saying so.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,57 +21,22 @@
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "exec/connection.h"
+#include "generate/generator.h"
 #include "llm/client.h"
 #include "naturalness/crosswalk.h"
+#include "sql/ast.h"
 
 namespace plainsql::pipeline {
 
-/// What a generator is asked: a question over a schema (already at the names the generator should use), or, with
-/// `previous_sql` and `problem`, to repair a query.
-struct GenerationRequest {
-  std::string question, evidence;
-  const catalog::Schema* schema = nullptr;
-  std::string dialect;  // "sqlite", "postgres", "tsql"
-  int n = 1;            // candidates wanted
-  double temperature = 0;
-  std::string previous_sql, problem;  // refinement
-};
+// The generate stage's interface (generate/generator.h), under the names the pipeline has always used.
+using generate::Generation;
+using generate::GenerationRequest;
+using generate::Generator;
 
-struct Generation {
-  std::vector<std::string> candidates;  // SQL texts ("" when a reply held no SQL)
-  int64_t prompt_tokens = 0, completion_tokens = 0;
-  double wait_ms = 0;              // time spent waiting for a model (excluded from the pipeline's own work)
-  std::vector<std::string> notes;  // what the generator linked or could not (shown in the trace)
-  /// The candidates are readings ranked by the generator, not samples: the first that runs (with rows or empty)
-  /// stands for the generator in the vote, and the later ones are tried only when the earlier ones fail.
-  bool ranked = false;
-  /// Per candidate, when the generator knows it: how much of the question the candidate accounts for (0..1), and
-  /// what it left out ("not linked: meaning, life"). Empty when unknown.
-  std::vector<double> confidence;
-  std::vector<std::string> caveats;
-};
-
-/// A source of candidate SQL: an LLM, or (issue #8) the built-in translator.
-class Generator {
- public:
-  virtual ~Generator() = default;
-  virtual std::string Name() const = 0;
-  virtual Result<Generation> Generate(const GenerationRequest& request) = 0;
-  /// Whether Generate can repair a query from `previous_sql` and `problem`.
-  virtual bool CanRefine() const = 0;
-};
-
-/// An OpenAI-compatible model with a prompt style (llm/prompt.h: omnisql, snails_zero_shot, dail_sql) and the refine
-/// prompt. The schema is rendered for the style (DDL with sample values, SNAILS lines, plain DDL).
+/// Kept for callers written before MakeGenerators (pipeline/generators.h): llm::MakeLlmGenerator,
+/// builtin::MakeBuiltinGenerator and llm::BuildPrompt.
 Result<std::unique_ptr<Generator>> MakeLlmGenerator(llm::Config config, const std::string& style = "omnisql");
-
-/// The built-in offline translator (src/builtin) as a generator for `conn`, whose native schema is `schema`: links the
-/// question to the names of the schema it is given (native or natural), matches stored values (native schema only),
-/// and fails with the reason when nothing links. Loads the naturalness data (expander) and builds the value index on
-/// first use. `conn` and `schema` must outlive it.
 Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema);
-
-/// The exact messages an LLM generator would send for `request` (for `plainsql prompt`).
 Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style);
 
 struct Options {
@@ -78,17 +48,24 @@ struct Options {
   int max_refinements = 2;                                  // rounds per candidate
   bool refine_empty = true;                                 // an empty result counts as a problem worth one refinement
   bool vote = true;                                         // off: the first candidate that runs wins
-  exec::Limits limits;                                      // for every execution
+  exec::Limits limits;                                      // for every execution (cut to what the deadline leaves)
   const naturalness::Crosswalk* crosswalk = nullptr;        // when set, generators see the names of `level`
   naturalness::Level level = naturalness::Level::kRegular;  // N1
   std::string evidence;                                     // extra knowledge for the prompt (BIRD's evidence)
+  /// The whole question ends by then: model calls (attempts, retries, backoff, refinements) stop at 90% of it, so
+  /// that the fallback and the query still fit.
+  std::chrono::milliseconds deadline{60'000};
+  /// When every model fails, `fallback_generator` answers (with a note in Answer::notes).
+  bool fallback = true;
+  Generator* fallback_generator = nullptr;
+  generate::WaitCallback on_wait;  // told what the pipeline waits for (a terminal shows it); may be empty
 };
 
 /// One candidate's fate.
 struct Candidate {
   std::string generator;
   std::string sql;         // as generated (natural names when a crosswalk is active), after refinement
-  std::string native_sql;  // what ran
+  std::string native_sql;  // what ran, printed from `native` (the winner only; "" for the others)
   std::string status;      // "ok", "empty", "error", "refused", "no sql", "unknown name", "not needed" (a later
                            // ranked reading whose generator's earlier reading ran)
   std::string problem;     // the last problem seen ("" when it ran)
@@ -97,6 +74,8 @@ struct Candidate {
   size_t votes = 0;         // the size of its result's bucket
   double confidence = -1;   // from the generator (0..1), or -1 when it gives none
   std::string caveat;       // from the generator: what the candidate leaves out
+  std::shared_ptr<const sql::Query> query;   // `sql` as a tree (parsed once, or built by the generator)
+  std::shared_ptr<const sql::Query> native;  // `query` in native names: what ran
 };
 
 struct StageTrace {
@@ -113,14 +92,18 @@ struct Answer {
   std::vector<Candidate> candidates;
   size_t winner = 0;  // index into candidates
   std::vector<StageTrace> trace;
-  double own_ms = 0;  // the pipeline's own work: wall time minus model and database waits
+  double own_ms = 0;               // the pipeline's own work: wall time minus model and database waits
+  std::vector<std::string> notes;  // for the user: e.g. that the model failed and the built-in translator answered
+  bool fell_back = false;          // the fallback generator answered
 };
 
-/// Runs the pipeline. Fails (kNotFound) when no candidate yields a runnable query, with every candidate's problem.
+/// Runs the pipeline. Fails (kNotFound) when no candidate yields a runnable query, with every candidate's problem;
+/// with a single generator that fails and no fallback, with its error.
 Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const std::vector<Generator*>& generators,
                    const std::string& question, const Options& options);
 
-/// {"sql", "columns", "rows", "truncated", "trace": {"stages": [...], "candidates": [...], "own_ms"}}.
+/// {"sql", "columns", "rows", "truncated", "notes" (when any), "trace": {"stages": [...], "candidates": [...],
+/// "own_ms"}}.
 nlohmann::ordered_json AnswerToJson(const Answer& answer);
 /// The trace as readable lines (for --explain).
 std::string TraceText(const Answer& answer);

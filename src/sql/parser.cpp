@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <atomic>
 #include <unordered_set>
 
 #include "common/strings.h"
@@ -1314,7 +1315,14 @@ class Parser {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> g_parse_count{0};  // ParseCount(); relaxed: a statistic, not a synchronisation point
+}  // namespace
+
+uint64_t ParseCount() { return g_parse_count.load(std::memory_order_relaxed); }
+
 Result<std::vector<Statement>> ParseScript(std::string_view sql, const Dialect& dialect) {
+  g_parse_count.fetch_add(1, std::memory_order_relaxed);
   auto tokens = Tokenize(sql, dialect);
   if (!tokens) return tokens.error();
   Parser p(sql, dialect, std::move(*tokens));

@@ -2,6 +2,7 @@
 // and classified by their leading words.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,9 @@ Result<std::vector<Statement>> ParseScript(std::string_view sql, const Dialect& 
 /// Exactly one statement, which must be a query; anything else is an error with ErrorCode::kSql (syntax) or
 /// ErrorCode::kNotReadOnly (a statement that is not a read-only query, with the reason).
 Result<Query> ParseQuery(std::string_view sql, const Dialect& dialect);
+
+/// How many times ParseScript (and so ParseQuery) has run in this process: tests count the parses a path makes.
+uint64_t ParseCount();
 
 /// Nesting deeper than this (parentheses, subqueries, operators) is refused rather than risking the stack.
 inline constexpr int kMaxParseDepth = 400;

@@ -1,6 +1,8 @@
 // fake_llm_server REPLIES.jsonl URL_FILE: the scripted OpenAI-compatible server as a program, for end-to-end tests of
 // the CLI. Each line of REPLIES.jsonl is one reply, in order (the last repeats): {"content": "..."} or
-// {"contents": ["...", ...]} for several choices, with optional "status" and "delay_ms". Writes its base URL to
+// {"contents": ["...", ...]} for several choices, or {"body": "..."} sent as is, with optional "status", "delay_ms",
+// "headers", "drip_bytes" / "drip_every_ms" (a trickling reply) and "huge_bytes" (a runaway reply; see
+// FakeLlmServer::ReplyFromJson). Writes its base URL to
 // URL_FILE once it listens, and serves until it gets SIGTERM or SIGINT.
 #include <csignal>
 #include <cstdio>
@@ -33,16 +35,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fake_llm_server: not JSON: %s\n", line.c_str());
       return 2;
     }
-    std::vector<std::string> contents;
-    if (j.contains("contents")) {
-      contents = j["contents"].get<std::vector<std::string>>();
-    } else {
-      contents.push_back(j.value("content", ""));
-    }
-    replies.push_back({j.value("status", 200),
-                       plainsql::test::FakeLlmServer::Completion(contents),
-                       std::chrono::milliseconds(j.value("delay_ms", 0)),
-                       {}});
+    replies.push_back(plainsql::test::FakeLlmServer::ReplyFromJson(j));
   }
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);

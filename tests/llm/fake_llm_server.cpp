@@ -23,7 +23,36 @@ FakeLlmServer::FakeLlmServer() : server_(std::make_unique<httplib::Server>()) {
     }
     res.status = reply.status;
     for (const auto& [k, v] : reply.headers) res.set_header(k, v);
-    res.set_content(reply.body, "application/json");
+    if (reply.huge_bytes > 0) {
+      // Streamed: the server never holds the whole body, so a test's memory shows only what the client keeps.
+      size_t total = reply.huge_bytes;
+      res.set_content_provider(total, "application/json", [this, total](size_t offset, size_t, httplib::DataSink& sink) {
+        static const std::string kPiece = [] {
+          std::string p;
+          while (p.size() < 65536) p += "The answer, at length, is that plants are many. ";
+          return p;
+        }();
+        size_t n = std::min(kPiece.size(), total - offset);
+        if (Stopping()) return false;
+        sink.write(kPiece.data(), n);
+        return true;
+      });
+    } else if (reply.drip_bytes > 0) {
+      auto body = std::make_shared<std::string>(reply.body);
+      size_t piece = reply.drip_bytes;
+      auto every = reply.drip_every;
+      res.set_content_provider(body->size(), "application/json",
+                               [this, body, piece, every](size_t offset, size_t, httplib::DataSink& sink) {
+                                 {
+                                   std::unique_lock lock(mu_);
+                                   if (stop_cv_.wait_for(lock, every, [this] { return stopping_; })) return false;
+                                 }
+                                 sink.write(body->data() + offset, std::min(piece, body->size() - offset));
+                                 return true;
+                               });
+    } else {
+      res.set_content(reply.body, "application/json");
+    }
   });
   // Embeddings: a 3-dimensional vector per input (its length, its count of spaces, 1), or the scripted reply when the
   // script's next reply has a body (a fault).
@@ -59,6 +88,29 @@ FakeLlmServer::~FakeLlmServer() {
   stop_cv_.notify_all();
   server_->stop();
   if (thread_.joinable()) thread_.join();
+}
+
+bool FakeLlmServer::Stopping() const {
+  std::lock_guard lock(mu_);
+  return stopping_;
+}
+
+FakeLlmServer::Reply FakeLlmServer::ReplyFromJson(const nlohmann::json& j) {
+  Reply r;
+  if (j.contains("body")) {
+    r.body = j["body"].get<std::string>();
+  } else if (j.contains("contents")) {
+    r.body = Completion(j["contents"].get<std::vector<std::string>>());
+  } else {
+    r.body = Completion({j.value("content", "")});
+  }
+  r.status = j.value("status", 200);
+  r.delay = std::chrono::milliseconds(j.value("delay_ms", 0));
+  if (j.contains("headers")) r.headers = j["headers"].get<std::map<std::string, std::string>>();
+  r.drip_bytes = j.value("drip_bytes", size_t{0});
+  r.drip_every = std::chrono::milliseconds(j.value("drip_every_ms", 0));
+  r.huge_bytes = j.value("huge_bytes", size_t{0});
+  return r;
 }
 
 void FakeLlmServer::Script(std::vector<Reply> replies) {

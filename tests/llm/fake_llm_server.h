@@ -1,7 +1,8 @@
 // A scripted OpenAI-compatible server for tests (cpp-httplib): POST /v1/chat/completions answers with the scripted
 // replies in order (the last one repeats), each after an optional delay, and records what it received. Faults are
 // scripted the same way: a status (429, 500, 401, ...), a body that is not JSON, a reply without choices, a delay
-// past the client's timeout.
+// past the client's timeout, a body sent a few bytes at a time (a trickling server), a huge body streamed without being
+// held in memory. Replies can be read from JSON (ReplyFromJson), so that scenarios are data files.
 #pragma once
 
 #include <chrono>
@@ -27,7 +28,16 @@ class FakeLlmServer {
     std::string body;
     std::chrono::milliseconds delay{0};
     std::map<std::string, std::string> headers;
+    /// When > 0, the body is sent `drip_bytes` at a time, one piece every `drip_every` (a trickling server).
+    size_t drip_bytes = 0;
+    std::chrono::milliseconds drip_every{0};
+    /// When > 0, the body is this many bytes of prose streamed in pieces (`body` is ignored): a runaway reply.
+    size_t huge_bytes = 0;
   };
+
+  /// A reply from JSON: {"content": "..."} or {"contents": [...]} (a completion), or {"body": "..."} (sent as is),
+  /// with optional "status", "delay_ms", "headers" {name: value}, "drip_bytes" and "drip_every_ms", "huge_bytes".
+  static Reply ReplyFromJson(const nlohmann::json& j);
 
   FakeLlmServer();  // listens on 127.0.0.1, on a free port
   ~FakeLlmServer();
@@ -46,6 +56,8 @@ class FakeLlmServer {
   static Reply Ok(const std::string& content) { return {200, Completion({content}), {}, {}}; }
 
  private:
+  bool Stopping() const;
+
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
   int port_ = 0;

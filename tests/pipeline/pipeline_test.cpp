@@ -68,8 +68,9 @@ TEST_F(Pipeline, HappyPath) {
   auto j = AnswerToJson(*a);
   std::vector<std::string> stages;
   for (const auto& s : j["trace"]["stages"]) stages.push_back(s["stage"]);
-  EXPECT_EQ(stages, (std::vector<std::string>{"examples", "generate", "refine", "vote", "execute"}));
-  EXPECT_EQ(j["trace"]["stages"][1]["prompt_tokens"], 10);
+  EXPECT_EQ(stages, (std::vector<std::string>{"catalog", "naturalness", "examples", "generate", "refine", "vote",
+                                             "rewrite", "execute"}));
+  EXPECT_EQ(j["trace"]["stages"][3]["prompt_tokens"], 10);
   EXPECT_EQ(j["columns"].size(), 1u);
 }
 
@@ -184,7 +185,7 @@ TEST_F(Pipeline, ADraftFindsTheSchemaSlice) {
   EXPECT_NE(draft.find("CREATE TABLE TB_MO"), std::string::npos);
   EXPECT_NE(sliced.find("CREATE TABLE technician"), std::string::npos);
   EXPECT_EQ(sliced.find("CREATE TABLE TB_MO"), std::string::npos);
-  EXPECT_EQ(AnswerToJson(*a)["trace"]["stages"][0]["stage"], "draft");
+  EXPECT_EQ(AnswerToJson(*a)["trace"]["stages"][2]["stage"], "linking");
 }
 
 TEST_F(Pipeline, NaturalNamesAreShownAndTranslatedBack) {

@@ -25,7 +25,7 @@
 #include "sql/transpile.h"
 #include "test_util.h"
 #include "views/deploy.h"
-#include "views/middleware.h"
+#include "naturalness/translate_query.h"
 #include "views/views.h"
 
 namespace plainsql::views {
@@ -33,6 +33,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using naturalness::Level;
+using naturalness::NaturalSchema;  // natural names without views: naturalness/translate_query.h
+using naturalness::Translate;
 
 std::string PgUrl() {
   std::ifstream in(PLAINSQL_PG_URL_FILE);

@@ -2,16 +2,21 @@
 #include "ask_cmd.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "cli.h"
 #include "exec/access_check.h"
 #include "exec/render.h"
 #include "llm/client.h"
+#include "llm/generator.h"
 #include "llm/prompt.h"
 #include "naturalness/crosswalk.h"
+#include "naturalness/translate_query.h"
 #include "pipeline/config.h"
+#include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
-#include "views/middleware.h"
 
 namespace plainsql::cli {
 
@@ -23,6 +28,33 @@ Result<naturalness::Level> LevelByName(const std::string& name) {
   if (name == "N3") return naturalness::Level::kLeast;
   return MakeError(ErrorCode::kInvalidArgument, fmt::format("--level must be N1, N2 or N3, not '{}'", name));
 }
+
+// On a terminal, one status line on stderr saying what `ask` waits for, rewritten in place and cleared at the end.
+class WaitLine {
+ public:
+  WaitLine() : tty_(isatty(STDERR_FILENO) == 1) {}
+  ~WaitLine() { Clear(); }
+  WaitLine(const WaitLine&) = delete;
+  WaitLine& operator=(const WaitLine&) = delete;
+  generate::WaitCallback Callback() {
+    if (!tty_) return {};
+    return [this](const std::string& what, double seconds) {
+      fmt::print(stderr, "\r\033[Kplainsql: waiting for {} ({:.0f} s)\u2026", what, seconds);
+      std::fflush(stderr);
+      shown_ = true;
+    };
+  }
+  void Clear() {
+    if (!shown_) return;
+    fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool tty_ = false;
+  bool shown_ = false;
+};
 
 }  // namespace
 
@@ -53,6 +85,11 @@ AskCommands::AskCommands(CLI::App& app) {
   ask_->add_option("--evidence", evidence_, "Extra knowledge for the prompt");
   ask_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds (default 30000)");
   ask_->add_option("--max-rows", max_rows_, "Rows returned at most (default 1000)");
+  ask_->add_option("--deadline", deadline_ms_,
+                   "The whole question, in milliseconds: model calls, retries and refinements end by then "
+                   "(default 60000)");
+  ask_->add_flag("--no-fallback", no_fallback_,
+                 "When the model fails, report the error instead of the built-in translator's answer");
 
   prompt_ = app.add_subcommand("prompt", "Print the exact prompt plainsql would send an LLM for a question");
   prompt_->add_option("CONN", conn_, "Database connection")->required();
@@ -79,16 +116,16 @@ int AskCommands::Prompt() {
     if (!cw) return Fail(cw.error());
     auto level = LevelByName(level_);
     if (!level) return Fail(level.error());
-    shown = views::NaturalSchema(target->schema, *cw, *level);
+    shown = naturalness::NaturalSchema(target->schema, *cw, *level);
   }
-  pipeline::GenerationRequest r;
+  generate::GenerationRequest r;
   r.question = question_;
   r.evidence = evidence_;
   r.schema = &shown;
-  r.dialect = std::string(target->dialect->name);
+  r.dialect = target->dialect;
   auto config = pipeline::LoadConfig(config_file_);
   if (!config) return Fail(config.error());
-  auto messages = pipeline::BuildPrompt(r, style_.empty() ? config->style : style_);
+  auto messages = llm::BuildPrompt(r, style_.empty() ? config->style : style_);
   if (!messages) return Fail(messages.error());
   if (format_ == "json") {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
@@ -123,6 +160,8 @@ int AskCommands::Ask() {
   if (no_refine_) options.refine = false;
   if (no_vote_) options.vote = false;
   if (draft_) options.draft = true;
+  if (deadline_ms_ != 0) options.deadline = std::chrono::milliseconds(deadline_ms_);
+  if (no_fallback_) options.fallback = false;
   options.evidence = evidence_;
   if (options.candidates < 1 || options.candidates > 32) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--candidates must be between 1 and 32"));
@@ -130,26 +169,15 @@ int AskCommands::Ask() {
   if (options.slice != "full" && options.slice != "referenced") {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--slice must be full or referenced"));
   }
-  if (options.limits.timeout.count() <= 0 || options.limits.max_rows <= 0) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout and --max-rows must be positive"));
+  if (options.limits.timeout.count() <= 0 || options.limits.max_rows <= 0 || options.deadline.count() <= 0) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout, --deadline and --max-rows must be positive"));
   }
-  // Generators: the LLM when one is configured (and --llm is not none), the built-in translator otherwise or with
-  // --builtin.
-  llm::Config llm_config = config->llm;
-  if (!llm_url_.empty()) llm_config.base_url = llm_url_;
-  if (!model_.empty()) llm_config.model = model_;
-  bool use_llm = !llm_config.base_url.empty() && llm_url_ != "none";
-  if (use_llm && llm_config.model.empty()) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          "an LLM URL is set but no model: give --model NAME, set PLAINSQL_LLM_MODEL, or put model in "
-                          "the [llm] section of plainsql.toml (or --llm none for the built-in translator)"));
-  }
-  std::vector<std::unique_ptr<pipeline::Generator>> generators;
-  if (use_llm) {
-    auto generator = pipeline::MakeLlmGenerator(llm_config, style_.empty() ? config->style : style_);
-    if (!generator) return Fail(generator.error());
-    generators.push_back(std::move(*generator));
-  }
+  // Generators (pipeline::MakeGenerators): the LLM when one is configured (and --llm is not none), the built-in
+  // translator otherwise or with --builtin, and as the fallback when the model fails.
+  if (!llm_url_.empty()) config->llm.base_url = llm_url_;
+  if (!model_.empty()) config->llm.model = model_;
+  if (!style_.empty()) config->style = style_;
+  config->builtin = builtin_;
 
   std::optional<naturalness::Crosswalk> crosswalk;
   if (!crosswalk_file_.empty()) {
@@ -166,16 +194,15 @@ int AskCommands::Ask() {
   if (auto warning = exec::PrivilegeWarningOnce(**conn)) fmt::print(stderr, "plainsql: warning: {}\n", *warning);
   auto target = SchemaFromArgs(conn_, "", "", {}, true);
   if (!target) return Fail(target.error());
-  if (!use_llm || builtin_) {
-    auto builtin = pipeline::MakeBuiltinGenerator(**conn, target->schema);
-    if (!builtin) return Fail(builtin.error());
-    generators.push_back(std::move(*builtin));
-  }
-  std::vector<pipeline::Generator*> active;
-  active.reserve(generators.size());
-  for (auto& g : generators) active.push_back(g.get());
-  auto answer = pipeline::Ask(**conn, target->schema, active, question_, options);
+  auto generators = pipeline::MakeGenerators(*config, **conn, target->schema);
+  if (!generators) return Fail(generators.error());
+  options = generators->With(std::move(options));
+  WaitLine wait_line;
+  options.on_wait = wait_line.Callback();
+  auto answer = pipeline::Ask(**conn, target->schema, generators->active, question_, options);
+  wait_line.Clear();
   if (!answer) return Fail(answer.error());
+  for (const auto& note : answer->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
   if (format == exec::ResultFormat::kJson) {
     Write(pipeline::AnswerToJson(*answer).dump(2) + "\n");
     return 0;

@@ -22,8 +22,8 @@ class AskCommands {
   std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_;
   std::string slice_, evidence_, config_file_;
   int candidates_ = 0, max_rows_ = 0;  // 0: from the configuration
-  int64_t timeout_ms_ = 0;
-  bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false;
+  int64_t timeout_ms_ = 0, deadline_ms_ = 0;
+  bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false, no_fallback_ = false;
 };
 
 }  // namespace plainsql::cli

@@ -1,0 +1,60 @@
+// Natural names without views (see translate_query.h).
+#include "naturalness/translate_query.h"
+
+#include "sql/parser.h"
+#include "sql/printer.h"
+
+namespace plainsql::naturalness {
+
+catalog::Schema NaturalSchema(const catalog::Schema& native, const Crosswalk& cw, Level level) {
+  catalog::Schema out = native;
+  if (level == Level::kNative) return out;
+  for (auto& t : out.tables) {
+    const std::string native_table = t.name;
+    auto column = [&](const std::string& table, const std::string& c) { return cw.ColumnName(table, c, level); };
+    t.name = cw.TableName(native_table, level);
+    for (auto& c : t.columns) c.name = column(native_table, c.name);
+    for (auto& k : t.primary_key) k = column(native_table, k);
+    for (auto& u : t.unique_keys) {
+      for (auto& k : u.columns) k = column(native_table, k);
+    }
+    for (auto& fk : t.foreign_keys) {
+      for (auto& k : fk.columns) k = column(native_table, k);
+      for (auto& k : fk.ref_columns) k = column(fk.ref_table, k);
+      fk.ref_table = cw.TableName(fk.ref_table, level);
+    }
+  }
+  return out;
+}
+
+QueryTranslator::QueryTranslator(const sql::NameCatalog& native, const Crosswalk& cw, Level from, Level to)
+    : at_from_(from == Level::kNative ? native : NaturalCatalog(native, cw, from)) {
+  for (size_t i = 0; i < native.tables.size(); ++i) {
+    const auto& t = native.tables[i];
+    const auto& ft = at_from_.tables[i];
+    map_.tables[ft.name] = to == Level::kNative ? t.name : cw.TableName(t.name, to);
+    for (size_t k = 0; k < t.columns.size(); ++k) {
+      map_.columns[{ft.name, ft.columns[k]}] =
+          to == Level::kNative ? t.columns[k] : cw.ColumnName(t.name, t.columns[k], to);
+    }
+  }
+}
+
+sql::Query QueryTranslator::Apply(const sql::Query& query, const sql::Dialect& dialect,
+                                  std::vector<sql::UnresolvedName>* unresolved) const {
+  sql::Resolution r = sql::Resolve(query, at_from_, dialect);
+  sql::Query renamed = sql::RenameIdentifiers(query, r, map_);
+  if (unresolved) *unresolved = std::move(r.unresolved);
+  return renamed;
+}
+
+Result<Translation> Translate(std::string_view sql_text, const sql::NameCatalog& native, const Crosswalk& cw,
+                              Level from, Level to, const sql::Dialect& dialect) {
+  auto parsed = sql::ParseQuery(sql_text, dialect);
+  if (!parsed) return parsed.error();
+  Translation out;
+  out.sql = sql::Print(QueryTranslator(native, cw, from, to).Apply(*parsed, dialect, &out.unresolved), dialect);
+  return out;
+}
+
+}  // namespace plainsql::naturalness
