@@ -12,6 +12,7 @@
 #include "naturalness/crosswalk.h"
 #include "pipeline/config.h"
 #include "pipeline/pipeline.h"
+#include "sql/parser.h"
 #include "test_util.h"
 
 namespace plainsql::pipeline {
@@ -245,6 +246,44 @@ TEST_F(Pipeline, RankedReadingsFallBackOnlyWhenAnEarlierOneFails) {
   auto c = Ask(*conn_, schema_, {llm.get(), &agreeing}, "q", o);
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->sql, "SELECT count(*) FROM technician");  // one vote each: the earlier candidate wins the tie
+}
+
+// Counts the parses a generator makes and keeps the trees it hands over.
+class ParseCounting final : public Generator {
+ public:
+  explicit ParseCounting(Generator& inner) : inner_(inner) {}
+  std::string Name() const override { return inner_.Name(); }
+  bool CanRefine() const override { return inner_.CanRefine(); }
+  bool Offline() const override { return inner_.Offline(); }
+  Result<Generation> Generate(const GenerationRequest& r) override {
+    uint64_t before = sql::ParseCount();
+    auto g = inner_.Generate(r);
+    inside += sql::ParseCount() - before;
+    if (g) trees.insert(trees.end(), g->queries.begin(), g->queries.end());
+    return g;
+  }
+  uint64_t inside = 0;
+  std::vector<std::shared_ptr<const sql::Query>> trees;
+
+ private:
+  Generator& inner_;
+};
+
+// Issue #16: a built-in candidate is parsed once, at generation, and the executor runs that very tree: no stage
+// between generation and execution (check, resolution, vote, execution) parses it again.
+TEST_F(Pipeline, BuiltinCandidateIsParsedOnceBetweenGenerationAndExecution) {
+  auto builtin = MakeBuiltinGenerator(*conn_, schema_);
+  ASSERT_TRUE(builtin.ok()) << builtin.error().message;
+  ParseCounting counting(**builtin);
+  ASSERT_TRUE(conn_->Policy().ok());  // the access policy is read once per connection, before any question
+  uint64_t before = sql::ParseCount();
+  auto a = Run(&counting, "Which plant has the most technicians?");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(sql::ParseCount() - before - counting.inside, 0u);  // no parse outside generation
+  const Candidate& won = a->candidates[a->winner];
+  ASSERT_TRUE(won.query);
+  EXPECT_EQ(won.native.get(), won.query.get());  // native names: the tree that ran is the generator's
+  EXPECT_NE(std::find(counting.trees.begin(), counting.trees.end(), won.query), counting.trees.end());
 }
 
 TEST(PipelineConfigFile, ReadsKeysRefusesKeysAndUnknownNames) {
