@@ -29,9 +29,11 @@ std::string QTable(const Schema& s, const sql::Dialect& d, const Table& t) {
   return Q(d, t.name);
 }
 
-// True when declared types were written for this dialect's engine and can be kept as they are.
+// True when declared types were written for this dialect's engine and can be kept as they are: the schema was read
+// from (or saved from) an engine whose dialect is `d`.
 bool SameEngine(const Schema& s, const sql::Dialect& d) {
-  return (s.source == "sqlite" && d.name == "sqlite") || (s.source == "postgres" && d.name == "postgres");
+  auto source = sql::DialectByName(s.source);
+  return source && (*source)->name == d.name;
 }
 
 std::string ColumnType(const Schema& s, const sql::Dialect& d, const Column& c) {

@@ -1,7 +1,11 @@
 // The dialect table and identifier quoting.
 #include "sql/dialect.h"
 
+#include <algorithm>
+#include <array>
+
 #include "common/strings.h"
+#include "sql/keywords_data.h"
 
 namespace plainsql::sql {
 
@@ -68,10 +72,22 @@ constexpr std::string_view kPostgresDenied[] = {"lo_import",
 // T-SQL and MySQL are rendered, not executed, by plainsql; their lists name the obvious escapes for later use.
 constexpr std::string_view kTSqlDenied[] = {"openrowset", "opendatasource", "openquery", "xp_cmdshell"};
 constexpr std::string_view kMySqlDenied[] = {"load_file", "sleep", "benchmark", "get_lock", "release_lock"};
+// DuckDB: table functions that read files or the environment.
+constexpr std::string_view kDuckDbDenied[] = {"read_text",    "read_blob",      "read_csv",         "read_csv_auto",
+                                              "read_json",    "read_json_auto", "read_ndjson",      "read_json_objects",
+                                              "read_parquet", "parquet_scan",   "parquet_metadata", "parquet_schema",
+                                              "glob",         "getenv",         "sniff_csv"};
+
+// Other names DialectByName accepts.
+constexpr std::string_view kSqliteAliases[] = {"sqlite3"};
+constexpr std::string_view kPostgresAliases[] = {"postgresql", "pg"};
+constexpr std::string_view kTSqlAliases[] = {"mssql", "sqlserver", "t-sql"};
 
 // One entry per dialect; the field comments are in dialect.h.
 constexpr Dialect kSqlite{
     .name = "sqlite",
+    .aliases = kSqliteAliases,
+    .display_name = "SQLite",
     .quote_open = '"',
     .quote_close = '"',
     .identifier_quotes = "\"[`",  // SQLite accepts all three for compatibility
@@ -84,6 +100,29 @@ constexpr Dialect kSqlite{
     .cr_ends_line_comment = false,
     .folding = CaseFolding::kNone,
     .limit_style = LimitStyle::kLimitOffset,
+    .double_equals = true,
+    .boolean_literals = true,  // since SQLite 3.23
+    .national_strings = false,
+    .ilike = false,
+    .colon_casts = false,
+    .try_cast = false,
+    .convert_type_first = false,
+    .convert_value_type = false,
+    .typed_literals = TypedLiteralStyle::kValueOnly,  // SQLite keeps dates and times as text
+    .substring_from = false,
+    .recursive_keyword = true,
+    .materialized_cte = false,  // SQLite reads AS MATERIALIZED as a hint since 3.35; plainsql has not written it there
+    .fetch_with_ties = false,
+    .offset_without_limit = false,
+    .no_limit = "-1",  // a negative LIMIT means no limit
+    .parenthesized_set_operands = false,
+    .on_sees_whole_from = true,
+    .unknown_quoted_is_string = true,
+    .view_placement = ViewPlacement::kBesideTables,
+    .create_schema = "",
+    .batch_end = "",
+    .keywords = internal::kSqliteKeywords,
+    .shared_keywords = true,
     .text_type = "TEXT",
     .integer_type = "INTEGER",
     .numeric_type = "NUMERIC",
@@ -99,6 +138,8 @@ constexpr Dialect kSqlite{
 };
 constexpr Dialect kPostgres{
     .name = "postgres",
+    .aliases = kPostgresAliases,
+    .display_name = "PostgreSQL",
     .quote_open = '"',
     .quote_close = '"',
     .identifier_quotes = "\"",
@@ -111,6 +152,29 @@ constexpr Dialect kPostgres{
     .cr_ends_line_comment = true,
     .folding = CaseFolding::kLower,
     .limit_style = LimitStyle::kLimitOffset,
+    .double_equals = false,
+    .boolean_literals = true,
+    .national_strings = true,
+    .ilike = true,
+    .colon_casts = true,
+    .try_cast = false,
+    .convert_type_first = false,
+    .convert_value_type = false,
+    .typed_literals = TypedLiteralStyle::kTypePrefix,
+    .substring_from = true,
+    .recursive_keyword = true,
+    .materialized_cte = true,
+    .fetch_with_ties = true,
+    .offset_without_limit = true,
+    .no_limit = "ALL",
+    .parenthesized_set_operands = true,
+    .on_sees_whole_from = false,
+    .unknown_quoted_is_string = false,
+    .view_placement = ViewPlacement::kOwnNamespace,
+    .create_schema = "CREATE SCHEMA IF NOT EXISTS {0};\n",
+    .batch_end = "",
+    .keywords = internal::kPostgresKeywords,
+    .shared_keywords = true,
     .text_type = "text",
     .integer_type = "bigint",
     .numeric_type = "numeric",
@@ -126,6 +190,8 @@ constexpr Dialect kPostgres{
 };
 constexpr Dialect kTSql{
     .name = "tsql",
+    .aliases = kTSqlAliases,
+    .display_name = "T-SQL (SQL Server)",
     .quote_open = '[',
     .quote_close = ']',
     .identifier_quotes = "[\"",
@@ -138,6 +204,29 @@ constexpr Dialect kTSql{
     .cr_ends_line_comment = false,
     .folding = CaseFolding::kNone,
     .limit_style = LimitStyle::kTop,
+    .double_equals = false,
+    .boolean_literals = false,
+    .national_strings = true,
+    .ilike = false,
+    .colon_casts = false,
+    .try_cast = true,
+    .convert_type_first = true,
+    .convert_value_type = false,
+    .typed_literals = TypedLiteralStyle::kCast,
+    .substring_from = false,
+    .recursive_keyword = false,
+    .materialized_cte = false,
+    .fetch_with_ties = false,  // TOP n WITH TIES or OFFSET ... FETCH NEXT n ROWS WITH TIES (limit_style kTop)
+    .offset_without_limit = true,
+    .no_limit = "",  // unused: OFFSET n ROWS stands alone
+    .parenthesized_set_operands = true,
+    .on_sees_whole_from = false,
+    .unknown_quoted_is_string = false,
+    .view_placement = ViewPlacement::kOwnNamespace,
+    .create_schema = "IF SCHEMA_ID({1}) IS NULL EXEC('CREATE SCHEMA {0}');\n",
+    .batch_end = "GO\n",  // CREATE SCHEMA and CREATE VIEW must each be the only statement of a batch
+    .keywords = internal::kTSqlKeywords,
+    .shared_keywords = true,
     .text_type = "NVARCHAR(MAX)",
     .integer_type = "BIGINT",
     .numeric_type = "DECIMAL(38, 10)",
@@ -153,6 +242,8 @@ constexpr Dialect kTSql{
 };
 constexpr Dialect kMySql{
     .name = "mysql",
+    .aliases = {},
+    .display_name = "MySQL",
     .quote_open = '`',
     .quote_close = '`',
     .identifier_quotes = "`",
@@ -165,6 +256,29 @@ constexpr Dialect kMySql{
     .cr_ends_line_comment = false,
     .folding = CaseFolding::kNone,
     .limit_style = LimitStyle::kLimitOffset,
+    .double_equals = false,
+    .boolean_literals = true,
+    .national_strings = true,
+    .ilike = false,
+    .colon_casts = false,
+    .try_cast = false,
+    .convert_type_first = false,
+    .convert_value_type = true,
+    .typed_literals = TypedLiteralStyle::kTypePrefix,
+    .substring_from = true,
+    .recursive_keyword = true,
+    .materialized_cte = false,
+    .fetch_with_ties = false,
+    .offset_without_limit = false,
+    .no_limit = "18446744073709551615",  // the manual's "all rows": the largest BIGINT UNSIGNED
+    .parenthesized_set_operands = true,
+    .on_sees_whole_from = false,
+    .unknown_quoted_is_string = false,
+    .view_placement = ViewPlacement::kNone,  // a schema is a database there; views are not written yet
+    .create_schema = "",
+    .batch_end = "",
+    .keywords = internal::kMySqlKeywords,
+    .shared_keywords = true,
     .text_type = "TEXT",
     .integer_type = "BIGINT",
     .numeric_type = "DECIMAL(38, 10)",
@@ -178,6 +292,60 @@ constexpr Dialect kMySql{
     .false_literal = "FALSE",
     .denied_functions = kMySqlDenied,
 };
+constexpr Dialect kDuckDb{
+    .name = "duckdb",
+    .aliases = {},
+    .display_name = "DuckDB",
+    .quote_open = '"',
+    .quote_close = '"',
+    .identifier_quotes = "\"",
+    .double_quote_is_string = false,
+    .backslash_escapes = false,  // only in E'...' strings, as in PostgreSQL
+    .hash_comments = false,
+    .dollar_quotes = true,
+    .spaced_comparisons = false,
+    .nested_comments = true,        // its scanner is PostgreSQL's
+    .cr_ends_line_comment = true,   // likewise
+    .folding = CaseFolding::kNone,  // names are matched case-insensitively, quoted or not, and keep their case
+    .limit_style = LimitStyle::kLimitOffset,
+    .double_equals = true,
+    .boolean_literals = true,
+    .national_strings = true,  // N'...' reads as a string cast to NCHAR, i.e. VARCHAR
+    .ilike = true,
+    .colon_casts = true,
+    .try_cast = true,
+    .convert_type_first = false,
+    .convert_value_type = false,
+    .typed_literals = TypedLiteralStyle::kTypePrefix,
+    .substring_from = true,
+    .recursive_keyword = true,
+    .materialized_cte = true,
+    .fetch_with_ties = false,  // FETCH FIRST n ROWS ONLY only
+    .offset_without_limit = true,
+    .no_limit = "",  // unused: OFFSET stands alone
+    .parenthesized_set_operands = true,
+    .on_sees_whole_from = false,
+    .unknown_quoted_is_string = false,
+    .view_placement = ViewPlacement::kOwnNamespace,
+    .create_schema = "CREATE SCHEMA IF NOT EXISTS {0};\n",
+    .batch_end = "",
+    .keywords = internal::kDuckDbKeywords,
+    .shared_keywords = false,  // its extra words (QUALIFY, PIVOT, MAP, ...) are quoted in DuckDB output only
+    .text_type = "VARCHAR",
+    .integer_type = "BIGINT",
+    .numeric_type = "DOUBLE",
+    .datetime_type = "TIMESTAMP",
+    .boolean_type = "BOOLEAN",
+    .other_type = "BLOB",
+    .default_namespace = "main",
+    .comment_statements = true,  // COMMENT ON TABLE / VIEW / COLUMN
+    .references_must_exist = true,
+    .true_literal = "true",
+    .false_literal = "false",
+    .denied_functions = kDuckDbDenied,
+};
+
+constexpr std::array<const Dialect*, 5> kAll = {&kSqlite, &kPostgres, &kTSql, &kMySql, &kDuckDb};
 
 }  // namespace
 
@@ -185,13 +353,15 @@ const Dialect& Sqlite() { return kSqlite; }
 const Dialect& Postgres() { return kPostgres; }
 const Dialect& TSql() { return kTSql; }
 const Dialect& MySql() { return kMySql; }
+const Dialect& DuckDb() { return kDuckDb; }
+
+std::span<const Dialect* const> AllDialects() { return kAll; }
 
 std::optional<const Dialect*> DialectByName(std::string_view name) {
   std::string n = ToLower(name);
-  if (n == "sqlite" || n == "sqlite3") return &kSqlite;
-  if (n == "postgres" || n == "postgresql" || n == "pg") return &kPostgres;
-  if (n == "tsql" || n == "mssql" || n == "sqlserver" || n == "t-sql") return &kTSql;
-  if (n == "mysql") return &kMySql;
+  for (const Dialect* d : kAll) {
+    if (n == d->name || std::find(d->aliases.begin(), d->aliases.end(), n) != d->aliases.end()) return d;
+  }
   return std::nullopt;
 }
 
@@ -205,7 +375,7 @@ bool IsBareIdentifier(const Dialect& dialect, std::string_view name) {
     if (dialect.folding == CaseFolding::kLower && c >= 'A' && c <= 'Z') return false;
     if (dialect.folding == CaseFolding::kUpper && c >= 'a' && c <= 'z') return false;
   }
-  return !IsKeyword(name);
+  return !IsReservedIn(dialect, name);
 }
 
 std::string AlwaysQuoteIdentifier(const Dialect& dialect, std::string_view name) {

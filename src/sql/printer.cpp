@@ -43,11 +43,6 @@ int ExprPrec(const Expr& e) {
   }
 }
 
-bool IsSqlite(const Dialect& d) { return d.name == "sqlite"; }
-bool IsTSql(const Dialect& d) { return d.name == "tsql"; }
-bool IsPostgres(const Dialect& d) { return d.name == "postgres"; }
-bool IsMySql(const Dialect& d) { return d.name == "mysql"; }
-
 std::string_view SetOpName(SetOp op) {
   switch (op) {
     case SetOp::kUnion: return "UNION";
@@ -66,7 +61,7 @@ class Printer {
     if (id.quote == 0 && id.name.size() > 2 && id.name.front() == '<' && id.name.back() == '>') return id.name;
     if (id.quote == 0) {
       // A bare name stays bare unless the target cannot read it bare; then it is quoted as the target would fold it.
-      bool plain = !id.name.empty() && !IsKeyword(id.name) && !(id.name[0] >= '0' && id.name[0] <= '9');
+      bool plain = !id.name.empty() && !IsReservedIn(d_, id.name) && !(id.name[0] >= '0' && id.name[0] <= '9');
       for (char c : id.name) {
         unsigned char u = static_cast<unsigned char>(c);
         if (!(std::isalnum(u) || c == '_' || u >= 0x80 || c == '$' || c == '#' || c == '@')) plain = false;
@@ -93,7 +88,7 @@ class Printer {
     std::string body = ReplaceAll(value, "'", "''");
     if (d_.backslash_escapes) body = ReplaceAll(body, "\\", "\\\\");
     std::string p;
-    if (prefix == 'N' && !IsSqlite(d_)) p = "N";
+    if (prefix == 'N' && d_.national_strings) p = "N";
     if (prefix == 'B') p = "B";
     return p + "'" + body + "'";
   }
@@ -144,8 +139,8 @@ class Printer {
           case LiteralKind::kString: return String(e.text, e.prefix);
           case LiteralKind::kBlob: return "X'" + e.text + "'";
           case LiteralKind::kNull: return "NULL";
-          case LiteralKind::kTrue: return IsTSql(d_) ? "1" : "TRUE";
-          case LiteralKind::kFalse: return IsTSql(d_) ? "0" : "FALSE";
+          case LiteralKind::kTrue: return d_.boolean_literals ? "TRUE" : "1";
+          case LiteralKind::kFalse: return d_.boolean_literals ? "FALSE" : "0";
         }
         return e.text;
       case ExprKind::kColumn: return Name(e.name);
@@ -161,7 +156,7 @@ class Printer {
       }
       case ExprKind::kBinary: {
         int p = BinaryPrec(e.op);
-        std::string op = e.op == "==" && !IsSqlite(d_) ? "=" : e.op;
+        std::string op = e.op == "==" && !d_.double_equals ? "=" : e.op;
         return Operand(e.args[0], p) + " " + op + " " + Operand(e.args[1], p, true);
       }
       case ExprKind::kBetween:
@@ -175,7 +170,7 @@ class Printer {
         return Operand(e.args[0], kPrecCompare + 1) + (e.negated ? " NOT IN (" : " IN (") + Sub(*e.query) + ")";
       case ExprKind::kLike: {
         std::string op = e.op;
-        if (op == "ILIKE" && !IsPostgres(d_)) op = "LIKE";  // LIKE is case-insensitive there by default
+        if (op == "ILIKE" && !d_.ilike) op = "LIKE";  // LIKE is case-insensitive there by default
         std::string out = Operand(e.args[0], kPrecCompare + 1) + (e.negated ? " NOT " : " ") + op + " " +
                           Operand(e.args[1], kPrecCompare + 1);
         if (e.args.size() > 2) out += " ESCAPE " + Operand(e.args[2], kPrecCompare + 1);
@@ -217,23 +212,23 @@ class Printer {
     const Expr& v = e.args[0];
     switch (e.cast_style) {
       case CastStyle::kColons:
-        if (IsPostgres(d_)) return Operand(v, kPrecUnary + 1) + "::" + Type(e.type);
+        if (d_.colon_casts) return Operand(v, kPrecUnary + 1) + "::" + Type(e.type);
         break;
       case CastStyle::kTryCast:
-        if (IsTSql(d_)) return "TRY_CAST(" + ExprText(v) + " AS " + Type(e.type) + ")";
+        if (d_.try_cast) return "TRY_CAST(" + ExprText(v) + " AS " + Type(e.type) + ")";
         break;
       case CastStyle::kConvert:
-        if (IsTSql(d_)) {
+        if (d_.convert_type_first) {
           return "CONVERT(" + Type(e.type) + ", " + ExprText(v) +
                  (e.args.size() > 1 ? ", " + ExprText(e.args[1]) : "") + ")";
         }
         break;
       case CastStyle::kConvertMySql:
-        if (IsMySql(d_)) return "CONVERT(" + ExprText(v) + ", " + Type(e.type) + ")";
+        if (d_.convert_value_type) return "CONVERT(" + ExprText(v) + ", " + Type(e.type) + ")";
         break;
       case CastStyle::kTypedLiteral:
-        if (IsSqlite(d_)) return ExprText(v);  // SQLite keeps dates and times as text
-        if (!IsTSql(d_)) return Type(e.type) + " " + ExprText(v);
+        if (d_.typed_literals == TypedLiteralStyle::kValueOnly) return ExprText(v);
+        if (d_.typed_literals == TypedLiteralStyle::kTypePrefix) return Type(e.type) + " " + ExprText(v);
         break;
       case CastStyle::kCast: break;
     }
@@ -260,7 +255,7 @@ class Printer {
         out += "FROM " + ExprText(e.args[0]);
         break;
       case FuncStyle::kSubstringFrom:
-        if (IsSqlite(d_) || IsTSql(d_)) {
+        if (!d_.substring_from) {
           out += List(e.args);  // SUBSTRING(x, a[, b]): the same arguments in the comma form
         } else {
           out += ExprText(e.args[0]) + " FROM " + ExprText(e.args[1]);
@@ -329,6 +324,9 @@ class Printer {
 
   std::string Break() const { return o_.pretty ? "\n" + std::string(static_cast<size_t>(indent_), ' ') : " "; }
 
+  // True when the dialect limits rows with SELECT TOP n (T-SQL); its OFFSET is OFFSET n ROWS FETCH NEXT m ROWS.
+  bool Top() const { return d_.limit_style == LimitStyle::kTop; }
+
   // True when a LIMIT can be written as T-SQL's TOP on this body.
   static bool TopCapable(const Query& q) {
     return q.body.kind == QueryBodyKind::kSelect && !q.body.select.top && !q.offset;
@@ -337,7 +335,7 @@ class Printer {
   std::string QueryText(const Query& q) {
     std::string out;
     if (!q.with.empty()) {
-      out += q.recursive && !IsTSql(d_) ? "WITH RECURSIVE " : "WITH ";
+      out += q.recursive && d_.recursive_keyword ? "WITH RECURSIVE " : "WITH ";
       for (size_t i = 0; i < q.with.size(); ++i) {
         const Cte& c = q.with[i];
         if (i) out += ", ";
@@ -348,12 +346,12 @@ class Printer {
           out += "(" + Join(cols, ", ") + ")";
         }
         out += " AS ";
-        if (c.materialized && IsPostgres(d_)) out += *c.materialized ? "MATERIALIZED " : "NOT MATERIALIZED ";
+        if (c.materialized && d_.materialized_cte) out += *c.materialized ? "MATERIALIZED " : "NOT MATERIALIZED ";
         out += "(" + Sub(*c.query) + ")";
       }
       out += Break();
     }
-    bool use_top = IsTSql(d_) && q.limit && TopCapable(q);
+    bool use_top = Top() && q.limit && TopCapable(q);
     out += Body(q.body, use_top ? q.limit.get() : nullptr, use_top && q.fetch_with_ties);
     if (!q.order_by.empty()) out += Break() + "ORDER BY " + OrderList(q.order_by);
     out += Limit(q, use_top);
@@ -368,11 +366,11 @@ class Printer {
     const Expr* limit = q.limit.get();
     bool ties = q.fetch_with_ties;
     const Select* s = q.body.kind == QueryBodyKind::kSelect ? &q.body.select : nullptr;
-    if (!limit && s && s->top && !IsTSql(d_)) {
+    if (!limit && s && s->top && !Top()) {
       limit = s->top.get();
       ties = s->top_with_ties;
     }
-    if (IsTSql(d_)) {
+    if (Top()) {
       if (used_top || (!limit && !q.offset)) return {};
       std::string out;
       if (q.order_by.empty()) out += Break() + "ORDER BY (SELECT NULL)";
@@ -381,17 +379,17 @@ class Printer {
       return out;
     }
     if (!limit && !q.offset) return {};
-    if (ties && IsPostgres(d_)) {
+    if (ties && d_.fetch_with_ties) {
       std::string out;
       if (q.offset) out += Break() + "OFFSET " + ExprText(*q.offset) + " ROWS";
       return out + Break() + "FETCH FIRST " + FetchCount(*limit) + " ROWS WITH TIES";
     }
-    if (!limit && IsPostgres(d_)) return Break() + "OFFSET " + ExprText(*q.offset);
+    if (!limit && d_.offset_without_limit) return Break() + "OFFSET " + ExprText(*q.offset);
     std::string out = Break() + "LIMIT ";
     if (limit)
       out += ExprText(*limit);
     else
-      out += IsMySql(d_) ? "18446744073709551615" : "-1";  // OFFSET needs a LIMIT there: "no limit"
+      out += d_.no_limit;  // OFFSET needs a LIMIT there: "no limit"
     if (q.offset) out += " OFFSET " + ExprText(*q.offset);
     return out;
   }
@@ -418,12 +416,12 @@ class Printer {
     return {};
   }
 
-  // A member of a compound query. SQLite allows no parentheses there: a plain parenthesized query is unwrapped, and
-  // one with its own WITH, ORDER BY or LIMIT becomes SELECT * FROM (...).
+  // A member of a compound query. Some engines (SQLite) allow no parentheses there: a plain parenthesized query is
+  // unwrapped, and one with its own WITH, ORDER BY or LIMIT becomes SELECT * FROM (...).
   std::string SetOperand(const QueryBody& b) {
     if (b.kind != QueryBodyKind::kParenthesized) return Body(b, nullptr, false);
     const Query& q = *b.inner;
-    if (!IsSqlite(d_)) return "(" + Sub(q) + ")";
+    if (d_.parenthesized_set_operands) return "(" + Sub(q) + ")";
     if (q.with.empty() && q.order_by.empty() && !q.limit && !q.offset) return Body(q.body, nullptr, false);
     return "SELECT * FROM (" + Sub(q) + ")";
   }
@@ -438,7 +436,7 @@ class Printer {
     } else if (s.all) {
       out += "ALL ";
     }
-    if (IsTSql(d_)) {
+    if (Top()) {
       const Expr* top = s.top ? s.top.get() : top_from_limit;
       if (top) {
         out += "TOP " + (top->kind == ExprKind::kLiteral ? ExprText(*top) : "(" + ExprText(*top) + ")") + " ";

@@ -328,7 +328,7 @@ class Resolver {
           if (!left_has || !right_has) out_.unresolved.push_back({c, "column", t.offset});
         }
         if (t.join.on) {
-          if (d_.name == "sqlite")
+          if (d_.on_sees_whole_from)
             deferred_on_.push_back(t.join.on.get());
           else
             ExprNames(*t.join.on, scope);
@@ -440,7 +440,7 @@ class Resolver {
         }
       }
     }
-    if (d_.name == "sqlite" && n.last().quote == '"') {  // SQLite reads an unknown "x" as the string 'x'
+    if (d_.unknown_quoted_is_string && n.last().quote == '"') {  // SQLite reads an unknown "x" as the string 'x'
       out_.string_fallbacks.push_back(e.offset);
       return;
     }
@@ -451,7 +451,7 @@ class Resolver {
   const Dialect& d_;
   Resolution out_;
   std::vector<CteInfo> ctes_;
-  std::vector<const Expr*> deferred_on_;  // ON clauses of the FROM clause being read (SQLite)
+  std::vector<const Expr*> deferred_on_;  // ON clauses of the FROM clause being read (on_sees_whole_from)
 };
 
 }  // namespace

@@ -22,7 +22,7 @@ Result<std::string> Transpile(std::string_view sql, const Dialect& from, const D
   if (!q) return q.error();
   Query query = std::move(*q);
   const NameCatalog* fallbacks = options.fallbacks_with ? options.fallbacks_with : options.qualify_with;
-  if (fallbacks && from.name == "sqlite" && to.name != "sqlite") {
+  if (fallbacks && from.unknown_quoted_is_string && !to.unknown_quoted_is_string) {
     query = LiteralizeStringFallbacks(query, Resolve(query, *fallbacks, from));
   }
   if (options.qualify_with) {

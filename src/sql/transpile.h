@@ -21,8 +21,8 @@ Result<std::string> Transpile(std::string_view sql, const Dialect& from, const D
 struct TranspileOptions {
   PrintOptions print;
   const NameCatalog* qualify_with = nullptr;  // qualify columns, resolving against this catalog (qualify.h)
-  /// From SQLite to another dialect: resolve against this catalog and write the double-quoted names SQLite reads as
-  /// strings as string literals (fallbacks.h). qualify_with, when given, serves as well.
+  /// From a dialect that reads an unknown "name" as a string (SQLite) to one that does not: resolve against this
+  /// catalog and write those names as string literals (fallbacks.h). qualify_with, when given, serves as well.
   const NameCatalog* fallbacks_with = nullptr;
   bool mask = false;                                  // print the masked query (mask.h)
   bool skeleton = false;                              // print the skeleton's tokens instead of SQL (skeleton.h)

@@ -53,8 +53,9 @@ std::string Unique(const std::string& name, std::set<std::string>& taken) {
 std::string NativeTable(const catalog::Schema& schema, const catalog::Table& t, Target target) {
   const sql::Dialect& d = TargetDialect(target);
   std::string name = sql::QuoteIdentifier(d, t.name);
-  if (target == Target::kSqliteCompanion) return std::string(kCompanionAlias) + "." + name;
-  if (!t.schema.empty() && (target == Target::kPostgres || target == Target::kTSql || schema.namespaces.size() > 1)) {
+  if (target.companion) return std::string(kCompanionAlias) + "." + name;
+  bool own_namespace = d.view_placement == sql::ViewPlacement::kOwnNamespace;
+  if (!t.schema.empty() && (own_namespace || schema.namespaces.size() > 1)) {
     return sql::QuoteIdentifier(d, t.schema) + "." + name;
   }
   return name;
@@ -62,18 +63,29 @@ std::string NativeTable(const catalog::Schema& schema, const catalog::Table& t, 
 
 }  // namespace
 
-const sql::Dialect& TargetDialect(Target target) {
-  switch (target) {
-    case Target::kPostgres: return sql::Postgres();
-    case Target::kTSql: return sql::TSql();
-    default: return sql::Sqlite();
+const Target Target::kSqlite{&sql::Sqlite(), false};
+const Target Target::kSqliteCompanion{&sql::Sqlite(), true};
+const Target Target::kPostgres{&sql::Postgres(), false};
+const Target Target::kTSql{&sql::TSql(), false};
+
+Result<Target> TargetFor(const sql::Dialect& dialect, bool companion) {
+  if (dialect.view_placement == sql::ViewPlacement::kNone) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("plainsql writes no views for {}", dialect.display_name));
   }
+  if (companion && dialect.view_placement != sql::ViewPlacement::kBesideTables) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("a companion database is for SQLite databases, not {}", dialect.display_name));
+  }
+  return Target{&dialect, companion};
 }
+
+const sql::Dialect& TargetDialect(Target target) { return target.dialect ? *target.dialect : sql::Sqlite(); }
 
 std::string ViewIdentifier(Target target, std::string_view name) {
   const sql::Dialect& d = TargetDialect(target);
-  // PostgreSQL folds unquoted names to lower case; so does the printer when it must quote a name written bare.
-  if (target == Target::kPostgres) return sql::QuoteIdentifier(d, ToLower(name));
+  // Where unquoted names fold, so does the printer when it must quote a name written bare.
+  if (d.folding == sql::CaseFolding::kLower) return sql::QuoteIdentifier(d, ToLower(name));
+  if (d.folding == sql::CaseFolding::kUpper) return sql::QuoteIdentifier(d, ToUpper(name));
   return sql::QuoteIdentifier(d, name);
 }
 
@@ -198,40 +210,35 @@ std::vector<std::string> CreateStatements(const ViewPlan& plan, const catalog::S
   std::string kind = plan.options.extended ? "extended " : "";
   std::vector<std::string> out;
   std::string ns = ViewIdentifier(target, plan.options.schema_name);
-  if (target == Target::kPostgres) {
-    out.push_back(fmt::format("CREATE SCHEMA IF NOT EXISTS {};\n", ns));
-    out.push_back(fmt::format("COMMENT ON SCHEMA {} IS {};\n", ns, sql::QuoteString("plainsql natural views")));
-  } else if (target == Target::kTSql) {
-    out.push_back(fmt::format("IF SCHEMA_ID({}) IS NULL EXEC('CREATE SCHEMA {}');\nGO\n",
-                              sql::QuoteString(plan.options.schema_name), ns));
+  bool own_namespace = d.view_placement == sql::ViewPlacement::kOwnNamespace;
+  if (own_namespace) {
+    out.push_back(fmt::format(fmt::runtime(d.create_schema), ns, sql::QuoteString(plan.options.schema_name)) +
+                  std::string(d.batch_end));
+    if (d.comment_statements) {
+      out.push_back(fmt::format("COMMENT ON SCHEMA {} IS {};\n", ns, sql::QuoteString("plainsql natural views")));
+    }
   }
   for (const auto& v : plan.views) {
     const auto& t = schema.tables[v.table];
     std::string marker = fmt::format("{} ({}{}) of {}", kMarker, kind, level, sql::QuoteIdentifier(d, t.name));
     std::string select = ViewSelect(plan, v, schema, target);
-    switch (target) {
-      case Target::kSqlite:
-      case Target::kSqliteCompanion:
-        out.push_back(fmt::format("CREATE {}VIEW {} /* {} */ AS {};\n",
-                                  target == Target::kSqliteCompanion ? "TEMP " : "", ViewIdentifier(target, v.name),
-                                  marker, select));
-        break;
-      case Target::kPostgres: {
-        std::string qname = ns + "." + ViewIdentifier(target, v.name);
-        out.push_back(fmt::format("CREATE VIEW {} AS {};\n", qname, select));
-        std::string comment = v.comment.empty() ? marker : marker + "\n" + v.comment;
-        out.push_back(fmt::format("COMMENT ON VIEW {} IS {};\n", qname, sql::QuoteString(comment)));
-        for (const auto& c : v.columns) {
-          if (c.comment.empty()) continue;
-          out.push_back(fmt::format("COMMENT ON COLUMN {}.{} IS {};\n", qname, ViewIdentifier(target, c.name),
-                                    sql::QuoteString(c.comment)));
-        }
-        break;
-      }
-      case Target::kTSql:
-        out.push_back(
-            fmt::format("-- {}\nCREATE VIEW {}.{} AS {};\nGO\n", marker, ns, ViewIdentifier(target, v.name), select));
-        break;
+    if (!own_namespace) {  // beside the tables: the marker lives in the view's stored SQL
+      out.push_back(fmt::format("CREATE {}VIEW {} /* {} */ AS {};\n", target.companion ? "TEMP " : "",
+                                ViewIdentifier(target, v.name), marker, select));
+      continue;
+    }
+    std::string qname = ns + "." + ViewIdentifier(target, v.name);
+    if (!d.comment_statements) {  // no COMMENT ON: the marker is a comment line of the script
+      out.push_back(fmt::format("-- {}\nCREATE VIEW {} AS {};\n{}", marker, qname, select, d.batch_end));
+      continue;
+    }
+    out.push_back(fmt::format("CREATE VIEW {} AS {};\n{}", qname, select, d.batch_end));
+    std::string comment = v.comment.empty() ? marker : marker + "\n" + v.comment;
+    out.push_back(fmt::format("COMMENT ON VIEW {} IS {};\n", qname, sql::QuoteString(comment)));
+    for (const auto& c : v.columns) {
+      if (c.comment.empty()) continue;
+      out.push_back(fmt::format("COMMENT ON COLUMN {}.{} IS {};\n", qname, ViewIdentifier(target, c.name),
+                                sql::QuoteString(c.comment)));
     }
   }
   return out;

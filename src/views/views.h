@@ -14,13 +14,26 @@
 
 namespace plainsql::views {
 
-/// Where the views go; each target has its own DDL.
-enum class Target {
-  kSqlite,           // in the database file itself, next to the tables (one namespace: names must not collide)
-  kSqliteCompanion,  // a companion database that attaches the original as `native` and creates TEMP views
-  kPostgres,         // in their own schema (db_nl), comments carried over
-  kTSql,             // SQL Server, as text only
+/// Where the views go: the dialect of their DDL, whose fields (view_placement, create_schema, comment_statements,
+/// batch_end, folding) decide its form, and whether they go in a companion database.
+struct Target {
+  const sql::Dialect* dialect = nullptr;
+  bool companion = false;  // a companion database that attaches the original as `native` and creates TEMP views
+                           // (a kBesideTables dialect: SQLite)
+
+  bool operator==(const Target& other) const = default;
+
+  // The targets plainsql deploys to or prints.
+  static const Target kSqlite;           // in the database file itself, next to the tables (names must not collide)
+  static const Target kSqliteCompanion;  // SQLite, in a companion database
+  static const Target kPostgres;         // in their own schema (db_nl), comments carried over
+  static const Target kTSql;             // SQL Server, as text only
 };
+
+/// The target for DDL in `dialect` (`companion`: in a companion database). Fails for a dialect plainsql writes no
+/// views for (view_placement kNone), and for a companion database on a dialect whose views do not sit beside the
+/// tables.
+Result<Target> TargetFor(const sql::Dialect& dialect, bool companion = false);
 
 /// The text that marks a view as plainsql's: in the SQLite view's SQL, and at the start of the PostgreSQL comment.
 inline constexpr std::string_view kMarker = "plainsql natural view";
@@ -68,9 +81,10 @@ struct ViewPlan {
 Result<ViewPlan> PlanViews(const catalog::Schema& schema, const naturalness::Crosswalk& crosswalk,
                            const ViewOptions& options);
 
-/// How `name` is written in the views' DDL for `target`. On PostgreSQL names are folded to lower case (and quoted
-/// only when they must be), so that queries written with the natural names unquoted, in any case, find them as they
-/// find the tables, and so that a name that must be quoted is spelled as plainsql's printer spells it.
+/// How `name` is written in the views' DDL for `target`. Where the dialect folds unquoted names (PostgreSQL: to lower
+/// case) names are folded the same way (and quoted only when they must be), so that queries written with the natural
+/// names unquoted, in any case, find them as they find the tables, and so that a name that must be quoted is spelled as
+/// plainsql's printer spells it.
 std::string ViewIdentifier(Target target, std::string_view name);
 
 /// The dialect of `target`.

@@ -207,6 +207,16 @@ TEST(Ddl, QuotesPerDialect) {
   EXPECT_NE(tsql.find("CRT_DT DATETIME2 NOT NULL"), std::string::npos);
 }
 
+// Issue #16: DuckDB's DDL comes from its dialect definition alone (types, quoting, no case folding).
+TEST(Ddl, DuckDbFromItsDefinition) {
+  Schema s = IntrospectFile(test::SampleDb());
+  std::string duck = RenderDdl(s, sql::DuckDb());
+  EXPECT_NE(duck.find("CREATE TABLE TB_MO ("), std::string::npos) << duck;
+  EXPECT_NE(duck.find("\"Reported By\" BIGINT,"), std::string::npos) << duck;
+  EXPECT_NE(duck.find("\"Group\" VARCHAR NOT NULL"), std::string::npos) << duck;
+  EXPECT_NE(duck.find("CRT_DT TIMESTAMP NOT NULL"), std::string::npos) << duck;
+}
+
 // Where foreign keys must name existing tables, referenced tables come first and a cycle is closed by ALTER TABLE.
 TEST(Ddl, DependencyOrderAndCycles) {
   Schema s;
