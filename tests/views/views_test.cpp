@@ -98,30 +98,6 @@ TEST(Views, TargetsAreDialectsAndDuckDbNeedsNoCodeOfItsOwn) {
   EXPECT_EQ(ddl.find("GO\n"), std::string::npos);
 }
 
-// Issue #16: a target is a dialect; its DDL comes from the dialect's fields, so DuckDB needs no code of its own.
-TEST(Views, TargetsAreDialectsAndDuckDbNeedsNoCodeOfItsOwn) {
-  EXPECT_EQ(*TargetFor(sql::Sqlite()), Target::kSqlite);
-  EXPECT_EQ(*TargetFor(sql::Sqlite(), true), Target::kSqliteCompanion);
-  EXPECT_EQ(*TargetFor(sql::Postgres()), Target::kPostgres);
-  EXPECT_EQ(*TargetFor(sql::TSql()), Target::kTSql);
-  EXPECT_FALSE(TargetFor(sql::Postgres(), true).ok());  // a companion database is for SQLite
-  EXPECT_FALSE(TargetFor(sql::MySql()).ok());
-  catalog::Schema schema = SchemaOf(test::SampleDb());
-  auto plan = PlanViews(schema, Sample(), ViewOptions{.level = Level::kRegular, .extended = true});
-  ASSERT_TRUE(plan.ok()) << plan.error().message;
-  auto duck = TargetFor(sql::DuckDb());
-  ASSERT_TRUE(duck.ok());
-  std::string ddl = CreateScript(*plan, schema, *duck);
-  EXPECT_TRUE(ddl.starts_with("CREATE SCHEMA IF NOT EXISTS db_nl;\nCOMMENT ON SCHEMA db_nl IS")) << ddl;
-  EXPECT_NE(ddl.find("CREATE VIEW db_nl.maintenance_order AS SELECT"), std::string::npos) << ddl;
-  EXPECT_NE(ddl.find("TB_MO AS t"), std::string::npos) << ddl;  // DuckDB keeps case: no quotes needed
-  EXPECT_NE(ddl.find("\"Reported By\" AS reported_by"), std::string::npos) << ddl;
-  EXPECT_NE(ddl.find("COMMENT ON VIEW db_nl.maintenance_order IS 'plainsql natural view (extended N1) of TB_MO"),
-            std::string::npos)
-      << ddl;
-  EXPECT_EQ(ddl.find("GO\n"), std::string::npos);
-}
-
 TEST(Views, PlanRefusesACrosswalkThatMergesTwoNames) {
   catalog::Schema schema = SchemaOf(test::SampleDb());
   naturalness::Crosswalk cw = Sample();
