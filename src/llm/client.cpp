@@ -265,6 +265,10 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
     if (a.code == CURLE_OPERATION_TIMEDOUT) {
       // Waiting again would double the wait the user configured.
       if (cut) return past_deadline();
+      if (Clock::now() - now < attempt_timeout) {  // the low-speed limit, not the total timeout, stopped it
+        return MakeError(ErrorCode::kTimeout, fmt::format("the LLM at {} sent nothing for {} s", config_.base_url,
+                                                          low_speed_s));
+      }
       return MakeError(ErrorCode::kTimeout, fmt::format("the LLM at {} did not answer within {} ms", config_.base_url,
                                                         config_.timeout.count()));
     }
