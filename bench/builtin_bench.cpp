@@ -1,10 +1,13 @@
 // The built-in translator's time per question once a database's indexes exist (the linker's schema index, with
 // WordNet's related words, and the value index are built first and timed apart), over a Spider-format questions file.
-//   builtin_bench QUESTIONS.json DATABASE_DIR
+//   builtin_bench QUESTIONS.json DATABASE_DIR [CANDIDATES.tsv]
+// With a third argument, every question's candidates are written there (question number, rank, SQL), so two builds'
+// translations can be compared line by line.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 
 #include "builtin/translator.h"
@@ -19,8 +22,8 @@
 using namespace plainsql;
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr, "usage: builtin_bench QUESTIONS.json DATABASE_DIR\n");
+  if (argc != 3 && argc != 4) {
+    fmt::print(stderr, "usage: builtin_bench QUESTIONS.json DATABASE_DIR [CANDIDATES.tsv]\n");
     return 2;
   }
   auto bench = eval::LoadBenchmark("spider", argv[1]);
@@ -48,7 +51,10 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Db> dbs;
   std::vector<double> ms;
+  std::FILE* dump = argc == 4 ? std::fopen(argv[3], "w") : nullptr;
+  size_t number = 0;
   for (const auto& q : bench->questions) {
+    ++number;
     auto it = dbs.find(q.db_id);
     if (it == dbs.end()) {
       std::string path = eval::SqliteDatabasePath(argv[2], q.db_id);
@@ -72,7 +78,14 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     auto t = translator.Translate(q.question, it->second.conn->dialect(), stemmer);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (dump) {
+      if (t.candidates.empty()) fmt::print(dump, "{}\t-\t{}\n", number, t.reason);
+      for (size_t r = 0; r < t.candidates.size(); ++r) {
+        fmt::print(dump, "{}\t{}\t{:.4f}\t{}\n", number, r, t.candidates[r].score, t.candidates[r].sql);
+      }
+    }
   }
+  if (dump) std::fclose(dump);
   std::sort(ms.begin(), ms.end());
   auto pct = [&](double p) {
     return ms.empty() ? 0.0 : ms[static_cast<size_t>(p * static_cast<double>(ms.size() - 1))];

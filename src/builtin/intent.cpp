@@ -1,8 +1,9 @@
 // Intent cues (see intent.h).
 #include "builtin/intent.h"
 
+#include "builtin/words.h"
+
 #include <algorithm>
-#include <array>
 #include <map>
 #include <set>
 
@@ -27,19 +28,14 @@ std::optional<int64_t> SmallNumber(const Token& t) {
       return std::nullopt;
     }
   }
-  static const std::map<std::string, int64_t> kWords = {
-      {"one", 1},      {"two", 2},     {"three", 3}, {"four", 4},  {"five", 5},    {"six", 6},
-      {"seven", 7},    {"eight", 8},   {"nine", 9},  {"ten", 10},  {"eleven", 11}, {"twelve", 12},
-      {"fifteen", 15}, {"twenty", 20}, {"once", 1},  {"twice", 2}, {"thrice", 3}};
-  auto it = kWords.find(t.lower);
-  if (it == kWords.end()) return std::nullopt;
-  return it->second;
+  static const words::WordMap& kNumbers = words::Pairs("number_words");
+  auto it = kNumbers.find(t.lower);
+  if (it == kNumbers.end()) return std::nullopt;
+  return std::stoll(it->second);
 }
 
-}  // namespace
-
-Intent ReadIntent(const std::vector<Token>& t) {
-  Intent in;
+// Word cues: aggregates, grouping, order, limits, superlatives, negation, DISTINCT.
+void ReadWordCues(const std::vector<Token>& t, Intent& in) {
   for (size_t i = 0; i < t.size(); ++i) {
     const std::string& w = t[i].lower;
     if (t[i].kind != TokenKind::kWord) continue;
@@ -72,30 +68,20 @@ Intent ReadIntent(const std::vector<Token>& t) {
       if (auto n = SmallNumber(t[i + 1])) in.limit = *n;
     }
     if (i + 1 < t.size() && w != "once" && w != "twice" && w != "thrice") {
-      static const std::set<std::string, std::less<>> kSuperlatives = {
-          "most",   "highest",  "largest",  "biggest",  "greatest", "oldest", "longest",  "latest", "newest", "least",
-          "lowest", "smallest", "youngest", "shortest", "earliest", "fewest", "cheapest", "best",   "worst"};
-      if (kSuperlatives.count(t[i + 1].lower)) {
+      static const words::WordSet& kLimited = words::List("limit_superlatives");
+      if (kLimited.count(t[i + 1].lower)) {
         if (auto n = SmallNumber(t[i])) in.limit = *n;
       }
     }
     // Superlatives.
-    static const std::map<std::string, bool> kSuper = {
-        {"most", true},      {"highest", true},   {"largest", true},   {"biggest", true},   {"greatest", true},
-        {"oldest", true},    {"longest", true},   {"latest", true},    {"newest", false},   {"least", false},
-        {"lowest", false},   {"smallest", false}, {"youngest", false}, {"shortest", false}, {"earliest", false},
-        {"fewest", false},   {"cheapest", false}, {"best", true},      {"worst", false},    {"heaviest", true},
-        {"lightest", false}, {"tallest", true},   {"fastest", true},   {"slowest", false},  {"richest", true},
-        {"poorest", false},  {"recent", true}};
+    static const words::WordMap& kSuper = words::Pairs("superlatives");
     if (auto it = kSuper.find(w); it != kSuper.end()) {
       // "most recent" is one cue; "at least 3" is a comparison, not a superlative.
       bool at_least = w == "least" && i > 0 && t[i - 1].lower == "at";
       bool at_most = w == "most" && i > 0 && t[i - 1].lower == "at";
       bool most_recent = w == "most" && Is(t, i + 1, "recent");
       if (!at_least && !at_most && !most_recent) {
-        bool desc = it->second;
-        if (w == "newest") desc = true;
-        in.superlatives.push_back({desc, i, t[i].text});
+        in.superlatives.push_back({it->second == "desc", i, t[i].text});
       }
     }
     // Negation.
@@ -104,15 +90,12 @@ Intent ReadIntent(const std::vector<Token>& t) {
     }
     if (w == "different" || w == "distinct" || w == "unique") in.distinct = true;
   }
-  // Comparisons with a number: the cue is found by looking back from each number.
-  static const std::map<std::string, std::string> kMore = {
-      {"more", ">"},    {"greater", ">"},   {"higher", ">"}, {"larger", ">"},  {"bigger", ">"},  {"over", ">"},
-      {"above", ">"},   {"exceeding", ">"}, {"after", ">"},  {"older", ">"},   {"longer", ">"},  {"heavier", ">"},
-      {"taller", ">"},  {"later", ">"},     {"less", "<"},   {"fewer", "<"},   {"lower", "<"},   {"smaller", "<"},
-      {"under", "<"},   {"below", "<"},     {"before", "<"}, {"younger", "<"}, {"shorter", "<"}, {"lighter", "<"},
-      {"earlier", "<"}, {"cheaper", "<"},   {"equal", "="},  {"exactly", "="}, {"since", ">="}};
-  static const std::array<std::string_view, 9> kAdjectives = {"older",   "younger", "longer",  "shorter", "heavier",
-                                                              "lighter", "taller",  "cheaper", "later"};
+}
+
+// Comparisons with a number: the cue is found by looking back from each number.
+void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
+  static const words::WordMap& kMore = words::Pairs("comparisons");
+  static const words::WordSet& kAdjectives = words::List("comparison_adjectives");
   for (size_t i = 0; i < t.size(); ++i) {
     // Numbers, and number words after a comparing word ("more than two", "at least once", "two or more").
     std::string value;
@@ -130,9 +113,7 @@ Intent ReadIntent(const std::vector<Token>& t) {
     }
     // "4 or more", "two or fewer".
     if (Is(t, i + 1, "or") && i + 2 < t.size()) {
-      static const std::map<std::string, std::string> kAfter = {
-          {"more", ">="}, {"greater", ">="}, {"higher", ">="}, {"above", ">="}, {"over", ">="},
-          {"less", "<="}, {"fewer", "<="},   {"lower", "<="},  {"below", "<="}, {"under", "<="}};
+      static const words::WordMap& kAfter = words::Pairs("comparisons_after");
       if (auto it = kAfter.find(t[i + 2].lower); it != kAfter.end()) {
         in.comparisons.push_back({it->second, value, "", i + 2, i, "", false});
         continue;
@@ -163,14 +144,18 @@ Intent ReadIntent(const std::vector<Token>& t) {
       bool negated = c > 0 && (t[c - 1].lower == "no" || t[c - 1].lower == "not");
       if (op == ">") op = negated ? "<=" : or_equal ? ">=" : ">";
       if (op == "<") op = negated ? ">=" : or_equal ? "<=" : "<";
-      std::string adjective =
-          std::find(kAdjectives.begin(), kAdjectives.end(), w) != kAdjectives.end() ? w : std::string();
+      std::string adjective = kAdjectives.count(w) ? w : std::string();
       in.comparisons.push_back({op, value, "", c, i, adjective, false});
       break;
     }
   }
-  // Comparisons with the average: a comparing word up to 3 words before "average" ("older than average", "above the
-  // average age", "higher than the average"). That "average" is not an aggregate to select.
+}
+
+// Comparisons with the average: a comparing word up to 3 words before "average" ("older than average", "above the
+// average age", "higher than the average"). That "average" is not an aggregate to select.
+void ReadAverageComparisons(const std::vector<Token>& t, Intent& in) {
+  static const words::WordMap& kMore = words::Pairs("comparisons");
+  static const words::WordSet& kAdjectives = words::List("comparison_adjectives");
   for (size_t i = 0; i < t.size(); ++i) {
     if (!(Is(t, i, "average") || Is(t, i, "mean") || Is(t, i, "avg"))) continue;
     // Function words and "year" do not count: "before the year of 2010".
@@ -182,13 +167,21 @@ Intent ReadIntent(const std::vector<Token>& t) {
       bool negated = c > 0 && (t[c - 1].lower == "no" || t[c - 1].lower == "not");
       std::string op = it->second;
       if (negated) op = op == ">" ? "<=" : ">=";
-      std::string adjective =
-          std::find(kAdjectives.begin(), kAdjectives.end(), t[c].lower) != kAdjectives.end() ? t[c].lower : "";
+      std::string adjective = kAdjectives.count(t[c].lower) ? t[c].lower : "";
       in.comparisons.push_back({op, "", "", c, i, adjective, true});
       std::erase_if(in.aggregates, [&](const AggregateCue& a) { return a.token == i; });
       break;
     }
   }
+}
+
+}  // namespace
+
+Intent ReadIntent(const std::vector<Token>& t) {
+  Intent in;
+  ReadWordCues(t, in);
+  ReadNumberComparisons(t, in);
+  ReadAverageComparisons(t, in);
   return in;
 }
 

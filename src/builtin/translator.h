@@ -1,8 +1,10 @@
 // The built-in offline translator: a question in, ranked candidate queries out, from schema links, cell values,
 // intent cues and foreign-key joins. No model. When nothing in the question links to the schema, it returns no
-// candidate and says what it could not link, instead of guessing.
+// candidate and says what it could not link, instead of guessing. The work is done by passes over a typed reading of
+// the question (reading.h, passes.h); the last builds syntax trees, which the SQL printer writes in the dialect.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,9 +13,12 @@
 #include "linking/linker.h"
 #include "retrieval/text.h"
 #include "retrieval/value_index.h"
+#include "sql/ast.h"
 #include "sql/dialect.h"
 
 namespace plainsql::builtin {
+
+struct Choices;
 
 using linking::LinkMatch;
 using linking::SchemaIndex;
@@ -24,7 +29,8 @@ using retrieval::ValueIndex;
 using retrieval::ValueMatch;
 
 struct TranslatorCandidate {
-  std::string sql;
+  std::string sql;                          // `query` printed in the dialect
+  std::shared_ptr<const sql::Query> query;  // the tree the SQL was printed from
   double score = 0;  // 0..1: the share of the question's content words the query accounts for, less penalties
   std::vector<std::string> notes;  // what was linked, and how
 };
@@ -44,13 +50,8 @@ class Translator {
   Translation Translate(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer) const;
 
  private:
-  struct Choices {
-    size_t value_choice = 0;        // which column holds the varied value (0: the preferred one)
-    bool value_seen = false;        // set while assembling: the varied value was met
-    size_t value_alternatives = 0;  // set while assembling: how many other columns hold it
-    std::string varied_table;       // set while assembling: the table of the column chosen for it
-    bool lost = false;              // set while assembling: that table was dropped (no join to the subject)
-  };
+  /// One reading of the question: the passes of passes.h in order, `choices` saying which column a stored value
+  /// several columns hold is read in (and, on return, what the passes found about it).
   Translation Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
                        Choices& choices) const;
   const catalog::Schema& schema_;

@@ -1,250 +1,32 @@
-// The built-in translator's parts: tokens and stems, schema linking.
+// The built-in translator: intent cues, the word tables, the candidates' trees, and its question → SQL cases, read
+// from tests/builtin/questions.txt (adding a case means adding lines there).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <memory>
 
 #include "builtin/intent.h"
 #include "builtin/translator.h"
+#include "builtin/words.h"
 #include "catalog/introspect.h"
 #include "common/file.h"
+#include "common/strings.h"
 #include "exec/connection.h"
-#include "linking/joins.h"
-#include "linking/linker.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
 #include "retrieval/text.h"
 #include "retrieval/value_index.h"
 #include "retrieval/wordnet.h"
+#include "sql/printer.h"
 #include "test_util.h"
 
 namespace plainsql::builtin {
 
-using linking::ConnectTables;
-using linking::Link;
-using retrieval::IsStopWord;
-using retrieval::RelatedWord;
-using retrieval::Relation;
 using retrieval::Tokenize;
-using retrieval::ValueIndexOptions;
 using retrieval::WordNet;
 namespace {
-
-catalog::Schema Concerts() {
-  catalog::Schema s;
-  auto table = [&](std::string name, std::vector<std::string> columns) {
-    catalog::Table t;
-    t.name = std::move(name);
-    for (auto& c : columns) {
-      catalog::Column col;
-      col.name = c;
-      col.type = "text";
-      t.columns.push_back(std::move(col));
-    }
-    s.tables.push_back(std::move(t));
-  };
-  table("singer", {"Singer_ID", "Name", "Country", "Song_Name", "Age"});
-  table("concert", {"concert_ID", "concert_Name", "Theme", "Year"});
-  table("TB_MO", {"MO_ID", "MO_ST"});
-  return s;
-}
-
-TEST(Text, TokensStemsNumbersAndQuotes) {
-  Stemmer st;
-  EXPECT_EQ(st.Stem("singers"), "singer");
-  EXPECT_EQ(st.Stem("countries"), "countri");
-  EXPECT_EQ(st.Stem("country"), "countri");
-  auto t = Tokenize(
-      "What are the names of singers older than 30, from \"United States\" or 'France'? 1,000 -2.5 "
-      "singer's 1990s",
-      st);
-  std::vector<std::string> lower;
-  for (const auto& x : t) lower.push_back(x.lower);
-  EXPECT_EQ(lower,
-            (std::vector<std::string>{"what", "are", "the", "names", "of", "singers", "older", "than", "30", "from",
-                                      "united states", "or", "france", "1000", "-2.5", "singer", "1990s"}));
-  EXPECT_EQ(t[8].kind, TokenKind::kNumber);
-  EXPECT_EQ(t[10].kind, TokenKind::kQuoted);
-  EXPECT_EQ(t[10].text, "United States");
-  EXPECT_EQ(t[12].kind, TokenKind::kQuoted);
-  EXPECT_EQ(t[13].kind, TokenKind::kNumber);
-  EXPECT_EQ(t[5].stem, "singer");
-  EXPECT_EQ(t[5].offset, 22u);
-  EXPECT_EQ(t[16].kind, TokenKind::kWord);
-  EXPECT_TRUE(IsStopWord("the"));
-  EXPECT_FALSE(IsStopWord("singer"));
-  // An ISO date is one number-like token.
-  auto d = Tokenize("after 2000-01-01, 2000-1-1", st);
-  ASSERT_GE(d.size(), 2u);
-  EXPECT_EQ(d[1].kind, TokenKind::kNumber);
-  EXPECT_EQ(d[1].lower, "2000-01-01");
-  EXPECT_EQ(d[2].lower, "2000");  // not ISO: numbers as before
-  // Curly quotes and an apostrophe inside a word.
-  auto c = Tokenize("Who wrote \xe2\x80\x9cHey Jude\xe2\x80\x9d and O'Brien's song?", st);
-  ASSERT_GE(c.size(), 5u);
-  EXPECT_EQ(c[2].kind, TokenKind::kQuoted);
-  EXPECT_EQ(c[2].text, "Hey Jude");
-  EXPECT_EQ(c[4].lower, "o'brien");
-}
-
-TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
-  Stemmer st;
-  auto schema = Concerts();
-  SchemaIndex index(schema, st);
-  auto tokens = Tokenize("Show the song names and ages of all singers", st);
-  auto links = Link(index, tokens);
-  ASSERT_FALSE(links.empty());
-  auto name_of = [&](const LinkMatch& m) {
-    const auto& e = index.Elements()[m.element];
-    return e.column.empty() ? e.table : e.table + "." + e.column;
-  };
-  // The best match is the two-word column; the table and "Age" match whole words.
-  EXPECT_EQ(name_of(links[0]), "singer.Song_Name");
-  EXPECT_TRUE(links[0].whole);
-  EXPECT_EQ(links[0].end - links[0].begin, 2u);
-  std::vector<std::string> whole;
-  for (const auto& m : links) {
-    if (m.whole) whole.push_back(name_of(m));
-  }
-  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer"), whole.end());
-  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer.Age"), whole.end());
-  // "names" alone is also the head of concert_Name and the whole of singer.Name.
-  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer.Name"), whole.end());
-  bool partial_concert_name = false;
-  for (const auto& m : links) partial_concert_name |= !m.whole && name_of(m) == "concert.concert_Name";
-  EXPECT_TRUE(partial_concert_name);
-  EXPECT_TRUE(Link(index, Tokenize("Nothing relevant here", st)).empty());
-}
-
-TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
-  auto classifier = naturalness::Classifier::Load(DataDir());
-  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
-  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
-  ASSERT_TRUE(abbreviations.ok());
-  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
-  Stemmer st;
-  auto schema = Concerts();
-  SchemaIndex index(schema, st, &expander);
-  auto links = Link(index, Tokenize("How many statuses are there?", st));
-  bool status = false;
-  for (const auto& m : links) status |= index.Elements()[m.element].column == "MO_ST";
-  EXPECT_TRUE(status) << "MO_ST should be found through its expansion";
-}
-
-TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
-  auto wn = WordNet::Open();
-  ASSERT_TRUE(wn.ok()) << wn.error().message;
-  auto has = [](const std::vector<RelatedWord>& rs, const std::string& w, Relation r) {
-    return std::any_of(rs.begin(), rs.end(), [&](const RelatedWord& x) { return x.word == w && x.relation == r; });
-  };
-  auto singer = (*wn)->Related("singer");
-  EXPECT_TRUE(has(singer, "vocalist", Relation::kSynonym));
-  EXPECT_TRUE(has(singer, "musician", Relation::kHypernym));
-  EXPECT_TRUE(has(singer, "sing", Relation::kDerived));
-  EXPECT_FALSE(has(singer, "singer", Relation::kSynonym));  // not itself
-  // A plural is read as its singular; multi-word lemmas are left out.
-  auto countries = (*wn)->Related("countries");
-  EXPECT_TRUE(has(countries, "nation", Relation::kSynonym));
-  for (const auto& r : countries) EXPECT_EQ(r.word.find('_'), std::string::npos) << r.word;
-  EXPECT_TRUE((*wn)->Knows("stadium"));
-  EXPECT_FALSE((*wn)->Knows("zzqx"));
-  EXPECT_TRUE((*wn)->Related("zzqx").empty());
-  auto missing = WordNet::Open("/nonexistent/wordnet");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
-  EXPECT_NE(missing.error().message.find("wordnet-base"), std::string::npos);
-}
-
-TEST(Linker, SynonymsAndHypernymsThroughWordNet) {
-  auto wn = WordNet::Open();
-  ASSERT_TRUE(wn.ok()) << wn.error().message;
-  Stemmer st;
-  auto schema = Concerts();
-  SchemaIndex plain(schema, st);
-  SchemaIndex related(schema, st, nullptr, wn->get());
-  auto tokens = Tokenize("How many vocalists do we have?", st);
-  EXPECT_TRUE(Link(plain, tokens).empty());
-  auto links = Link(related, tokens);
-  ASSERT_FALSE(links.empty());
-  EXPECT_EQ(related.Elements()[links[0].element].table, "singer");
-  EXPECT_TRUE(links[0].related);
-  EXPECT_LT(links[0].score, 1.0);  // below a match as written
-  // A word the schema has is never replaced by a synonym.
-  EXPECT_TRUE(related.AlternativesFor(st.Stem("singer")).empty());
-  EXPECT_FALSE(related.AlternativesFor(st.Stem("musicians")).empty());
-  // Two words in the other order.
-  catalog::Schema claims;
-  claims.tables.push_back({});
-  claims.tables[0].name = "claims";
-  claims.tables[0].columns.push_back({});
-  claims.tables[0].columns[0].name = "amount_claimed";
-  SchemaIndex ci(claims, st);
-  auto swapped = Link(ci, Tokenize("the largest claim amount", st));
-  ASSERT_FALSE(swapped.empty());
-  EXPECT_EQ(ci.Elements()[swapped[0].element].column, "amount_claimed");
-  EXPECT_TRUE(swapped[0].whole);
-}
-
-TEST(ValueIndex, FindsValuesTheQuestionNames) {
-  auto conn = exec::Connect(test::SampleDb());
-  ASSERT_TRUE(conn.ok()) << conn.error().message;
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  auto index = ValueIndex::Build(**conn, *schema);
-  ASSERT_TRUE(index.ok()) << index.error().message;
-  EXPECT_GT(index->Values(), 50u);
-  EXPECT_EQ(index->ColumnsSkipped(), 0u);
-  Stemmer st;
-  auto has = [](const std::vector<ValueMatch>& ms, const std::string& where) {
-    return std::any_of(ms.begin(), ms.end(),
-                       [&](const ValueMatch& m) { return m.table + "." + m.column + "=" + m.value == where; });
-  };
-  auto a = index->Match(Tokenize("Which plants are in toledo or in the Netherlands?", st));
-  EXPECT_TRUE(has(a, "plant.city=Toledo"));
-  EXPECT_TRUE(has(a, "plant.country=Netherlands"));
-  // A multi-word value beats its words; a quoted value is marked.
-  auto b = index->Match(Tokenize("Orders that are technically completed at \"North Ridge Plant\"", st));
-  EXPECT_TRUE(has(b, "MO_ST_CD.ST_DESC=Technically completed"));
-  ASSERT_TRUE(has(b, "plant.plant_name=North Ridge Plant"));
-  for (const auto& m : b) {
-    if (m.value == "North Ridge Plant") {
-      EXPECT_TRUE(m.quoted);
-    }
-  }
-  EXPECT_TRUE(index->Match(Tokenize("nothing of the sort", st)).empty());
-  // A budget already spent skips every column instead of failing.
-  ValueIndexOptions none;
-  none.budget = std::chrono::milliseconds(0);
-  auto skipped = ValueIndex::Build(**conn, *schema, none);
-  ASSERT_TRUE(skipped.ok());
-  EXPECT_EQ(skipped->Values(), 0u);
-  EXPECT_GT(skipped->ColumnsSkipped(), 0u);
-}
-
-TEST(Joins, ShortestForeignKeyPathsWithIntermediateTables) {
-  auto conn = exec::Connect(test::SampleDb());
-  ASSERT_TRUE(conn.ok());
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  auto t = ConnectTables(*schema, {"tb_mo", "PLANT"});
-  ASSERT_TRUE(t.has_value());
-  EXPECT_EQ(t->Tables(), (std::vector<std::string>{"TB_MO", "TB_EQUIP", "plant"}));
-  ASSERT_EQ(t->edges.size(), 2u);
-  EXPECT_EQ(t->edges[0].left_columns, (std::vector<std::string>{"EQ_ID"}));
-  EXPECT_EQ(t->edges[0].right_columns, (std::vector<std::string>{"EQ_ID"}));
-  EXPECT_EQ(t->edges[1].left_columns, (std::vector<std::string>{"PLNT_ID"}));
-  EXPECT_EQ(t->edges[1].right_columns, (std::vector<std::string>{"plant_id"}));
-  // Three tables: the status codes join the order directly.
-  auto three = ConnectTables(*schema, {"plant", "TB_MO", "MO_ST_CD"});
-  ASSERT_TRUE(three.has_value());
-  EXPECT_EQ(three->Tables().size(), 4u);
-  EXPECT_EQ(three->Tables().back(), "MO_ST_CD");
-  auto one = ConnectTables(*schema, {"plant", "plant"});
-  ASSERT_TRUE(one.has_value());
-  EXPECT_TRUE(one->edges.empty());
-  EXPECT_FALSE(ConnectTables(*schema, {"plant", "open_orders"}).has_value());  // a view: no foreign keys
-  EXPECT_FALSE(ConnectTables(*schema, {"plant", "nope"}).has_value());
-  EXPECT_FALSE(ConnectTables(*schema, {}).has_value());
-}
 
 TEST(Intent, CuesForAggregatesGroupingOrderComparisonsAndNegation) {
   Stemmer st;
@@ -318,86 +100,200 @@ TEST(Intent, CuesForAggregatesGroupingOrderComparisonsAndNegation) {
   EXPECT_TRUE(in("List all singers").aggregates.empty());
 }
 
-TEST(Translator, AnswersCommonFormsAndSaysWhenItCannot) {
-  auto conn = exec::Connect(test::SampleDb());
-  ASSERT_TRUE(conn.ok());
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  auto classifier = naturalness::Classifier::Load(DataDir());
-  ASSERT_TRUE(classifier.ok());
-  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
-  ASSERT_TRUE(abbreviations.ok());
-  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
-  Stemmer st;
-  auto wordnet = WordNet::Open();
-  ASSERT_TRUE(wordnet.ok()) << wordnet.error().message;
+TEST(Words, TablesAreCompiledInWithTheirEntries) {
+  auto names = words::Names();
+  for (const char* name :
+       {"cue_words", "order_words", "quantities", "units", "frequency_words", "pattern_contains", "pattern_starts",
+        "pattern_ends", "pattern_nouns", "filter_only_words", "everything_words", "number_words", "superlatives",
+        "limit_superlatives", "comparisons", "comparisons_after", "comparison_adjectives"}) {
+    EXPECT_TRUE(names.count(name)) << name;
+    EXPECT_FALSE(words::List(name).empty()) << name;
+  }
+  // Comment headers are not entries; pairs keep their value.
+  EXPECT_TRUE(words::List("cue_words").count("how"));
+  for (const auto& name : names) {
+    for (const auto& w : words::List(name)) EXPECT_NE(w.front(), '#') << name;
+  }
+  EXPECT_EQ(words::Pairs("quantities").at("oldest"), "age");
+  EXPECT_EQ(words::Pairs("units").at("lbs"), "weight");
+  EXPECT_EQ(words::Pairs("number_words").at("twelve"), "12");
+  EXPECT_EQ(words::Pairs("superlatives").at("newest"), "desc");
+  EXPECT_EQ(words::Pairs("comparisons").at("since"), ">=");
+}
+
+// A database to translate against, with the indexes the translator reads.
+struct Fixture {
+  std::unique_ptr<exec::Connection> conn;
+  catalog::Schema schema;
+  std::unique_ptr<SchemaIndex> index;
+  std::unique_ptr<ValueIndex> values;
+  std::unique_ptr<Translator> translator;
+};
+
+// The shared parts every fixture's schema index uses: the abbreviation expander and WordNet.
+struct Shared {
+  std::unique_ptr<naturalness::Classifier> classifier;  // the expander reads its words
+  std::unique_ptr<naturalness::Expander> expander;
+  std::shared_ptr<const WordNet> wordnet;
+  Stemmer stemmer;
+};
+
+Shared& Parts() {
+  static Shared* parts = [] {
+    auto* p = new Shared;
+    auto classifier = naturalness::Classifier::Load(DataDir());
+    auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+    auto wordnet = WordNet::Open();
+    if (!classifier.ok() || !abbreviations.ok() || !wordnet.ok()) {
+      ADD_FAILURE() << "cannot load the naturalness data or WordNet";
+      return p;
+    }
+    p->classifier = std::make_unique<naturalness::Classifier>(std::move(*classifier));
+    p->expander = std::make_unique<naturalness::Expander>(p->classifier->Words(), std::move(*abbreviations));
+    p->wordnet = std::move(*wordnet);
+    return p;
+  }();
+  return *parts;
+}
+
+std::unique_ptr<Fixture> OpenFixture(const std::string& path) {
+  auto f = std::make_unique<Fixture>();
+  auto conn = exec::Connect(path);
+  if (!conn.ok()) {
+    ADD_FAILURE() << conn.error().message;
+    return nullptr;
+  }
+  f->conn = std::move(*conn);
+  auto schema = catalog::Introspect(*f->conn, {});
+  if (!schema.ok()) {
+    ADD_FAILURE() << schema.error().message;
+    return nullptr;
+  }
+  f->schema = std::move(*schema);
+  auto values = ValueIndex::Build(*f->conn, f->schema);
+  if (!values.ok()) {
+    ADD_FAILURE() << values.error().message;
+    return nullptr;
+  }
   // "equipment descriptions" reaches EQ_DESC through its expansion; WordNet relates the words of names and expansions.
-  SchemaIndex index(*schema, st, &expander, wordnet->get());
-  auto values = ValueIndex::Build(**conn, *schema);
-  ASSERT_TRUE(values.ok());
-  Translator tr(*schema, index, &*values);
-  auto sql = [&](const std::string& q) {
-    auto t = tr.Translate(q, (*conn)->dialect(), st);
-    return t.candidates.empty() ? "(none) " + t.reason : t.candidates[0].sql;
-  };
-  EXPECT_EQ(sql("How many plants are there?"), "SELECT count(*) FROM plant");
-  EXPECT_EQ(sql("Which plants are in Toledo?"), "SELECT plant_name FROM plant WHERE city = 'Toledo'");
-  EXPECT_EQ(sql("Which plant has the most technicians?"),
-            "SELECT T1.plant_name FROM plant AS T1 JOIN technician AS T2 ON T1.plant_id = T2.plant_id GROUP BY "
-            "T1.plant_id ORDER BY count(*) DESC LIMIT 1");
-  EXPECT_EQ(sql("List the first names of technicians with an hourly rate over 40"),
-            "SELECT first_name FROM technician WHERE hourly_rate > 40");
-  EXPECT_EQ(sql("Show the equipment descriptions of plant \"Riverside Works\""),
-            "SELECT T2.EQ_DESC FROM plant AS T1 JOIN TB_EQUIP AS T2 ON T1.plant_id = T2.PLNT_ID WHERE T1.plant_name = "
-            "'Riverside Works'");
-  EXPECT_EQ(sql("How many spare parts are there for each group?"),
-            "SELECT \"Group\", count(*) FROM spare_part GROUP BY \"Group\"");
-  EXPECT_EQ(sql("List the plant names in alphabetical order"), "SELECT plant_name FROM plant ORDER BY plant_name");
-  // Honesty: nothing linked, no query.
-  auto none = tr.Translate("What is the meaning of life?", (*conn)->dialect(), st);
+  f->index = std::make_unique<SchemaIndex>(f->schema, Parts().stemmer, Parts().expander.get(), Parts().wordnet.get());
+  f->values = std::make_unique<ValueIndex>(std::move(*values));
+  f->translator = std::make_unique<Translator>(f->schema, *f->index, f->values.get());
+  return f;
+}
+
+// One case of questions.txt.
+struct Case {
+  int line = 0;
+  std::string schema, question;
+  std::vector<std::string> answers;  // A:, A2:, ... (empty strings where a rank is not given)
+  std::optional<size_t> count;       // count:
+  std::optional<std::string> none;   // none:
+};
+
+// Reads questions.txt: the fixtures' statements by name, and the cases.
+std::vector<Case> ReadCases(const std::string& path, std::map<std::string, std::string>& ddl) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  std::vector<Case> cases;
+  std::string line, schema;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::string_view l = Trim(line);
+    if (l.empty() || l.front() == '#') continue;
+    size_t colon = l.find(':');
+    EXPECT_NE(colon, std::string_view::npos) << path << ":" << n << ": no 'key:'";
+    if (colon == std::string_view::npos) continue;
+    std::string key(l.substr(0, colon));
+    std::string value(Trim(l.substr(colon + 1)));
+    if (key == "schema") {
+      schema = value;
+    } else if (key == "ddl") {
+      ddl[schema] += value + "\n";
+    } else if (key == "Q") {
+      cases.push_back({n, schema, value, {}, std::nullopt, std::nullopt});
+    } else if (!cases.empty() && (key == "A" || (key.size() > 1 && key[0] == 'A'))) {
+      size_t rank = key == "A" ? 0 : static_cast<size_t>(std::stoul(key.substr(1))) - 1;
+      if (cases.back().answers.size() <= rank) cases.back().answers.resize(rank + 1);
+      cases.back().answers[rank] = value;
+    } else if (!cases.empty() && key == "count") {
+      cases.back().count = static_cast<size_t>(std::stoul(value));
+    } else if (!cases.empty() && key == "none") {
+      cases.back().none = value;
+    } else {
+      ADD_FAILURE() << path << ":" << n << ": unknown line '" << line << "'";
+    }
+  }
+  return cases;
+}
+
+void Check(const Case& c, const Translation& t) {
+  SCOPED_TRACE(testing::Message() << "questions.txt:" << c.line << ": " << c.question);
+  if (c.none) {
+    EXPECT_TRUE(t.candidates.empty()) << t.candidates.front().sql;
+    EXPECT_NE(t.reason.find(*c.none), std::string::npos) << t.reason;
+  }
+  if (c.count) {
+    EXPECT_EQ(t.candidates.size(), *c.count);
+  }
+  for (size_t i = 0; i < c.answers.size(); ++i) {
+    if (c.answers[i].empty()) continue;
+    ASSERT_GT(t.candidates.size(), i) << "no candidate " << i + 1 << "; reason: " << t.reason;
+    EXPECT_EQ(t.candidates[i].sql, c.answers[i]) << "candidate " << i + 1;
+  }
+}
+
+TEST(Translator, QuestionsFile) {
+  std::map<std::string, std::string> ddl;
+  auto cases = ReadCases(std::string(PLAINSQL_SOURCE_DIR) + "/tests/builtin/questions.txt", ddl);
+  EXPECT_GE(cases.size(), 100u);
+  test::TempDir dir;
+  std::map<std::string, std::unique_ptr<Fixture>> fixtures;
+  for (const auto& c : cases) {
+    auto& f = fixtures[c.schema];
+    if (!f) {
+      std::string path = test::SampleDb();
+      if (c.schema != "plant") {
+        ASSERT_TRUE(ddl.count(c.schema)) << "no ddl: lines for schema " << c.schema;
+        path = dir.File(c.schema + ".db");
+        test::MakeSqliteDb(path, ddl[c.schema]);
+      }
+      f = OpenFixture(path);
+      ASSERT_TRUE(f);
+    }
+    Check(c, f->translator->Translate(c.question, f->conn->dialect(), Parts().stemmer));
+  }
+}
+
+TEST(Translator, ScoresUnlinkedWordsAndTrees) {
+  auto f = OpenFixture(test::SampleDb());
+  ASSERT_TRUE(f);
+  Stemmer& st = Parts().stemmer;
+  const sql::Dialect& d = f->conn->dialect();
+  // Honesty: nothing linked, no query, and the words nothing accounts for.
+  auto none = f->translator->Translate("What is the meaning of life?", d, st);
   EXPECT_TRUE(none.candidates.empty());
-  EXPECT_NE(none.reason.find("nothing in the question"), std::string::npos);
   EXPECT_EQ(none.unlinked, (std::vector<std::string>{"meaning", "life"}));
-  // Counts per group, negation, the average, patterns, "or", "both".
-  EXPECT_EQ(sql("Which plants have more than 2 technicians?"),
-            "SELECT T1.plant_name FROM plant AS T1 JOIN technician AS T2 ON T1.plant_id = T2.plant_id GROUP BY "
-            "T1.plant_id HAVING count(*) > 2");
-  EXPECT_EQ(sql("Which plants have no technicians?"),
-            "SELECT plant_name FROM plant WHERE plant_id NOT IN (SELECT S1.plant_id FROM technician AS S1)");
-  EXPECT_EQ(sql("List the first names of technicians with an hourly rate above the average"),
-            "SELECT first_name FROM technician WHERE hourly_rate > (SELECT avg(hourly_rate) FROM technician)");
-  EXPECT_EQ(sql("Which plants have a name containing the word 'Works'?"),
-            "SELECT plant_name FROM plant WHERE plant_name LIKE '%Works%'");
-  EXPECT_EQ(sql("Which plants have a name that does not contain the word 'Works'?"),
-            "SELECT plant_name FROM plant WHERE plant_name NOT LIKE '%Works%'");
-  EXPECT_EQ(sql("Which plants are in Toledo or in the Netherlands?"),
-            "SELECT plant_name FROM plant WHERE city = 'Toledo' OR country = 'Netherlands'");
-  // Dates compare with a date column: one named, else the subject's date column a question word names part of.
-  EXPECT_EQ(sql("Which technicians were hired after 2020-01-01?"),
-            "SELECT first_name FROM technician WHERE hire_date > '2020-01-01'");
-  EXPECT_EQ(sql("List the equipment descriptions installed before 2015-01-01"),
-            "SELECT EQ_DESC FROM TB_EQUIP WHERE INSTL_DT < '2015-01-01'");
-  // Yes/no columns by their quality, negated too.
-  EXPECT_EQ(sql("How many certified technicians are there?"), "SELECT count(*) FROM technician WHERE is_certified = 1");
-  EXPECT_EQ(sql("List the first names of technicians who are not certified"),
-            "SELECT first_name FROM technician WHERE is_certified != 1");
-  auto both = tr.Translate("Which countries have both plants in Toledo and Rotterdam?", (*conn)->dialect(), st);
+  // Later readings rank lower: the other reading of a same-column pair, a value another column holds.
+  auto both = f->translator->Translate("Which countries have both plants in Toledo and Rotterdam?", d, st);
   ASSERT_EQ(both.candidates.size(), 2u);
-  EXPECT_EQ(both.candidates[0].sql,
-            "SELECT country FROM plant WHERE city = 'Toledo' INTERSECT SELECT country FROM plant WHERE city = "
-            "'Rotterdam'");
-  EXPECT_EQ(both.candidates[1].sql, "SELECT country FROM plant WHERE city = 'Toledo' OR city = 'Rotterdam'");
   EXPECT_LT(both.candidates[1].score, both.candidates[0].score);
-  // A value two columns hold: the preferred column first, the other as a later, lower reading.
-  auto pump = tr.Translate("How many pieces of equipment have type PUMP?", (*conn)->dialect(), st);
+  auto pump = f->translator->Translate("How many pieces of equipment have type PUMP?", d, st);
   ASSERT_EQ(pump.candidates.size(), 2u);
-  EXPECT_NE(pump.candidates[0].sql.find("TYP_CD = 'PUMP'"), std::string::npos);
-  EXPECT_NE(pump.candidates[1].sql.find("EQ_TYP_CD = 'PUMP'"), std::string::npos);
   EXPECT_LT(pump.candidates[1].score, pump.candidates[0].score);
-  // Every candidate parses: a score in [0, 1].
-  auto t = tr.Translate("How many plants are there?", (*conn)->dialect(), st);
+  // Every word accounted for: score 1. Each candidate carries the tree its SQL was printed from.
+  auto t = f->translator->Translate("How many plants are there?", d, st);
   ASSERT_EQ(t.candidates.size(), 1u);
   EXPECT_DOUBLE_EQ(t.candidates[0].score, 1.0);
+  for (const auto* tr : {&t, &both, &pump}) {
+    for (const auto& c : tr->candidates) {
+      ASSERT_TRUE(c.query);
+      EXPECT_EQ(sql::Print(*c.query, d), c.sql);
+    }
+  }
+  // Literals come from the dialect: a yes/no column in PostgreSQL is compared with TRUE.
+  auto pg = f->translator->Translate("How many certified technicians are there?", sql::Postgres(), st);
+  ASSERT_FALSE(pg.candidates.empty());
+  EXPECT_EQ(pg.candidates[0].sql, "SELECT count(*) FROM technician WHERE is_certified = TRUE");
 }
 
 }  // namespace

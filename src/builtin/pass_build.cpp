@@ -1,0 +1,272 @@
+// The build pass (see passes.h): the reading as syntax trees, printed by the SQL front end's printer.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+#include "builtin/passes.h"
+#include "builtin/query_tree.h"
+#include "common/strings.h"
+#include "sql/printer.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+// Tables as T1, T2, ... in join order when there is more than one.
+class Aliases {
+ public:
+  Aliases(const Reading& r) : d_(r.ctx.dialect), tables_(r.tree->Tables()) {  // NOLINT(google-explicit-constructor)
+    for (size_t i = 0; i < tables_.size(); ++i) alias_[ToLower(tables_[i])] = fmt::format("T{}", i + 1);
+  }
+  sql::Expr Ref(const std::string& table, const std::string& column) const {
+    return tree::Column(d_, Alias(table), column);
+  }
+  sql::Expr Ref(const ColumnRef& c) const { return Ref(c.table, c.column); }
+  sql::TableRef Table(const std::string& table) const { return tree::Table(d_, table, Alias(table)); }
+  bool Has(const std::string& table) const { return std::find(tables_.begin(), tables_.end(), table) != tables_.end(); }
+
+ private:
+  std::string Alias(const std::string& table) const {
+    if (tables_.size() < 2) return "";
+    auto it = alias_.find(ToLower(table));
+    return it == alias_.end() ? "" : it->second;
+  }
+  const sql::Dialect& d_;
+  std::vector<std::string> tables_;
+  std::map<std::string, std::string> alias_;
+};
+
+sql::Expr OutputExpr(const Aliases& a, const Output& o) {
+  switch (o.kind) {
+    case Output::Kind::kColumn: return a.Ref(o.col);
+    case Output::Kind::kAggregate: return tree::Function(o.function, {a.Ref(o.col)});
+    case Output::Kind::kCount: return tree::CountStar();
+    case Output::Kind::kCountDistinct: return tree::Function("count", {a.Ref(o.col)}, true);
+    case Output::Kind::kStar: break;
+  }
+  sql::Expr star;
+  star.kind = sql::ExprKind::kStar;
+  return star;
+}
+
+// SELECT [DISTINCT] items FROM the join tree.
+sql::Select SelectFrom(const Reading& r, const Aliases& a) {
+  sql::Select s;
+  s.distinct = r.intent.distinct && !r.counting && r.aggregates.empty();
+  for (const auto& o : r.select) s.items.push_back({OutputExpr(a, o), std::nullopt});
+  sql::TableRef from = a.Table(r.tree->root);
+  for (const auto& e : r.tree->edges) {
+    std::vector<sql::Expr> on;
+    for (size_t i = 0; i < e.left_columns.size(); ++i) {
+      on.push_back(tree::Binary("=", a.Ref(e.left_table, e.left_columns[i]), a.Ref(e.right_table, e.right_columns[i])));
+    }
+    from = tree::Join(std::move(from), a.Table(e.right_table), tree::AllOf(std::move(on)));
+  }
+  s.from = std::move(from);
+  return s;
+}
+
+// A condition, with what decides whether it can hold together with the next.
+struct Cond {
+  sql::Expr expr;
+  ColumnRef col;
+  size_t at = SIZE_MAX;
+  bool equality = false;
+  double number = 0;
+  bool numeric = false;
+  std::string op;
+};
+
+// The conditions in question order: the filters, the NOT IN of the negation, then the years.
+std::vector<Cond> Conditions(const Reading& r, const Aliases& a) {
+  std::vector<Cond> conds;
+  for (const auto& f : r.filters) {
+    Cond c{tree::Condition(r.ctx.dialect, a.Ref(f.col), f), f.col, f.at, f.op == "=", 0, false, f.op};
+    std::string text = tree::ValueText(r.ctx.dialect, f.value);
+    if (!text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-')) {
+      c.number = std::atof(text.c_str());
+      c.numeric = true;
+    }
+    conds.push_back(std::move(c));
+  }
+  if (r.not_in) {
+    sql::Expr in;
+    in.kind = sql::ExprKind::kInQuery;
+    in.negated = true;
+    in.args.push_back(a.Ref(r.not_in_column));
+    in.query = *r.not_in;
+    conds.push_back({std::move(in), r.not_in_column, *r.neg_at, false, 0, false, "NOT IN"});
+  }
+  std::stable_sort(conds.begin(), conds.end(), [](const Cond& x, const Cond& y) { return x.at < y.at; });
+  if (r.year_column) {
+    std::vector<sql::Expr> ors;
+    for (const auto& y : r.years) ors.push_back(tree::Binary("=", a.Ref(*r.year_column), tree::Number(y)));
+    conds.push_back({tree::AnyOf(std::move(ors)), *r.year_column, SIZE_MAX, false, 0, false, "="});
+  }
+  return conds;
+}
+
+bool WordBetween(const Reading& r, size_t a, size_t b, std::string_view word) {
+  if (a == SIZE_MAX || b == SIZE_MAX) return false;
+  for (size_t i = std::min(a, b) + 1; i < std::max(a, b) && i < r.tokens.size(); ++i) {
+    if (IsWord(r.tokens[i], word)) return true;
+  }
+  return false;
+}
+
+// Which pairs (i, i + 1) are joined by OR ("or" between them), and a same-column pair that no row meets together
+// ("Panama and Malta flags", "more than 5600 and less than 5200"): OR, or with "both" or "and", INTERSECT.
+struct Pairing {
+  std::vector<bool> or_next;
+  std::optional<std::pair<size_t, size_t>> clash;
+};
+
+Pairing PairConditions(const Reading& r, const std::vector<Cond>& conds) {
+  Pairing p;
+  p.or_next.assign(conds.size(), false);
+  bool both =
+      std::any_of(r.tokens.begin(), r.tokens.end(), [](const retrieval::Token& t) { return t.lower == "both"; });
+  for (size_t i = 0; i + 1 < conds.size(); ++i) {
+    const Cond &a = conds[i], &b = conds[i + 1];
+    bool cannot_both = a.col == b.col &&
+                       ((a.equality && b.equality) || (a.numeric && b.numeric &&
+                                                       ((a.op[0] == '>' && b.op[0] == '<' && a.number >= b.number) ||
+                                                        (a.op[0] == '<' && b.op[0] == '>' && a.number <= b.number))));
+    if (WordBetween(r, a.at, b.at, "or") || WordBetween(r, a.at, b.at, "nor")) {
+      p.or_next[i] = true;
+    } else if (cannot_both) {
+      p.or_next[i] = !(both || WordBetween(r, a.at, b.at, "and"));
+      if (!p.clash) p.clash = std::make_pair(i, i + 1);
+    }
+  }
+  return p;
+}
+
+// The WHERE condition without condition `skip`: runs joined by OR, the runs joined by AND.
+std::optional<sql::Expr> Where(const std::vector<Cond>& conds, const std::vector<bool>& or_next,
+                               std::optional<size_t> skip) {
+  std::vector<sql::Expr> groups, ors;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    if (skip && *skip == i) continue;
+    ors.push_back(conds[i].expr);
+    bool joined = or_next[i] && !(skip && *skip == i + 1);
+    if (!joined) {
+      groups.push_back(tree::AnyOf(std::move(ors)));
+      ors.clear();
+    }
+  }
+  if (groups.empty()) return std::nullopt;
+  return tree::AllOf(std::move(groups));
+}
+
+// Counting per subject row groups by its key; counting the subject's own rows ("statuses shared by more than two
+// roller coasters") groups by what is shown.
+std::optional<sql::Expr> SubjectKey(const Reading& r, const Aliases& a) {
+  const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
+  bool own_rows = (r.having && ToLower(r.having->counted) == ToLower(r.subject) && !r.group_by_count) || r.by_shown;
+  bool keyed = t && !t->primary_key.empty();
+  if (keyed && !own_rows) return a.Ref(r.subject, t->primary_key.front());
+  for (const auto& c : r.shown) {
+    if (a.Has(c.table)) return a.Ref(c);
+  }
+  if (keyed) return a.Ref(r.subject, t->primary_key.front());
+  return std::nullopt;
+}
+
+// GROUP BY and HAVING. A count per group with nothing to group by is dropped.
+void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
+  if (r.group) {
+    s.group_by.push_back(a.Ref(*r.group));
+  } else if (r.group_by_count || r.having) {
+    if (auto key = SubjectKey(r, a)) {
+      s.group_by.push_back(std::move(*key));
+    } else {
+      r.having.reset();
+      r.group_by_count = false;
+    }
+  }
+  if (r.having) s.having = tree::Binary(r.having->op, tree::CountStar(), tree::Number(r.having->value));
+}
+
+// ORDER BY and LIMIT; false when there is neither.
+bool Ordering(const Reading& r, const Aliases& a, sql::Query& q) {
+  if (r.group_by_count) {
+    q.order_by.push_back({tree::CountStar(), r.order_desc, sql::NullsOrder::kDefault});
+  } else if (r.order_column) {
+    q.order_by.push_back(
+        {a.Ref(*r.order_column), r.order_desc ? std::optional<bool>(true) : std::nullopt, sql::NullsOrder::kDefault});
+  } else if (r.order_first_shown && !r.select.empty() && r.select.front().kind != Output::Kind::kStar &&
+             r.aggregates.empty() && !r.counting) {
+    q.order_by.push_back({OutputExpr(a, r.select.front()), r.order_desc ? std::optional<bool>(true) : std::nullopt,
+                          sql::NullsOrder::kDefault});
+  }
+  if (!r.limit.empty() && (r.order_column || r.group_by_count)) q.limit = tree::Number(r.limit);
+  return !q.order_by.empty() || q.limit;
+}
+
+sql::Query Intersect(const sql::Select& s, const std::vector<Cond>& conds, const std::vector<bool>& or_next,
+                     std::pair<size_t, size_t> clash) {
+  sql::Select left = s, right = s;
+  if (auto w = Where(conds, or_next, clash.second)) left.where = std::move(*w);
+  if (auto w = Where(conds, or_next, clash.first)) right.where = std::move(*w);
+  sql::Query q;
+  q.body.kind = sql::QueryBodyKind::kSetOp;
+  q.body.set_op = sql::SetOp::kIntersect;
+  q.body.left = tree::QueryOf(std::move(left)).body;
+  q.body.right = tree::QueryOf(std::move(right)).body;
+  return q;
+}
+
+// The share of the question's content words the reading accounts for; the others are unlinked.
+void Score(Reading& r) {
+  size_t content = 0, covered = 0;
+  for (size_t i = 0; i < r.tokens.size(); ++i) {
+    if (r.tokens[i].kind == TokenKind::kWord && retrieval::IsStopWord(r.tokens[i].lower)) continue;
+    ++content;
+    if (r.used[i]) {
+      ++covered;
+    } else {
+      r.unlinked.push_back(r.tokens[i].text);
+    }
+  }
+  r.score = content ? static_cast<double>(covered) / static_cast<double>(content) : 0.0;
+}
+
+void Add(Reading& r, sql::Query q, std::string note) {
+  std::string text = sql::Print(q, r.ctx.dialect);
+  r.built.push_back({std::move(q), std::move(text), std::move(note)});
+}
+
+}  // namespace
+
+void BuildQueries(Reading& r) {
+  Aliases a(r);
+  sql::Select s = SelectFrom(r, a);
+  std::vector<Cond> conds = Conditions(r, a);
+  Pairing p = PairConditions(r, conds);
+  Grouping(r, a, s);
+  sql::Query main;
+  bool ordered = Ordering(r, a, main);
+  // The readings, best first: the conditions as read, then the other reading of a same-column pair. No INTERSECT
+  // with ordering or aggregates: the pair is an OR then, never an AND that no row meets.
+  std::optional<sql::Query> intersect;
+  if (p.clash && !ordered && !r.counting && r.aggregates.empty()) intersect = Intersect(s, conds, p.or_next, *p.clash);
+  bool both_first = p.clash && !p.or_next[p.clash->first] && intersect;
+  if (p.clash) p.or_next[p.clash->first] = true;
+  if (auto w = Where(conds, p.or_next, std::nullopt)) s.where = std::move(*w);
+  main.body.kind = sql::QueryBodyKind::kSelect;
+  main.body.select = std::move(s);
+  if (both_first) {
+    Add(r, std::move(*intersect), "both values: INTERSECT");
+    Add(r, std::move(main), "either value: OR");
+  } else {
+    Add(r, std::move(main), "");
+    if (intersect) Add(r, std::move(*intersect), "both values: INTERSECT");
+  }
+  Score(r);
+}
+
+}  // namespace plainsql::builtin

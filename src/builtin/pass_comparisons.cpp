@@ -1,0 +1,183 @@
+// The comparison passes (see passes.h): numbers, dates, the average and counts per group.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "builtin/passes.h"
+#include "common/strings.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+using retrieval::IsStopWord;
+
+// "older than average": the quantity the adjective names; "above the average age": the column after it.
+void CompareWithAverage(Reading& r, const Comparison& c) {
+  std::optional<ColumnRef> col;
+  if (!QuantityOf(c.adjective).empty()) col = NumericNear(r, c.cue, QuantityOf(c.adjective));
+  for (size_t k = c.number + 1; !col && k < r.tokens.size() && k <= c.number + 2; ++k) {
+    if (auto named = ColumnAt(r, k); named && IsNumericColumn(r.ctx.schema, *named)) {
+      col = named;
+      MarkMention(r, k);
+    }
+  }
+  if (!col) col = NumericNear(r, c.cue, "");
+  if (!col) {
+    r.notes.push_back(fmt::format("no numeric column to compare with the average ('{}')", r.tokens[c.cue].text));
+    return;
+  }
+  r.used[c.cue] = r.used[c.number] = true;
+  r.filters.push_back({*col, c.op, {Literal::Kind::kAverage, "", *col}, {}, c.cue});
+  r.notes.push_back(fmt::format("compared with the average of {}.{}", col->table, col->column));
+}
+
+// "more than 100 tracks", "at least 2 events", "4 or more transactions", "more than once": a count per group.
+// ("older than 40" names its quantity: never a count; "40 and a singer": the noun must follow the number.)
+bool CountPerGroup(Reading& r, const Comparison& c) {
+  if (c.op == "BETWEEN" || r.having || !QuantityOf(c.adjective).empty()) return false;
+  const auto& tokens = r.tokens;
+  size_t k = c.number + 1;
+  if (c.cue > c.number) k = c.cue + 1;  // "4 or more transactions"
+  while (k < tokens.size() && tokens[k].kind == TokenKind::kWord && IsStopWord(tokens[k].lower) &&
+         tokens[k].lower != "and" && tokens[k].lower != "or") {
+    ++k;
+  }
+  std::optional<std::string> counted;
+  bool times = tokens[c.number].lower == "once" || tokens[c.number].lower == "twice" ||
+               (k < tokens.size() && tokens[k].lower == "times");
+  if (k < tokens.size()) counted = TableAt(r, k);
+  if (!counted && !times) return false;
+  r.having = Having{c.op, c.value, counted.value_or("")};
+  r.used[c.cue] = r.used[c.number] = true;
+  if (times && k < tokens.size()) r.used[k] = true;
+  r.notes.push_back(counted ? fmt::format("a count of {} per group {} {}", *counted, c.op, c.value)
+                            : fmt::format("a count per group {} {}", c.op, c.value));
+  return true;
+}
+
+// The date column named nearest to the cue.
+std::optional<ColumnRef> NamedDateColumn(Reading& r, size_t cue) {
+  std::optional<ColumnRef> col;
+  size_t best = SIZE_MAX, best_k = 0;
+  for (size_t k = 0; k < r.mentions.size(); ++k) {
+    const auto& el = ElementOf(r, r.mentions[k]);
+    if (el.column.empty()) continue;
+    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+    const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
+    bool dated = column && (column->type_class == catalog::TypeClass::kDatetime ||
+                            ToLower(el.column).find("date") != std::string::npos);
+    size_t d = r.mentions[k].end <= cue ? cue - r.mentions[k].end : r.mentions[k].begin - cue + 1;
+    if (dated && d < best) {
+      best = d;
+      best_k = k;
+      col = ColumnRef{el.table, el.column};
+    }
+  }
+  if (col) r.consumed.insert(best_k);
+  return col;
+}
+
+// A date column of the subject: one a question word names part of ("installed" for INSTL_DT, read "install date"),
+// else its only one.
+std::optional<ColumnRef> SubjectDateColumn(const Reading& r) {
+  std::vector<ColumnRef> dates;
+  std::optional<ColumnRef> named;
+  for (const auto& el : r.ctx.index.Elements()) {
+    if (el.column.empty() || ToLower(el.table) != ToLower(r.subject)) continue;
+    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+    const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
+    if (!column || column->type_class != catalog::TypeClass::kDatetime) continue;
+    dates.push_back({el.table, el.column});
+    for (const auto& phrase : el.phrases) {
+      for (const auto& tok : r.tokens) {
+        if (!named && tok.kind == TokenKind::kWord && !IsStopWord(tok.lower) &&
+            std::find(phrase.begin(), phrase.end(), tok.stem) != phrase.end()) {
+          named = ColumnRef{el.table, el.column};
+        }
+      }
+    }
+  }
+  return named ? named : dates.size() == 1 ? std::optional<ColumnRef>(dates.front()) : std::nullopt;
+}
+
+// A date ("shipped after 2000-01-01"): the date column named nearest, else one of the subject's.
+void CompareDate(Reading& r, const Comparison& c) {
+  std::optional<ColumnRef> col = NamedDateColumn(r, c.cue);
+  if (!col) col = SubjectDateColumn(r);
+  if (!col) col = ColumnNamed(r.ctx.schema, r.subject, "date");
+  if (!col) {
+    r.notes.push_back(fmt::format("no date column for '{}'", c.value));
+    return;
+  }
+  r.used[c.cue] = r.used[c.number] = true;
+  Literal high;
+  if (!c.high.empty()) high = {Literal::Kind::kString, c.high, {}};
+  r.filters.push_back({*col, c.op, {Literal::Kind::kString, c.value, {}}, high, c.cue});
+}
+
+// A number: the column the adjective or the unit after the number names, else the numeric column named nearest;
+// "held between 2009 and 2011", "before 2010": else a year.
+void CompareNumber(Reading& r, const Comparison& c) {
+  std::string hint = QuantityOf(c.adjective);
+  if (hint.empty() && c.number + 1 < r.tokens.size()) hint = QuantityOfUnit(r.tokens, c.number + 1);
+  auto col = hint.empty() ? NumericNear(r, c.cue, "") : NumericNear(r, c.cue, hint);
+  if (!col && !hint.empty()) col = NumericNear(r, c.cue, "");
+  bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
+  if (!col && year_like) col = NumericNear(r, c.cue, "year");
+  if (!col) {
+    r.notes.push_back(fmt::format("no numeric column for '{}'", r.tokens[c.cue].text));
+    return;
+  }
+  r.used[c.cue] = r.used[c.number] = true;
+  Literal high;
+  if (!c.high.empty()) high = {Literal::Kind::kNumber, c.high, {}};
+  r.filters.push_back({*col, c.op, {Literal::Kind::kNumber, c.value, {}}, high, c.cue});
+}
+
+}  // namespace
+
+void ReadComparisons(Reading& r) {
+  for (size_t t : r.consumed_tokens) MarkMention(r, t);
+  for (const auto& c : r.intent.comparisons) {
+    if (c.average) {
+      CompareWithAverage(r, c);
+    } else if (CountPerGroup(r, c)) {
+      continue;
+    } else if (c.value.size() == 10 && c.value[4] == '-') {
+      CompareDate(r, c);
+    } else {
+      CompareNumber(r, c);
+    }
+  }
+}
+
+void ReadNumbers(Reading& r) {
+  const auto& tokens = r.tokens;
+  // A number right after a column's name: "student with ID 1004", "room number 101" → that column equals it.
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
+    size_t k = i;
+    while (k > 0 && tokens[k - 1].kind == TokenKind::kWord && IsStopWord(tokens[k - 1].lower) && i - k < 2) --k;
+    if (k == 0) continue;
+    auto col = ColumnAt(r, k - 1);
+    if (!col) continue;
+    bool numeric = IsNumericColumn(r.ctx.schema, *col);
+    r.filters.push_back(
+        {*col, "=", {numeric ? Literal::Kind::kNumber : Literal::Kind::kString, tokens[i].lower, {}}, {}, i});
+    r.used[i] = true;
+    MarkMention(r, k - 1);
+  }
+  // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR).
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
+    bool year = tokens[i].lower.size() == 4 && tokens[i].lower >= "1800" && tokens[i].lower <= "2100";
+    if (year) {
+      r.years.push_back(tokens[i].lower);
+      r.used[i] = true;
+    }
+  }
+  if (!r.years.empty()) r.year_column = NumericNear(r, tokens.size(), "year");
+}
+
+}  // namespace plainsql::builtin

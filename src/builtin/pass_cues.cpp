@@ -1,0 +1,36 @@
+// The cue pass (see passes.h): words that carry the intent name no table or column.
+#include "builtin/passes.h"
+#include "builtin/words.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+// "first" and "top" are cues only before a number ("top 3"); "first name" names a column. "group" and "order" name
+// columns too; they are cues in "grouped by", "group by", "in … order", "order by".
+bool IsCue(const std::vector<retrieval::Token>& tokens, size_t i) {
+  static const words::WordSet& kCues = words::List("cue_words");
+  static const words::WordSet& kOrderWords = words::List("order_words");
+  const std::string& w = tokens[i].lower;
+  if (tokens[i].kind != TokenKind::kWord || !kCues.count(w)) return false;
+  if ((w == "first" || w == "top") && !(i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kNumber)) {
+    return false;
+  }
+  if (w == "group" || w == "order") {
+    bool by = i + 1 < tokens.size() && tokens[i + 1].lower == "by";
+    bool in_order = w == "order" && i > 0 && kOrderWords.count(tokens[i - 1].lower);
+    if (!by && !in_order) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void MaskCues(Reading& r) {
+  for (size_t i = 0; i < r.tokens.size(); ++i) {
+    if (IsCue(r.tokens, i)) r.used[i] = true;
+  }
+  for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
+}
+
+}  // namespace plainsql::builtin

@@ -1,0 +1,227 @@
+// The grouping passes (see passes.h): grouping, aggregates, superlatives, order and the select list.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "builtin/passes.h"
+#include "builtin/words.h"
+#include "common/strings.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+using retrieval::IsStopWord;
+
+Output ColumnOutput(const ColumnRef& c) { return {Output::Kind::kColumn, c, ""}; }
+
+// "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count.
+bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggregates) {
+  if (r.tokens[a.token].lower != "number") return false;
+  size_t k = a.token + 1;
+  while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+  auto named = ColumnAt(r, k);
+  return other_aggregates || (named && IsNumericColumn(r.ctx.schema, *named));
+}
+
+// A superlative: "the oldest singer" orders by the quantity and keeps one row; "the stadium with the most concerts"
+// counts per group; "the most common age" counts the rows per value of what is shown.
+void ReadSuperlative(Reading& r) {
+  const Superlative& s = r.intent.superlatives.front();
+  std::string word = ToLower(s.word);
+  bool counts = word == "most" || word == "fewest" || word == "least";
+  auto next_column = ColumnAt(r, s.token + 1);
+  static const words::WordSet& kFrequent = words::List("frequency_words");
+  if (counts && s.token + 1 < r.tokens.size() && kFrequent.count(r.tokens[s.token + 1].lower)) {
+    r.used[s.token + 1] = true;
+    r.by_shown = true;
+    next_column.reset();
+  }
+  if (counts && !next_column) {
+    r.group_by_count = true;
+  } else if (next_column) {
+    // Only the mention that names the ordering is used up: "the name and age of the oldest singer" shows age.
+    r.order_column = next_column;
+    MarkMention(r, s.token + 1);
+  } else {
+    r.order_column = NumericNear(r, s.token, QuantityOf(word));
+  }
+  r.order_desc = s.descending;
+  r.limit = "1";
+}
+
+// The tables a column named only by its head word may come from: those the reading needs anyway.
+std::set<std::string> AnchoredTables(const Reading& r) {
+  std::set<std::string> anchored = {ToLower(r.subject)};
+  for (const auto& f : r.filters) anchored.insert(ToLower(f.col.table));
+  for (const auto& c : r.selected) anchored.insert(ToLower(c.table));
+  if (r.group) anchored.insert(ToLower(r.group->table));
+  if (r.order_column) anchored.insert(ToLower(r.order_column->table));
+  if (r.year_column) anchored.insert(ToLower(r.year_column->table));
+  if (r.having && !r.having->counted.empty()) anchored.insert(ToLower(r.having->counted));
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (el.column.empty() || m.whole) anchored.insert(ToLower(el.table));
+  }
+  return anchored;
+}
+
+// The columns named and not used for anything else, in question order. A column named only by its head word
+// ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
+void ShowNamedColumns(Reading& r) {
+  std::set<std::string> anchored = AnchoredTables(r);
+  for (size_t k = 0; k < r.mentions.size(); ++k) {
+    const auto& el = ElementOf(r, r.mentions[k]);
+    if (el.column.empty() || r.consumed.count(k)) continue;
+    if (!r.mentions[k].whole && !anchored.count(ToLower(el.table))) {
+      r.notes.push_back(fmt::format("not shown: {}.{} (only its head word named, its table not otherwise needed)",
+                                    el.table, el.column));
+      continue;
+    }
+    ColumnRef c{el.table, el.column};
+    if (std::find(r.shown.begin(), r.shown.end(), c) == r.shown.end()) r.shown.push_back(c);
+  }
+}
+
+// "the categories and the count", "each bed type's average price" ("different bed types" with an aggregate): a
+// column named before the count, or after "different", groups.
+void GroupByShown(Reading& r) {
+  if (r.group || r.group_by_count || r.having || !(r.counting || !r.aggregates.empty()) || r.shown.empty()) return;
+  for (size_t i = 0; i + 1 < r.tokens.size() && !r.group; ++i) {
+    if (!r.counting && r.intent.distinct && (r.tokens[i].lower == "different" || r.tokens[i].lower == "distinct")) {
+      if (auto c = ColumnAt(r, i + 1)) r.group = c;
+    }
+  }
+  if (!r.group && r.counting && r.count_at) {
+    for (size_t k = 0; k < r.mentions.size() && !r.group; ++k) {
+      const auto& el = ElementOf(r, r.mentions[k]);
+      if (!el.column.empty() && !r.consumed.count(k) && r.mentions[k].end <= *r.count_at) {
+        r.group = ColumnRef{el.table, el.column};
+      }
+    }
+  }
+  if (r.group) {
+    std::erase(r.shown, *r.group);
+    r.notes.push_back(fmt::format("grouped by {}.{}", r.group->table, r.group->column));
+  }
+}
+
+// "all the information about", "all details of", "everything": every column.
+bool AsksForEverything(Reading& r) {
+  bool everything = false;
+  static const words::WordSet& kEverything = words::List("everything_words");
+  for (size_t i = 0; i < r.tokens.size(); ++i) {
+    const std::string& w = r.tokens[i].lower;
+    bool all_before = (i >= 1 && r.tokens[i - 1].lower == "all") || (i >= 2 && r.tokens[i - 2].lower == "all");
+    bool word = kEverything.count(w) && (w != "details" || !r.used[i]);
+    if (w == "everything" || (word && all_before)) {
+      everything = true;
+      r.used[i] = true;
+    }
+  }
+  return everything;
+}
+
+}  // namespace
+
+void ReadGroupBy(Reading& r) {
+  for (size_t g : r.intent.group_by) {
+    // "for each country" names a column; "in each genre" a table: its name column, else its key.
+    size_t k = g;
+    while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+    if (auto c = ColumnAt(r, k)) {
+      r.group = c;
+      break;
+    }
+    if (auto t = TableAt(r, k)) {
+      const catalog::Table* table = r.ctx.schema.FindTable(*t);
+      std::optional<ColumnRef> c = ColumnNamed(r.ctx.schema, *t, "name");
+      if (c && IsNumericColumn(r.ctx.schema, *c)) c.reset();
+      if (!c && table && !table->primary_key.empty()) c = ColumnRef{table->name, table->primary_key.front()};
+      if (c) {
+        r.group = c;
+        break;
+      }
+    }
+  }
+  for (const auto& f : r.filters) MarkConsumed(r, f.col);
+  if (r.group) MarkConsumed(r, *r.group);
+}
+
+void ReadAggregates(Reading& r) {
+  // ("the total number of students" is a count.)
+  bool other_aggregates =
+      std::any_of(r.intent.aggregates.begin(), r.intent.aggregates.end(), [&](const AggregateCue& a) {
+        return a.kind != Aggregate::kCount &&
+               !(a.token + 1 < r.tokens.size() && r.tokens[a.token + 1].lower == "number");
+      });
+  for (const auto& a : r.intent.aggregates) {
+    if (a.kind == Aggregate::kCount) {
+      if (CountIsQuantity(r, a, other_aggregates)) continue;
+      r.counting = true;
+      if (!r.count_at) r.count_at = a.token;
+      continue;
+    }
+    auto col = NumericNear(r, a.token + 1, "");
+    if (!col) continue;
+    static const std::map<Aggregate, const char*> kFn = {
+        {Aggregate::kAvg, "avg"}, {Aggregate::kSum, "sum"}, {Aggregate::kMax, "max"}, {Aggregate::kMin, "min"}};
+    Output item{Output::Kind::kAggregate, *col, kFn.at(a.kind)};
+    if (std::find(r.aggregates.begin(), r.aggregates.end(), item) != r.aggregates.end()) continue;
+    r.aggregates.push_back(item);
+    r.selected.push_back(*col);
+  }
+}
+
+void ReadOrder(Reading& r) {
+  r.order_desc = r.intent.order_descending.value_or(false);
+  if (!r.intent.superlatives.empty() && r.aggregates.empty()) ReadSuperlative(r);
+  if (r.intent.order_token) {
+    // "ordered by descending market value": the column may follow a cue word.
+    const size_t at = *r.intent.order_token;
+    std::optional<ColumnRef> by;
+    size_t by_at = 0;
+    for (size_t k = at; k < r.tokens.size() && k <= at + 2 && !by; ++k) {
+      if (k > at && !r.used[k - 1] && !IsStopWord(r.tokens[k - 1].lower)) break;
+      by = ColumnAt(r, k);
+      by_at = k;
+    }
+    if (by) {
+      r.order_column = by;
+      MarkMention(r, by_at);
+    } else if (r.tokens[at].lower == "frequency" || r.tokens[at].lower == "count") {
+      // "ordered by frequency": values of what is shown, by how often they occur.
+      r.used[at] = true;
+      r.group_by_count = r.by_shown = true;
+      r.order_desc = r.intent.order_descending.value_or(true);
+    }
+  }
+  if (r.intent.limit) r.limit = std::to_string(*r.intent.limit);
+  // "in alphabetical order", "in descending order" with no column named for it: the first column shown.
+  r.order_first_shown = r.intent.order_descending.has_value() && !r.order_column && r.intent.superlatives.empty();
+}
+
+void ChooseOutputs(Reading& r) {
+  ShowNamedColumns(r);
+  GroupByShown(r);
+  if (r.group) r.shown.insert(r.shown.begin(), *r.group);
+  if (r.counting && !r.group && !r.group_by_count) r.shown.clear();
+  for (const auto& c : r.shown) r.select.push_back(ColumnOutput(c));
+  for (const auto& a : r.aggregates) r.select.push_back(a);
+  if (r.counting && !r.group_by_count) {
+    bool distinct = r.intent.distinct && !r.shown.empty();
+    if (distinct) {
+      r.select.push_back({Output::Kind::kCountDistinct, r.select.front().col, "count"});
+    } else {
+      r.select.push_back({Output::Kind::kCount, {}, "count"});
+    }
+    if (distinct && !r.group) r.select.erase(r.select.begin());
+  }
+  bool everything = AsksForEverything(r);
+  if (r.select.empty()) {
+    auto name = ColumnNamed(r.ctx.schema, r.subject, "name");
+    r.select.push_back(name && !everything ? ColumnOutput(*name) : Output{Output::Kind::kStar, {}, ""});
+  }
+}
+
+}  // namespace plainsql::builtin

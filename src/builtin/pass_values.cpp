@@ -1,0 +1,154 @@
+// The value passes (see passes.h): LIKE patterns, stored values and yes/no columns as filters.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "builtin/passes.h"
+#include "builtin/words.h"
+#include "common/strings.h"
+
+namespace plainsql::builtin {
+
+namespace {
+
+std::string QuoteForNote(std::string_view s) { return "'" + ReplaceAll(s, "'", "''") + "'"; }
+
+// The pattern a cue at `i` starts, if a quoted or named string follows within five words.
+void PatternAt(Reading& r, size_t i) {
+  const auto& tokens = r.tokens;
+  const std::string& w = tokens[i].lower;
+  static const words::WordSet& kContains = words::List("pattern_contains");
+  static const words::WordSet& kStarts = words::List("pattern_starts");
+  static const words::WordSet& kEnds = words::List("pattern_ends");
+  static const words::WordSet& kNouns = words::List("pattern_nouns");
+  bool contains = kContains.count(w) > 0;
+  bool with = i + 1 < tokens.size() && tokens[i + 1].lower == "with";
+  bool starts = with && kStarts.count(w);
+  bool ends = with && kEnds.count(w);
+  if (!contains && !starts && !ends) return;
+  for (size_t k = i + 1; k < tokens.size() && k <= i + 5; ++k) {
+    bool quoted = tokens[k].kind == TokenKind::kQuoted;
+    bool named = k > 0 && kNouns.count(tokens[k - 1].lower);
+    if (!quoted && !named) continue;
+    std::string v;
+    for (char ch : tokens[k].text) {
+      if (ch != '%' && ch != '_') v += ch;
+    }
+    bool negated = false;
+    for (size_t n : r.intent.negations) {
+      if (n < i && i - n <= 2) {
+        negated = true;
+        r.pattern_negations.insert(n);
+      }
+    }
+    r.patterns.push_back({i, k, contains ? "%" + v + "%" : starts ? v + "%" : "%" + v, negated});
+    r.used[i] = r.used[k] = true;
+    for (size_t j = i + 1; j < k; ++j) {
+      if (tokens[j].lower == "with" || kNouns.count(tokens[j].lower)) r.used[j] = true;
+    }
+    return;
+  }
+}
+
+// The columns that hold the value at [b, e), those of tables the question names first; the first value several
+// columns hold is the one later readings vary.
+const retrieval::ValueMatch* ValueHolder(Reading& r, size_t b, size_t e) {
+  std::vector<const retrieval::ValueMatch*> holders;
+  for (const auto& v : r.values) {
+    if (v.begin == b && v.end == e) holders.push_back(&v);
+  }
+  std::stable_partition(holders.begin(), holders.end(),
+                        [&](const retrieval::ValueMatch* v) { return r.linked_tables.count(ToLower(v->table)) > 0; });
+  const retrieval::ValueMatch* best = holders.empty() ? nullptr : holders.front();
+  if (holders.size() > 1 && !r.choices.value_seen) {
+    r.choices.value_seen = true;
+    r.choices.value_alternatives = holders.size() - 1;
+    if (r.choices.value_choice < holders.size()) best = holders[r.choices.value_choice];
+    r.choices.varied_table = best->table;
+  }
+  return best;
+}
+
+// A text column a mention at `k` names.
+std::optional<ColumnRef> TextColumnAt(const Reading& r, size_t k) {
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (!el.column.empty() && m.begin <= k && k < m.end && !IsNumericColumn(r.ctx.schema, {el.table, el.column})) {
+      return ColumnRef{el.table, el.column};
+    }
+  }
+  return std::nullopt;
+}
+
+// A word just before `k` says the column there only filters: "whose name contains".
+bool OnlyFilter(const Reading& r, size_t k) {
+  static const words::WordSet& kOnlyFilter = words::List("filter_only_words");
+  for (size_t j = k >= 2 ? k - 2 : 0; j < k; ++j) {
+    if (kOnlyFilter.count(r.tokens[j].lower)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void FindPatterns(Reading& r) {
+  for (size_t i = 0; i < r.tokens.size(); ++i) PatternAt(r, i);
+}
+
+void MatchValues(Reading& r) {
+  std::set<std::pair<size_t, size_t>> spans;
+  for (const auto& v : r.values) spans.insert({v.begin, v.end});
+  for (const auto& [b, e] : spans) {
+    // A number a comparison reads ("after 1961") is not a stored value, nor is a pattern.
+    bool compared = false;
+    for (const auto& c : r.intent.comparisons) compared = compared || (b <= c.number && c.number < e);
+    for (const auto& p : r.patterns) compared = compared || (b <= p.value && p.value < e);
+    if (compared) continue;
+    bool clash = false;
+    for (size_t i = b; i < e; ++i) clash = clash || r.used[i];
+    const retrieval::ValueMatch* best = ValueHolder(r, b, e);
+    // A word that is both a column name and a value counts as a value only when quoted or capitalised.
+    if (!best || (clash && !best->quoted && !std::isupper(static_cast<unsigned char>(r.tokens[b].text[0])))) continue;
+    if (clash) {
+      std::erase_if(r.mentions, [&](const Mention& m) { return m.begin < e && b < m.end; });
+    }
+    r.filters.push_back({{best->table, best->column}, "=", {Literal::Kind::kString, best->value, {}}, {}, b});
+    for (size_t i = b; i < e; ++i) r.used[i] = true;
+    r.notes.push_back(fmt::format("value '{}' in {}.{}", best->value, best->table, best->column));
+  }
+}
+
+void PlacePatterns(Reading& r) {
+  for (const auto& p : r.patterns) {
+    std::optional<ColumnRef> col;
+    for (size_t back = 1; back <= 3 && back <= p.cue && !col; ++back) {
+      col = TextColumnAt(r, p.cue - back);
+      if (col && OnlyFilter(r, p.cue - back)) r.consumed_tokens.insert(p.cue - back);
+    }
+    for (size_t k = p.value + 1; k < r.tokens.size() && k <= p.value + 4 && !col; ++k) {
+      col = TextColumnAt(r, k);
+      if (col && OnlyFilter(r, k)) r.consumed_tokens.insert(k);
+    }
+    if (!col) col = ColumnNamed(r.ctx.schema, r.subject, "name");
+    if (!col) continue;
+    r.filters.push_back({*col, p.negated ? "NOT LIKE" : "LIKE", {Literal::Kind::kString, p.like, {}}, {}, p.cue});
+    r.notes.push_back(fmt::format("pattern {} on {}.{}", QuoteForNote(p.like), col->table, col->column));
+  }
+}
+
+void YesNoColumns(Reading& r) {
+  // "certified technicians", "equipment that is not critical": true, or false through the negation pass.
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (el.column.empty() || !m.whole) continue;  // "one time bonus" does not say "full time"
+    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+    const catalog::Column* c = t ? t->FindColumn(el.column) : nullptr;
+    if (!c || c->type_class != catalog::TypeClass::kBoolean) continue;
+    r.filters.push_back({{el.table, el.column}, "=", {Literal::Kind::kTrue, "", {}}, {}, m.begin});
+    r.consumed_tokens.insert(m.begin);
+    r.notes.push_back(fmt::format("yes/no column {}.{} as a filter", el.table, el.column));
+  }
+}
+
+}  // namespace plainsql::builtin

@@ -1,0 +1,164 @@
+// Builders of syntax-tree nodes (see query_tree.h).
+#include "builtin/query_tree.h"
+
+#include "common/strings.h"
+
+namespace plainsql::builtin::tree {
+
+sql::Identifier Name(const sql::Dialect& d, std::string_view name) {
+  sql::Identifier id;
+  id.name = std::string(name);
+  id.quote = sql::IsBareIdentifier(d, name) ? 0 : d.quote_open;
+  return id;
+}
+
+sql::Expr Column(const sql::Dialect& d, const std::string& qualifier, const std::string& column) {
+  sql::Expr e;
+  e.kind = sql::ExprKind::kColumn;
+  if (!qualifier.empty()) e.name.parts.push_back(sql::Identifier{qualifier, 0, 0});
+  e.name.parts.push_back(Name(d, column));
+  return e;
+}
+
+sql::TableRef Table(const sql::Dialect& d, const std::string& table, const std::string& alias) {
+  sql::TableRef t;
+  t.kind = sql::TableRefKind::kTable;
+  t.name.parts.push_back(Name(d, table));
+  if (!alias.empty()) t.alias = sql::Identifier{alias, 0, 0};
+  return t;
+}
+
+sql::TableRef Join(sql::TableRef left, sql::TableRef right, sql::Expr on) {
+  sql::TableRef j;
+  j.kind = sql::TableRefKind::kJoin;
+  j.left = std::move(left);
+  j.right = std::move(right);
+  j.join.on = std::move(on);
+  return j;
+}
+
+sql::Expr Binary(std::string op, sql::Expr left, sql::Expr right) {
+  sql::Expr e;
+  e.kind = sql::ExprKind::kBinary;
+  e.op = std::move(op);
+  e.args.push_back(std::move(left));
+  e.args.push_back(std::move(right));
+  return e;
+}
+
+namespace {
+
+sql::Expr Chain(const std::string& op, std::vector<sql::Expr> conditions) {
+  sql::Expr out = std::move(conditions.front());
+  for (size_t i = 1; i < conditions.size(); ++i) out = Binary(op, std::move(out), std::move(conditions[i]));
+  return out;
+}
+
+sql::Expr Literal(sql::LiteralKind kind, std::string text) {
+  sql::Expr e;
+  e.kind = sql::ExprKind::kLiteral;
+  e.literal_kind = kind;
+  e.text = std::move(text);
+  if (kind == sql::LiteralKind::kString) e.quote = '\'';
+  return e;
+}
+
+}  // namespace
+
+sql::Expr AllOf(std::vector<sql::Expr> conditions) { return Chain("AND", std::move(conditions)); }
+sql::Expr AnyOf(std::vector<sql::Expr> conditions) { return Chain("OR", std::move(conditions)); }
+
+sql::Expr Number(const std::string& text) {
+  if (!text.empty() && text.front() == '-') {
+    sql::Expr e;
+    e.kind = sql::ExprKind::kUnary;
+    e.op = "-";
+    e.args.push_back(Number(text.substr(1)));
+    return e;
+  }
+  // "2000-01-01" given as a number is a subtraction, as the parser reads it.
+  if (size_t minus = text.rfind('-'); minus != std::string::npos && minus > 0) {
+    return Binary("-", Number(text.substr(0, minus)), Literal(sql::LiteralKind::kNumber, text.substr(minus + 1)));
+  }
+  return Literal(sql::LiteralKind::kNumber, text);
+}
+
+sql::Expr String(const std::string& text) { return Literal(sql::LiteralKind::kString, text); }
+
+sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool distinct) {
+  sql::Expr e;
+  e.kind = sql::ExprKind::kFunction;
+  e.name.parts.push_back(sql::Identifier{name, 0, 0});
+  e.args = std::move(args);
+  e.distinct = distinct;
+  return e;
+}
+
+sql::Expr CountStar() {
+  sql::Expr e = Function("count", {});
+  e.star_arg = true;
+  return e;
+}
+
+sql::Expr Value(const sql::Dialect& d, const builtin::Literal& literal) {
+  switch (literal.kind) {
+    case builtin::Literal::Kind::kNumber: return Number(literal.text);
+    case builtin::Literal::Kind::kString: return String(literal.text);
+    case builtin::Literal::Kind::kTrue: {
+      std::string word = ToUpper(d.true_literal);
+      if (word == "TRUE") return Literal(sql::LiteralKind::kTrue, "");
+      return Number(std::string(d.true_literal));
+    }
+    case builtin::Literal::Kind::kAverage: {
+      sql::Select s;
+      s.items.push_back({Function("avg", {Column(d, "", literal.of.column)}), std::nullopt});
+      s.from = Table(d, literal.of.table, "");
+      sql::Expr e;
+      e.kind = sql::ExprKind::kSubquery;
+      e.query = QueryOf(std::move(s));
+      return e;
+    }
+    case builtin::Literal::Kind::kNone: break;
+  }
+  return Literal(sql::LiteralKind::kNull, "");
+}
+
+std::string ValueText(const sql::Dialect& d, const builtin::Literal& literal) {
+  switch (literal.kind) {
+    case builtin::Literal::Kind::kNumber: return literal.text;
+    case builtin::Literal::Kind::kString: return "'";
+    case builtin::Literal::Kind::kTrue: return std::string(d.true_literal);
+    case builtin::Literal::Kind::kAverage: return "(";
+    case builtin::Literal::Kind::kNone: break;
+  }
+  return "";
+}
+
+sql::Expr Condition(const sql::Dialect& d, sql::Expr column, const Filter& f) {
+  sql::Expr e;
+  if (f.op == "BETWEEN") {
+    e.kind = sql::ExprKind::kBetween;
+    e.args.push_back(std::move(column));
+    e.args.push_back(Value(d, f.value));
+    e.args.push_back(Value(d, f.high));
+    return e;
+  }
+  if (f.op == "LIKE" || f.op == "NOT LIKE") {
+    e.kind = sql::ExprKind::kLike;
+    e.op = "LIKE";
+    e.negated = f.op == "NOT LIKE";
+    e.args.push_back(std::move(column));
+    e.args.push_back(Value(d, f.value));
+    return e;
+  }
+  return Binary(f.op, std::move(column), Value(d, f.value));
+}
+
+sql::Query QueryOf(sql::Select select) {
+  sql::Query q;
+  q.body.kind = sql::QueryBodyKind::kSelect;
+  q.body.select = std::move(select);
+  return q;
+}
+
+}  // namespace plainsql::builtin::tree

@@ -1,0 +1,192 @@
+// The translator's typed reading of one question: what each pass has found so far. A reading starts with the
+// question's tokens, intent cues, schema links and stored values; each pass (passes.h) reads it and adds to it, in the
+// order of one list, and the last pass turns it into syntax trees (sql::Query) and candidates.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "builtin/intent.h"
+#include "catalog/schema.h"
+#include "linking/joins.h"
+#include "linking/linker.h"
+#include "retrieval/text.h"
+#include "retrieval/value_index.h"
+#include "sql/ast.h"
+#include "sql/dialect.h"
+
+namespace plainsql::builtin {
+
+/// A column by its table's and its own name as in the schema.
+struct ColumnRef {
+  std::string table, column;
+  bool operator==(const ColumnRef&) const = default;
+};
+
+/// A value a condition compares with, as the build pass writes it.
+struct Literal {
+  enum class Kind {
+    kNone,     // no value (BETWEEN's upper bound when there is no BETWEEN)
+    kNumber,   // text: a number as the question wrote it
+    kString,   // text: the string, unquoted
+    kTrue,     // the dialect's true literal
+    kAverage,  // the average of `of` over its table: (SELECT avg(column) FROM table)
+  };
+  Kind kind = Kind::kNone;
+  std::string text;
+  ColumnRef of;
+};
+
+/// One condition on a column: "=", "!=", ">", "<", ">=", "<=", "BETWEEN", "LIKE", "NOT LIKE".
+struct Filter {
+  ColumnRef col;
+  std::string op;
+  Literal value;
+  Literal high;          // BETWEEN's upper bound
+  size_t at = SIZE_MAX;  // the question token it comes from
+};
+
+/// A table or column the question names: a linked span of tokens.
+struct Mention {
+  size_t element = 0, begin = 0, end = 0;  // an index into the schema index's elements; tokens [begin, end)
+  bool whole = true;                       // every word of a name matched, not just its head word
+};
+
+/// "names containing the word 'court'", "starting with 'A'": a LIKE on a text column.
+struct Pattern {
+  size_t cue = 0, value = 0;  // the cue word's and the pattern's tokens
+  std::string like;           // the LIKE pattern
+  bool negated = false;       // "does not contain the letter M" → NOT LIKE
+};
+
+/// A count per group compared with a number: "more than 100 tracks".
+struct Having {
+  std::string op, value;
+  std::string counted;  // the table whose rows are counted ("" when only "times" says so)
+};
+
+/// One item of the select list.
+struct Output {
+  enum class Kind {
+    kColumn,         // col
+    kAggregate,      // function(col): function is "avg", "sum", "max" or "min"
+    kCount,          // count(*)
+    kCountDistinct,  // count(DISTINCT col)
+    kStar,           // *
+  };
+  Kind kind = Kind::kColumn;
+  ColumnRef col;
+  std::string function;
+  bool operator==(const Output&) const = default;
+};
+
+/// Which of the columns holding a stored value a reading uses; set by the caller, filled in by the value pass.
+struct Choices {
+  size_t value_choice = 0;        // which column holds the varied value (0: the preferred one)
+  bool value_seen = false;        // set by the passes: the varied value was met
+  size_t value_alternatives = 0;  // set by the passes: how many other columns hold it
+  std::string varied_table;       // set by the passes: the table of the column chosen for it
+  bool lost = false;              // set by the passes: that table was dropped (no join to the subject)
+};
+
+/// One candidate the build pass made: the tree, its printed SQL and why it reads so.
+struct BuiltReading {
+  sql::Query query;
+  std::string sql;
+  std::string note;  // "" for the first reading; else what makes it another reading
+};
+
+/// What the translator knows about the database, for every pass.
+struct Context {
+  const catalog::Schema& schema;
+  const linking::SchemaIndex& index;
+  const retrieval::ValueIndex* values;  // may be null
+  const sql::Dialect& dialect;
+};
+
+struct Reading {
+  explicit Reading(const Context& c) : ctx(c) {}
+  const Context& ctx;
+  Choices choices;
+  // Read from the question before the passes run.
+  std::vector<retrieval::Token> tokens;
+  Intent intent;
+  std::vector<linking::LinkMatch> links;
+  std::vector<retrieval::ValueMatch> values;
+  // What the passes found.
+  std::vector<bool> used;  // per token: accounted for by the reading
+  std::vector<std::string> notes;
+  bool stopped = false;  // a pass found that there is no query: `reason` says why, later passes do nothing
+  std::string reason;
+  std::vector<std::string> unlinked;  // set when stopped, and by the build pass
+  // Linking.
+  std::vector<Mention> mentions;        // in question order
+  std::set<std::string> linked_tables;  // lower case
+  // Values and patterns.
+  std::vector<Pattern> patterns;
+  std::set<size_t> pattern_negations;  // negating words a pattern took
+  std::vector<Filter> filters;
+  std::string subject;
+  std::set<size_t> consumed_tokens;  // column words the filters use up ("whose name contains": not shown)
+  // Negation.
+  std::optional<size_t> neg_at;
+  std::set<std::string> negated_tables;        // lower case
+  std::vector<std::string> need_tables_extra;  // negated tables joined after all
+  std::vector<Filter> negated_filters;         // conditions of the NOT IN subquery
+  std::optional<sql::Query> not_in;            // the subquery the subject's `not_in_column` is NOT IN
+  ColumnRef not_in_column;
+  // Comparisons.
+  std::set<size_t> consumed;  // mentions (indexes) used by filters, grouping or ordering
+  std::optional<Having> having;
+  std::vector<std::string> years;
+  std::optional<ColumnRef> year_column;
+  // Grouping, aggregates and order.
+  std::optional<ColumnRef> group;
+  std::vector<ColumnRef> selected;  // columns the aggregates read
+  std::vector<Output> aggregates;
+  bool counting = false;
+  std::optional<size_t> count_at;
+  std::optional<ColumnRef> order_column;
+  bool order_desc = false;
+  bool group_by_count = false;
+  bool by_shown = false;  // group by the column shown, not the subject's key
+  bool order_first_shown = false;
+  std::string limit;
+  std::vector<ColumnRef> shown;
+  std::vector<Output> select;
+  // Joins.
+  std::vector<std::string> tables;
+  std::optional<linking::JoinTree> tree;
+  // The result.
+  double score = 0;
+  std::vector<BuiltReading> built;
+};
+
+// Questions the passes ask of the reading and the schema (reading.cpp).
+
+/// The schema element a mention names.
+const linking::SchemaElement& ElementOf(const Reading& r, const Mention& m);
+bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
+/// A column of `table` whose name contains `word` (case-insensitive), numeric ones first.
+std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::string& table, std::string_view word);
+/// The column a mention at `token` names.
+std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token);
+/// The table a mention at `token` names.
+std::optional<std::string> TableAt(const Reading& r, size_t token);
+/// Marks the mentions at `token` as used by a filter, the grouping or the ordering.
+void MarkMention(Reading& r, size_t token);
+/// Marks the mentions of column `c` as used.
+void MarkConsumed(Reading& r, const ColumnRef& c);
+/// The numeric column named nearest to `token` (before it first), else one named after `hint` (marked used).
+std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint);
+/// The quantity an adjective or superlative names ("oldest" → age).
+std::string QuantityOf(std::string_view word);
+/// The quantity a unit at `at` names: "30 years old" → age, "10 lbs" → weight.
+std::string QuantityOfUnit(const std::vector<retrieval::Token>& tokens, size_t at);
+bool IsWord(const retrieval::Token& t, std::string_view word);
+
+}  // namespace plainsql::builtin

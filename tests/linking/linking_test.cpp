@@ -1,0 +1,142 @@
+// Schema linking and foreign-key join paths, as the built-in translator uses them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "catalog/introspect.h"
+#include "common/file.h"
+#include "exec/connection.h"
+#include "linking/joins.h"
+#include "linking/linker.h"
+#include "naturalness/classifier.h"
+#include "naturalness/expander.h"
+#include "retrieval/text.h"
+#include "retrieval/wordnet.h"
+#include "test_util.h"
+
+namespace plainsql::linking {
+namespace {
+
+using retrieval::Tokenize;
+
+catalog::Schema Concerts() {
+  catalog::Schema s;
+  auto table = [&](std::string name, std::vector<std::string> columns) {
+    catalog::Table t;
+    t.name = std::move(name);
+    for (auto& c : columns) {
+      catalog::Column col;
+      col.name = c;
+      col.type = "text";
+      t.columns.push_back(std::move(col));
+    }
+    s.tables.push_back(std::move(t));
+  };
+  table("singer", {"Singer_ID", "Name", "Country", "Song_Name", "Age"});
+  table("concert", {"concert_ID", "concert_Name", "Theme", "Year"});
+  table("TB_MO", {"MO_ID", "MO_ST"});
+  return s;
+}
+
+TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex index(schema, st);
+  auto tokens = Tokenize("Show the song names and ages of all singers", st);
+  auto links = Link(index, tokens);
+  ASSERT_FALSE(links.empty());
+  auto name_of = [&](const LinkMatch& m) {
+    const auto& e = index.Elements()[m.element];
+    return e.column.empty() ? e.table : e.table + "." + e.column;
+  };
+  // The best match is the two-word column; the table and "Age" match whole words.
+  EXPECT_EQ(name_of(links[0]), "singer.Song_Name");
+  EXPECT_TRUE(links[0].whole);
+  EXPECT_EQ(links[0].end - links[0].begin, 2u);
+  std::vector<std::string> whole;
+  for (const auto& m : links) {
+    if (m.whole) whole.push_back(name_of(m));
+  }
+  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer"), whole.end());
+  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer.Age"), whole.end());
+  // "names" alone is also the head of concert_Name and the whole of singer.Name.
+  EXPECT_NE(std::find(whole.begin(), whole.end(), "singer.Name"), whole.end());
+  bool partial_concert_name = false;
+  for (const auto& m : links) partial_concert_name |= !m.whole && name_of(m) == "concert.concert_Name";
+  EXPECT_TRUE(partial_concert_name);
+  EXPECT_TRUE(Link(index, Tokenize("Nothing relevant here", st)).empty());
+}
+
+TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
+  auto classifier = naturalness::Classifier::Load(DataDir());
+  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+  ASSERT_TRUE(abbreviations.ok());
+  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex index(schema, st, &expander);
+  auto links = Link(index, Tokenize("How many statuses are there?", st));
+  bool status = false;
+  for (const auto& m : links) status |= index.Elements()[m.element].column == "MO_ST";
+  EXPECT_TRUE(status) << "MO_ST should be found through its expansion";
+}
+
+TEST(Linker, SynonymsAndHypernymsThroughWordNet) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex plain(schema, st);
+  SchemaIndex related(schema, st, nullptr, wn->get());
+  auto tokens = Tokenize("How many vocalists do we have?", st);
+  EXPECT_TRUE(Link(plain, tokens).empty());
+  auto links = Link(related, tokens);
+  ASSERT_FALSE(links.empty());
+  EXPECT_EQ(related.Elements()[links[0].element].table, "singer");
+  EXPECT_TRUE(links[0].related);
+  EXPECT_LT(links[0].score, 1.0);  // below a match as written
+  // A word the schema has is never replaced by a synonym.
+  EXPECT_TRUE(related.AlternativesFor(st.Stem("singer")).empty());
+  EXPECT_FALSE(related.AlternativesFor(st.Stem("musicians")).empty());
+  // Two words in the other order.
+  catalog::Schema claims;
+  claims.tables.push_back({});
+  claims.tables[0].name = "claims";
+  claims.tables[0].columns.push_back({});
+  claims.tables[0].columns[0].name = "amount_claimed";
+  SchemaIndex ci(claims, st);
+  auto swapped = Link(ci, Tokenize("the largest claim amount", st));
+  ASSERT_FALSE(swapped.empty());
+  EXPECT_EQ(ci.Elements()[swapped[0].element].column, "amount_claimed");
+  EXPECT_TRUE(swapped[0].whole);
+}
+
+TEST(Joins, ShortestForeignKeyPathsWithIntermediateTables) {
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto t = ConnectTables(*schema, {"tb_mo", "PLANT"});
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->Tables(), (std::vector<std::string>{"TB_MO", "TB_EQUIP", "plant"}));
+  ASSERT_EQ(t->edges.size(), 2u);
+  EXPECT_EQ(t->edges[0].left_columns, (std::vector<std::string>{"EQ_ID"}));
+  EXPECT_EQ(t->edges[0].right_columns, (std::vector<std::string>{"EQ_ID"}));
+  EXPECT_EQ(t->edges[1].left_columns, (std::vector<std::string>{"PLNT_ID"}));
+  EXPECT_EQ(t->edges[1].right_columns, (std::vector<std::string>{"plant_id"}));
+  // Three tables: the status codes join the order directly.
+  auto three = ConnectTables(*schema, {"plant", "TB_MO", "MO_ST_CD"});
+  ASSERT_TRUE(three.has_value());
+  EXPECT_EQ(three->Tables().size(), 4u);
+  EXPECT_EQ(three->Tables().back(), "MO_ST_CD");
+  auto one = ConnectTables(*schema, {"plant", "plant"});
+  ASSERT_TRUE(one.has_value());
+  EXPECT_TRUE(one->edges.empty());
+  EXPECT_FALSE(ConnectTables(*schema, {"plant", "open_orders"}).has_value());  // a view: no foreign keys
+  EXPECT_FALSE(ConnectTables(*schema, {"plant", "nope"}).has_value());
+  EXPECT_FALSE(ConnectTables(*schema, {}).has_value());
+}
+
+}  // namespace
+}  // namespace plainsql::linking

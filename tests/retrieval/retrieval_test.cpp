@@ -1,0 +1,116 @@
+// The retrieval parts the built-in translator reads a question with: tokens and stems, WordNet, the value index.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "catalog/introspect.h"
+#include "exec/connection.h"
+#include "retrieval/text.h"
+#include "retrieval/value_index.h"
+#include "retrieval/wordnet.h"
+#include "test_util.h"
+
+namespace plainsql::retrieval {
+namespace {
+
+TEST(Text, TokensStemsNumbersAndQuotes) {
+  Stemmer st;
+  EXPECT_EQ(st.Stem("singers"), "singer");
+  EXPECT_EQ(st.Stem("countries"), "countri");
+  EXPECT_EQ(st.Stem("country"), "countri");
+  auto t = Tokenize(
+      "What are the names of singers older than 30, from \"United States\" or 'France'? 1,000 -2.5 "
+      "singer's 1990s",
+      st);
+  std::vector<std::string> lower;
+  for (const auto& x : t) lower.push_back(x.lower);
+  EXPECT_EQ(lower,
+            (std::vector<std::string>{"what", "are", "the", "names", "of", "singers", "older", "than", "30", "from",
+                                      "united states", "or", "france", "1000", "-2.5", "singer", "1990s"}));
+  EXPECT_EQ(t[8].kind, TokenKind::kNumber);
+  EXPECT_EQ(t[10].kind, TokenKind::kQuoted);
+  EXPECT_EQ(t[10].text, "United States");
+  EXPECT_EQ(t[12].kind, TokenKind::kQuoted);
+  EXPECT_EQ(t[13].kind, TokenKind::kNumber);
+  EXPECT_EQ(t[5].stem, "singer");
+  EXPECT_EQ(t[5].offset, 22u);
+  EXPECT_EQ(t[16].kind, TokenKind::kWord);
+  EXPECT_TRUE(IsStopWord("the"));
+  EXPECT_FALSE(IsStopWord("singer"));
+  // An ISO date is one number-like token.
+  auto d = Tokenize("after 2000-01-01, 2000-1-1", st);
+  ASSERT_GE(d.size(), 2u);
+  EXPECT_EQ(d[1].kind, TokenKind::kNumber);
+  EXPECT_EQ(d[1].lower, "2000-01-01");
+  EXPECT_EQ(d[2].lower, "2000");  // not ISO: numbers as before
+  // Curly quotes and an apostrophe inside a word.
+  auto c = Tokenize("Who wrote \xe2\x80\x9cHey Jude\xe2\x80\x9d and O'Brien's song?", st);
+  ASSERT_GE(c.size(), 5u);
+  EXPECT_EQ(c[2].kind, TokenKind::kQuoted);
+  EXPECT_EQ(c[2].text, "Hey Jude");
+  EXPECT_EQ(c[4].lower, "o'brien");
+}
+
+TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  auto has = [](const std::vector<RelatedWord>& rs, const std::string& w, Relation r) {
+    return std::any_of(rs.begin(), rs.end(), [&](const RelatedWord& x) { return x.word == w && x.relation == r; });
+  };
+  auto singer = (*wn)->Related("singer");
+  EXPECT_TRUE(has(singer, "vocalist", Relation::kSynonym));
+  EXPECT_TRUE(has(singer, "musician", Relation::kHypernym));
+  EXPECT_TRUE(has(singer, "sing", Relation::kDerived));
+  EXPECT_FALSE(has(singer, "singer", Relation::kSynonym));  // not itself
+  // A plural is read as its singular; multi-word lemmas are left out.
+  auto countries = (*wn)->Related("countries");
+  EXPECT_TRUE(has(countries, "nation", Relation::kSynonym));
+  for (const auto& r : countries) EXPECT_EQ(r.word.find('_'), std::string::npos) << r.word;
+  EXPECT_TRUE((*wn)->Knows("stadium"));
+  EXPECT_FALSE((*wn)->Knows("zzqx"));
+  EXPECT_TRUE((*wn)->Related("zzqx").empty());
+  auto missing = WordNet::Open("/nonexistent/wordnet");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(missing.error().message.find("wordnet-base"), std::string::npos);
+}
+
+TEST(ValueIndex, FindsValuesTheQuestionNames) {
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok()) << conn.error().message;
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto index = ValueIndex::Build(**conn, *schema);
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_GT(index->Values(), 50u);
+  EXPECT_EQ(index->ColumnsSkipped(), 0u);
+  Stemmer st;
+  auto has = [](const std::vector<ValueMatch>& ms, const std::string& where) {
+    return std::any_of(ms.begin(), ms.end(),
+                       [&](const ValueMatch& m) { return m.table + "." + m.column + "=" + m.value == where; });
+  };
+  auto a = index->Match(Tokenize("Which plants are in toledo or in the Netherlands?", st));
+  EXPECT_TRUE(has(a, "plant.city=Toledo"));
+  EXPECT_TRUE(has(a, "plant.country=Netherlands"));
+  // A multi-word value beats its words; a quoted value is marked.
+  auto b = index->Match(Tokenize("Orders that are technically completed at \"North Ridge Plant\"", st));
+  EXPECT_TRUE(has(b, "MO_ST_CD.ST_DESC=Technically completed"));
+  ASSERT_TRUE(has(b, "plant.plant_name=North Ridge Plant"));
+  for (const auto& m : b) {
+    if (m.value == "North Ridge Plant") {
+      EXPECT_TRUE(m.quoted);
+    }
+  }
+  EXPECT_TRUE(index->Match(Tokenize("nothing of the sort", st)).empty());
+  // A budget already spent skips every column instead of failing.
+  ValueIndexOptions none;
+  none.budget = std::chrono::milliseconds(0);
+  auto skipped = ValueIndex::Build(**conn, *schema, none);
+  ASSERT_TRUE(skipped.ok());
+  EXPECT_EQ(skipped->Values(), 0u);
+  EXPECT_GT(skipped->ColumnsSkipped(), 0u);
+}
+
+}  // namespace
+}  // namespace plainsql::retrieval
