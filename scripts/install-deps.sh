@@ -15,8 +15,8 @@ packages=(
   wamerican-small wamerican wamerican-large wordnet
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 postgresql-15 postgresql-client-15
-  # the browser test of the HTML report (headless Chromium, a font, zlib for reading its screenshots)
-  chromium fonts-liberation zlib1g-dev
+  # the browser test of the HTML report (headless Chromium, a font, libpng for reading its screenshots)
+  chromium fonts-liberation libpng-dev
   # style checks
   clang-format clang-tidy
 )

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -196,6 +197,37 @@ std::string SqliteDatabasePath(const std::string& db_dir, const std::string& db_
     if (fs::is_regular_file(p)) return p;
   }
   return "";
+}
+
+GoldLine SplitGoldLine(std::string_view line) {
+  GoldLine out;
+  out.sql = line;
+  size_t tab = line.rfind('\t');
+  if (tab == std::string_view::npos) return out;
+  std::string_view tail = line.substr(tab + 1);
+  bool word = !tail.empty() && std::all_of(tail.begin(), tail.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
+  if (!word) {
+    std::string shown(Trim(tail).substr(0, 40));
+    out.tab_inside = fmt::format("a TAB at column {} is followed by '{}{}', which is not a db_id", tab + 1, shown,
+                                 Trim(tail).size() > 40 ? "..." : "");
+    return out;
+  }
+  out.sql = line.substr(0, tab);
+  out.db_id = tail;
+  return out;
+}
+
+std::vector<size_t> SelectQuestions(const Benchmark& benchmark, const Selection& selection) {
+  std::vector<size_t> out;
+  const auto& dbs = selection.databases;
+  for (size_t i = 0; i < benchmark.questions.size(); ++i) {
+    if ((selection.from && i < *selection.from) || (selection.to && i >= *selection.to)) continue;
+    if (!dbs.empty() && std::find(dbs.begin(), dbs.end(), benchmark.questions[i].db_id) == dbs.end()) continue;
+    out.push_back(i);
+  }
+  return out;
 }
 
 }  // namespace plainsql::eval

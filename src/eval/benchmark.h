@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -41,10 +42,23 @@ Result<Benchmark> LoadCustom(const std::string& path);
 Result<Benchmark> LoadBenchmark(const std::string& kind, const std::string& path);
 
 struct Selection {
-  std::vector<std::string> databases;     // keep these db_ids (all when empty)
-  std::vector<std::string> difficulties;  // keep these classes (as Question::difficulty or computed; all when empty)
-  std::optional<size_t> from, to;         // index range [from, to)
+  std::vector<std::string> databases;  // keep these db_ids (all when empty)
+  std::optional<size_t> from, to;      // index range [from, to)
 };
+
+/// The positions of the questions `selection` keeps, in order.
+std::vector<size_t> SelectQuestions(const Benchmark& benchmark, const Selection& selection);
+
+/// A line of a Spider-style gold or predictions file: a query, optionally followed by a TAB and its db_id.
+struct GoldLine {
+  std::string_view sql;    // the line up to its last TAB, or the whole line
+  std::string_view db_id;  // the word after the last TAB ("" when none)
+  /// Set, and the line left whole, when a TAB is followed by more than one word: the TAB is inside the query, not
+  /// before a db_id. Says where ("a TAB at column 9 is followed by 'FROM t', which is not a db_id").
+  std::string tab_inside;
+};
+/// Splits a line at its last TAB when a single word (letters, digits, _ . -) follows it.
+GoldLine SplitGoldLine(std::string_view line);
 
 /// The SQLite file of a database in a Spider-style folder: DIR/db/db.sqlite, else DIR/db.sqlite ("" if neither).
 std::string SqliteDatabasePath(const std::string& db_dir, const std::string& db_id);

@@ -7,26 +7,14 @@
 #include <cmath>
 #include <map>
 
+#include "common/html.h"
 #include "common/strings.h"
+#include "eval/stats.h"
 #include "eval/systems.h"
 
 namespace plainsql::eval {
 
 namespace {
-
-std::string Html(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 constexpr const char* kColors[] = {"#3b6ea5", "#d9822b"};
 
@@ -60,7 +48,7 @@ std::string RateCell(const Rate& r) {
 
 bool Executed(const QuestionScore& s) { return s.ex_strict.has_value(); }
 
-std::string RunLabel(const ReportRun& r) { return Html(r.info.spec.name.empty() ? r.info.id : r.info.spec.name); }
+std::string RunLabel(const ReportRun& r) { return HtmlEscape(r.info.spec.name.empty() ? r.info.id : r.info.spec.name); }
 
 // A grouped bar chart: one group per label, one bar per run, each with its interval.
 std::string BarChart(const std::vector<std::string>& labels, const std::vector<std::vector<Rate>>& series,
@@ -69,7 +57,7 @@ std::string BarChart(const std::vector<std::string>& labels, const std::vector<s
   double group = bar * static_cast<double>(series.size()) + gap;
   double width = left + group * static_cast<double>(labels.size()) + 10;
   std::string out =
-      fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width, height + 40, Html(aria));
+      fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width, height + 40, HtmlEscape(aria));
   for (int t = 0; t <= 4; ++t) {
     double y = top + height - height * t / 4.0;
     out += fmt::format(R"(<line x1="{:.0f}" x2="{:.0f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/>)", left, width, y, y);
@@ -88,7 +76,7 @@ std::string BarChart(const std::vector<std::string>& labels, const std::vector<s
       double xm = x + (bar - 3) / 2;
       out += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#222"/>)", xm, xm, ylo, yhi);
     }
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.0f}">{}</text>)", x0, top + height + 16, Html(labels[g]));
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.0f}">{}</text>)", x0, top + height + 16, HtmlEscape(labels[g]));
   }
   return out + "</svg>\n";
 }
@@ -109,7 +97,7 @@ std::string Histogram(const std::vector<double>& values, const std::string& unit
   int most = *std::max_element(counts.begin(), counts.end());
   const double w = 18, height = 120, left = 10;
   std::string out = fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)",
-                                left + w * bins + 10, height + 30, Html(aria));
+                                left + w * bins + 10, height + 30, HtmlEscape(aria));
   for (int b = 0; b < bins; ++b) {
     double h = most ? height * counts[static_cast<size_t>(b)] / most : 0;
     double from = std::pow(10, std::log10(lo) + span * b / bins),
@@ -146,32 +134,58 @@ std::string ErrorCategory(const QuestionScore& s) {
   return "other SQL error";
 }
 
-std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
-  std::vector<const ReportRun*> runs = {&run};
-  if (other) runs.push_back(other);
-  std::string title =
-      other ? fmt::format("plainsql: {} vs {}", run.info.id, other->info.id) : fmt::format("plainsql: {}", run.info.id);
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + Html(title) +
+namespace {
+
+using Runs = std::vector<const ReportRun*>;
+
+// "<table><tr><th>FIRST</th>" and one header cell per run ("LABEL SUFFIX").
+std::string TableHead(const Runs& runs, std::string_view first, std::string_view suffix) {
+  std::string out = fmt::format("<table><tr><th>{}</th>", first);
+  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + std::string(suffix) + "</th>";
+  return out + "</tr>\n";
+}
+
+// A rate with its count, or a dash when nothing counted.
+std::string CountCell(const Rate& r) {
+  return r.n ? fmt::format("<td>{:.3f} <small>({})</small></td>", r.value, r.n) : "<td>–</td>";
+}
+
+// A chart of rates by class, with the table of the same numbers under it.
+std::string ChartAndTable(const Runs& runs, const std::vector<std::string>& classes,
+                          const std::vector<std::vector<Rate>>& series, std::string_view what, std::string_view aria) {
+  std::string out = BarChart(classes, series, std::string(aria));
+  out += TableHead(runs, what, " (n)");
+  for (size_t c = 0; c < classes.size(); ++c) {
+    out += "<tr><td>" + HtmlEscape(classes[c]) + "</td>";
+    for (const auto& rates : series) out += CountCell(rates[c]);
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string Header(const Runs& runs, const std::string& title) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + HtmlEscape(title) +
                     "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}"
                     "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
                     "text-align:right}th:first-child,td:first-child{text-align:left}small{color:#666}"
                     "svg text{font-size:11px}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}"
                     "</style></head><body>\n<h1>" +
-                    Html(title) + "</h1>\n";
+                    HtmlEscape(title) + "</h1>\n";
   for (size_t k = 0; k < runs.size(); ++k) {
     const RunInfo& i = runs[k]->info;
     out += fmt::format(
         "<p class=\"key\"><span style=\"background:{}\"></span><b>{}</b>{} — {} on {} <code>{}</code>, system "
         "<code>{}</code>; {} of {} questions recorded ({}); created {}</p>\n",
-        kColors[k % 2], Html(i.id), i.spec.name.empty() ? "" : " “" + Html(i.spec.name) + "”", Html(i.status),
-        Html(i.spec.benchmark), Html(i.spec.questions), Html(SystemLabel(i.spec.system)), i.done, i.total,
-        Html(i.status), Html(i.created));
+        kColors[k % 2], HtmlEscape(i.id), i.spec.name.empty() ? "" : " “" + HtmlEscape(i.spec.name) + "”",
+        HtmlEscape(i.status), HtmlEscape(i.spec.benchmark), HtmlEscape(i.spec.questions),
+        HtmlEscape(SystemLabel(i.spec.system)), i.done, i.total, HtmlEscape(i.status), HtmlEscape(i.created));
   }
+  return out;
+}
 
-  // Overall, every metric with its interval.
-  out += "<h2>Accuracy</h2>\n<table><tr><th>metric</th>";
-  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + "</th>";
-  out += "</tr>\n";
+// Overall, every metric with its interval; with two runs, McNemar's test.
+std::string AccuracySection(const Runs& runs) {
+  std::string out = "<h2>Accuracy</h2>\n" + TableHead(runs, "metric", "");
   struct Metric {
     const char* name;
     bool (*counts)(const QuestionScore&);
@@ -191,16 +205,18 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
     out += "</tr>\n";
   }
   out += "</table>\n<p><small>Intervals: 95 % percentile bootstrap, 1,000 resamples.</small></p>\n";
-  if (other) {
-    nlohmann::ordered_json c = CompareRuns(run.scores, other->scores);
+  if (runs.size() == 2) {
+    nlohmann::ordered_json c = CompareRuns(runs[0]->scores, runs[1]->scores);
     out += fmt::format(
         "<p>On the {} questions both runs executed: only the first right on {}, only the second on {}; McNemar "
         "p = {:.3g}.</p>\n",
         c["questions"].get<int64_t>(), c["only_a_right"].get<int64_t>(), c["only_b_right"].get<int64_t>(),
         c["mcnemar_p"].get<double>());
   }
+  return out;
+}
 
-  // By difficulty.
+std::string DifficultySection(const Runs& runs) {
   std::vector<std::string> classes;
   for (const char* k : {"easy", "medium", "hard", "extra", "simple", "moderate", "challenging"}) {
     bool any = false;
@@ -209,7 +225,6 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
     }
     if (any) classes.emplace_back(k);
   }
-  out += "<h2>EX strict by difficulty</h2>\n";
   std::vector<std::vector<Rate>> series;
   for (const auto* r : runs) {
     std::vector<Rate> rates;
@@ -221,106 +236,94 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
     }
     series.push_back(std::move(rates));
   }
-  out += BarChart(classes, series, "EX strict by difficulty");
-  out += "<table><tr><th>difficulty</th>";
-  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (n)</th>";
-  out += "</tr>\n";
-  for (size_t c = 0; c < classes.size(); ++c) {
-    out += "<tr><td>" + classes[c] + "</td>";
-    for (const auto& rates : series) {
-      out += rates[c].n ? fmt::format("<td>{:.3f} <small>({})</small></td>", rates[c].value, rates[c].n) : "<td>–</td>";
-    }
-    out += "</tr>\n";
-  }
-  out += "</table>\n";
+  return "<h2>EX strict by difficulty</h2>\n" +
+         ChartAndTable(runs, classes, series, "difficulty", "EX strict by difficulty");
+}
 
-  // By naturalness level of the gold query's least natural identifier (SNAILS), with Kendall's tau.
-  if (std::any_of(runs.begin(), runs.end(), [](const ReportRun* r) { return r->statistics.contains("naturalness"); })) {
-    std::vector<std::string> levels;
-    for (const char* level : {"Regular", "Low", "Least"}) {
-      if (std::any_of(runs.begin(), runs.end(), [&](const ReportRun* r) {
-            return r->statistics.contains("naturalness") &&
-                   r->statistics["naturalness"]["by_least_level"].contains(level);
-          })) {
-        levels.emplace_back(level);
-      }
-    }
-    std::vector<std::vector<Rate>> by_level;
-    for (const auto* r : runs) {
-      std::vector<Rate> rates(levels.size());
-      for (size_t l = 0; l < levels.size(); ++l) {
-        if (!r->statistics.contains("naturalness")) continue;
-        const auto& j = r->statistics["naturalness"]["by_least_level"];
-        if (!j.contains(levels[l]) || j[levels[l]]["n"].get<size_t>() == 0) continue;
-        rates[l].n = j[levels[l]]["n"].get<size_t>();
-        rates[l].value = j[levels[l]]["value"].get<double>();
-        rates[l].ci = {j[levels[l]]["ci95"][0].get<double>(), j[levels[l]]["ci95"][1].get<double>()};
-      }
-      by_level.push_back(std::move(rates));
-    }
-    out += "<h2>EX strict by naturalness</h2>\n";
-    if (levels.empty()) {
-      out += "<p>No executed question with resolved gold identifiers.</p>\n";
-    } else {
-      out += BarChart(levels, by_level, "EX strict by naturalness level");
-      out += "<table><tr><th>least natural identifier</th>";
-      for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (n)</th>";
-      out += "</tr>\n";
-      for (size_t l = 0; l < levels.size(); ++l) {
-        out += "<tr><td>" + levels[l] + "</td>";
-        for (const auto& rates : by_level) {
-          out += rates[l].n ? fmt::format("<td>{:.3f} <small>({})</small></td>", rates[l].value, rates[l].n)
-                            : "<td>–</td>";
-        }
-        out += "</tr>\n";
-      }
-      out += "</table>\n";
-    }
-    for (const auto* r : runs) {
-      if (!r->statistics.contains("naturalness")) continue;
-      const auto& n = r->statistics["naturalness"];
-      if (n["questions"].get<size_t>() < 2 || n["kendall_tau"].is_null()) continue;
-      out += fmt::format(
-          "<p>{}: Kendall's τ between a question's naturalness and its success = {:.3f} (p = {:.3g}, {} "
-          "questions).</p>\n",
-          RunLabel(*r), n["kendall_tau"].get<double>(), n["p_value"].get<double>(), n["questions"].get<size_t>());
-    }
-    // IdentifierRecall (SNAILS) by the level of the identifier's own name.
-    out += "<h3>IdentifierRecall by naturalness level</h3>\n<table><tr><th>identifier's level</th>";
-    for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (identifiers)</th>";
-    out += "</tr>\n";
-    for (const char* level : {"Regular", "Low", "Least", "all"}) {
-      std::string row = std::string("<tr><td>") + level + "</td>";
-      bool any = false;
-      for (const auto* r : runs) {
-        const nlohmann::ordered_json* j = nullptr;
-        if (r->statistics.contains("identifier_recall")) {
-          const auto& ir = r->statistics["identifier_recall"];
-          if (std::string_view(level) == "all") {
-            j = &ir;
-          } else if (ir["by_level"].contains(level)) {
-            j = &ir["by_level"][level];
-          }
-        }
-        if (j && !(*j)["mean"].is_null()) {
-          any = true;
-          row += fmt::format("<td>{:.3f} <small>({})</small></td>", (*j)["mean"].get<double>(),
-                             (*j)["identifiers"].get<size_t>());
-        } else {
-          row += "<td>–</td>";
-        }
-      }
-      if (any) out += row + "</tr>\n";
-    }
-    out += "</table>\n";
-    out +=
-        "<p><small>A question's level is that of the least natural table or column name its gold query reads; its "
-        "naturalness is the mean name score, P(Regular) + ½ P(Low), of those names. IdentifierRecall: for each table "
-        "or column the gold queries read, the share of those questions whose prediction reads it too, averaged over "
-        "the identifiers.</small></p>\n";
-  }
+bool HasNaturalness(const ReportRun& r) { return r.statistics.contains("naturalness"); }
 
-  // By database, worst first for the first run.
+// EX strict by the naturalness level of the gold query's least natural identifier, as RunStatistics gives it.
+std::string LevelChart(const Runs& runs) {
+  std::vector<std::string> levels;
+  for (const char* level : {"Regular", "Low", "Least"}) {
+    if (std::any_of(runs.begin(), runs.end(), [&](const ReportRun* r) {
+          return HasNaturalness(*r) && r->statistics["naturalness"]["by_least_level"].contains(level);
+        })) {
+      levels.emplace_back(level);
+    }
+  }
+  if (levels.empty()) return "<p>No executed question with resolved gold identifiers.</p>\n";
+  std::vector<std::vector<Rate>> by_level;
+  for (const auto* r : runs) {
+    std::vector<Rate> rates(levels.size());
+    for (size_t l = 0; l < levels.size() && HasNaturalness(*r); ++l) {
+      const auto& j = r->statistics["naturalness"]["by_least_level"];
+      if (!j.contains(levels[l]) || j[levels[l]]["n"].get<size_t>() == 0) continue;
+      const auto& v = j[levels[l]];
+      rates[l].n = v["n"].get<size_t>();
+      rates[l].value = v["value"].get<double>();
+      rates[l].ci = {v["ci95"][0].get<double>(), v["ci95"][1].get<double>()};
+    }
+    by_level.push_back(std::move(rates));
+  }
+  return ChartAndTable(runs, levels, by_level, "least natural identifier", "EX strict by naturalness level");
+}
+
+std::string KendallLines(const Runs& runs) {
+  std::string out;
+  for (const auto* r : runs) {
+    if (!HasNaturalness(*r)) continue;
+    const auto& n = r->statistics["naturalness"];
+    if (n["questions"].get<size_t>() < 2 || n["kendall_tau"].is_null()) continue;
+    out += fmt::format(
+        "<p>{}: Kendall's τ between a question's naturalness and its success = {:.3f} (p = {:.3g}, {} "
+        "questions).</p>\n",
+        RunLabel(*r), n["kendall_tau"].get<double>(), n["p_value"].get<double>(), n["questions"].get<size_t>());
+  }
+  return out;
+}
+
+// IdentifierRecall (SNAILS) by the level of the identifier's own name.
+std::string IdentifierRecallTable(const Runs& runs) {
+  std::string out = "<h3>IdentifierRecall by naturalness level</h3>\n" +
+                    TableHead(runs, "identifier's level", " (identifiers)");
+  for (const char* level : {"Regular", "Low", "Least", "all"}) {
+    std::string row = std::string("<tr><td>") + level + "</td>";
+    bool any = false;
+    for (const auto* r : runs) {
+      const nlohmann::ordered_json* j = nullptr;
+      if (r->statistics.contains("identifier_recall")) {
+        const auto& ir = r->statistics["identifier_recall"];
+        if (std::string_view(level) == "all") {
+          j = &ir;
+        } else if (ir["by_level"].contains(level)) {
+          j = &ir["by_level"][level];
+        }
+      }
+      if (!j || (*j)["mean"].is_null()) {
+        row += "<td>–</td>";
+        continue;
+      }
+      any = true;
+      row += fmt::format("<td>{:.3f} <small>({})</small></td>", (*j)["mean"].get<double>(),
+                         (*j)["identifiers"].get<size_t>());
+    }
+    if (any) out += row + "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string NaturalnessSection(const Runs& runs) {
+  if (std::none_of(runs.begin(), runs.end(), [](const ReportRun* r) { return HasNaturalness(*r); })) return "";
+  return "<h2>EX strict by naturalness</h2>\n" + LevelChart(runs) + KendallLines(runs) + IdentifierRecallTable(runs) +
+         "<p><small>A question's level is that of the least natural table or column name its gold query reads; its "
+         "naturalness is the mean name score, P(Regular) + ½ P(Low), of those names. IdentifierRecall: for each "
+         "table or column the gold queries read, the share of those questions whose prediction reads it too, averaged "
+         "over the identifiers.</small></p>\n";
+}
+
+// By database, worst first for the first run.
+std::string DatabaseSection(const Runs& runs) {
   std::map<std::string, std::vector<std::pair<int, int>>> by_db;  // db -> (right, executed) per run
   for (size_t k = 0; k < runs.size(); ++k) {
     for (const auto& s : runs[k]->scores) {
@@ -338,28 +341,25 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
   dbs.reserve(by_db.size());
   for (const auto& [db, c] : by_db) dbs.emplace_back(rate_of(c[0]), db);
   std::sort(dbs.begin(), dbs.end());
-  out += "<h2>EX strict by database</h2>\n<table><tr><th>database</th>";
-  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + " (n)</th>";
-  out += "</tr>\n";
+  std::string out = "<h2>EX strict by database</h2>\n" + TableHead(runs, "database", " (n)");
   for (const auto& [rate, db] : dbs) {
-    out += "<tr><td>" + Html(db) + "</td>";
+    out += "<tr><td>" + HtmlEscape(db) + "</td>";
     for (const auto& c : by_db[db]) {
       out += c.second ? fmt::format("<td>{:.3f} <small>({})</small></td>", rate_of(c), c.second) : "<td>–</td>";
     }
     out += "</tr>\n";
   }
-  out += "</table>\n";
+  return out + "</table>\n";
+}
 
-  // Error categories.
-  out += "<h2>Outcomes</h2>\n<table><tr><th>outcome</th>";
-  for (const auto* r : runs) out += "<th>" + RunLabel(*r) + "</th>";
-  out += "</tr>\n";
+std::string OutcomesSection(const Runs& runs) {
+  std::string out = "<h2>Outcomes</h2>\n" + TableHead(runs, "outcome", "");
   std::vector<std::map<std::string, int>> cats(runs.size());
-  std::vector<std::string> names = {"correct",         "wrong result",
-                                    "does not parse",  "unknown table or column",
-                                    "timeout",         "refused (not read-only)",
-                                    "other SQL error", "no prediction",
-                                    "not executed"};
+  const std::vector<std::string> names = {"correct",         "wrong result",
+                                          "does not parse",  "unknown table or column",
+                                          "timeout",         "refused (not read-only)",
+                                          "other SQL error", "no prediction",
+                                          "not executed"};
   for (size_t k = 0; k < runs.size(); ++k) {
     for (const auto& s : runs[k]->scores) cats[k][ErrorCategory(s)]++;
   }
@@ -369,19 +369,24 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
     for (const auto& m : cats) out += fmt::format("<td>{}</td>", m.count(n) ? m.at(n) : 0);
     out += "</tr>\n";
   }
-  out += "</table>\n";
+  return out + "</table>\n";
+}
 
-  out += "<h2>Latency per question</h2>\n";
-  for (size_t k = 0; k < runs.size(); ++k) {
+std::string LatencySection(const Runs& runs) {
+  std::string out = "<h2>Latency per question</h2>\n";
+  for (const auto* r : runs) {
     std::vector<double> ms;
-    for (const auto& s : runs[k]->scores) ms.push_back(s.latency_ms);
-    out += "<h3>" + Html(runs[k]->info.id) + "</h3>\n" + Histogram(ms, "ms", "latency distribution");
+    ms.reserve(r->scores.size());
+    for (const auto& s : r->scores) ms.push_back(s.latency_ms);
+    out += "<h3>" + HtmlEscape(r->info.id) + "</h3>\n" + Histogram(ms, "ms", "latency distribution");
   }
-  out +=
-      "<p><small>Latency is the whole question: the system's answer and the scoring (both queries run).</small>"
-      "</p>\n";
+  return out +
+         "<p><small>Latency is the whole question: the system's answer and the scoring (both queries run).</small>"
+         "</p>\n";
+}
 
-  // Cost per stage, and the token distribution when a system used an LLM.
+// Cost per stage, as RunStatistics sums it.
+std::string StagesSection(const Runs& runs) {
   std::vector<std::string> stage_names;
   for (const auto* r : runs) {
     if (!r->statistics.contains("stages")) continue;
@@ -389,31 +394,32 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
       if (std::find(stage_names.begin(), stage_names.end(), name) == stage_names.end()) stage_names.push_back(name);
     }
   }
-  if (!stage_names.empty()) {
-    out += "<h2>Cost per stage</h2>\n<table><tr><th>stage</th>";
+  if (stage_names.empty()) return "";
+  std::string out = "<h2>Cost per stage</h2>\n<table><tr><th>stage</th>";
+  for (const auto* r : runs) {
+    out += "<th>" + RunLabel(*r) + ": median ms</th><th>90th pct. ms</th><th>prompt tokens</th><th>completion tokens</th>";
+  }
+  out += "</tr>\n";
+  for (const auto& name : stage_names) {
+    out += "<tr><td>" + HtmlEscape(name) + "</td>";
     for (const auto* r : runs) {
-      out += "<th>" + RunLabel(*r) +
-             ": median ms</th><th>90th pct. ms</th><th>prompt tokens</th><th>completion "
-             "tokens</th>";
+      if (!r->statistics.contains("stages") || !r->statistics["stages"].contains(name)) {
+        out += "<td>–</td><td>–</td><td>–</td><td>–</td>";
+        continue;
+      }
+      const auto& st = r->statistics["stages"][name];
+      out += fmt::format("<td>{:.3g}</td><td>{:.3g}</td><td>{}</td><td>{}</td>", st["median_ms"].get<double>(),
+                         st["p90_ms"].get<double>(), st["prompt_tokens"].get<int64_t>(),
+                         st["completion_tokens"].get<int64_t>());
     }
     out += "</tr>\n";
-    for (const auto& name : stage_names) {
-      out += "<tr><td>" + Html(name) + "</td>";
-      for (const auto* r : runs) {
-        if (!r->statistics.contains("stages") || !r->statistics["stages"].contains(name)) {
-          out += "<td>–</td><td>–</td><td>–</td><td>–</td>";
-          continue;
-        }
-        const auto& st = r->statistics["stages"][name];
-        out += fmt::format("<td>{:.3g}</td><td>{:.3g}</td><td>{}</td><td>{}</td>", st["median_ms"].get<double>(),
-                           st["p90_ms"].get<double>(), st["prompt_tokens"].get<int64_t>(),
-                           st["completion_tokens"].get<int64_t>());
-      }
-      out += "</tr>\n";
-    }
-    out += "</table>\n";
   }
-  out += "<h2>Tokens per question</h2>\n";
+  return out + "</table>\n";
+}
+
+// The distribution of LLM tokens per question, for runs whose system used an LLM.
+std::string TokensSection(const Runs& runs) {
+  std::string out = "<h2>Tokens per question</h2>\n";
   bool any_tokens = false;
   for (const auto* r : runs) {
     std::vector<double> tokens;
@@ -427,11 +433,41 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
     }
     if (sum_all == 0) continue;
     any_tokens = true;
-    out += "<h3>" + Html(r->info.id) + "</h3>\n" + Histogram(tokens, "tokens", "token distribution");
+    out += "<h3>" + HtmlEscape(r->info.id) + "</h3>\n" + Histogram(tokens, "tokens", "token distribution");
   }
   if (!any_tokens) out += "<p>No LLM tokens recorded: the systems compared here made no LLM calls.</p>\n";
-  out += "</body></html>\n";
   return out;
+}
+
+Result<ReportRun> LoadReportRun(RunStore& store, const std::string& id, const naturalness::Classifier& classifier) {
+  auto info = store.GetRun(id);
+  if (!info) return info.error();
+  auto scores = store.Scores(info->id);
+  if (!scores) return scores.error();
+  nlohmann::ordered_json statistics = RunStatistics(*scores, classifier);
+  return ReportRun{std::move(*info), std::move(*scores), std::move(statistics)};
+}
+
+}  // namespace
+
+std::string RunReportHtml(const ReportRun& run, const ReportRun* other) {
+  Runs runs = {&run};
+  if (other) runs.push_back(other);
+  std::string title =
+      other ? fmt::format("plainsql: {} vs {}", run.info.id, other->info.id) : fmt::format("plainsql: {}", run.info.id);
+  return Header(runs, title) + AccuracySection(runs) + DifficultySection(runs) + NaturalnessSection(runs) +
+         DatabaseSection(runs) + OutcomesSection(runs) + LatencySection(runs) + StagesSection(runs) +
+         TokensSection(runs) + "</body></html>\n";
+}
+
+Result<std::string> RunReportHtml(RunStore& store, const std::string& run, const std::string& other,
+                                  const naturalness::Classifier& classifier) {
+  auto first = LoadReportRun(store, run, classifier);
+  if (!first) return first.error();
+  if (other.empty()) return RunReportHtml(*first);
+  auto second = LoadReportRun(store, other, classifier);
+  if (!second) return second.error();
+  return RunReportHtml(*first, &*second);
 }
 
 }  // namespace plainsql::eval

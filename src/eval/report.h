@@ -8,6 +8,7 @@
 
 #include "eval/runs.h"
 #include "eval/score.h"
+#include "naturalness/classifier.h"
 
 namespace plainsql::eval {
 
@@ -27,5 +28,10 @@ struct ReportRun {
 /// by database, Kendall's tau of naturalness against success, error categories, latency distribution; with `other`,
 /// both runs side by side and McNemar's test.
 std::string RunReportHtml(const ReportRun& run, const ReportRun* other = nullptr);
+
+/// The report of run `run` of `store` (an id, prefix or name), against run `other` when that is not empty; the
+/// naturalness section classifies the gold queries' names with `classifier`.
+Result<std::string> RunReportHtml(RunStore& store, const std::string& run, const std::string& other,
+                                  const naturalness::Classifier& classifier);
 
 }  // namespace plainsql::eval

@@ -83,6 +83,7 @@ bool WorkerAlive(const std::string& worker) {
 }
 
 struct RunStore::Impl {
+  using Row = exec::StoreRows::value_type;
   std::unique_ptr<exec::StoreSession> db;
   std::string where;  // the file or the redacted URL, for messages
   bool postgres = false;
@@ -95,6 +96,23 @@ struct RunStore::Impl {
     auto rows = db->Query(sql, params);
     if (!rows) return Wrap(rows.error(), what);
     return rows;
+  }
+  // A statement whose rows are not needed (an UPDATE), as a Status.
+  Status Update(std::string_view what, std::string_view sql, const std::vector<exec::StoreValue>& params) {
+    auto rows = Query(what, sql, params);
+    if (!rows) return rows.error();
+    return Status::Ok();
+  }
+  // Every row of a query, through `each`.
+  template <typename F>
+  auto Map(std::string_view what, std::string_view sql, const std::vector<exec::StoreValue>& params, F each)
+      -> Result<std::vector<decltype(each(std::declval<const Row&>()))>> {
+    auto rows = Query(what, sql, params);
+    if (!rows) return rows.error();
+    std::vector<decltype(each(std::declval<const Row&>()))> out;
+    out.reserve(rows->size());
+    for (const auto& r : *rows) out.push_back(each(r));
+    return out;
   }
   Status Execute(std::string_view what, std::string_view sql) {
     if (Status s = db->Execute(sql); !s) return Wrap(s.error(), what);
@@ -186,28 +204,69 @@ Result<std::string> RunStore::CreateRun(const RunSpec& spec, const std::vector<Q
 
 namespace {
 
-std::vector<size_t> Positions(const exec::StoreRows& rows) {
-  std::vector<size_t> out;
-  out.reserve(rows.size());
-  for (const auto& r : rows) out.push_back(static_cast<size_t>(Int(r.at(0))));
-  return out;
+size_t Position(const exec::StoreRows::value_type& r) { return static_cast<size_t>(Int(r.at(0))); }
+
+// A row of ListRuns' query.
+RunInfo RunInfoOf(const exec::StoreRows::value_type& row) {
+  RunInfo r;
+  r.id = Text(row.at(0));
+  r.spec.name = Text(row.at(1));
+  r.created = Text(row.at(2));
+  r.status = Text(row.at(3));
+  r.spec.benchmark = Text(row.at(4));
+  r.spec.questions = Text(row.at(5));
+  r.spec.db_dir = Text(row.at(6));
+  r.spec.tables = Text(row.at(7));
+  r.spec.system = Text(row.at(8));
+  r.spec.keep_distinct = Int(row.at(9)) != 0;
+  r.spec.timeout_ms = Int(row.at(10));
+  r.total = Int(row.at(11));
+  r.done = Int(row.at(12));
+  if (r.status != "done" && Int(row.at(13)) > 0) r.status = "running";
+  return r;
+}
+
+// A row of Scores' query.
+QuestionScore ScoreOf(const exec::StoreRows::value_type& r) {
+  QuestionScore s;
+  s.index = static_cast<size_t>(Int(r.at(0)));
+  s.db_id = Text(r.at(1));
+  s.question = Text(r.at(2));
+  s.gold_sql = Text(r.at(3));
+  s.difficulty = Text(r.at(4));
+  s.predicted_sql = Text(r.at(5));
+  s.error = Text(r.at(6));
+  s.gold_error = Text(r.at(7));
+  s.database_missing = Flag(r.at(8)).value_or(false);
+  s.ex_strict = Flag(r.at(9));
+  s.ex_relaxed = Flag(r.at(10));
+  s.ex_jaccard = Flag(r.at(11));
+  s.jaccard = Real(r.at(12));
+  s.em = Flag(r.at(13)).value_or(false);
+  s.linked = Flag(r.at(14)).value_or(false);
+  s.linking.recall = Real(r.at(15));
+  s.linking.precision = Real(r.at(16));
+  s.linking.f1 = Real(r.at(17));
+  s.latency_ms = Real(r.at(18));
+  if (std::string ids = Text(r.at(19)); !ids.empty()) s.gold_identifiers = Split(ids, '\n');
+  if (std::string ids = Text(r.at(20)); !ids.empty()) s.predicted_identifiers = Split(ids, '\n');
+  if (std::string stages = Text(r.at(21)); !stages.empty()) {
+    s.stages = StagesFromJson(nlohmann::json::parse(stages, nullptr, /*allow_exceptions=*/false));
+  }
+  return s;
 }
 
 }  // namespace
 
 Result<std::vector<size_t>> RunStore::QuestionIndexes(const std::string& run_id) {
-  auto rows = impl_->Query("read the run's questions",
-                           "SELECT idx FROM run_questions WHERE run_id = $1 ORDER BY position", {run_id});
-  if (!rows) return rows.error();
-  return Positions(*rows);
+  return impl_->Map("read the run's questions", "SELECT idx FROM run_questions WHERE run_id = $1 ORDER BY position",
+                    {run_id}, Position);
 }
 
 Result<std::vector<size_t>> RunStore::Pending(const std::string& run_id) {
-  auto rows =
-      impl_->Query("read pending questions",
-                   "SELECT position FROM run_questions WHERE run_id = $1 AND done = 0 ORDER BY position", {run_id});
-  if (!rows) return rows.error();
-  return Positions(*rows);
+  return impl_->Map("read pending questions",
+                    "SELECT position FROM run_questions WHERE run_id = $1 AND done = 0 ORDER BY position", {run_id},
+                    Position);
 }
 
 Result<std::optional<size_t>> RunStore::Claim(const std::string& run_id, const std::string& worker,
@@ -219,39 +278,32 @@ Result<std::optional<size_t>> RunStore::Claim(const std::string& run_id, const s
       "SELECT position FROM run_questions WHERE run_id = $1 AND done = 0 AND "
       "(claimed_by IS NULL OR claimed_at < {now} - $3) ORDER BY position LIMIT 1{lock}) RETURNING position",
       fmt::arg("now", impl_->Now()), fmt::arg("lock", impl_->postgres ? " FOR UPDATE SKIP LOCKED" : ""));
-  auto rows = impl_->Query("claim a question", sql, {run_id, worker, lease_seconds});
-  if (!rows) return rows.error();
-  if (rows->empty()) return std::optional<size_t>();
-  return std::optional<size_t>(static_cast<size_t>(Int(rows->front().at(0))));
+  auto claimed = impl_->Map("claim a question", sql, {run_id, worker, lease_seconds}, Position);
+  if (!claimed) return claimed.error();
+  if (claimed->empty()) return std::optional<size_t>();
+  return std::optional<size_t>(claimed->front());
 }
 
 Status RunStore::Release(const std::string& run_id, const std::string& worker) {
-  auto rows = impl_->Query("give back claims",
-                           "UPDATE run_questions SET claimed_by = NULL, claimed_at = NULL "
-                           "WHERE run_id = $1 AND claimed_by = $2 AND done = 0",
-                           {run_id, worker});
-  if (!rows) return rows.error();
-  return Status::Ok();
+  return impl_->Update("give back claims",
+                       "UPDATE run_questions SET claimed_by = NULL, claimed_at = NULL "
+                       "WHERE run_id = $1 AND claimed_by = $2 AND done = 0",
+                       {run_id, worker});
 }
 
 Result<std::vector<std::pair<std::string, int64_t>>> RunStore::Claimants(const std::string& run_id,
                                                                          double lease_seconds) {
-  auto rows = impl_->Query("read claims",
-                           fmt::format("SELECT claimed_by, count(*) FROM run_questions WHERE run_id = $1 AND done = 0 "
-                                       "AND claimed_by IS NOT NULL AND claimed_at >= {} - $2 "
-                                       "GROUP BY claimed_by ORDER BY claimed_by",
-                                       impl_->Now()),
-                           {run_id, lease_seconds});
-  if (!rows) return rows.error();
-  std::vector<std::pair<std::string, int64_t>> out;
-  out.reserve(rows->size());
-  for (const auto& r : *rows) out.emplace_back(Text(r.at(0)), Int(r.at(1)));
-  return out;
+  return impl_->Map("read claims",
+                    fmt::format("SELECT claimed_by, count(*) FROM run_questions WHERE run_id = $1 AND done = 0 "
+                                "AND claimed_by IS NOT NULL AND claimed_at >= {} - $2 "
+                                "GROUP BY claimed_by ORDER BY claimed_by",
+                                impl_->Now()),
+                    {run_id, lease_seconds}, [](const auto& r) { return std::make_pair(Text(r.at(0)), Int(r.at(1))); });
 }
 
 Status RunStore::Record(const std::string& run_id, size_t position, const QuestionScore& s, double latency_ms,
                         const std::string& worker) {
-  auto rows = impl_->Query(
+  return impl_->Update(
       "record a result",
       "UPDATE run_questions SET done = 1, difficulty = $1, predicted_sql = $2, error = $3, gold_error = $4, "
       "database_missing = $5, ex_strict = $6, ex_relaxed = $7, ex_jaccard = $8, jaccard = $9, em = $10, "
@@ -280,31 +332,22 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
        StagesToJson(s.stages).dump(),
        run_id,
        static_cast<int64_t>(position)});
-  if (!rows) return rows.error();
-  return Status::Ok();
 }
 
 Result<std::vector<std::pair<size_t, std::string>>> RunStore::RecordedBy(const std::string& run_id) {
-  auto rows = impl_->Query("read recorders",
-                           "SELECT position, recorded_by FROM run_questions WHERE run_id = $1 AND done = 1 "
-                           "ORDER BY position",
-                           {run_id});
-  if (!rows) return rows.error();
-  std::vector<std::pair<size_t, std::string>> out;
-  out.reserve(rows->size());
-  for (const auto& r : *rows) out.emplace_back(static_cast<size_t>(Int(r.at(0))), Text(r.at(1)));
-  return out;
+  return impl_->Map("read recorders",
+                    "SELECT position, recorded_by FROM run_questions WHERE run_id = $1 AND done = 1 "
+                    "ORDER BY position",
+                    {run_id}, [](const auto& r) { return std::make_pair(Position(r), Text(r.at(1))); });
 }
 
 Status RunStore::SetStatus(const std::string& run_id, const std::string& status) {
-  auto rows = impl_->Query("set the run status", "UPDATE runs SET status = $1 WHERE id = $2", {status, run_id});
-  if (!rows) return rows.error();
-  return Status::Ok();
+  return impl_->Update("set the run status", "UPDATE runs SET status = $1 WHERE id = $2", {status, run_id});
 }
 
 Result<std::vector<RunInfo>> RunStore::ListRuns() {
   // A run with live claims is shown as running whatever its stored status: some worker is on it.
-  auto rows = impl_->Query(
+  return impl_->Map(
       "list runs",
       fmt::format("SELECT r.id, r.name, r.created, r.status, r.benchmark, r.questions, r.db_dir, r.tables, r.system, "
                   "r.keep_distinct, r.timeout_ms, r.total, "
@@ -313,29 +356,7 @@ Result<std::vector<RunInfo>> RunStore::ListRuns() {
                   "q.claimed_by IS NOT NULL AND q.claimed_at >= {} - $1) "
                   "FROM runs r ORDER BY r.created, r.id",
                   impl_->Now()),
-      {kClaimLeaseSeconds});
-  if (!rows) return rows.error();
-  std::vector<RunInfo> out;
-  out.reserve(rows->size());
-  for (const auto& row : *rows) {
-    RunInfo r;
-    r.id = Text(row.at(0));
-    r.spec.name = Text(row.at(1));
-    r.created = Text(row.at(2));
-    r.status = Text(row.at(3));
-    r.spec.benchmark = Text(row.at(4));
-    r.spec.questions = Text(row.at(5));
-    r.spec.db_dir = Text(row.at(6));
-    r.spec.tables = Text(row.at(7));
-    r.spec.system = Text(row.at(8));
-    r.spec.keep_distinct = Int(row.at(9)) != 0;
-    r.spec.timeout_ms = Int(row.at(10));
-    r.total = Int(row.at(11));
-    r.done = Int(row.at(12));
-    if (r.status != "done" && Int(row.at(13)) > 0) r.status = "running";
-    out.push_back(std::move(r));
-  }
-  return out;
+      {kClaimLeaseSeconds}, RunInfoOf);
 }
 
 Result<RunInfo> RunStore::GetRun(const std::string& id_or_name) {
@@ -355,45 +376,13 @@ Result<RunInfo> RunStore::GetRun(const std::string& id_or_name) {
 }
 
 Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
-  auto rows = impl_->Query(
+  return impl_->Map(
       "read scores",
       "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
       "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
       "query_precision, query_f1, latency_ms, gold_identifiers, predicted_identifiers, stages FROM run_questions "
       "WHERE run_id = $1 AND done = 1 ORDER BY position",
-      {run_id});
-  if (!rows) return rows.error();
-  std::vector<QuestionScore> out;
-  out.reserve(rows->size());
-  for (const auto& r : *rows) {
-    QuestionScore s;
-    s.index = static_cast<size_t>(Int(r.at(0)));
-    s.db_id = Text(r.at(1));
-    s.question = Text(r.at(2));
-    s.gold_sql = Text(r.at(3));
-    s.difficulty = Text(r.at(4));
-    s.predicted_sql = Text(r.at(5));
-    s.error = Text(r.at(6));
-    s.gold_error = Text(r.at(7));
-    s.database_missing = Flag(r.at(8)).value_or(false);
-    s.ex_strict = Flag(r.at(9));
-    s.ex_relaxed = Flag(r.at(10));
-    s.ex_jaccard = Flag(r.at(11));
-    s.jaccard = Real(r.at(12));
-    s.em = Flag(r.at(13)).value_or(false);
-    s.linked = Flag(r.at(14)).value_or(false);
-    s.linking.recall = Real(r.at(15));
-    s.linking.precision = Real(r.at(16));
-    s.linking.f1 = Real(r.at(17));
-    s.latency_ms = Real(r.at(18));
-    if (std::string ids = Text(r.at(19)); !ids.empty()) s.gold_identifiers = Split(ids, '\n');
-    if (std::string ids = Text(r.at(20)); !ids.empty()) s.predicted_identifiers = Split(ids, '\n');
-    if (std::string stages = Text(r.at(21)); !stages.empty()) {
-      s.stages = StagesFromJson(nlohmann::json::parse(stages, nullptr, /*allow_exceptions=*/false));
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
+      {run_id}, ScoreOf);
 }
 
 nlohmann::ordered_json CompareRuns(const std::vector<QuestionScore>& a, const std::vector<QuestionScore>& b) {

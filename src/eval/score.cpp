@@ -538,7 +538,8 @@ Result<std::vector<std::string>> LoadPredictions(const std::string& path) {
   if (!out.empty() && out.back().empty()) out.pop_back();  // the final newline
   for (auto& line : out) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (size_t tab = line.find('\t'); tab != std::string::npos) line = line.substr(0, tab);
+    // "SQL<TAB>db_id" as in Spider's gold files; a TAB inside the query is kept (it is white space).
+    line = std::string(SplitGoldLine(line).sql);
   }
   return out;
 }

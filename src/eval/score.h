@@ -118,8 +118,8 @@ nlohmann::ordered_json ScoreJson(const std::vector<QuestionScore>& scores);
 /// The summary as an aligned text table (overall and by difficulty).
 std::string ScoreText(const std::vector<QuestionScore>& scores);
 
-/// The predictions of a file: one SQL per line; text after a TAB is ignored (Spider's `SQL<TAB>db_id` gold files can
-/// be scored as predictions). Empty lines are empty predictions.
+/// The predictions of a file: one SQL per line; a db_id after a TAB is dropped (Spider's `SQL<TAB>db_id` gold files can
+/// be scored as predictions; see SplitGoldLine). Empty lines are empty predictions.
 Result<std::vector<std::string>> LoadPredictions(const std::string& path);
 
 }  // namespace plainsql::eval

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/csv.h"
+#include "common/html.h"
 #include "common/strings.h"
 
 namespace plainsql::naturalness {
@@ -18,6 +19,12 @@ std::optional<ProfileFormat> ProfileFormatByName(std::string_view name) {
   if (name == "csv") return ProfileFormat::kCsv;
   if (name == "html") return ProfileFormat::kHtml;
   return std::nullopt;
+}
+
+Result<ProfileFormat> ParseProfileFormat(std::string_view name, std::string_view option) {
+  if (auto f = ProfileFormatByName(name)) return *f;
+  return MakeError(ErrorCode::kInvalidArgument,
+                   fmt::format("{} must be text, json, csv or html, not '{}'", option, name));
 }
 
 namespace {
@@ -160,20 +167,6 @@ std::string Csv(const SchemaProfile& p) {
   return out;
 }
 
-std::string Html(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 constexpr std::array<const char*, 3> kColors = {"#2e7d32", "#f9a825", "#c62828"};  // Regular, Low, Least
 
 // One horizontal bar split into the three levels' shares.
@@ -193,7 +186,7 @@ std::string StackedBar(const LevelCounts& c, double x, double y, double width, d
 std::string HtmlReport(const SchemaProfile& p, const ReportOptions& o) {
   std::string out = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Naturalness of )" +
-                    Html(p.database) + R"(</title>
+                    HtmlEscape(p.database) + R"(</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}
@@ -202,7 +195,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.big{font-size:2.4em;fon
 .warn{color:#b71c1c}
 </style></head><body>
 )";
-  out += "<h1>Naturalness of " + Html(p.database) + "</h1>\n";
+  out += "<h1>Naturalness of " + HtmlEscape(p.database) + "</h1>\n";
   out += fmt::format("<p>{} tables, {} columns. Levels from plainsql's classifier (SNAILS categories).</p>\n",
                      p.tables.Total(), p.columns.Total());
   out += fmt::format(
@@ -236,7 +229,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.big{font-size:2.4em;fon
     const TableProfile& t = *tables[i];
     double y = row_h * static_cast<double>(i);
     std::string name = t.name.size() > 40 ? t.name.substr(0, 39) + "…" : t.name;
-    out += fmt::format(R"(<text x="{:.0f}" y="{:.1f}" text-anchor="end">{}</text>)", label_w - 6, y + 12, Html(name));
+    out += fmt::format(R"(<text x="{:.0f}" y="{:.1f}" text-anchor="end">{}</text>)", label_w - 6, y + 12, HtmlEscape(name));
     out += StackedBar(t.all, label_w, y + 2, bar_w, row_h - 4);
     out += fmt::format(R"(<text x="{:.0f}" y="{:.1f}">{:.2f}</text>)", label_w + bar_w + 6, y + 12, t.all.Combined());
   }
@@ -275,15 +268,15 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.big{font-size:2.4em;fon
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td class=n>{:.3f}</td><td class=n>{:.3f}</td>"
         "<td class=n>{:.3f}</td></tr>\n",
-        Html(s.name), s.column.empty() ? "(a table)" : Html(s.table), LevelCode(s.prediction.level), s.prediction.p[0],
+        HtmlEscape(s.name), s.column.empty() ? "(a table)" : HtmlEscape(s.table), LevelCode(s.prediction.level), s.prediction.p[0],
         s.prediction.p[1], s.prediction.p[2]);
   }
   out += "</table>\n";
   out += fmt::format("<h2>Warnings ({})</h2>\n<ul>\n", p.warnings.size());
-  for (const auto& w : p.warnings) out += "<li class=\"warn\">[" + Html(w.kind) + "] " + Html(w.message) + "</li>\n";
+  for (const auto& w : p.warnings) out += "<li class=\"warn\">[" + HtmlEscape(w.kind) + "] " + HtmlEscape(w.message) + "</li>\n";
   if (p.warnings.empty()) out += "<li>none</li>\n";
   out += "</ul>\n<h2>What to do next</h2>\n<ul>\n";
-  for (const auto& a : Advice(p)) out += "<li>" + Html(a) + "</li>\n";
+  for (const auto& a : Advice(p)) out += "<li>" + HtmlEscape(a) + "</li>\n";
   out +=
       "</ul>\n<h2>Every table</h2>\n<table><tr><th>table</th><th>name level</th><th>columns</th><th>Regular</th>"
       "<th>Low</th><th>Least</th><th>combined</th></tr>\n";
@@ -291,7 +284,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.big{font-size:2.4em;fon
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td>"
         "<td class=n>{}</td><td class=n>{:.3f}</td></tr>\n",
-        Html(t.name), LevelCode(t.table_name.prediction.level), t.columns.size(), t.column_counts.regular,
+        HtmlEscape(t.name), LevelCode(t.table_name.prediction.level), t.columns.size(), t.column_counts.regular,
         t.column_counts.low, t.column_counts.least, t.all.Combined());
   }
   out += "</table>\n<p>Generated by plainsql profile.</p>\n</body></html>\n";

@@ -1,7 +1,10 @@
 // `plainsql check-access` (see check_access_cmd.h).
 #include "check_access_cmd.h"
 
+#include <array>
+
 #include "cli.h"
+#include "common/choice.h"
 #include "exec/access_check.h"
 #include "exec/connection.h"
 
@@ -19,9 +22,9 @@ CheckAccessCommand::CheckAccessCommand(CLI::App& app) {
 }
 
 int CheckAccessCommand::Run() {
-  if (format_ != "text" && format_ != "json") {
-    return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be text or json, not '" + format_ + "'"));
-  }
+  static constexpr std::array<Choice<bool>, 2> kFormats = {{{"text", false}, {"json", true}}};
+  auto json = ParseChoice<bool>(format_, "--format", kFormats);
+  if (!json) return Fail(json.error());
   if (role_name_.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "--role-name must not be empty"));
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
@@ -31,7 +34,7 @@ int CheckAccessCommand::Run() {
   if (!report) {
     return Fail(MakeError(report.error().code, exec::RedactConnectionString(conn_) + ": " + report.error().message));
   }
-  Write(format_ == "json" ? exec::RenderAccessReportJson(*report) : exec::RenderAccessReportText(*report));
+  Write(*json ? exec::RenderAccessReportJson(*report) : exec::RenderAccessReportText(*report));
   return 0;
 }
 

@@ -67,4 +67,19 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
   return out;
 }
 
+Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback) {
+  if (name.empty()) return fallback;
+  auto d = sql::DialectByName(name);
+  if (!d) return MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown {} '{}'", option, name));
+  return *d;
+}
+
+void AllowGroupOptionsAfterSubcommands(CLI::App& app) {
+  // Only below a group: a top-level command does not pass what it does not know on to the program, which would take a
+  // stray argument for a command name.
+  for (CLI::App* group : app.get_subcommands([](const CLI::App*) { return true; })) {
+    for (CLI::App* sub : group->get_subcommands([](const CLI::App*) { return true; })) sub->fallthrough();
+  }
+}
+
 }  // namespace plainsql::cli

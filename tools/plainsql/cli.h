@@ -1,6 +1,7 @@
 // Helpers shared by the plainsql commands: error reporting, output, reading input and the schema a command works on.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 
 #include "catalog/introspect.h"
@@ -28,5 +29,28 @@ struct SchemaTarget {
 /// warnings and progress on stderr.
 Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
                                     const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache);
+
+/// The dialect an option names, or `fallback` when it is empty.
+Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback);
+
+/// Lets every group's options (`runs --runs F`, `naturalness --data-dir D`) be given after its subcommand too
+/// (`runs report R --runs F`): an option a subcommand does not know falls through to its group. Call once every command
+/// is registered.
+void AllowGroupOptionsAfterSubcommands(CLI::App& app);
+
+/// Runs the first selected command of `commands` (each with Selected() and Run()); 2 when none is.
+template <typename... Commands>
+int RunSelected(Commands&... commands) {
+  int code = 2;
+  bool done = false;
+  auto one = [&](auto& c) {
+    if (!done && c.Selected()) {
+      code = c.Run();
+      done = true;
+    }
+  };
+  (one(commands), ...);
+  return code;
+}
 
 }  // namespace plainsql::cli

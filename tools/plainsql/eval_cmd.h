@@ -1,7 +1,9 @@
-// `plainsql eval score`: every metric for a file of predictions against a benchmark.
+// `plainsql eval score | subsets | run`: score predictions or schema subsets against a benchmark, or run a system on it
+// into the runs database.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,29 +12,20 @@ namespace plainsql::cli {
 class EvalCommands {
  public:
   explicit EvalCommands(CLI::App& app);
-  bool Selected() const { return root_->parsed() || runs_->parsed(); }
+  bool Selected() const { return root_->parsed(); }
   int Run();
 
  private:
   int Score();
   int RunBenchmark();
   int Subsets();
-  int Runs();
 
   CLI::App* root_ = nullptr;
   CLI::App* score_ = nullptr;
   CLI::App* run_ = nullptr;
   CLI::App* subsets_ = nullptr;
-  CLI::App* runs_ = nullptr;
-  CLI::App* runs_list_ = nullptr;
-  CLI::App* runs_show_ = nullptr;
-  CLI::App* runs_compare_ = nullptr;
-  CLI::App* runs_export_ = nullptr;
-  CLI::App* runs_report_ = nullptr;
-  CLI::App* runs_stats_ = nullptr;
-  std::string report_out_;
-  std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, run_a_, run_b_, export_format_ = "jsonl";
-  std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_, config_file_;
+  std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_;
+  std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_;
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;
   bool json_ = false, keep_distinct_ = false;

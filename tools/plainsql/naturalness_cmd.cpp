@@ -190,8 +190,8 @@ int NaturalnessCommands::WordList() {
 }
 
 int NaturalnessCommands::Profile() {
-  auto format = naturalness::ProfileFormatByName(format_);
-  if (!format) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --format '{}'", format_)));
+  auto format = naturalness::ParseProfileFormat(format_);
+  if (!format) return Fail(format.error());
   auto classifier = naturalness::Classifier::Load(data_dir_);
   if (!classifier) return Fail(classifier.error());
   catalog::IntrospectOptions opts;

@@ -28,16 +28,6 @@ namespace plainsql::cli {
 
 namespace {
 
-Result<naturalness::Level> ParseLevel(const std::string& name, std::string_view option, bool native_ok) {
-  auto level = naturalness::LevelByName(name);
-  if (!level || (!native_ok && *level == naturalness::Level::kNative)) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     fmt::format("{} must be N1, N2 or N3{} (Regular, Low, Least), not '{}'", option,
-                                 native_ok ? " or native" : "", name));
-  }
-  return *level;
-}
-
 Result<naturalness::Crosswalk> LoadCrosswalkArg(const std::string& path) {
   if (path.empty()) return MakeError(ErrorCode::kInvalidArgument, "--crosswalk FILE is required");
   return naturalness::LoadCrosswalk(path);
@@ -203,7 +193,7 @@ int ViewsCommands::Views() {
                       companion_.empty() ? exec::RedactConnectionString(report->where) : report->where));
     return 0;
   }
-  auto level = ParseLevel(level_, "--level", false);
+  auto level = naturalness::ParseLevel(level_, "--level", false);
   if (!level) return Fail(level.error());
   auto crosswalk = LoadCrosswalkArg(crosswalk_file_);
   if (!crosswalk) return Fail(crosswalk.error());
@@ -273,9 +263,9 @@ int ViewsCommands::Views() {
 }
 
 int ViewsCommands::Translate() {
-  auto from = ParseLevel(from_, "--from", true);
+  auto from = naturalness::ParseLevel(from_, "--from", true);
   if (!from) return Fail(from.error());
-  auto to = ParseLevel(to_, "--to", true);
+  auto to = naturalness::ParseLevel(to_, "--to", true);
   if (!to) return Fail(to.error());
   auto crosswalk = LoadCrosswalkArg(crosswalk_file_);
   if (!crosswalk) return Fail(crosswalk.error());

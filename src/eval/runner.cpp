@@ -1,0 +1,196 @@
+// `plainsql eval run` as a library call (see runner.h).
+#include "eval/runner.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "eval/systems.h"
+#include "pipeline/config.h"
+
+namespace plainsql::eval {
+
+namespace {
+
+// The system a run measures: stored predictions (one per benchmark question) or a pipeline configuration.
+struct System {
+  std::vector<std::string> predictions;
+  std::optional<pipeline::PipelineConfig> pipeline;
+  bool builtin = false;
+};
+
+Result<System> PredictionsSystem(const std::string& file, const Benchmark& benchmark) {
+  auto p = LoadPredictions(file);
+  if (!p) return p.error();
+  if (p->size() != benchmark.questions.size()) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("{} has {} lines but the benchmark has {} questions",
+                                                              file, p->size(), benchmark.questions.size()));
+  }
+  System s;
+  s.predictions = std::move(*p);
+  return s;
+}
+
+// Sets up `spec.system`, checking now (before a run is created) that a generator can be built and the databases are
+// there. A pipeline configuration is stored in the spec as JSON, so a resumed run uses the same one.
+Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const std::string& config_file) {
+  if (spec.system.starts_with("predictions:")) return PredictionsSystem(spec.system.substr(12), benchmark);
+  System s;
+  if (spec.system == "builtin") {
+    // The built-in translator through the pipeline (checks, execution, voting), with the default pipeline options.
+    s.pipeline.emplace();
+    s.builtin = true;
+    if (auto probe = PipelineSystem::Create(*s.pipeline, spec.db_dir, true); !probe) return probe.error();
+    return s;
+  }
+  if (spec.system == "pipeline" || spec.system.starts_with("pipeline:")) {
+    // From --config / plainsql.toml / the environment (`pipeline`), from a file (`pipeline:FILE.toml`), or as a run
+    // stored it (`pipeline:{...}`, when resuming).
+    auto config = spec.system.starts_with("pipeline:{")
+                      ? PipelineConfigFromSpec(spec.system)
+                      : pipeline::LoadConfig(spec.system == "pipeline" ? config_file : spec.system.substr(9));
+    if (!config) return config.error();
+    if (auto probe = PipelineSystem::Create(*config, spec.db_dir); !probe) return probe.error();
+    s.pipeline = std::move(*config);
+    spec.system = PipelineSystemSpec(*s.pipeline);
+    return s;
+  }
+  return MakeError(ErrorCode::kInvalidArgument,
+                   fmt::format("unknown --system '{}': use builtin (the built-in offline translator), "
+                               "predictions:FILE (one SQL per line, in question order), pipeline (the "
+                               "configuration of plainsql.toml and the environment) or pipeline:FILE.toml",
+                               spec.system));
+}
+
+// What one run works on: its questions by position, with the stored prediction of each (when the system is a file).
+struct RunQuestions {
+  std::vector<Question> questions;
+  std::vector<std::string> predictions;
+  void Add(const Benchmark& benchmark, size_t index, const System& system) {
+    questions.push_back(benchmark.questions[index]);
+    predictions.push_back(system.predictions.empty() ? std::string() : system.predictions[index]);
+  }
+};
+
+// A thread's work on one question: the system's answer (for a predictions file, a lookup), then the scoring, each
+// timed as a stage.
+QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, const System& system,
+                             const RunQuestions& run) {
+  ScoreOptions options;
+  options.db_dir = spec.db_dir;
+  options.tables_file = spec.tables;
+  options.keep_distinct = spec.keep_distinct;
+  options.limits.timeout = std::chrono::milliseconds(spec.timeout_ms);
+  return [&benchmark, &spec, &system, &run, options]() -> Result<QuestionWork> {
+    auto scorer = std::make_shared<Scorer>(benchmark, options);
+    std::shared_ptr<PipelineSystem> answerer;
+    if (system.pipeline) {
+      auto created = PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin);
+      if (!created) return created.error();
+      answerer = std::move(*created);
+    }
+    return QuestionWork([scorer, answerer, &run](size_t position) -> Result<QuestionScore> {
+      if (position >= run.questions.size()) {
+        return MakeError(ErrorCode::kFormat, fmt::format("the run has no question at position {}", position));
+      }
+      const Question& q = run.questions[position];
+      auto t0 = std::chrono::steady_clock::now();
+      SystemAnswer answer;
+      if (answerer) {
+        auto a = answerer->Answer(q);
+        // A database that cannot be opened, or a model that cannot be reached after the retries, stops the run:
+        // every further question would fail the same way. The run can be resumed.
+        if (!a) return a.error();
+        if (a->code == std::optional<ErrorCode>(ErrorCode::kConnection)) {
+          return MakeError(ErrorCode::kConnection, a->error);
+        }
+        answer = std::move(*a);
+      } else {
+        answer.sql = run.predictions[position];
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        answer.stages.push_back({"system", ms, 0, 0});
+      }
+      auto score = scorer->Score(q, answer.sql);
+      if (!score) return score;
+      score->stages.insert(score->stages.begin(), answer.stages.begin(), answer.stages.end());
+      if (!answer.error.empty() && answer.sql.empty()) score->error = "system: " + answer.error;
+      return score;
+    });
+  };
+}
+
+}  // namespace
+
+Status ValidateRunRequest(const RunRequest& r) {
+  if (r.spec.timeout_ms <= 0) return MakeError(ErrorCode::kInvalidArgument, "--timeout must be positive");
+  if (r.workers.threads < 1 || r.workers.threads > 256) {
+    return MakeError(ErrorCode::kInvalidArgument, "--workers must be between 1 and 256");
+  }
+  if (!r.resume.empty()) return Status::Ok();
+  if (r.spec.questions.empty() || r.spec.system.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "eval run needs --questions and --system (or --resume RUN)");
+  }
+  if (r.spec.db_dir.empty() && r.spec.tables.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "give --db-dir (to execute) or --tables (to score linking and exact match only)");
+  }
+  return Status::Ok();
+}
+
+Result<RunResult> RunBenchmark(const RunRequest& request) {
+  if (Status st = ValidateRunRequest(request); !st) return st.error();
+  // A new run's arguments are checked before the runs database is touched (a mistake creates no file).
+  std::unique_ptr<RunStore> store;
+  RunSpec spec = request.spec;
+  RunResult result;
+  if (!request.resume.empty()) {
+    auto opened = RunStore::Open(request.runs);
+    if (!opened) return opened.error();
+    store = std::move(*opened);
+    auto run = store->GetRun(request.resume);
+    if (!run) return run.error();
+    if (run->status == "done") {
+      return MakeError(ErrorCode::kInvalidArgument, fmt::format("run {} is complete; nothing to resume", run->id));
+    }
+    spec = run->spec;
+    result.run_id = run->id;
+  }
+  auto benchmark = LoadBenchmark(spec.benchmark, spec.questions);
+  if (!benchmark) return benchmark.error();
+  auto system = ResolveSystem(spec, *benchmark, request.config_file);
+  if (!system) return system.error();
+  RunQuestions run;
+  if (result.run_id.empty()) {
+    auto opened = RunStore::Open(request.runs);
+    if (!opened) return opened.error();
+    store = std::move(*opened);
+    for (size_t i : SelectQuestions(*benchmark, request.selection)) run.Add(*benchmark, i, *system);
+    auto id = store->CreateRun(spec, run.questions);
+    if (!id) return id.error();
+    result.run_id = *id;
+  } else {
+    // The run's own question list, as stored: positions follow the benchmark indexes chosen when it was created.
+    auto indexes = store->QuestionIndexes(result.run_id);
+    if (!indexes) return indexes.error();
+    for (size_t idx : *indexes) {
+      if (idx >= benchmark->questions.size()) {
+        return MakeError(ErrorCode::kFormat, fmt::format("run {} has question {}, but {} has only {} questions",
+                                                         result.run_id, idx, spec.questions,
+                                                         benchmark->questions.size()));
+      }
+      run.Add(*benchmark, idx, *system);
+    }
+  }
+  auto outcome = WorkOnRun(*store, result.run_id, MakeWork(*benchmark, spec, *system, run), request.workers);
+  if (!outcome) return outcome.error();
+  result.outcome = *outcome;
+  if (!outcome->finished) return result;
+  auto scores = store->Scores(result.run_id);
+  if (!scores) return scores.error();
+  result.scores = std::move(*scores);
+  return result;
+}
+
+}  // namespace plainsql::eval

@@ -1,0 +1,45 @@
+// `plainsql eval run` as a library call: checks a request, creates the run in the runs database (or finds the run to
+// resume or join), sets up the system it measures (a file of predictions, the built-in translator or a pipeline
+// configuration) and works on it with the worker loop of worker.h until it is complete or cancelled.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "eval/benchmark.h"
+#include "eval/runs.h"
+#include "eval/worker.h"
+
+namespace plainsql::eval {
+
+struct RunRequest {
+  /// A new run: what to run and on which questions (not used with `resume`). `spec.system` is builtin,
+  /// predictions:FILE, pipeline (configured by `config_file` / plainsql.toml / the environment) or pipeline:FILE.toml.
+  RunSpec spec;
+  Selection selection;
+  std::string config_file;
+  /// A run to continue, or to join as another worker: its id, an id prefix or its name.
+  std::string resume;
+  /// The runs database: a SQLite file (created when missing) or a postgresql:// URL.
+  std::string runs = "plainsql-runs.db";
+  /// Threads (1 to 256), cancellation, progress and the "waiting for" notes.
+  WorkerOptions workers;
+};
+
+/// Checks what a request asks for (times, thread count, that a new run names its questions, system and databases),
+/// before anything is opened: a mistake creates no runs database.
+Status ValidateRunRequest(const RunRequest& request);
+
+struct RunResult {
+  std::string run_id;
+  WorkOutcome outcome;
+  std::vector<QuestionScore> scores;  // the run's recorded scores, when it finished
+};
+
+/// Runs (or resumes, or joins) a benchmark run as `request` says. A cancelled run is a result with
+/// `outcome.cancelled`; it can be resumed with its id.
+Result<RunResult> RunBenchmark(const RunRequest& request);
+
+}  // namespace plainsql::eval

@@ -1,0 +1,1 @@
+runs show some-run --runs /nonexistent-dir/runs.db
