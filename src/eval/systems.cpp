@@ -58,8 +58,7 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
   }
   pipeline::Options options = it->second.generators.With(config_.options);
   options.evidence = q.evidence;
-  auto answer =
-      pipeline::Ask(*it->second.conn, *it->second.schema, it->second.generators.active, q.question, options);
+  auto answer = pipeline::Ask(*it->second.conn, *it->second.schema, it->second.generators.active, q.question, options);
   SystemAnswer out;
   if (!answer) {
     out.error = answer.error().message;

@@ -29,7 +29,7 @@ struct GenerationRequest {
   std::string question, evidence;
   const catalog::Schema* schema = nullptr;
   const sql::Dialect* dialect = &sql::Sqlite();  // the connection's dialect; candidates are written in it
-  int n = 1;                                      // candidates wanted
+  int n = 1;                                     // candidates wanted
   double temperature = 0;
   std::string previous_sql, problem;  // refinement
   /// Every wait ends by then (a model call that would pass it fails with ErrorCode::kTimeout).

@@ -235,10 +235,10 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
                      static_cast<long>(std::min(config_.connect_timeout, attempt_timeout).count()));
     // A server that sends less than a byte a second for low_speed_time (or for what is left of the deadline) is
     // abandoned; libcurl counts in whole seconds.
-    long low_speed_s = static_cast<long>(
-        std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::seconds>(
-                                 std::min(config_.low_speed_time, attempt_timeout) + std::chrono::milliseconds(999))
-                                 .count()));
+    long low_speed_s = static_cast<long>(std::max<int64_t>(
+        1, std::chrono::duration_cast<std::chrono::seconds>(std::min(config_.low_speed_time, attempt_timeout) +
+                                                            std::chrono::milliseconds(999))
+               .count()));
     curl_easy_setopt(g.curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(g.curl, CURLOPT_LOW_SPEED_TIME, low_speed_s);
     curl_easy_setopt(g.curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
@@ -266,8 +266,8 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
       // Waiting again would double the wait the user configured.
       if (cut) return past_deadline();
       if (Clock::now() - now < attempt_timeout) {  // the low-speed limit, not the total timeout, stopped it
-        return MakeError(ErrorCode::kTimeout, fmt::format("the LLM at {} sent nothing for {} s", config_.base_url,
-                                                          low_speed_s));
+        return MakeError(ErrorCode::kTimeout,
+                         fmt::format("the LLM at {} sent nothing for {} s", config_.base_url, low_speed_s));
       }
       return MakeError(ErrorCode::kTimeout, fmt::format("the LLM at {} did not answer within {} ms", config_.base_url,
                                                         config_.timeout.count()));
@@ -283,8 +283,8 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
                                    "PLAINSQL_LLM_API_KEY or OPENAI_API_KEY",
                                    config_.base_url, a.status, redact(ServerMessage(a.sink.body))));
     } else if (a.status == 429 || a.status >= 500) {
-      last_problem =
-          fmt::format("the LLM at {} answered HTTP {}: {}", config_.base_url, a.status, redact(ServerMessage(a.sink.body)));
+      last_problem = fmt::format("the LLM at {} answered HTTP {}: {}", config_.base_url, a.status,
+                                 redact(ServerMessage(a.sink.body)));
       retry = true;
     } else if (a.status != 200) {
       return MakeError(ErrorCode::kInvalidArgument,

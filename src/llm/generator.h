@@ -1,6 +1,7 @@
 // An OpenAI-compatible model as a generator (generate/generator.h): a prompt style (llm/prompt.h: omnisql,
 // snails_zero_shot, dail_sql) for questions and the refine prompt for repairs; the schema rendered for the style (DDL
-// with sample values, SNAILS lines, plain DDL). Replies are reduced to SQL text (llm/extract.h); the pipeline parses it.
+// with sample values, SNAILS lines, plain DDL). Replies are reduced to SQL text (llm/extract.h); the pipeline parses
+// it.
 #pragma once
 
 #include <memory>

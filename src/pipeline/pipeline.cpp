@@ -240,7 +240,8 @@ std::optional<exec::ResultSet> TryCandidate(Context& ctx, Candidate& c) {
   // No query outlives the question's deadline (at least a second, so that a fallback still gets to run).
   exec::Limits limits = ctx.options.limits;
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.deadline - Clock::now());
-  limits.timeout = std::clamp(left, std::chrono::milliseconds(1000), std::max(limits.timeout, std::chrono::milliseconds(1000)));
+  limits.timeout =
+      std::clamp(left, std::chrono::milliseconds(1000), std::max(limits.timeout, std::chrono::milliseconds(1000)));
   auto t0 = Clock::now();
   auto rs = ctx.conn.QueryParsed(*c.native, limits);
   ctx.db_wait += MsSince(t0);
@@ -261,8 +262,7 @@ bool WorthRefining(const Options& o, const Candidate& c) {
 }
 
 // Repairs one candidate with its generator, in bounded rounds, while the model deadline allows. Returns the rounds.
-int RefineCandidate(Context& ctx, Generator* g, Candidate& c, std::optional<exec::ResultSet>& result,
-                    StageTrace& st) {
+int RefineCandidate(Context& ctx, Generator* g, Candidate& c, std::optional<exec::ResultSet>& result, StageTrace& st) {
   int rounds = 0;
   while (ctx.options.refine && g && g->CanRefine() && c.refinements < ctx.options.max_refinements &&
          WorthRefining(ctx.options, c) && Clock::now() < ctx.model_deadline) {

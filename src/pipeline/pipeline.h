@@ -70,10 +70,10 @@ struct Candidate {
                            // ranked reading whose generator's earlier reading ran)
   std::string problem;     // the last problem seen ("" when it ran)
   int refinements = 0;
-  std::string fingerprint;  // of its result, when it ran
-  size_t votes = 0;         // the size of its result's bucket
-  double confidence = -1;   // from the generator (0..1), or -1 when it gives none
-  std::string caveat;       // from the generator: what the candidate leaves out
+  std::string fingerprint;                   // of its result, when it ran
+  size_t votes = 0;                          // the size of its result's bucket
+  double confidence = -1;                    // from the generator (0..1), or -1 when it gives none
+  std::string caveat;                        // from the generator: what the candidate leaves out
   std::shared_ptr<const sql::Query> query;   // `sql` as a tree (parsed once, or built by the generator)
   std::shared_ptr<const sql::Query> native;  // `query` in native names: what ran
 };

@@ -26,17 +26,18 @@ FakeLlmServer::FakeLlmServer() : server_(std::make_unique<httplib::Server>()) {
     if (reply.huge_bytes > 0) {
       // Streamed: the server never holds the whole body, so a test's memory shows only what the client keeps.
       size_t total = reply.huge_bytes;
-      res.set_content_provider(total, "application/json", [this, total](size_t offset, size_t, httplib::DataSink& sink) {
-        static const std::string kPiece = [] {
-          std::string p;
-          while (p.size() < 65536) p += "The answer, at length, is that plants are many. ";
-          return p;
-        }();
-        size_t n = std::min(kPiece.size(), total - offset);
-        if (Stopping()) return false;
-        sink.write(kPiece.data(), n);
-        return true;
-      });
+      res.set_content_provider(total, "application/json",
+                               [this, total](size_t offset, size_t, httplib::DataSink& sink) {
+                                 static const std::string kPiece = [] {
+                                   std::string p;
+                                   while (p.size() < 65536) p += "The answer, at length, is that plants are many. ";
+                                   return p;
+                                 }();
+                                 size_t n = std::min(kPiece.size(), total - offset);
+                                 if (Stopping()) return false;
+                                 sink.write(kPiece.data(), n);
+                                 return true;
+                               });
     } else if (reply.drip_bytes > 0) {
       auto body = std::make_shared<std::string>(reply.body);
       size_t piece = reply.drip_bytes;

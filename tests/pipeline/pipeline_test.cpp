@@ -70,7 +70,7 @@ TEST_F(Pipeline, HappyPath) {
   std::vector<std::string> stages;
   for (const auto& s : j["trace"]["stages"]) stages.push_back(s["stage"]);
   EXPECT_EQ(stages, (std::vector<std::string>{"catalog", "naturalness", "examples", "generate", "refine", "vote",
-                                             "rewrite", "execute"}));
+                                              "rewrite", "execute"}));
   EXPECT_EQ(j["trace"]["stages"][3]["prompt_tokens"], 10);
   EXPECT_EQ(j["columns"].size(), 1u);
 }
