@@ -13,6 +13,7 @@
 #include "common/version.h"
 #include "exec/connection.h"
 #include "pipeline/config.h"
+#include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
 
 struct plainsql_db {
@@ -20,7 +21,7 @@ struct plainsql_db {
   plainsql::pipeline::PipelineConfig config;
   std::unique_ptr<plainsql::exec::Connection> conn;
   plainsql::catalog::Schema schema;
-  std::vector<std::unique_ptr<plainsql::pipeline::Generator>> generators;
+  plainsql::pipeline::GeneratorSet generators;  // the configuration's: a model, the built-in translator, the fallback
 };
 
 struct plainsql_answer {
@@ -73,27 +74,15 @@ plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p)
   auto loaded = plainsql::catalog::LoadSchema(*db->conn, {}, cache);
   if (!loaded) return Fail(db, loaded.error());
   db->schema = std::move(loaded->schema);
-  const auto& llm = db->config.llm;
-  bool use_llm = !llm.base_url.empty() && llm.base_url != "none";
-  if (use_llm && llm.model.empty()) {
-    return Fail(db, {ErrorCode::kInvalidArgument, "an LLM URL is set but no model: set params.model"});
-  }
-  if (use_llm) {
-    auto g = plainsql::pipeline::MakeLlmGenerator(llm, db->config.style);
-    if (!g) return Fail(db, g.error());
-    db->generators.push_back(std::move(*g));
-  } else {
-    auto g = plainsql::pipeline::MakeBuiltinGenerator(*db->conn, db->schema);
-    if (!g) return Fail(db, g.error());
-    db->generators.push_back(std::move(*g));
-  }
+  auto generators = plainsql::pipeline::MakeGenerators(db->config, *db->conn, db->schema);
+  if (!generators) return Fail(db, generators.error());
+  db->generators = std::move(*generators);
   return PLAINSQL_OK;
 }
 
 plainsql_status Ask(plainsql_db* db, const char* question, plainsql_answer** out) {
-  std::vector<plainsql::pipeline::Generator*> active;
-  for (auto& g : db->generators) active.push_back(g.get());
-  auto answer = plainsql::pipeline::Ask(*db->conn, db->schema, active, question, db->config.options);
+  auto answer = plainsql::pipeline::Ask(*db->conn, db->schema, db->generators.active, question,
+                                        db->generators.With(db->config.options));
   if (!answer) return Fail(db, answer.error());
   auto a = std::make_unique<plainsql_answer>();
   a->sql = answer->sql;

@@ -56,8 +56,8 @@ std::string BarChart(const std::vector<std::string>& labels, const std::vector<s
   const double bar = 22, gap = 18, height = 180, top = 10, left = 40;
   double group = bar * static_cast<double>(series.size()) + gap;
   double width = left + group * static_cast<double>(labels.size()) + 10;
-  std::string out =
-      fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width, height + 40, HtmlEscape(aria));
+  std::string out = fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width,
+                                height + 40, HtmlEscape(aria));
   for (int t = 0; t <= 4; ++t) {
     double y = top + height - height * t / 4.0;
     out += fmt::format(R"(<line x1="{:.0f}" x2="{:.0f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/>)", left, width, y, y);
@@ -285,8 +285,8 @@ std::string KendallLines(const Runs& runs) {
 
 // IdentifierRecall (SNAILS) by the level of the identifier's own name.
 std::string IdentifierRecallTable(const Runs& runs) {
-  std::string out = "<h3>IdentifierRecall by naturalness level</h3>\n" +
-                    TableHead(runs, "identifier's level", " (identifiers)");
+  std::string out =
+      "<h3>IdentifierRecall by naturalness level</h3>\n" + TableHead(runs, "identifier's level", " (identifiers)");
   for (const char* level : {"Regular", "Low", "Least", "all"}) {
     std::string row = std::string("<tr><td>") + level + "</td>";
     bool any = false;
@@ -397,7 +397,8 @@ std::string StagesSection(const Runs& runs) {
   if (stage_names.empty()) return "";
   std::string out = "<h2>Cost per stage</h2>\n<table><tr><th>stage</th>";
   for (const auto* r : runs) {
-    out += "<th>" + RunLabel(*r) + ": median ms</th><th>90th pct. ms</th><th>prompt tokens</th><th>completion tokens</th>";
+    out +=
+        "<th>" + RunLabel(*r) + ": median ms</th><th>90th pct. ms</th><th>prompt tokens</th><th>completion tokens</th>";
   }
   out += "</tr>\n";
   for (const auto& name : stage_names) {

@@ -176,9 +176,9 @@ Result<RunResult> RunBenchmark(const RunRequest& request) {
     if (!indexes) return indexes.error();
     for (size_t idx : *indexes) {
       if (idx >= benchmark->questions.size()) {
-        return MakeError(ErrorCode::kFormat, fmt::format("run {} has question {}, but {} has only {} questions",
-                                                         result.run_id, idx, spec.questions,
-                                                         benchmark->questions.size()));
+        return MakeError(ErrorCode::kFormat,
+                         fmt::format("run {} has question {}, but {} has only {} questions", result.run_id, idx,
+                                     spec.questions, benchmark->questions.size()));
       }
       run.Add(*benchmark, idx, *system);
     }

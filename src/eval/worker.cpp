@@ -54,7 +54,7 @@ class Workers {
   std::mutex mu_;
   size_t done_ = 0;
   std::optional<Error> failure_;
-  bool finished_ = false;   // every question of the run is recorded
+  bool finished_ = false;    // every question of the run is recorded
   std::string waiting_for_;  // the last "waiting for" message given
 };
 
@@ -132,7 +132,8 @@ void Workers::Record(size_t position, Result<QuestionScore> score, double ms) {
   p.done = done_;
   p.total = total_;
   p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  p.eta_seconds = p.elapsed_seconds / static_cast<double>(done_) * static_cast<double>(total_ - std::min(done_, total_));
+  p.eta_seconds =
+      p.elapsed_seconds / static_cast<double>(done_) * static_cast<double>(total_ - std::min(done_, total_));
   options_.progress(p);
 }
 
@@ -183,8 +184,8 @@ Result<WorkOutcome> Workers::Finish() {
 std::string ProgressBar(const Progress& p) {
   const size_t width = 30;
   size_t filled = p.total ? std::min(p.done, p.total) * width / p.total : width;
-  return fmt::format("[{}{}] {}/{} ETA {}", std::string(filled, '#'), std::string(width - filled, ' '), p.done,
-                     p.total, Duration(p.eta_seconds));
+  return fmt::format("[{}{}] {}/{} ETA {}", std::string(filled, '#'), std::string(width - filled, ' '), p.done, p.total,
+                     Duration(p.eta_seconds));
 }
 
 Result<WorkOutcome> WorkOnRun(RunStore& store, const std::string& run_id, const QuestionWorkFactory& make_work,

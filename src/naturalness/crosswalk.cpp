@@ -52,8 +52,9 @@ std::optional<Level> LevelByName(std::string_view name) {
 Result<Level> ParseLevel(std::string_view name, std::string_view option, bool native_ok) {
   auto level = LevelByName(name);
   if (!level || (!native_ok && *level == Level::kNative)) {
-    return MakeError(ErrorCode::kInvalidArgument, fmt::format("{} must be N1, N2 or N3{} (Regular, Low, Least), not '{}'",
-                                                              option, native_ok ? " or native" : "", name));
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("{} must be N1, N2 or N3{} (Regular, Low, Least), not '{}'", option,
+                                 native_ok ? " or native" : "", name));
   }
   return *level;
 }

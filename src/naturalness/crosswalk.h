@@ -23,9 +23,9 @@ std::optional<Level> LevelByName(std::string_view name);  // "Native", "Regular"
 /// An option's level (as LevelByName reads it), or an invalid-argument error naming `option` and the values it takes:
 /// N1, N2 or N3, and native when `native_ok`.
 Result<Level> ParseLevel(std::string_view name, std::string_view option = "--level", bool native_ok = false);
-int LevelIndex(Level level);                              // Regular 0, Low 1, Least 2 (Native counts as Regular)
-std::string_view LevelCode(Level level);                  // "N1", "N2", "N3"
-std::string_view LevelName(Level level);                  // "Regular", "Low", "Least"
+int LevelIndex(Level level);              // Regular 0, Low 1, Least 2 (Native counts as Regular)
+std::string_view LevelCode(Level level);  // "N1", "N2", "N3"
+std::string_view LevelName(Level level);  // "Regular", "Low", "Least"
 
 struct CrosswalkEntry {
   std::string native;

@@ -229,7 +229,8 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.big{font-size:2.4em;fon
     const TableProfile& t = *tables[i];
     double y = row_h * static_cast<double>(i);
     std::string name = t.name.size() > 40 ? t.name.substr(0, 39) + "…" : t.name;
-    out += fmt::format(R"(<text x="{:.0f}" y="{:.1f}" text-anchor="end">{}</text>)", label_w - 6, y + 12, HtmlEscape(name));
+    out += fmt::format(R"(<text x="{:.0f}" y="{:.1f}" text-anchor="end">{}</text>)", label_w - 6, y + 12,
+                       HtmlEscape(name));
     out += StackedBar(t.all, label_w, y + 2, bar_w, row_h - 4);
     out += fmt::format(R"(<text x="{:.0f}" y="{:.1f}">{:.2f}</text>)", label_w + bar_w + 6, y + 12, t.all.Combined());
   }
@@ -268,12 +269,13 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.big{font-size:2.4em;fon
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td class=n>{:.3f}</td><td class=n>{:.3f}</td>"
         "<td class=n>{:.3f}</td></tr>\n",
-        HtmlEscape(s.name), s.column.empty() ? "(a table)" : HtmlEscape(s.table), LevelCode(s.prediction.level), s.prediction.p[0],
-        s.prediction.p[1], s.prediction.p[2]);
+        HtmlEscape(s.name), s.column.empty() ? "(a table)" : HtmlEscape(s.table), LevelCode(s.prediction.level),
+        s.prediction.p[0], s.prediction.p[1], s.prediction.p[2]);
   }
   out += "</table>\n";
   out += fmt::format("<h2>Warnings ({})</h2>\n<ul>\n", p.warnings.size());
-  for (const auto& w : p.warnings) out += "<li class=\"warn\">[" + HtmlEscape(w.kind) + "] " + HtmlEscape(w.message) + "</li>\n";
+  for (const auto& w : p.warnings)
+    out += "<li class=\"warn\">[" + HtmlEscape(w.kind) + "] " + HtmlEscape(w.message) + "</li>\n";
   if (p.warnings.empty()) out += "<li>none</li>\n";
   out += "</ul>\n<h2>What to do next</h2>\n<ul>\n";
   for (const auto& a : Advice(p)) out += "<li>" + HtmlEscape(a) + "</li>\n";

@@ -201,7 +201,11 @@ TEST(LlmClient, ConcurrencyIsLimitedPerServer) {
   std::atomic<int> ok{0};
   threads.reserve(4);
   for (int i = 0; i < 4; ++i) {
-    threads.emplace_back([&] { ok += c.Chat({{{"user", "hi"}}}).ok() ? 1 : 0; });
+    threads.emplace_back([&] {
+      ChatRequest request;
+      request.messages = {{"user", "hi"}};
+      ok += c.Chat(request).ok() ? 1 : 0;
+    });
   }
   for (auto& t : threads) t.join();
   auto elapsed = std::chrono::steady_clock::now() - t0;

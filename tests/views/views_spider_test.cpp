@@ -21,11 +21,11 @@
 #include "exec/connection.h"
 #include "exec/fingerprint.h"
 #include "naturalness/crosswalk.h"
+#include "naturalness/translate_query.h"
 #include "sql/parser.h"
 #include "sql/transpile.h"
 #include "test_util.h"
 #include "views/deploy.h"
-#include "naturalness/translate_query.h"
 #include "views/views.h"
 
 namespace plainsql::views {

@@ -208,8 +208,10 @@ int EvalCommands::RunBenchmark() {
   if (!result) return Fail(result.error());
   std::string where = exec::RedactConnectionString(runs_file_);
   if (!result->outcome.finished) {
-    fmt::print(stderr, "\nplainsql: interrupted after {} of {} questions; resume with: plainsql eval run --runs {} "
-               "--resume {}\n", result->outcome.done, result->outcome.total, where, result->run_id);
+    fmt::print(stderr,
+               "\nplainsql: interrupted after {} of {} questions; resume with: plainsql eval run --runs {} "
+               "--resume {}\n",
+               result->outcome.done, result->outcome.total, where, result->run_id);
     return 130;
   }
   if (json_) {

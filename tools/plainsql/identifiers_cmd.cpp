@@ -9,8 +9,8 @@
 namespace plainsql::cli {
 
 IdentifiersCommand::IdentifiersCommand(CLI::App& app) {
-  command_ = app.add_subcommand(
-      "identifiers", "List the tables and columns a query reads, and the names that do not resolve (JSON)");
+  command_ = app.add_subcommand("identifiers",
+                                "List the tables and columns a query reads, and the names that do not resolve (JSON)");
   command_->add_option("CONN", conn_, "Database connection (not needed with --tables)");
   command_->add_option("SQL", sql_, "The query (default: read standard input)");
   command_->add_option("--dialect,-d", dialect_, "Dialect of the query (default: the connection's)");

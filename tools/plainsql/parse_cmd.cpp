@@ -36,8 +36,9 @@ int TranspileLines(const sql::Dialect& from, const sql::Dialect& to, sql::Transp
       continue;
     }
     ++failures;
-    std::string cut = gold.db_id.empty() ? "" : fmt::format(" (the word after the TAB, '{}', was set aside as the db_id)",
-                                                              gold.db_id);
+    std::string cut = gold.db_id.empty()
+                          ? ""
+                          : fmt::format(" (the word after the TAB, '{}', was set aside as the db_id)", gold.db_id);
     fmt::print("error: {}{}\n", sql::OneLineMessage(out.error()), cut);
   }
   std::fflush(stdout);
@@ -54,8 +55,9 @@ ParseCommand::ParseCommand(CLI::App& app) {
       ->capture_default_str();
   command_->add_option("--to", to_, "Dialect of the output (default: the input's)");
   command_->add_flag("--pretty", pretty_, "Clauses on their own lines");
-  command_->add_flag("--lines", lines_,
-                     "Read one query per standard-input line (a db_id after a TAB is set aside) and print one line each");
+  command_->add_flag(
+      "--lines", lines_,
+      "Read one query per standard-input line (a db_id after a TAB is set aside) and print one line each");
   command_->add_flag("--mask", mask_, "Print the query with names as <mask> and values as <value>");
   command_->add_flag(
       "--skeleton", skeleton_,

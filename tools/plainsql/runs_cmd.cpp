@@ -40,7 +40,6 @@ RunsCommands::RunsCommands(CLI::App& app) {
   report_->add_option("-o,--output", report_out_, "The HTML file to write")->required();
 }
 
-
 int RunsCommands::Run() {
   auto format = eval::ParseExportFormat(export_format_);
   if (export_->parsed() && !format) return Fail(format.error());

@@ -31,8 +31,9 @@ SchemaCommand::SchemaCommand(CLI::App& app) {
 int SchemaCommand::Run() {
   auto format = catalog::SchemaFormatByName(format_);
   if (!format) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          fmt::format("--format must be json, ddl, prompt-snails, prompt-ddl or list, not '{}'", format_)));
+    return Fail(
+        MakeError(ErrorCode::kInvalidArgument,
+                  fmt::format("--format must be json, ddl, prompt-snails, prompt-ddl or list, not '{}'", format_)));
   }
   if (samples_ < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--samples must be 0 or more"));
   auto level = naturalness::ParseLevel(level_);
@@ -56,8 +57,8 @@ int SchemaCommand::Run() {
     for (auto f : {catalog::SchemaFormat::kList, catalog::SchemaFormat::kPromptSnails, catalog::SchemaFormat::kDdl,
                    catalog::SchemaFormat::kPromptDdl, catalog::SchemaFormat::kJson}) {
       std::string text = catalog::RenderSchema(schema, f, **dialect, samples_);
-      out += fmt::format("{:<14} {:>8} {:>8}\n", catalog::SchemaFormatName(f), text.size(),
-                         catalog::EstimateTokens(text));
+      out +=
+          fmt::format("{:<14} {:>8} {:>8}\n", catalog::SchemaFormatName(f), text.size(), catalog::EstimateTokens(text));
     }
     Write(out);
     return 0;

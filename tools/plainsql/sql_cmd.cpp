@@ -32,7 +32,8 @@ SqlCommand::SqlCommand(CLI::App& app) {
 int SqlCommand::Run() {
   auto format = ParseChoice<exec::ResultFormat>(format_, "--format", kResultFormats);
   if (!format) return Fail(format.error());
-  if (timeout_ms_ <= 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be a positive number of ms"));
+  if (timeout_ms_ <= 0)
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout must be a positive number of ms"));
   if (max_rows_ < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--max-rows must be 0 or more"));
   std::string query = query_;
   if (query == "-") query = ArgumentOrStdin(query);  // an empty QUERY is an error below, not a read of stdin
