@@ -22,13 +22,6 @@ namespace plainsql::cli {
 
 namespace {
 
-Result<naturalness::Level> LevelByName(const std::string& name) {
-  if (name == "N1") return naturalness::Level::kRegular;
-  if (name == "N2") return naturalness::Level::kLow;
-  if (name == "N3") return naturalness::Level::kLeast;
-  return MakeError(ErrorCode::kInvalidArgument, fmt::format("--level must be N1, N2 or N3, not '{}'", name));
-}
-
 // On a terminal, one status line on stderr saying what `ask` waits for, rewritten in place and cleared at the end.
 class WaitLine {
  public:
@@ -114,7 +107,7 @@ int AskCommands::Prompt() {
   if (!crosswalk_file_.empty()) {
     auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
     if (!cw) return Fail(cw.error());
-    auto level = LevelByName(level_);
+    auto level = naturalness::ParseLevel(level_);
     if (!level) return Fail(level.error());
     shown = naturalness::NaturalSchema(target->schema, *cw, *level);
   }
@@ -183,7 +176,7 @@ int AskCommands::Ask() {
   if (!crosswalk_file_.empty()) {
     auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
     if (!cw) return Fail(cw.error());
-    auto level = LevelByName(level_);
+    auto level = naturalness::ParseLevel(level_);
     if (!level) return Fail(level.error());
     crosswalk = std::move(*cw);
     options.crosswalk = &*crosswalk;

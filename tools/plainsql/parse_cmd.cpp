@@ -24,6 +24,7 @@ int TranspileLines(const sql::Dialect& from, const sql::Dialect& to, sql::Transp
   int failures = 0, total = 0;
   while (std::getline(std::cin, line)) {
     ++total;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // files with CR LF line ends
     eval::GoldLine gold = eval::SplitGoldLine(line);
     if (!gold.tab_inside.empty()) {
       ++failures;
@@ -82,7 +83,8 @@ int ParseCommand::Run() {
   options.skeleton = skeleton_;
   if (mask_ && skeleton_) return Fail(MakeError(ErrorCode::kInvalidArgument, "give --mask or --skeleton, not both"));
   bool has_schema = !conn_.empty() || !tables_file_.empty();
-  bool sqlite_to_other = (*from)->name == "sqlite" && (*to)->name != "sqlite";
+  // Strings written in double quotes (SQLite reads an unknown "x" as text) are only rewritten across that divide.
+  bool sqlite_to_other = (*from)->unknown_quoted_is_string && !(*to)->unknown_quoted_is_string;
   if (qualify_ && !has_schema) {
     return Fail(
         MakeError(ErrorCode::kInvalidArgument, "--qualify needs a schema: --conn CONN, or --tables FILE --db ID"));

@@ -7,7 +7,7 @@
 #include "catalog/tokens.h"
 #include "cli.h"
 #include "naturalness/crosswalk.h"
-#include "views/middleware.h"
+#include "naturalness/translate_query.h"
 
 namespace plainsql::cli {
 
@@ -50,7 +50,7 @@ int SchemaCommand::Run() {
     // The schema as an LLM should see it: natural names, without deploying views.
     auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
     if (!cw) return Fail(cw.error());
-    schema = views::NaturalSchema(schema, *cw, *level);
+    schema = naturalness::NaturalSchema(schema, *cw, *level);
   }
   if (tokens_) {
     std::string out = fmt::format("{:<14} {:>8} {:>8}\n", "format", "chars", "tokens~");

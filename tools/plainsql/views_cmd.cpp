@@ -19,9 +19,9 @@
 #include "naturalness/expander.h"
 #include "naturalness/llm_names.h"
 #include "naturalness/namer.h"
+#include "naturalness/translate_query.h"
 #include "sql/token.h"
 #include "views/deploy.h"
-#include "views/middleware.h"
 #include "views/views.h"
 
 namespace plainsql::cli {
@@ -211,24 +211,16 @@ int ViewsCommands::Views() {
     if (!ours) return Fail(ours.error());
     schema = views::WithoutRelations(schema, *ours);
   }
-  views::Target where = views::Target::kSqlite;
-  if (target->dialect->name == "postgres") where = views::Target::kPostgres;
-  if (!companion_.empty()) {
-    if (where != views::Target::kSqlite) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument, "--companion is for SQLite databases"));
-    }
-    where = views::Target::kSqliteCompanion;
-  }
+  auto where = views::TargetFor(*target->dialect, !companion_.empty());
+  if (!where) return Fail(where.error());
   if (!dialect_.empty()) {
     if (writes) return Fail(MakeError(ErrorCode::kInvalidArgument, "--dialect only chooses the DDL to print"));
     auto d = sql::DialectByName(dialect_);
-    if (!d || (*d)->name == "mysql") {
-      return Fail(MakeError(ErrorCode::kInvalidArgument,
-                            fmt::format("--dialect must be sqlite, postgres or tsql, not '{}'", dialect_)));
-    }
-    where = (*d)->name == "postgres" ? views::Target::kPostgres
-            : (*d)->name == "tsql"   ? views::Target::kTSql
-                                     : (where == views::Target::kSqliteCompanion ? where : views::Target::kSqlite);
+    if (!d) return Fail(MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown --dialect '{}'", dialect_)));
+    // A companion database is a SQLite arrangement; printing for another dialect drops it.
+    bool companion = where->companion && (*d)->view_placement == sql::ViewPlacement::kBesideTables;
+    where = views::TargetFor(**d, companion);
+    if (!where) return Fail(where.error());
   }
   views::ViewOptions options;
   options.level = *level;
@@ -238,7 +230,7 @@ int ViewsCommands::Views() {
   if (!plan) return Fail(plan.error());
   for (const auto& note : plan->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
   if (!apply_) {
-    Write(views::CreateScript(*plan, schema, where));
+    Write(views::CreateScript(*plan, schema, *where));
     return 0;
   }
   auto report = views::ApplyViews(conn_, *plan, schema, companion_);
@@ -253,8 +245,8 @@ int ViewsCommands::Views() {
                        report->as_is.size() == 1 ? " is" : "s are", report->as_is.size() == 1 ? "it is" : "they are",
                        fmt::join(report->as_is, ", "));
   }
-  if (where == views::Target::kSqliteCompanion) msg += fmt::format("\nconnect to {} to query them", place);
-  if (where == views::Target::kPostgres) {
+  if (where->companion) msg += fmt::format("\nconnect to {} to query them", place);
+  if (where->dialect->view_placement == sql::ViewPlacement::kOwnNamespace) {
     msg += fmt::format("\nquery them with search_path={} (e.g. add ?options=-csearch_path%3D{} to the URL)",
                        report->where, report->where);
   }
@@ -292,7 +284,7 @@ int ViewsCommands::Translate() {
     dialect = *d;
   }
   text = ArgumentOrStdin(text);
-  auto out = views::Translate(text, catalog::ToNameCatalog(schema), *crosswalk, *from, *to, *dialect);
+  auto out = naturalness::Translate(text, catalog::ToNameCatalog(schema), *crosswalk, *from, *to, *dialect);
   if (!out) return Fail(out.error());
   for (const auto& u : out->unresolved) {
     sql::SourcePosition p = sql::PositionOf(text, u.offset);
