@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
       "plainsql: answer questions about a relational database in plain language, and measure how well it "
       "does.\n\nCONN is a SQLite file (a path or sqlite:PATH) or a postgresql://user@host/db URL.\n"
       "Exit codes: 0 ok, 2 bad usage or argument, 3 not found, 4 connection failed, 5 refused (not a "
-      "read-only query), 6 SQL error, 7 timeout, 8 I/O error, 9 bad file format, 70 internal error.",
+      "read-only query), 6 SQL error, 7 timeout, 8 I/O error, 9 bad file format, 10 not allowed (a relation "
+      "or function outside the access policy), 11 a size ceiling passed, 70 internal error.",
       "plainsql"};
   app.set_version_flag("--version", std::string("plainsql ") + plainsql::kVersion);
   app.require_subcommand(1);
