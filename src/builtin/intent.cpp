@@ -28,7 +28,7 @@ std::optional<int64_t> SmallNumber(const Token& t) {
       return std::nullopt;
     }
   }
-  static const words::WordMap& kNumbers = words::Pairs("number_words");
+  static const words::WordMap kNumbers = words::Pairs("number_words");
   auto it = kNumbers.find(t.lower);
   if (it == kNumbers.end()) return std::nullopt;
   return std::stoll(it->second);
@@ -68,13 +68,13 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
       if (auto n = SmallNumber(t[i + 1])) in.limit = *n;
     }
     if (i + 1 < t.size() && w != "once" && w != "twice" && w != "thrice") {
-      static const words::WordSet& kLimited = words::List("limit_superlatives");
+      static const words::WordSet kLimited = words::List("limit_superlatives");
       if (kLimited.count(t[i + 1].lower)) {
         if (auto n = SmallNumber(t[i])) in.limit = *n;
       }
     }
     // Superlatives.
-    static const words::WordMap& kSuper = words::Pairs("superlatives");
+    static const words::WordMap kSuper = words::Pairs("superlatives");
     if (auto it = kSuper.find(w); it != kSuper.end()) {
       // "most recent" is one cue; "at least 3" is a comparison, not a superlative.
       bool at_least = w == "least" && i > 0 && t[i - 1].lower == "at";
@@ -94,8 +94,8 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
 
 // Comparisons with a number: the cue is found by looking back from each number.
 void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
-  static const words::WordMap& kMore = words::Pairs("comparisons");
-  static const words::WordSet& kAdjectives = words::List("comparison_adjectives");
+  static const words::WordMap kMore = words::Pairs("comparisons");
+  static const words::WordSet kAdjectives = words::List("comparison_adjectives");
   for (size_t i = 0; i < t.size(); ++i) {
     // Numbers, and number words after a comparing word ("more than two", "at least once", "two or more").
     std::string value;
@@ -113,7 +113,7 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
     }
     // "4 or more", "two or fewer".
     if (Is(t, i + 1, "or") && i + 2 < t.size()) {
-      static const words::WordMap& kAfter = words::Pairs("comparisons_after");
+      static const words::WordMap kAfter = words::Pairs("comparisons_after");
       if (auto it = kAfter.find(t[i + 2].lower); it != kAfter.end()) {
         in.comparisons.push_back({it->second, value, "", i + 2, i, "", false});
         continue;
@@ -154,8 +154,8 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
 // Comparisons with the average: a comparing word up to 3 words before "average" ("older than average", "above the
 // average age", "higher than the average"). That "average" is not an aggregate to select.
 void ReadAverageComparisons(const std::vector<Token>& t, Intent& in) {
-  static const words::WordMap& kMore = words::Pairs("comparisons");
-  static const words::WordSet& kAdjectives = words::List("comparison_adjectives");
+  static const words::WordMap kMore = words::Pairs("comparisons");
+  static const words::WordSet kAdjectives = words::List("comparison_adjectives");
   for (size_t i = 0; i < t.size(); ++i) {
     if (!(Is(t, i, "average") || Is(t, i, "mean") || Is(t, i, "avg"))) continue;
     // Function words and "year" do not count: "before the year of 2010".

@@ -9,8 +9,8 @@ namespace {
 // "first" and "top" are cues only before a number ("top 3"); "first name" names a column. "group" and "order" name
 // columns too; they are cues in "grouped by", "group by", "in … order", "order by".
 bool IsCue(const std::vector<retrieval::Token>& tokens, size_t i) {
-  static const words::WordSet& kCues = words::List("cue_words");
-  static const words::WordSet& kOrderWords = words::List("order_words");
+  static const words::WordSet kCues = words::List("cue_words");
+  static const words::WordSet kOrderWords = words::List("order_words");
   const std::string& w = tokens[i].lower;
   if (tokens[i].kind != TokenKind::kWord || !kCues.count(w)) return false;
   if ((w == "first" || w == "top") && !(i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kNumber)) {

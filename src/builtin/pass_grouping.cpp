@@ -31,7 +31,7 @@ void ReadSuperlative(Reading& r) {
   std::string word = ToLower(s.word);
   bool counts = word == "most" || word == "fewest" || word == "least";
   auto next_column = ColumnAt(r, s.token + 1);
-  static const words::WordSet& kFrequent = words::List("frequency_words");
+  static const words::WordSet kFrequent = words::List("frequency_words");
   if (counts && s.token + 1 < r.tokens.size() && kFrequent.count(r.tokens[s.token + 1].lower)) {
     r.used[s.token + 1] = true;
     r.by_shown = true;
@@ -109,7 +109,7 @@ void GroupByShown(Reading& r) {
 // "all the information about", "all details of", "everything": every column.
 bool AsksForEverything(Reading& r) {
   bool everything = false;
-  static const words::WordSet& kEverything = words::List("everything_words");
+  static const words::WordSet kEverything = words::List("everything_words");
   for (size_t i = 0; i < r.tokens.size(); ++i) {
     const std::string& w = r.tokens[i].lower;
     bool all_before = (i >= 1 && r.tokens[i - 1].lower == "all") || (i >= 2 && r.tokens[i - 2].lower == "all");

@@ -18,10 +18,10 @@ std::string QuoteForNote(std::string_view s) { return "'" + ReplaceAll(s, "'", "
 void PatternAt(Reading& r, size_t i) {
   const auto& tokens = r.tokens;
   const std::string& w = tokens[i].lower;
-  static const words::WordSet& kContains = words::List("pattern_contains");
-  static const words::WordSet& kStarts = words::List("pattern_starts");
-  static const words::WordSet& kEnds = words::List("pattern_ends");
-  static const words::WordSet& kNouns = words::List("pattern_nouns");
+  static const words::WordSet kContains = words::List("pattern_contains");
+  static const words::WordSet kStarts = words::List("pattern_starts");
+  static const words::WordSet kEnds = words::List("pattern_ends");
+  static const words::WordSet kNouns = words::List("pattern_nouns");
   bool contains = kContains.count(w) > 0;
   bool with = i + 1 < tokens.size() && tokens[i + 1].lower == "with";
   bool starts = with && kStarts.count(w);
@@ -83,7 +83,7 @@ std::optional<ColumnRef> TextColumnAt(const Reading& r, size_t k) {
 
 // A word just before `k` says the column there only filters: "whose name contains".
 bool OnlyFilter(const Reading& r, size_t k) {
-  static const words::WordSet& kOnlyFilter = words::List("filter_only_words");
+  static const words::WordSet kOnlyFilter = words::List("filter_only_words");
   for (size_t j = k >= 2 ? k - 2 : 0; j < k; ++j) {
     if (kOnlyFilter.count(r.tokens[j].lower)) return true;
   }
@@ -111,7 +111,8 @@ void MatchValues(Reading& r) {
     // A word that is both a column name and a value counts as a value only when quoted or capitalised.
     if (!best || (clash && !best->quoted && !std::isupper(static_cast<unsigned char>(r.tokens[b].text[0])))) continue;
     if (clash) {
-      std::erase_if(r.mentions, [&](const Mention& m) { return m.begin < e && b < m.end; });
+      size_t from = b, to = e;  // structured bindings cannot be captured before C++20 in clang
+      std::erase_if(r.mentions, [from, to](const Mention& m) { return m.begin < to && from < m.end; });
     }
     r.filters.push_back({{best->table, best->column}, "=", {Literal::Kind::kString, best->value, {}}, {}, b});
     for (size_t i = b; i < e; ++i) r.used[i] = true;

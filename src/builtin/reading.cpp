@@ -86,7 +86,7 @@ std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string
 }
 
 std::string QuantityOf(std::string_view word) {
-  static const words::WordMap& kQuantities = words::Pairs("quantities");
+  static const words::WordMap kQuantities = words::Pairs("quantities");
   auto it = kQuantities.find(word);
   return it == kQuantities.end() ? std::string() : it->second;
 }
@@ -94,7 +94,7 @@ std::string QuantityOf(std::string_view word) {
 std::string QuantityOfUnit(const std::vector<retrieval::Token>& tokens, size_t at) {
   const std::string& w = tokens[at].lower;
   if ((w == "years" || w == "year") && at + 1 < tokens.size() && tokens[at + 1].lower == "old") return "age";
-  static const words::WordMap& kUnits = words::Pairs("units");
+  static const words::WordMap kUnits = words::Pairs("units");
   auto it = kUnits.find(w);
   return it == kUnits.end() ? std::string() : it->second;
 }

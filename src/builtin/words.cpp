@@ -23,7 +23,7 @@ struct Tables {
 
 // Every file read once: its lines without comments and blank lines, as words and as word-value pairs.
 const Tables& All() {
-  static const Tables tables = [] {
+  static const Tables kTables = [] {
     Tables t;
     for (size_t f = 0; f < internal::kFileCount; ++f) {
       auto [name, text] = internal::kFiles[f];
@@ -40,7 +40,7 @@ const Tables& All() {
     }
     return t;
   }();
-  return tables;
+  return kTables;
 }
 
 [[noreturn]] void Missing(std::string_view name) {

@@ -232,6 +232,7 @@ std::optional<exec::ResultSet> TryCandidate(Context& ctx, Candidate& c) {
   }
   if (!unresolved.empty()) {
     std::vector<std::string> names;
+    names.reserve(unresolved.size());
     for (const auto& u : unresolved) names.push_back(fmt::format("{} '{}'", u.kind, u.name));
     c.status = "unknown name";
     c.problem = "the schema has no " + Join(names, ", no ");

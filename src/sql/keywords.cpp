@@ -18,7 +18,7 @@ bool Contains(std::span<const std::string_view> sorted, std::string_view upper) 
 
 // The union of the shared dialects' keywords, sorted, built once.
 const std::vector<std::string_view>& SharedKeywords() {
-  static const std::vector<std::string_view> words = [] {
+  static const std::vector<std::string_view> kWords = [] {
     std::vector<std::string_view> out;
     for (const Dialect* d : AllDialects()) {
       if (d->shared_keywords) out.insert(out.end(), d->keywords.begin(), d->keywords.end());
@@ -27,7 +27,7 @@ const std::vector<std::string_view>& SharedKeywords() {
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   }();
-  return words;
+  return kWords;
 }
 
 }  // namespace
