@@ -20,18 +20,6 @@
 
 namespace plainsql::pipeline {
 
-Result<std::unique_ptr<Generator>> MakeLlmGenerator(llm::Config config, const std::string& style) {
-  return llm::MakeLlmGenerator(std::move(config), style);
-}
-
-Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema) {
-  return builtin::MakeBuiltinGenerator(conn, schema);
-}
-
-Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style) {
-  return llm::BuildPrompt(request, style);
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;

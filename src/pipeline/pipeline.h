@@ -33,12 +33,6 @@ using generate::Generation;
 using generate::GenerationRequest;
 using generate::Generator;
 
-/// Kept for callers written before MakeGenerators (pipeline/generators.h): llm::MakeLlmGenerator,
-/// builtin::MakeBuiltinGenerator and llm::BuildPrompt.
-Result<std::unique_ptr<Generator>> MakeLlmGenerator(llm::Config config, const std::string& style = "omnisql");
-Result<std::unique_ptr<Generator>> MakeBuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema);
-Result<std::vector<llm::Message>> BuildPrompt(const GenerationRequest& request, const std::string& style);
-
 struct Options {
   bool draft = false;          // a zero-shot draft first, to find the schema slice
   std::string slice = "full";  // "full" or "referenced" (the tables the draft reads, when it reads any)

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <fstream>
 
+#include "builtin/generator.h"
 #include "catalog/cache.h"
 #include "catalog/introspect.h"
 #include "exec/connection.h"
 #include "llm/fake_llm_server.h"
+#include "llm/generator.h"
 #include "naturalness/crosswalk.h"
 #include "pipeline/config.h"
 #include "pipeline/pipeline.h"
@@ -38,7 +40,7 @@ class Pipeline : public ::testing::Test {
     c.model = "test-model";
     c.backoff = 10ms;
     if (c.timeout == llm::Config{}.timeout) c.timeout = 5s;
-    auto g = MakeLlmGenerator(c);
+    auto g = llm::MakeLlmGenerator(c);
     EXPECT_TRUE(g.ok()) << g.error().message;
     return std::move(*g);
   }
@@ -272,7 +274,7 @@ class ParseCounting final : public Generator {
 // Issue #16: a built-in candidate is parsed once, at generation, and the executor runs that very tree: no stage
 // between generation and execution (check, resolution, vote, execution) parses it again.
 TEST_F(Pipeline, BuiltinCandidateIsParsedOnceBetweenGenerationAndExecution) {
-  auto builtin = MakeBuiltinGenerator(*conn_, schema_);
+  auto builtin = builtin::MakeBuiltinGenerator(*conn_, schema_);
   ASSERT_TRUE(builtin.ok()) << builtin.error().message;
   ParseCounting counting(**builtin);
   ASSERT_TRUE(conn_->Policy().ok());  // the access policy is read once per connection, before any question
