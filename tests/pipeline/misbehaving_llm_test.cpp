@@ -2,9 +2,9 @@
 // fence, a huge reply, injected writes. Scenarios are data (tests/pipeline/data/misbehaving_llm.jsonl). Each must end
 // within its deadline plus a margin, give the built-in translator's result (through retries or the fallback), and
 // leave the database file unchanged. The deadline is short here (PLAINSQL_TEST_DEADLINE_MS, default 4000) so that CI
-// stays fast; docs/BENCHMARKS.md has the same scenarios through the CLI with the default 60 s.
+// stays fast; docs/BENCHMARKS.md has the same scenarios through the CLI with the default 60 s. Peak memory is measured
+// there (bench/run_misbehaving_ask.sh), not here: a sanitizer build's shadow memory would make any bound meaningless.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -86,9 +86,6 @@ TEST(MisbehavingModel, AskEndsInTimeAnswersAndNeverWrites) {
   }
   EXPECT_GE(scenarios, 10);
   EXPECT_EQ(FileBytes(db), before) << "the database file changed";
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  EXPECT_LT(ru.ru_maxrss, 200 * 1024) << "peak resident memory past 200 MB";
 }
 
 }  // namespace
