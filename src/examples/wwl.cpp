@@ -83,61 +83,125 @@ int64_t Differing(const NodeLabels& a, const NodeLabels& b) {
   return d;
 }
 
-// One side's bins that still have mass to move: (bin index, mass).
-using Masses = std::vector<std::pair<size_t, int64_t>>;
+// A balanced transportation problem with integer masses: sources, sinks and the cost of each (source, sink) pair.
+struct Transport {
+  std::vector<int64_t> from, to;
+  std::vector<int8_t> cost;  // from.size() x to.size(), row by row; at most kPositions
 
-// Min-cost flow from the bins of `from` to those of `to`, every pair connected at its integer ground cost.
-int64_t NetworkSimplexCost(const Bins& a, const Masses& from, const Bins& b, const Masses& to) {
-  lemon::SmartDigraph g;
-  g.reserveNode(static_cast<int>(from.size() + to.size()));
-  g.reserveArc(static_cast<int>(from.size() * to.size()));
-  std::vector<lemon::SmartDigraph::Node> sinks;
-  sinks.reserve(to.size());
-  for (size_t j = 0; j < to.size(); ++j) sinks.push_back(g.addNode());
-  lemon::SmartDigraph::NodeMap<int64_t> supply(g);
-  lemon::SmartDigraph::ArcMap<int64_t> cost(g);
-  for (const auto& [bin, mass] : from) {
-    lemon::SmartDigraph::Node source = g.addNode();
-    supply.set(source, mass);
-    for (size_t j = 0; j < to.size(); ++j)
-      cost.set(g.addArc(source, sinks[j]), Differing(a.labels[bin], b.labels[to[j].first]));
+  int64_t Cost(size_t i, size_t j) const { return cost[i * to.size() + j]; }
+};
+
+// The problem with sources and sinks exchanged: the same minimum cost.
+Transport Transposed(const Transport& t) {
+  Transport out{t.to, t.from, std::vector<int8_t>(t.cost.size())};
+  for (size_t i = 0; i < t.from.size(); ++i) {
+    for (size_t j = 0; j < t.to.size(); ++j) out.cost[j * t.from.size() + i] = t.cost[i * t.to.size() + j];
   }
-  for (size_t j = 0; j < to.size(); ++j) supply.set(sinks[j], -to[j].second);
-  lemon::NetworkSimplex<lemon::SmartDigraph, int64_t, int64_t> simplex(g);
-  simplex.costMap(cost).supplyMap(supply);
-  [[maybe_unused]] auto outcome = simplex.run();
-  assert(outcome == decltype(simplex)::OPTIMAL);  // balanced supplies, every arc uncapacitated: always feasible
-  return simplex.totalCost<int64_t>();
+  return out;
 }
 
-// The exact earth mover's distance between two graphs' bins (see wwl.h for the definition and the empty cases).
-double BinsDistance(const Bins& a, const Bins& b) {
-  if (a.nodes == 0 || b.nodes == 0) return a.nodes == b.nodes ? 0.0 : 1.0;
-  // Integer masses: node weights 1/|A| and 1/|B| scaled by |A||B|/gcd, so each side carries `total`.
+// Sources whose costs to every sink are equal are interchangeable, whatever the costs: one source with their summed
+// mass has the same minimum cost. WL embeddings make many such rows (two columns that differ only in their last
+// labels cost the same to every node of the other graph that shares neither), so this shrinks the problem a lot.
+Transport WithEqualRowsMerged(const Transport& t) {
+  size_t width = t.to.size();
+  auto row = [&](size_t i) { return t.cost.begin() + static_cast<std::ptrdiff_t>(i * width); };
+  std::vector<size_t> order(t.from.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return std::lexicographical_compare(row(x), row(x) + static_cast<std::ptrdiff_t>(width), row(y),
+                                        row(y) + static_cast<std::ptrdiff_t>(width));
+  });
+  Transport out{{}, t.to, {}};
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k > 0 && std::equal(row(order[k]), row(order[k]) + static_cast<std::ptrdiff_t>(width), row(order[k - 1]))) {
+      out.from.back() += t.from[order[k]];
+    } else {
+      out.from.push_back(t.from[order[k]]);
+      out.cost.insert(out.cost.end(), row(order[k]), row(order[k]) + static_cast<std::ptrdiff_t>(width));
+    }
+  }
+  return out;
+}
+
+// Min-cost flow by LEMON's network simplex, every source connected to every sink. One solver serves many problems:
+// the graph, its maps and the simplex's arrays keep their memory.
+class TransportSolver {
+ public:
+  TransportSolver() : supply_(graph_), cost_(graph_), simplex_(graph_) {}
+
+  int64_t MinCost(const Transport& t) {
+    graph_.clear();
+    nodes_.clear();
+    for (size_t k = 0; k < t.from.size() + t.to.size(); ++k) nodes_.push_back(graph_.addNode());
+    for (size_t i = 0; i < t.from.size(); ++i) {
+      supply_[nodes_[i]] = t.from[i];
+      for (size_t j = 0; j < t.to.size(); ++j)
+        cost_[graph_.addArc(nodes_[i], nodes_[t.from.size() + j])] = t.Cost(i, j);
+    }
+    for (size_t j = 0; j < t.to.size(); ++j) supply_[nodes_[t.from.size() + j]] = -t.to[j];
+    simplex_.reset().costMap(cost_).supplyMap(supply_);
+    [[maybe_unused]] auto outcome = simplex_.run();
+    assert(outcome == Simplex::OPTIMAL);  // balanced supplies, every arc uncapacitated: always feasible
+    return simplex_.totalCost<int64_t>();
+  }
+
+ private:
+  using Graph = lemon::SmartDigraph;
+  using Simplex = lemon::NetworkSimplex<Graph, int64_t, int64_t>;
+  Graph graph_;
+  Graph::NodeMap<int64_t> supply_;
+  Graph::ArcMap<int64_t> cost_;
+  Simplex simplex_;
+  std::vector<Graph::Node> nodes_;
+};
+
+// The mass each embedding of `a` must send to `b`'s. Masses are integers: node weights 1/|A| and 1/|B| scaled by
+// |A||B|/gcd(|A|,|B|). Mass on an embedding both sides have stays put: with a metric ground distance some optimal
+// plan keeps min(mass in A, mass in B) there (rerouting through it never costs more, by the triangle inequality).
+Transport MassesToMove(const Bins& a, const Bins& b) {
   int64_t g = std::gcd(a.nodes, b.nodes);
-  int64_t per_a = b.nodes / g, per_b = a.nodes / g, total = a.nodes * per_a;
-  // Mass on an embedding both sides have stays put: with a metric ground distance some optimal plan keeps
-  // min(mass in A, mass in B) there (rerouting through it never costs more, by the triangle inequality).
-  Masses from, to;
+  int64_t per_a = b.nodes / g, per_b = a.nodes / g;
+  Transport t;
+  std::vector<size_t> from_bins, to_bins;
   size_t i = 0, j = 0;
   while (i < a.labels.size() || j < b.labels.size()) {
     bool take_a = j == b.labels.size() || (i < a.labels.size() && a.labels[i] <= b.labels[j]);
     bool take_b = i == a.labels.size() || (j < b.labels.size() && b.labels[j] <= a.labels[i]);
     int64_t ma = take_a ? a.counts[i] * per_a : 0, mb = take_b ? b.counts[j] * per_b : 0;
     int64_t kept = take_a && take_b ? std::min(ma, mb) : 0;
-    if (ma > kept) from.emplace_back(i, ma - kept);
-    if (mb > kept) to.emplace_back(j, mb - kept);
+    if (ma > kept) {
+      t.from.push_back(ma - kept);
+      from_bins.push_back(i);
+    }
+    if (mb > kept) {
+      t.to.push_back(mb - kept);
+      to_bins.push_back(j);
+    }
     i += take_a;
     j += take_b;
   }
-  int64_t cost = 0;
-  if (from.size() == 1 || to.size() == 1) {  // one bin on a side: every unit moves between it and the other side
-    for (const auto& [bi, mi] : from) {
-      for (const auto& [bj, mj] : to) cost += (from.size() == 1 ? mj : mi) * Differing(a.labels[bi], b.labels[bj]);
-    }
-  } else if (!from.empty()) {
-    cost = NetworkSimplexCost(a, from, b, to);
+  t.cost.reserve(t.from.size() * t.to.size());
+  for (size_t x : from_bins) {
+    for (size_t y : to_bins) t.cost.push_back(static_cast<int8_t>(Differing(a.labels[x], b.labels[y])));
   }
+  return t;
+}
+
+// The exact earth mover's distance between two graphs' bins (see wwl.h for the definition and the empty cases).
+double BinsDistance(const Bins& a, const Bins& b, TransportSolver& solver) {
+  if (a.nodes == 0 || b.nodes == 0) return a.nodes == b.nodes ? 0.0 : 1.0;
+  Transport t = MassesToMove(a, b);
+  if (!t.from.empty()) t = WithEqualRowsMerged(Transposed(WithEqualRowsMerged(t)));
+  int64_t cost = 0;
+  if (t.from.size() == 1) {  // one source: it sends each sink its mass
+    for (size_t j = 0; j < t.to.size(); ++j) cost += t.to[j] * t.Cost(0, j);
+  } else if (t.to.size() == 1) {
+    for (size_t i = 0; i < t.from.size(); ++i) cost += t.from[i] * t.Cost(i, 0);
+  } else if (!t.from.empty()) {
+    cost = solver.MinCost(t);
+  }
+  int64_t total = a.nodes * (b.nodes / std::gcd(a.nodes, b.nodes));
   return static_cast<double>(cost) / (static_cast<double>(kPositions) * static_cast<double>(total));
 }
 
@@ -165,7 +229,8 @@ std::vector<NodeLabels> WlLabels(const SchemaGraph& graph) {
 }
 
 double WwlDistance(const std::vector<NodeLabels>& a, const std::vector<NodeLabels>& b) {
-  return BinsDistance(MakeBins(a), MakeBins(b));
+  TransportSolver solver;
+  return BinsDistance(MakeBins(a), MakeBins(b), solver);
 }
 
 std::vector<std::vector<double>> WwlDistances(const std::vector<std::vector<NodeLabels>>& graphs, int threads,
@@ -184,8 +249,9 @@ std::vector<std::vector<double>> WwlDistances(const std::vector<std::vector<Node
   std::condition_variable changed;
   size_t done = 0, finished = 0;
   auto work = [&] {
+    TransportSolver solver;
     for (size_t i = next_row++; i < n; i = next_row++) {
-      for (size_t j = i + 1; j < n; ++j) d[i][j] = d[j][i] = BinsDistance(bins[i], bins[j]);
+      for (size_t j = i + 1; j < n; ++j) d[i][j] = d[j][i] = BinsDistance(bins[i], bins[j], solver);
       std::lock_guard<std::mutex> lock(mu);
       done += n - 1 - i;
       changed.notify_one();
@@ -241,7 +307,7 @@ Result<std::vector<NodeLabels>> DecodeLabels(std::string_view bytes) {
   }
   size_t at = 2;
   uint64_t count = 0;
-  if (!ReadVarint(bytes, at, count)) return bad("the node count is cut off");
+  if (!ReadVarint(bytes, at, count)) return bad("the node count is cut off or over 64 bits");
   if (count > bytes.size()) return bad(fmt::format("{} nodes in {} bytes", count, bytes.size()));
   std::vector<NodeLabels> labels(count);
   for (NodeLabels& node : labels) {
