@@ -8,13 +8,13 @@ packages=(
   build-essential cmake pkg-config git
   # libraries the product links
   libsqlite3-dev libpq-dev nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev liblinear-dev
-  libpugixml-dev libpoppler-cpp-dev libcurl4-openssl-dev libtomlplusplus-dev libstemmer-dev
+  libpugixml-dev libpoppler-cpp-dev libcurl4-openssl-dev libtomlplusplus-dev libstemmer-dev liblemon-dev
   # the scripted OpenAI-compatible server of the LLM tests
   libcpp-httplib-dev
   # the sources of the shipped word list (data/words.tsv; a test checks it regenerates identically)
   wamerican-small wamerican wamerican-large wordnet
   # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev sqlite3 postgresql-15 postgresql-client-15
+  libgtest-dev libgmock-dev libbenchmark-dev sqlite3 postgresql-15 postgresql-client-15 python3-numpy python3-pot
   # the browser test of the HTML report (headless Chromium, a font, libpng for reading its screenshots)
   chromium fonts-liberation libpng-dev
   # style checks
