@@ -1,0 +1,284 @@
+// Example selection σ (see select.h).
+#include "examples/select.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string_view>
+#include <unordered_map>
+
+namespace plainsql::examples {
+
+namespace {
+
+// With `diverse`, the skeleton vote is over this many of the best-scoring candidates (chosen on a split of Spider
+// train, see bench/examples_quality.cpp).
+constexpr size_t kVoteNeighbours = 20;
+
+// An approximate (HNSW) question index is asked for this many distinct questions per example wanted, at least
+// kApproximateFloor: the candidates rescored with SQL similarity and schema closeness.
+constexpr size_t kApproximatePerExample = 40;
+constexpr size_t kApproximateFloor = 400;
+
+// Numbers each distinct string of `field` over `examples` in order of first appearance.
+template <typename Field>
+std::vector<std::string> Distinct(const std::vector<Example>& examples, Field field, std::vector<uint32_t>& id_of) {
+  std::unordered_map<std::string_view, uint32_t> ids;
+  std::vector<std::string> texts;
+  id_of.resize(examples.size());
+  for (size_t i = 0; i < examples.size(); ++i) {
+    const std::string& text = field(examples[i]);
+    auto [it, inserted] = ids.try_emplace(text, static_cast<uint32_t>(texts.size()));
+    if (inserted) texts.push_back(text);
+    id_of[i] = it->second;
+  }
+  return texts;
+}
+
+}  // namespace
+
+struct Selector::Scored {
+  uint32_t example = 0;
+  float score = 0, question = 0, sql = 0;
+};
+
+struct Selector::Scores {
+  std::vector<retrieval::Hit> question_hits;  // distinct questions: all with similarity > 0, or the best few
+  std::vector<float> sql;                     // per distinct query; NaN: not computed yet (approximate index)
+  std::vector<float> closeness;               // per db: 1 − schema distance
+  retrieval::Embedding sql_embedding;
+  bool has_sql = false;
+  double question_weight = 1, sql_weight = 0, sample_weight = 0.7, schema_weight = 0.3;
+  double unseen_bound = 0;  // the best score an example the question index did not return can have
+};
+
+Selector::Selector(Selector&&) noexcept = default;
+Selector& Selector::operator=(Selector&&) noexcept = default;
+Selector::~Selector() = default;
+
+Result<Selector> Selector::Build(std::vector<Example> examples, std::shared_ptr<retrieval::Embedder> embedder,
+                                 SelectWeights weights, const std::function<void(size_t, size_t)>& progress) {
+  if (examples.size() >= std::numeric_limits<uint32_t>::max()) {
+    return MakeError(ErrorCode::kResourceLimit, "too many examples for one selector");
+  }
+  if (!embedder) embedder = retrieval::MakeSparseEmbedder();
+  Selector s;
+  s.examples_ = std::move(examples);
+  s.weights_ = weights;
+  s.embedder_name_ = embedder->Name();
+  std::vector<std::string> questions = Distinct(
+      s.examples_, [](const Example& e) -> const std::string& { return e.masked_question; }, s.question_of_);
+  std::vector<std::string> queries = Distinct(
+      s.examples_, [](const Example& e) -> const std::string& { return e.masked_sql; }, s.query_of_);
+  s.dbs_ = Distinct(
+      s.examples_, [](const Example& e) -> const std::string& { return e.db_id; }, s.db_of_);
+  const size_t total = questions.size() + queries.size();
+  auto q = embedder->Index(questions, [&](size_t done, size_t) {
+    if (progress) progress(done, total);
+  });
+  if (!q) return q.error();
+  s.questions_ = std::move(*q);
+  auto sq = embedder->Index(queries, [&](size_t done, size_t) {
+    if (progress) progress(questions.size() + done, total);
+  });
+  if (!sq) return sq.error();
+  s.queries_ = std::move(*sq);
+  // Each distinct question's examples, in compressed-row form.
+  s.by_question_offsets_.assign(questions.size() + 1, 0);
+  for (uint32_t qid : s.question_of_) ++s.by_question_offsets_[qid + 1];
+  for (size_t i = 1; i < s.by_question_offsets_.size(); ++i) s.by_question_offsets_[i] += s.by_question_offsets_[i - 1];
+  s.by_question_.resize(s.examples_.size());
+  std::vector<uint32_t> fill(s.by_question_offsets_.begin(), s.by_question_offsets_.end() - 1);
+  for (size_t i = 0; i < s.examples_.size(); ++i) s.by_question_[fill[s.question_of_[i]]++] = static_cast<uint32_t>(i);
+  if (progress) progress(total, total);
+  return s;
+}
+
+size_t Selector::IndexBytes() const {
+  return questions_->MemoryBytes() + queries_->MemoryBytes() +
+         (question_of_.capacity() + query_of_.capacity() + db_of_.capacity() + by_question_offsets_.capacity() +
+          by_question_.capacity()) *
+             sizeof(uint32_t);
+}
+
+Result<Selector::Scores> Selector::Prepare(const SelectRequest& request) const {
+  Scores s;
+  auto question = questions_->Embed(request.masked_question);
+  if (!question) return question.error();
+  const size_t approximate_limit = std::max(kApproximateFloor, request.k * kApproximatePerExample);
+  s.question_hits = questions_->Search(*question, questions_->Exact() ? 0 : approximate_limit);
+  s.has_sql = !request.masked_sql.empty() && weights_.sql > 0;
+  const double sample_sum = weights_.question + weights_.sql;
+  if (s.has_sql && sample_sum > 0) {
+    s.question_weight = weights_.question / sample_sum;
+    s.sql_weight = weights_.sql / sample_sum;
+  }
+  const double score_sum = weights_.sample + weights_.schema;
+  s.sample_weight = score_sum > 0 ? weights_.sample / score_sum : 1.0;
+  s.schema_weight = score_sum > 0 ? weights_.schema / score_sum : 0.0;
+  float best_sql = 0;
+  if (s.has_sql) {
+    auto sql = queries_->Embed(request.masked_sql);
+    if (!sql) return sql.error();
+    s.sql_embedding = std::move(*sql);
+    if (queries_->Exact()) {
+      s.sql.assign(queries_->Size(), 0.0f);
+      for (const auto& h : queries_->Search(s.sql_embedding, 0)) {
+        s.sql[h.id] = h.similarity;
+        best_sql = std::max(best_sql, h.similarity);
+      }
+    } else {
+      s.sql.assign(queries_->Size(), std::numeric_limits<float>::quiet_NaN());
+      best_sql = 1.0f;
+    }
+  }
+  s.closeness.assign(dbs_.size(), 1.0f);
+  float best_closeness = dbs_.empty() ? 0.0f : 1.0f;
+  if (request.schema_distance) {
+    best_closeness = 0;
+    for (size_t d = 0; d < dbs_.size(); ++d) {
+      double distance = request.schema_distance(dbs_[d]);
+      s.closeness[d] = static_cast<float>(1.0 - std::clamp(std::isfinite(distance) ? distance : 1.0, 0.0, 1.0));
+      best_closeness = std::max(best_closeness, s.closeness[d]);
+    }
+  }
+  s.unseen_bound = s.sample_weight * s.sql_weight * best_sql + s.schema_weight * best_closeness;
+  return s;
+}
+
+void Selector::Score(const SelectRequest& request, Scores& scores, uint32_t e, float question,
+                     std::vector<Scored>& out) const {
+  if (request.exclude && request.exclude(e)) return;
+  float sql = 0;
+  if (scores.has_sql) {
+    float& cached = scores.sql[query_of_[e]];
+    if (std::isnan(cached)) cached = queries_->Similarity(scores.sql_embedding, query_of_[e]);
+    sql = cached;
+  }
+  double sample = scores.question_weight * question + scores.sql_weight * sql;
+  double score = scores.sample_weight * sample + scores.schema_weight * scores.closeness[db_of_[e]];
+  if (score >= weights_.threshold) out.push_back({e, static_cast<float>(score), question, sql});
+}
+
+std::vector<Selector::Scored> Selector::Candidates(const SelectRequest& request, Scores& scores) const {
+  std::vector<Scored> out;
+  for (const auto& h : scores.question_hits) {
+    for (uint32_t i = by_question_offsets_[h.id]; i < by_question_offsets_[h.id + 1]; ++i) {
+      Score(request, scores, by_question_[i], h.similarity, out);
+    }
+  }
+  return out;
+}
+
+void Selector::AddUnseen(const SelectRequest& request, Scores& scores, std::vector<Scored>& candidates) const {
+  std::vector<char> seen(questions_->Size(), 0);
+  for (const auto& h : scores.question_hits) seen[h.id] = 1;
+  for (size_t e = 0; e < examples_.size(); ++e) {
+    if (!seen[question_of_[e]]) Score(request, scores, static_cast<uint32_t>(e), 0.0f, candidates);
+  }
+}
+
+std::vector<Selector::Scored> Selector::Pick(const std::vector<Scored>& ranked, size_t k, double limit,
+                                             bool* enough) const {
+  const bool diverse = weights_.diverse;
+  const double penalty = diverse ? std::max(0.0, weights_.repeat_penalty) : 0.0;
+  const double vote = diverse ? std::max(0.0, weights_.skeleton_vote) : 0.0;
+  // Each skeleton's share of the summed scores of the best kVoteNeighbours candidates.
+  std::unordered_map<uint32_t, double> share;
+  double total = 0;
+  for (size_t i = 0; i < std::min(kVoteNeighbours, ranked.size()) && vote > 0; ++i) {
+    share[query_of_[ranked[i].example]] += ranked[i].score;
+    total += ranked[i].score;
+  }
+  std::vector<Scored> chosen;
+  std::vector<char> taken(ranked.size(), 0);
+  std::unordered_map<uint32_t, int> uses;  // distinct query -> times chosen
+  *enough = true;
+  while (chosen.size() < k) {
+    size_t best = ranked.size();
+    double best_value = -std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      if (taken[i]) continue;
+      const uint32_t query = query_of_[ranked[i].example];
+      double value = ranked[i].score;
+      if (auto sh = share.find(query); sh != share.end() && total > 0) value += vote * sh->second / total;
+      if (auto u = uses.find(query); u != uses.end()) value -= penalty * u->second;
+      if (value > best_value) {
+        best_value = value;
+        best = i;
+      }
+    }
+    if (best == ranked.size() || best_value < limit) {
+      *enough = best_value >= limit || limit == -std::numeric_limits<double>::infinity();
+      break;
+    }
+    taken[best] = 1;
+    ++uses[query_of_[ranked[best].example]];
+    chosen.push_back(ranked[best]);
+  }
+  return chosen;
+}
+
+std::optional<std::vector<Selector::Scored>> Selector::Choose(std::vector<Scored>& candidates, size_t k,
+                                                              double outside) const {
+  auto better = [](const Scored& a, const Scored& b) {
+    return a.score > b.score || (a.score == b.score && a.example < b.example);
+  };
+  const double vote = weights_.diverse ? std::max(0.0, weights_.skeleton_vote) : 0.0;
+  const double penalty = weights_.diverse ? std::max(0.0, weights_.repeat_penalty) : 0.0;
+  // A candidate not looked at ranks at most its score, plus what the vote can add to a skeleton already chosen beyond
+  // its penalty: a skeleton with a vote has its best example among the kVoteNeighbours looked at, which ranks higher
+  // than its other examples until chosen.
+  const double vote_slack = std::max(0.0, vote - penalty);
+  // The best `top` candidates are enough while every pick beats whatever lies beyond them: the next candidate's score,
+  // and `outside`, the bound on examples not scored at all. Otherwise look at twice as many.
+  for (size_t top = std::min(candidates.size(), std::max(k * 16 + 64, kVoteNeighbours));;
+       top = std::min(candidates.size(), top * 2)) {
+    auto top_end = candidates.begin() + static_cast<std::ptrdiff_t>(top);
+    std::partial_sort(candidates.begin(), top_end, candidates.end(), better);
+    // The vote needs the best kVoteNeighbours of all examples: none not scored may be among them.
+    if (vote > 0 && outside > -std::numeric_limits<double>::infinity() &&
+        (top < kVoteNeighbours || outside > candidates[kVoteNeighbours - 1].score)) {
+      return std::nullopt;
+    }
+    double beyond = top < candidates.size()
+                        ? static_cast<double>(std::max_element(top_end, candidates.end(), better)->score)
+                        : -std::numeric_limits<double>::infinity();
+    const double limit = std::max(beyond, outside) + vote_slack;
+    bool enough = true;
+    std::vector<Scored> chosen = Pick(std::vector<Scored>(candidates.begin(), top_end), k, limit, &enough);
+    if (enough) return chosen;
+    if (top == candidates.size()) return std::nullopt;  // only examples not scored yet can do better
+  }
+}
+
+Result<std::vector<Selected>> Selector::TrySelect(const SelectRequest& request) const {
+  std::vector<Selected> out;
+  if (request.k == 0 || examples_.empty()) return out;
+  auto scores = Prepare(request);
+  if (!scores) return scores.error();
+  std::vector<Scored> candidates = Candidates(request, *scores);
+  // An exact index returned every example whose question shares something with the one asked; the rest score at most
+  // unseen_bound and are scored only when that could put one of them among the selected. An approximate index's
+  // candidates are all there is.
+  bool all_scored = !questions_->Exact() || scores->unseen_bound < weights_.threshold;
+  std::optional<std::vector<Scored>> chosen;
+  while (!(chosen = Choose(candidates, request.k,
+                           all_scored ? -std::numeric_limits<double>::infinity() : scores->unseen_bound))) {
+    AddUnseen(request, *scores, candidates);
+    all_scored = true;
+  }
+  out.reserve(chosen->size());
+  for (const auto& c : *chosen) {
+    double closeness = scores->closeness[db_of_[c.example]];
+    out.push_back({c.example, c.score, c.question, c.sql, 1.0 - closeness});
+  }
+  return out;
+}
+
+std::vector<Selected> Selector::Select(const SelectRequest& request) const {
+  auto selected = TrySelect(request);
+  return selected ? std::move(*selected) : std::vector<Selected>();
+}
+
+}  // namespace plainsql::examples
