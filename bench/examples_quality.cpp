@@ -27,6 +27,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -55,6 +56,7 @@ namespace {
 struct Settings {
   std::string train, dev, tables, db_dir, cache, eval = "validation", write_whitelist, dump;
   bool sweep = false;
+  size_t scale = 0;  // > 0: measure speed on a store of this many examples (the store replicated, perturbed)
   // Tuning choices (defaults: the library's).
   size_t whitelist_size = examples::kWhitelistSize;
   bool partial_links = examples::MaskOptions{}.partial_links;
@@ -202,6 +204,14 @@ struct Score {
 Score Measure(Context& ctx, const examples::Selector& selector, bool drafts, bool schema, size_t k) {
   Score s;
   std::vector<double> ms;
+  if (schema) {  // the distance index is computed once per store (examples::DistanceIndex), not timed with selection
+    std::set<std::string> asked_dbs, store_dbs;
+    for (const auto& item : ctx.asked) asked_dbs.insert(item.q.db_id);
+    for (const auto& e : selector.Examples()) store_dbs.insert(e.db_id);
+    for (const auto& a : asked_dbs) {
+      for (const auto& b : store_dbs) Distance(ctx, a, b);
+    }
+  }
   for (const auto& item : ctx.asked) {
     if (item.masked_gold.empty()) continue;
     examples::SelectRequest r;
@@ -417,6 +427,60 @@ examples::Whitelist WhitelistFor(const Context& ctx) {
   return DeriveWhitelist(ctx.store, ctx.settings.whitelist_size);
 }
 
+// The resident set's peak so far, in MiB (Linux: VmHWM in /proc/self/status).
+double PeakMiB() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("VmHWM:")) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
+
+// A store of `n` examples: the store's masked examples again and again, each copy's question perturbed (a word
+// dropped, two neighbours swapped, or a common word put in) so that copies are distinct texts, as a large store of
+// paraphrases would be; then Selector::Build and every asked question's selection are timed.
+int Scale(Context& ctx) {
+  MaskQuestions(ctx, ctx.store, WhitelistFor(ctx));
+  MaskQuestions(ctx, ctx.asked, WhitelistFor(ctx));
+  const std::vector<examples::Example> base = StoreExamples(ctx.store);
+  std::vector<examples::Example> store;
+  store.reserve(ctx.settings.scale);
+  std::mt19937_64 rng(17);
+  const std::vector<std::string> fillers = {"all", "the", "each", "please", "also", "different", "total", "those"};
+  for (size_t i = 0; store.size() < ctx.settings.scale; ++i) {
+    examples::Example e = base[i % base.size()];
+    if (i >= base.size()) {
+      auto words = Split(e.masked_question, ' ');
+      size_t at = rng() % words.size();
+      switch (rng() % 3) {
+        case 0:
+          if (words.size() > 2) words.erase(words.begin() + static_cast<std::ptrdiff_t>(at));
+          break;
+        case 1:
+          if (at + 1 < words.size()) std::swap(words[at], words[at + 1]);
+          break;
+        default: words.insert(words.begin() + static_cast<std::ptrdiff_t>(at), fillers[rng() % fillers.size()]);
+      }
+      e.masked_question = Join(words, " ");
+    }
+    store.push_back(std::move(e));
+  }
+  double before = PeakMiB();
+  auto t0 = std::chrono::steady_clock::now();
+  auto selector = examples::Selector::Build(std::move(store), nullptr, ctx.settings.weights);
+  double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!selector) {
+    fmt::print(stderr, "{}\n", selector.error().message);
+    return 1;
+  }
+  Score s = Measure(ctx, *selector, ctx.settings.drafts, ctx.settings.schema, ctx.settings.k);
+  fmt::print(
+      "{} examples: Selector::Build {:.1f} s; index {:.0f} MiB; peak RSS {:.0f} MiB ({:.0f} MiB before the "
+      "build); {}\n",
+      selector->Examples().size(), build_s, selector->IndexBytes() / 1048576.0, PeakMiB(), before, Describe(s));
+  return 0;
+}
+
 int Main(Settings settings) {
   if (!settings.write_whitelist.empty()) return WriteWhitelist(settings);
   Context ctx;
@@ -426,6 +490,7 @@ int Main(Settings settings) {
     fmt::print(stderr, "{}\n", loaded.error().message);
     return 1;
   }
+  if (ctx.settings.scale > 0) return Scale(ctx);
   std::vector<std::pair<std::string, std::function<void(Settings&)>>> grid;
   if (ctx.settings.sweep) {
     grid = Grid();
@@ -478,6 +543,8 @@ int main(int argc, char** argv) {
   app.add_option("--cache", st.cache, "directory for the drafts cache");
   app.add_option("--write-whitelist", st.write_whitelist, "write the whitelist file counted from --train, and stop");
   app.add_option("--dump", st.dump, "write every question's masked question, gold and draft skeletons (JSON lines)");
+  app.add_option("--scale", st.scale,
+                 "time Selector::Build and Select on a store of N examples (replicated, perturbed)");
   app.add_flag("--sweep", st.sweep, "run the tuning grid");
   app.add_option("--whitelist-size", st.whitelist_size, "words never masked");
   app.add_option("--partial-links", st.partial_links, "mask a name's head word alone (true/false)");

@@ -15,6 +15,12 @@ namespace {
 // train, see bench/examples_quality.cpp).
 constexpr size_t kVoteNeighbours = 20;
 
+// The candidates looked at first for k examples: enough for the vote and for k distinct skeletons in most questions.
+size_t CandidatesWanted(size_t k) { return std::max(k * 16 + 64, kVoteNeighbours); }
+
+// Before a floor is set, the examples of this many distinct questions per candidate wanted are scored.
+constexpr size_t kHeadPerCandidate = 4;
+
 // An approximate (HNSW) question index is asked for this many distinct questions per example wanted, at least
 // kApproximateFloor: the candidates rescored with SQL similarity and schema closeness.
 constexpr size_t kApproximatePerExample = 40;
@@ -50,6 +56,12 @@ struct Selector::Scores {
   bool has_sql = false;
   double question_weight = 1, sql_weight = 0, sample_weight = 0.7, schema_weight = 0.3;
   double unseen_bound = 0;  // the best score an example the question index did not return can have
+  // Which scored examples are kept as candidates (see Selector::Score): those reaching floor_all, and with `diverse`
+  // the best so far of their skeleton when it reaches floor_skeleton. `pruned`: some example was left out.
+  double floor_all = -std::numeric_limits<double>::infinity();
+  double floor_skeleton = -std::numeric_limits<double>::infinity();
+  std::vector<float> best_of_skeleton;  // per distinct query, the best score kept
+  bool pruned = false;
 };
 
 Selector::Selector(Selector&&) noexcept = default;
@@ -149,22 +161,80 @@ Result<Selector::Scores> Selector::Prepare(const SelectRequest& request) const {
 void Selector::Score(const SelectRequest& request, Scores& scores, uint32_t e, float question,
                      std::vector<Scored>& out) const {
   if (request.exclude && request.exclude(e)) return;
+  const uint32_t query = query_of_[e];
   float sql = 0;
   if (scores.has_sql) {
-    float& cached = scores.sql[query_of_[e]];
-    if (std::isnan(cached)) cached = queries_->Similarity(scores.sql_embedding, query_of_[e]);
+    float& cached = scores.sql[query];
+    if (std::isnan(cached)) cached = queries_->Similarity(scores.sql_embedding, query);
     sql = cached;
   }
   double sample = scores.question_weight * question + scores.sql_weight * sql;
   double score = scores.sample_weight * sample + scores.schema_weight * scores.closeness[db_of_[e]];
-  if (score >= weights_.threshold) out.push_back({e, static_cast<float>(score), question, sql});
+  if (score < weights_.threshold) return;
+  float& best = scores.best_of_skeleton[query];
+  if (score >= scores.floor_all || (weights_.diverse && score >= scores.floor_skeleton && score >= best)) {
+    out.push_back({e, static_cast<float>(score), question, sql});
+    best = std::max(best, static_cast<float>(score));
+  } else {
+    scores.pruned = true;
+  }
 }
 
-std::vector<Selector::Scored> Selector::Candidates(const SelectRequest& request, Scores& scores) const {
+void Selector::SetFloors(Scores& scores, const std::vector<Scored>& candidates, size_t want, size_t k) const {
+  auto nth_best = [](std::vector<float>& v, size_t n) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n - 1), v.end(), std::greater<>());
+    return static_cast<double>(v[n - 1]);
+  };
+  if (candidates.size() < want) return;
+  std::vector<float> all, skeletons;
+  all.reserve(candidates.size());
+  std::vector<char> counted(scores.best_of_skeleton.size(), 0);
+  for (const auto& c : candidates) {
+    all.push_back(c.score);
+    const uint32_t query = query_of_[c.example];
+    if (!counted[query]) skeletons.push_back(scores.best_of_skeleton[query]);
+    counted[query] = 1;
+  }
+  scores.floor_all = nth_best(all, want);
+  if (skeletons.size() >= k) scores.floor_skeleton = nth_best(skeletons, k);
+}
+
+double Selector::PrunedBound(const Scores& scores) const {
+  if (!scores.pruned) return -std::numeric_limits<double>::infinity();
+  // Left out: examples below both floors, and repeats below floor_all of a skeleton with a better example kept, which
+  // never rank above that example before it is chosen, nor above floor_all − penalty after.
+  if (!weights_.diverse) return scores.floor_all;
+  return std::max(scores.floor_skeleton, scores.floor_all - std::max(0.0, weights_.repeat_penalty));
+}
+
+std::vector<Selector::Scored> Selector::Candidates(const SelectRequest& request, Scores& scores, size_t want) const {
   std::vector<Scored> out;
-  for (const auto& h : scores.question_hits) {
+  auto& hits = scores.question_hits;
+  auto score_all = [&](const retrieval::Hit& h) {
     for (uint32_t i = by_question_offsets_[h.id]; i < by_question_offsets_[h.id + 1]; ++i) {
       Score(request, scores, by_question_[i], h.similarity, out);
+    }
+  };
+  const size_t head = std::min(hits.size(), kHeadPerCandidate * want);
+  if (want == 0 || head == hits.size()) {
+    for (const auto& h : hits) score_all(h);
+    return out;
+  }
+  // The examples of the most similar questions set the floors (SetFloors) the others must reach; a question whose
+  // similarity cannot lift any of its examples to the lower floor is passed over whole.
+  auto more_similar = [](const retrieval::Hit& a, const retrieval::Hit& b) {
+    return a.similarity > b.similarity || (a.similarity == b.similarity && a.id < b.id);
+  };
+  std::nth_element(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(head), hits.end(), more_similar);
+  for (size_t i = 0; i < head; ++i) score_all(hits[i]);
+  SetFloors(scores, out, want, request.k);
+  const double lowest = weights_.diverse ? std::min(scores.floor_all, scores.floor_skeleton) : scores.floor_all;
+  const double question_weight = scores.sample_weight * scores.question_weight;
+  for (size_t i = head; i < hits.size(); ++i) {
+    if (question_weight * hits[i].similarity + scores.unseen_bound >= lowest) {
+      score_all(hits[i]);
+    } else {
+      scores.pruned = true;
     }
   }
   return out;
@@ -232,8 +302,7 @@ std::optional<std::vector<Selector::Scored>> Selector::Choose(std::vector<Scored
   const double vote_slack = std::max(0.0, vote - penalty);
   // The best `top` candidates are enough while every pick beats whatever lies beyond them: the next candidate's score,
   // and `outside`, the bound on examples not scored at all. Otherwise look at twice as many.
-  for (size_t top = std::min(candidates.size(), std::max(k * 16 + 64, kVoteNeighbours));;
-       top = std::min(candidates.size(), top * 2)) {
+  for (size_t top = std::min(candidates.size(), CandidatesWanted(k));; top = std::min(candidates.size(), top * 2)) {
     auto top_end = candidates.begin() + static_cast<std::ptrdiff_t>(top);
     std::partial_sort(candidates.begin(), top_end, candidates.end(), better);
     // The vote needs the best kVoteNeighbours of all examples: none not scored may be among them.
@@ -257,16 +326,29 @@ Result<std::vector<Selected>> Selector::TrySelect(const SelectRequest& request) 
   if (request.k == 0 || examples_.empty()) return out;
   auto scores = Prepare(request);
   if (!scores) return scores.error();
-  std::vector<Scored> candidates = Candidates(request, *scores);
   // An exact index returned every example whose question shares something with the one asked; the rest score at most
-  // unseen_bound and are scored only when that could put one of them among the selected. An approximate index's
+  // unseen_bound. Candidates are kept against floors. Examples not scored or left out are looked at only when their
+  // bound says one could be selected: first the unseen ones (against floors), last everything. An approximate index's
   // candidates are all there is.
-  bool all_scored = !questions_->Exact() || scores->unseen_bound < weights_.threshold;
+  constexpr double kNone = -std::numeric_limits<double>::infinity();
+  const size_t want = CandidatesWanted(request.k);
+  scores->best_of_skeleton.assign(queries_->Size(), static_cast<float>(kNone));
+  std::vector<Scored> candidates = Candidates(request, *scores, want);
+  bool unseen_added = !questions_->Exact() || scores->unseen_bound < weights_.threshold;
   std::optional<std::vector<Scored>> chosen;
   while (!(chosen = Choose(candidates, request.k,
-                           all_scored ? -std::numeric_limits<double>::infinity() : scores->unseen_bound))) {
-    AddUnseen(request, *scores, candidates);
-    all_scored = true;
+                           std::max(unseen_added ? kNone : scores->unseen_bound, PrunedBound(*scores))))) {
+    if (!unseen_added) {
+      SetFloors(*scores, candidates, want, request.k);
+      AddUnseen(request, *scores, candidates);
+      unseen_added = true;
+      continue;
+    }
+    scores->floor_all = scores->floor_skeleton = kNone;
+    scores->pruned = false;
+    scores->best_of_skeleton.assign(queries_->Size(), static_cast<float>(kNone));
+    candidates = Candidates(request, *scores, 0);
+    if (questions_->Exact() && scores->unseen_bound >= weights_.threshold) AddUnseen(request, *scores, candidates);
   }
   out.reserve(chosen->size());
   for (const auto& c : *chosen) {

@@ -89,10 +89,17 @@ class Selector {
   struct Scores;
   // The similarity and closeness parts of a request, computed once per request.
   Result<Scores> Prepare(const SelectRequest& request) const;
-  // Appends example `e` with its scores to `out` unless excluded or below the threshold.
+  // Scores example `e` and appends it to `out` unless excluded, below the threshold, or left out by the floors: kept
+  // are those reaching floor_all and, with `diverse`, the best so far of their skeleton reaching floor_skeleton.
   void Score(const SelectRequest& request, Scores& scores, uint32_t e, float question, std::vector<Scored>& out) const;
-  // Every example of the distinct questions the question index returned.
-  std::vector<Scored> Candidates(const SelectRequest& request, Scores& scores) const;
+  // Floors from the candidates so far: floor_all the want-th best score, floor_skeleton the k-th best of the skeletons'
+  // best (unchanged while there are fewer).
+  void SetFloors(Scores& scores, const std::vector<Scored>& candidates, size_t want, size_t k) const;
+  // The most an example left out by the floors can rank at (-inf when none was).
+  double PrunedBound(const Scores& scores) const;
+  // The examples of the distinct questions the question index returned: with `want` > 0, those of the most similar
+  // questions set the floors first (SetFloors); with want 0, all of them.
+  std::vector<Scored> Candidates(const SelectRequest& request, Scores& scores, size_t want) const;
   // The examples of the distinct questions it did not return (question similarity 0).
   void AddUnseen(const SelectRequest& request, Scores& scores, std::vector<Scored>& candidates) const;
   // The greedy picks among `ranked` (sorted best first) with the vote and the repeat penalty; `enough` is false when a

@@ -257,10 +257,10 @@ TEST(Selector, ThresholdExcludeAndK) {
 std::vector<size_t> BruteForce(const Selector& s, const SelectRequest& r) {
   const auto& ex = s.Examples();
   std::vector<std::string> questions, queries;
+  std::map<std::string, uint32_t> question_id, query_id;
   for (const auto& e : ex) {
-    if (std::find(questions.begin(), questions.end(), e.masked_question) == questions.end())
-      questions.push_back(e.masked_question);
-    if (std::find(queries.begin(), queries.end(), e.masked_sql) == queries.end()) queries.push_back(e.masked_sql);
+    if (question_id.emplace(e.masked_question, questions.size()).second) questions.push_back(e.masked_question);
+    if (query_id.emplace(e.masked_sql, queries.size()).second) queries.push_back(e.masked_sql);
   }
   auto qi = retrieval::MakeSparseEmbedder()->Index(questions);
   auto si = retrieval::MakeSparseEmbedder()->Index(queries);
@@ -270,12 +270,11 @@ std::vector<size_t> BruteForce(const Selector& s, const SelectRequest& r) {
   std::vector<std::pair<double, size_t>> scored;
   for (size_t i = 0; i < ex.size(); ++i) {
     if (r.exclude && r.exclude(i)) continue;
-    auto q_id = std::find(questions.begin(), questions.end(), ex[i].masked_question) - questions.begin();
-    auto s_id = std::find(queries.begin(), queries.end(), ex[i].masked_sql) - queries.begin();
-    double q = (*qi)->Similarity(*qe, static_cast<uint32_t>(q_id));
-    double sql = r.masked_sql.empty() ? 0 : (*si)->Similarity(*se, static_cast<uint32_t>(s_id));
-    double sample = r.masked_sql.empty() ? q : 0.7 * q + 0.3 * sql;
-    double score = 0.7 * sample + 0.3 * (1 - (r.schema_distance ? r.schema_distance(ex[i].db_id) : 0));
+    double q = (*qi)->Similarity(*qe, question_id.at(ex[i].masked_question));
+    double sql = r.masked_sql.empty() ? 0 : (*si)->Similarity(*se, query_id.at(ex[i].masked_sql));
+    double sample = r.masked_sql.empty() ? q : (w.question * q + w.sql * sql) / (w.question + w.sql);
+    double closeness = 1 - (r.schema_distance ? r.schema_distance(ex[i].db_id) : 0);
+    double score = (w.sample * sample + w.schema * closeness) / (w.sample + w.schema);
     if (score >= w.threshold) scored.emplace_back(static_cast<float>(score), i);
   }
   std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
@@ -321,9 +320,10 @@ TEST(Selector, AgreesWithBruteForceOnRandomStores) {
     for (size_t i = 0; i < n; ++i) out += (i ? " " : "") + words[rng() % words.size()];
     return out;
   };
-  for (int round = 0; round < 20; ++round) {
+  // The last rounds have thousands of distinct questions: candidates are then scored against a floor first.
+  for (int round = 0; round < 24; ++round) {
     std::vector<Example> store;
-    const size_t n = 30 + rng() % 300;
+    const size_t n = round < 20 ? 30 + rng() % 300 : 3000 + rng() % 2000;
     for (size_t i = 0; i < n; ++i) {
       store.push_back(
           {0, "db" + std::to_string(rng() % 7), "", "", sentence(1 + rng() % 6), skeletons[rng() % skeletons.size()]});
@@ -331,6 +331,12 @@ TEST(Selector, AgreesWithBruteForceOnRandomStores) {
     SelectWeights weights;
     weights.diverse = round % 2 == 0;
     weights.threshold = round % 5 == 0 ? 0.5 : 0.0;
+    if (round >= 20) {  // the question matters less: the best examples are often not those of the closest questions
+      weights.question = 0.4;
+      weights.sql = 0.6;
+      weights.sample = 0.4;
+      weights.schema = 0.6;
+    }
     Selector s = Build(weights, store);
     for (int ask = 0; ask < 10; ++ask) {
       SelectRequest r;
@@ -346,6 +352,29 @@ TEST(Selector, AgreesWithBruteForceOnRandomStores) {
           << "round " << round << ", question '" << r.masked_question << "', k " << r.k;
     }
   }
+}
+
+TEST(Selector, ALessSimilarQuestionStillWinsOnTheRest) {
+  // A thousand distinct questions close to the one asked, in a far database with another skeleton, and one barely
+  // similar question in the database asked with the draft's skeleton: candidates are scored against a floor set by the
+  // closest questions, and the far one must still be found.
+  std::vector<Example> store;
+  for (int i = 0; i < 1000; ++i) {
+    store.push_back({0, "far", "", "", "how many <mask> are there w" + std::to_string(i), "SELECT <mask> FROM <mask>"});
+  }
+  store.push_back({0, "near", "", "", "zebra <mask>", "SELECT count(*) FROM <mask>"});
+  Selector s = Build({.question = 0.2, .sql = 0.8, .sample = 0.5, .schema = 0.5}, store);
+  SelectRequest r;
+  r.masked_question = "how many <mask> are there";
+  r.masked_sql = "SELECT count(*) FROM <mask>";
+  r.schema_distance = [](const std::string& db) { return db == "near" ? 0.0 : 1.0; };
+  r.k = 3;
+  auto picks = s.Select(r);
+  ASSERT_EQ(picks.size(), 3u);
+  EXPECT_EQ(picks[0].index, 1000u);
+  EXPECT_GT(picks[0].question_similarity, 0.0);
+  EXPECT_LT(picks[0].question_similarity, 0.5);
+  EXPECT_EQ(Indexes(picks), BruteForce(s, r));
 }
 
 TEST(Selector, WithTheDenseEmbedder) {
