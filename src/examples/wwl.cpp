@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kPositions = kWlIterations + 1;  // labels per node
 constexpr uint8_t kEncodingVersion = 1;        // first byte of EncodeLabels's output
+static_assert(kPositions <= 127, "Transport keeps costs (0..kPositions) in int8_t");
 
 void AppendLe64(std::string& out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
@@ -55,7 +56,7 @@ bool ReadVarint(std::string_view bytes, size_t& at, uint64_t& v) {
 
 // A graph's node embeddings with repeats merged: the distinct embeddings in ascending order, how many nodes have
 // each, and the node count. Many schema nodes share an embedding (every plain text column of a table with the same
-// neighbourhood), so the transport problem over bins is much smaller than over nodes, and the same.
+// neighbourhood), so the transport problem over bins is much smaller than over nodes, with the same optimum.
 struct Bins {
   std::vector<NodeLabels> labels;
   std::vector<int64_t> counts;
@@ -243,7 +244,8 @@ std::vector<std::vector<double>> WwlDistances(const std::vector<std::vector<Node
   size_t total = n * (n - std::min<size_t>(n, 1)) / 2;
   size_t workers = threads > 0 ? static_cast<size_t>(threads) : std::max(1u, std::thread::hardware_concurrency());
   workers = std::max<size_t>(1, std::min(workers, n));
-  // Rows are handed out in order (the first rows have the most pairs); each worker writes only its rows' cells.
+  // Row i (the pairs i, j > i) goes to the next free worker, first rows (the most pairs) first. A row's worker writes
+  // cells [i][j] and [j][i] for j > i, which no other row's worker touches.
   std::atomic<size_t> next_row{0};
   std::mutex mu;
   std::condition_variable changed;

@@ -34,9 +34,11 @@ using NodeLabels = std::array<uint64_t, kWlIterations + 1>;
 std::vector<NodeLabels> WlLabels(const SchemaGraph& graph);
 
 /// The WWL distance between two graphs given by their nodes' labels (see the definition above), exact: solved as a
-/// min-cost flow (LEMON's network simplex) over integer masses after identical embeddings are merged. In [0, 1];
-/// 0 for two empty graphs and 1 when exactly one is empty (no node can be matched). Symmetric; 0 when `a` and `b`
-/// hold the same embeddings in the same proportions.
+/// min-cost flow (LEMON's network simplex) over integer masses, after identical embeddings are merged, mass both
+/// graphs have on one embedding stays put, and nodes that cost the same to every node of the other side are merged
+/// (each step keeps the optimum). In [0, 1]; 0 for two empty graphs and 1 when exactly one is empty (no node can be
+/// matched). Symmetric; 0 when `a` and `b` hold the same embeddings in the same proportions. Labels from
+/// DecodeLabels or from WlLabels of any graph, in any node order.
 double WwlDistance(const std::vector<NodeLabels>& a, const std::vector<NodeLabels>& b);
 
 /// All pairwise distances: a symmetric matrix with a zero diagonal, entry [i][j] = WwlDistance(graphs[i], graphs[j]).
