@@ -23,6 +23,16 @@ using Clock = std::chrono::steady_clock;
 /// At most about once a second; never with a secret in `what`.
 using WaitCallback = std::function<void(const std::string& what, double seconds)>;
 
+/// A solved example for a few-shot prompt (the examples stage, src/examples): a question asked of another database (or
+/// of this one), its SQL, the selection's score, and the tables of its own database that its SQL reads, so that a
+/// prompt can show it against its own schema (as DAIL-SQL does).
+struct PromptExample {
+  std::string db_id, question, sql;
+  double score = 0;                               // the selection's score: the examples come best first
+  std::shared_ptr<const catalog::Schema> schema;  // its own database's tables its SQL reads (null: not known)
+  const sql::Dialect* dialect = &sql::Sqlite();   // of `sql`, and of the schema's rendering
+};
+
 /// What a generator is asked: a question over a schema (already at the names the generator should use), or, with
 /// `previous_sql` and `problem`, to repair a query.
 struct GenerationRequest {
@@ -31,7 +41,8 @@ struct GenerationRequest {
   const sql::Dialect* dialect = &sql::Sqlite();  // the connection's dialect; candidates are written in it
   int n = 1;                                     // candidates wanted
   double temperature = 0;
-  std::string previous_sql, problem;  // refinement
+  std::string previous_sql, problem;    // refinement
+  std::vector<PromptExample> examples;  // few-shot examples, best first (empty: zero-shot)
   /// Every wait ends by then (a model call that would pass it fails with ErrorCode::kTimeout).
   Clock::time_point deadline = Clock::time_point::max();
   WaitCallback on_wait;  // may be empty

@@ -84,7 +84,8 @@ Result<std::vector<Message>> BuildPrompt(const generate::GenerationRequest& requ
       {"evidence", request.evidence.empty() ? "" : "Knowledge: " + request.evidence},
       {"sql", request.previous_sql},
       {"problem", request.problem},
-      {"examples_dail", ""},
+      {"examples_dail", RenderExamplesDail(request.examples)},
+      {"examples", RenderExamplesOmni(request.examples)},
   };
   // Only the renderings the template uses.
   for (const auto& key : tmpl->Placeholders()) {

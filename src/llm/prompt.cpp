@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "catalog/render.h"
 #include "common/file.h"
 #include "common/strings.h"
 
@@ -113,6 +114,48 @@ Result<std::string> DialectRules(const std::string& dialect, const std::string& 
     if (tab != std::string::npos && line.substr(0, tab) == dialect) return TrimmedCopy(line.substr(tab + 1));
   }
   return std::string();
+}
+
+namespace {
+
+// An example's own schema as CREATE TABLE statements in its dialect ("" when it is not known).
+std::string ExampleSchema(const generate::PromptExample& e) {
+  if (!e.schema || e.schema->tables.empty()) return "";
+  return std::string(Trim(catalog::RenderDdl(*e.schema, e.dialect ? *e.dialect : sql::Sqlite())));
+}
+
+// The question on one line: a comment must not be closed, or a line broken, by the question's own text.
+std::string OneLine(std::string_view text) {
+  std::string out = ReplaceAll(ReplaceAll(text, "*/", "* /"), "\r", " ");
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  return std::string(Trim(out));
+}
+
+}  // namespace
+
+std::string RenderExamplesDail(const std::vector<generate::PromptExample>& examples) {
+  if (examples.empty()) return "";
+  std::string out = "/* Some solved examples from similar questions, most similar first: */\n";
+  for (const auto& e : examples) {
+    std::string schema = ExampleSchema(e);
+    if (!schema.empty()) out += "/* Given the following database schema: */\n" + schema + "\n";
+    out += fmt::format("/* Answer the following: {} */\n{}\n\n", OneLine(e.question), Trim(e.sql));
+  }
+  return std::string(Trim(out));
+}
+
+std::string RenderExamplesOmni(const std::vector<generate::PromptExample>& examples) {
+  if (examples.empty()) return "";
+  std::string out =
+      "Solved examples from similar questions, most similar first (similarity from 0 to 1; each is shown with the "
+      "tables of its own database):\n";
+  for (size_t i = 0; i < examples.size(); ++i) {
+    const auto& e = examples[i];
+    out += fmt::format("\nExample {} (database {}, similarity {:.2f}):\n", i + 1, e.db_id, e.score);
+    if (std::string schema = ExampleSchema(e); !schema.empty()) out += schema + "\n";
+    out += fmt::format("Question: {}\n```sql\n{}\n```\n", OneLine(e.question), Trim(e.sql));
+  }
+  return std::string(Trim(out));
 }
 
 std::string MessagesText(const std::vector<Message>& messages) {

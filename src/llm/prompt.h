@@ -1,6 +1,7 @@
 // Prompts as data files (data/prompts/NAME.txt): "### system" / "### user" / "### assistant" headers start messages,
 // "# " lines before the first header are comments, and {{name}} placeholders are filled from a map. Dialect
 // instructions come from data/prompts/dialects.tsv. Shipped templates: snails_zero_shot, omnisql, dail_sql, refine.
+// Few-shot examples are rendered here for the slots of dail_sql ({{examples_dail}}) and omnisql ({{examples}}).
 #pragma once
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "generate/generator.h"
 #include "llm/client.h"
 
 namespace plainsql::llm {
@@ -37,6 +39,15 @@ std::vector<std::string> PromptStyles();
 /// The dialect instructions for `dialect` ("sqlite", "postgres", "tsql") from DIR/prompts/dialects.tsv; "" when the
 /// file has no line for it.
 Result<std::string> DialectRules(const std::string& dialect, const std::string& data_dir = "");
+
+/// Few-shot examples for the DAIL-SQL prompt's {{examples_dail}} slot, in DAIL-SQL's code representation with the full
+/// information of each example: its own schema (the tables its SQL reads, as CREATE TABLE statements in its dialect),
+/// its question in a comment and its SQL, best first. "" when there are none.
+std::string RenderExamplesDail(const std::vector<generate::PromptExample>& examples);
+
+/// The same for the OmniSQL prompt's {{examples}} slot (NATURAL's adaptation): each example numbered, with its
+/// database, its similarity score, its own schema, its question and its SQL in a code block. "" when there are none.
+std::string RenderExamplesOmni(const std::vector<generate::PromptExample>& examples);
 
 /// Messages as one readable text ("[system]\n...\n\n[user]\n..."), for `plainsql prompt`.
 std::string MessagesText(const std::vector<Message>& messages);

@@ -1,7 +1,9 @@
 // Prompt templates and SQL extraction from model replies.
 #include <gtest/gtest.h>
 
+#include "catalog/schema.h"
 #include "llm/extract.h"
+#include "llm/generator.h"
 #include "llm/prompt.h"
 
 namespace plainsql::llm {
@@ -63,6 +65,62 @@ TEST(Prompt, ShippedTemplatesLoadAndDialectRulesDiffer) {
   EXPECT_NE(sqlite->find("never TOP"), std::string::npos);
   EXPECT_NE(tsql->find("never LIMIT"), std::string::npos);
   EXPECT_EQ(*DialectRules("cobol"), "");
+}
+
+// Issue #17: few-shot examples in the DAIL-SQL and OmniSQL slots, best first, each against its own schema.
+TEST(Prompt, ExamplesRenderBestFirstAgainstTheirOwnSchemas) {
+  catalog::Schema concert;
+  catalog::Table singer;
+  singer.name = "singer";
+  catalog::Column id, name;
+  id.name = "singer_id";
+  id.type = "INTEGER";
+  name.name = "name";
+  name.type = "TEXT";
+  singer.columns = {id, name};
+  singer.primary_key = {"singer_id"};
+  concert.tables = {singer};
+  std::vector<generate::PromptExample> examples = {
+      {"concert", "How many singers are there?", "SELECT count(*) FROM singer", 0.91,
+       std::make_shared<const catalog::Schema>(concert), &sql::Sqlite()},
+      {"zoo", "Count the animals */ DROP\nnow", "SELECT count(*) FROM animal", 0.5, nullptr, &sql::Sqlite()}};
+  std::string dail = RenderExamplesDail(examples);
+  size_t first = dail.find("/* Answer the following: How many singers are there? */\nSELECT count(*) FROM singer");
+  size_t second = dail.find("/* Answer the following: Count the animals * / DROP now */\nSELECT count(*) FROM animal");
+  ASSERT_NE(first, std::string::npos) << dail;
+  ASSERT_NE(second, std::string::npos) << dail;
+  EXPECT_LT(first, second);
+  EXPECT_LT(dail.find("CREATE TABLE singer"), first);
+  EXPECT_EQ(dail.find("CREATE TABLE animal"), std::string::npos);  // its schema is not known
+  std::string omni = RenderExamplesOmni(examples);
+  size_t one = omni.find("Example 1 (database concert, similarity 0.91):\nCREATE TABLE singer");
+  size_t two = omni.find("Example 2 (database zoo, similarity 0.50):\nQuestion: Count the animals");
+  ASSERT_NE(one, std::string::npos) << omni;
+  ASSERT_NE(two, std::string::npos) << omni;
+  EXPECT_LT(one, two);
+  EXPECT_NE(omni.find("```sql\nSELECT count(*) FROM singer\n```"), std::string::npos) << omni;
+  EXPECT_EQ(RenderExamplesDail({}), "");
+  EXPECT_EQ(RenderExamplesOmni({}), "");
+
+  // In the prompts: the examples where the slots are; without examples, the prompts as before (no trace of a slot).
+  generate::GenerationRequest r;
+  r.question = "How many concerts are there?";
+  r.schema = &concert;
+  for (const std::string style : {"omnisql", "dail_sql"}) {
+    auto zero_shot = BuildPrompt(r, style);
+    ASSERT_TRUE(zero_shot.ok()) << zero_shot.error().message;
+    std::string plain = MessagesText(*zero_shot);
+    EXPECT_EQ(plain.find("xample"), std::string::npos) << plain;
+    EXPECT_EQ(plain.find("\n\n\n"), std::string::npos) << plain;
+    generate::GenerationRequest with = r;
+    with.examples = examples;
+    auto few_shot = BuildPrompt(with, style);
+    ASSERT_TRUE(few_shot.ok()) << few_shot.error().message;
+    std::string text = MessagesText(*few_shot);
+    std::string slot = style == "omnisql" ? omni : dail;
+    EXPECT_NE(text.find(slot), std::string::npos) << text;
+    EXPECT_LT(text.find(slot), text.find("How many concerts are there?")) << text;
+  }
 }
 
 }  // namespace
