@@ -169,6 +169,19 @@ Result<Benchmark> LoadCustom(const std::string& path) {
     if (header.empty()) return MakeError(ErrorCode::kFormat, fmt::format("{}: empty CSV", path));
     return b;
   }
+  // A JSON list of objects (a .json file whose text starts with '['), else JSON Lines.
+  if (std::string_view body = Trim(*text); body.starts_with("[")) {
+    json list = json::parse(body, nullptr, false);
+    if (list.is_discarded() || !list.is_array()) {
+      return MakeError(ErrorCode::kFormat, fmt::format("{}: not a JSON list of objects", path));
+    }
+    for (const json& o : list) {
+      auto q = FromJson(o, b.questions.size(), fmt::format("{}: item {}", path, b.questions.size() + 1));
+      if (!q) return q.error();
+      b.questions.push_back(std::move(*q));
+    }
+    return b;
+  }
   size_t n = 0;
   for (const std::string& line : Split(*text, '\n')) {
     ++n;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "eval/systems.h"
 #include "pipeline/config.h"
@@ -19,7 +20,32 @@ struct System {
   std::vector<std::string> predictions;
   std::optional<pipeline::PipelineConfig> pipeline;
   bool builtin = false;
+  std::shared_ptr<const examples::ExampleLibrary> examples;  // loaded once, shared by every worker
 };
+
+// Ground needs a store that holds the benchmark's own questions (each is left out when it is asked).
+Status CheckGround(const examples::ExampleLibrary& library, const Benchmark& benchmark) {
+  std::set<std::pair<std::string, std::string>> stored;
+  for (const auto& e : library.Examples()) stored.emplace(e.db_id, e.question);
+  for (const auto& q : benchmark.questions) {
+    if (stored.count({q.db_id, q.question})) return Status::Ok();
+  }
+  return MakeError(ErrorCode::kInvalidArgument,
+                   fmt::format("the example store {} holds none of this benchmark's questions; the ground "
+                               "configuration needs one built from them (plainsql examples build --questions ...)",
+                               library.Where()));
+}
+
+// A pipeline configuration's example store, loaded (null when it names none); ground is checked against the benchmark.
+Result<std::shared_ptr<const examples::ExampleLibrary>> LoadRunExamples(const pipeline::PipelineConfig& config,
+                                                                        const Benchmark& benchmark) {
+  auto library = pipeline::LoadExamples(config.examples);
+  if (!library) return library.error();
+  if (*library && config.examples.configuration == "ground") {
+    if (Status st = CheckGround(**library, benchmark); !st) return st.error();
+  }
+  return library;
+}
 
 Result<System> PredictionsSystem(const std::string& file, const Benchmark& benchmark) {
   auto p = LoadPredictions(file);
@@ -35,7 +61,14 @@ Result<System> PredictionsSystem(const std::string& file, const Benchmark& bench
 
 // Sets up `spec.system`, checking now (before a run is created) that a generator can be built and the databases are
 // there. A pipeline configuration is stored in the spec as JSON, so a resumed run uses the same one.
-Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const std::string& config_file) {
+Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
+  bool configured = !request.configuration.empty() || !request.examples.empty();
+  bool pipeline_system = spec.system == "pipeline" || spec.system.starts_with("pipeline:");
+  if (configured && (!pipeline_system || spec.system.starts_with("pipeline:{"))) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--configuration and --examples apply to a new run of --system pipeline (a resumed run keeps its "
+                     "own)");
+  }
   if (spec.system.starts_with("predictions:")) return PredictionsSystem(spec.system.substr(12), benchmark);
   System s;
   if (spec.system == "builtin") {
@@ -50,10 +83,14 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const st
     // stored it (`pipeline:{...}`, when resuming).
     auto config = spec.system.starts_with("pipeline:{")
                       ? PipelineConfigFromSpec(spec.system)
-                      : pipeline::LoadConfig(spec.system == "pipeline" ? config_file : spec.system.substr(9));
+                      : pipeline::LoadConfig(spec.system == "pipeline" ? request.config_file : spec.system.substr(9));
     if (!config) return config.error();
-    if (auto probe = PipelineSystem::Create(*config, spec.db_dir); !probe) return probe.error();
+    if (Status st = ApplyConfiguration(*config, request.configuration, request.examples); !st) return st.error();
+    auto library = LoadRunExamples(*config, benchmark);
+    if (!library) return library.error();
+    if (auto probe = PipelineSystem::Create(*config, spec.db_dir, false, *library); !probe) return probe.error();
     s.pipeline = std::move(*config);
+    s.examples = std::move(*library);
     spec.system = PipelineSystemSpec(*s.pipeline);
     return s;
   }
@@ -87,7 +124,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
     auto scorer = std::make_shared<Scorer>(benchmark, options);
     std::shared_ptr<PipelineSystem> answerer;
     if (system.pipeline) {
-      auto created = PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin);
+      auto created = PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin, system.examples);
       if (!created) return created.error();
       answerer = std::move(*created);
     }
@@ -159,7 +196,7 @@ Result<RunResult> RunBenchmark(const RunRequest& request) {
   }
   auto benchmark = LoadBenchmark(spec.benchmark, spec.questions);
   if (!benchmark) return benchmark.error();
-  auto system = ResolveSystem(spec, *benchmark, request.config_file);
+  auto system = ResolveSystem(spec, *benchmark, request);
   if (!system) return system.error();
   RunQuestions run;
   if (result.run_id.empty()) {

@@ -20,6 +20,9 @@ struct RunRequest {
   RunSpec spec;
   Selection selection;
   std::string config_file;
+  /// A new pipeline run's thesis configuration (systems.h: baseline, zero-shot, train, ground; "" = as configured)
+  /// and its example store (train and ground; with no configuration, it replaces [pipeline] examples).
+  std::string configuration, examples;
   /// A run to continue, or to join as another worker: its id, an id prefix or its name.
   std::string resume;
   /// The runs database: a SQLite file (created when missing) or a postgresql:// URL.

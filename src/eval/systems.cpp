@@ -3,19 +3,61 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "catalog/introspect.h"
 #include "llm/generator.h"
+#include "retrieval/value_index.h"
 
 namespace plainsql::eval {
 
-Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(const pipeline::PipelineConfig& config,
-                                                               std::string db_dir, bool builtin) {
+std::vector<std::string> Configurations() { return {"baseline", "zero-shot", "train", "ground"}; }
+
+Status ApplyConfiguration(pipeline::PipelineConfig& config, const std::string& name, const std::string& store) {
+  if (name.empty()) {
+    if (!store.empty()) config.examples.store = store;
+    return Status::Ok();
+  }
+  auto known = Configurations();
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("unknown --configuration '{}': baseline, zero-shot, train or ground", name));
+  }
+  bool with_examples = name == "train" || name == "ground";
+  if (with_examples && store.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("the {} configuration needs --examples STORE ({})", name,
+                                 name == "train" ? "a store built from another split, e.g. Spider train"
+                                                 : "a store built from this benchmark's own questions"));
+  }
+  if (!with_examples && !store.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, fmt::format("the {} configuration uses no examples", name));
+  }
+  pipeline::Options& o = config.options;
+  if (name == "baseline") {
+    o.candidates = 1;
+    o.draft = false;
+    o.refine = false;
+    o.vote = false;
+    o.slice = "full";
+  } else {
+    o.draft = true;  // the zero-shot answer the examples are selected with (NATURAL's z)
+  }
+  config.examples.store = store;
+  config.examples.configuration = name;
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(
+    const pipeline::PipelineConfig& config, std::string db_dir, bool builtin,
+    std::shared_ptr<const examples::ExampleLibrary> examples) {
   if (db_dir.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "a pipeline system needs the databases (--db-dir) to run queries");
   }
   std::unique_ptr<PipelineSystem> s(new PipelineSystem());
   s->config_ = config;
   s->db_dir_ = std::move(db_dir);
+  s->examples_ = std::move(examples);
   // A measured system answers on its own: no fallback to another generator.
   s->config_.options.fallback = false;
   if (builtin) {
@@ -32,33 +74,57 @@ Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(const pipeline::P
   return s;
 }
 
-Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
-  auto it = dbs_.find(q.db_id);
-  if (it == dbs_.end()) {
-    Db db;
-    std::string path = SqliteDatabasePath(db_dir_, q.db_id);
-    if (path.empty()) {
-      SystemAnswer missing;
-      missing.error = "no database file for " + q.db_id;
-      missing.code = ErrorCode::kNotFound;
-      return missing;
+Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
+  if (auto it = dbs_.find(db_id); it != dbs_.end()) return &it->second;
+  Db db;
+  std::string path = SqliteDatabasePath(db_dir_, db_id);
+  if (path.empty()) return nullptr;
+  auto conn = exec::Connect(path);
+  if (!conn) return conn.error();
+  catalog::IntrospectOptions io;
+  io.samples = 3;
+  auto schema = catalog::Introspect(**conn, io);
+  if (!schema) return schema.error();
+  db.conn = std::move(*conn);
+  db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
+  db.schema->database = db_id;
+  auto generators = pipeline::MakeGenerators(config_, *db.conn, *db.schema);
+  if (!generators) return generators.error();
+  db.generators = std::move(*generators);
+  if (examples_) {
+    // Questions are masked with the database's values, read once per database.
+    if (auto v = retrieval::ValueIndex::Build(*db.conn, *db.schema)) {
+      db.values = std::make_unique<retrieval::ValueIndex>(std::move(*v));
     }
-    auto conn = exec::Connect(path);
-    if (!conn) return conn.error();
-    catalog::IntrospectOptions io;
-    io.samples = 3;
-    auto schema = catalog::Introspect(**conn, io);
-    if (!schema) return schema.error();
-    db.conn = std::move(*conn);
-    db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
-    auto generators = pipeline::MakeGenerators(config_, *db.conn, *db.schema);
-    if (!generators) return generators.error();
-    db.generators = std::move(*generators);
-    it = dbs_.emplace(q.db_id, std::move(db)).first;
+    db.masker = std::make_unique<examples::QuestionMasker>(*db.schema, db.values.get());
   }
-  pipeline::Options options = it->second.generators.With(config_.options);
+  return &dbs_.emplace(db_id, std::move(db)).first->second;
+}
+
+Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
+  auto db = Database(q.db_id);
+  if (!db) return db.error();
+  if (!*db) {
+    SystemAnswer missing;
+    missing.error = "no database file for " + q.db_id;
+    missing.code = ErrorCode::kNotFound;
+    return missing;
+  }
+  Db& d = **db;
+  pipeline::Options options = d.generators.With(config_.options);
   options.evidence = q.evidence;
-  auto answer = pipeline::Ask(*it->second.conn, *it->second.schema, it->second.generators.active, q.question, options);
+  if (examples_) {
+    options.examples.library = examples_;
+    options.examples.k = static_cast<size_t>(config_.examples.k);
+    options.examples.masker = d.masker.get();
+    if (config_.examples.configuration == "ground") {
+      // Ground: the benchmark's own questions, but never the one being asked.
+      options.examples.exclude = [db_id = q.db_id, question = q.question](const examples::Example& e) {
+        return e.db_id == db_id && e.question == question;
+      };
+    }
+  }
+  auto answer = pipeline::Ask(*d.conn, *d.schema, d.generators.active, q.question, options);
   SystemAnswer out;
   if (!answer) {
     out.error = answer.error().message;
@@ -94,7 +160,13 @@ Result<pipeline::PipelineConfig> PipelineConfigFromSpec(const std::string& spec)
 std::string SystemLabel(const std::string& system) {
   auto c = PipelineConfigFromSpec(system);
   if (!c) return system;
-  return fmt::format("pipeline {} ({}, k={})", c->llm.model, c->style, c->options.candidates);
+  std::string extra;
+  if (!c->examples.configuration.empty()) {
+    extra = ", " + c->examples.configuration;
+  } else if (!c->examples.store.empty()) {
+    extra = ", examples";
+  }
+  return fmt::format("pipeline {} ({}, k={}{})", c->llm.model, c->style, c->options.candidates, extra);
 }
 
 }  // namespace plainsql::eval

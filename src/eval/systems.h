@@ -1,6 +1,7 @@
 // Systems that `plainsql eval run` can measure besides a file of predictions: a pipeline configuration (an LLM through
-// the ask pipeline; the built-in translator with issue #8). A system answers one question at a time; each worker has
-// its own instance (its own connections and client).
+// the ask pipeline; the built-in translator with issue #8), optionally in one of the NATURAL thesis's configurations
+// (Baseline, Zero-Shot, Train, Ground). A system answers one question at a time; each worker has its own instance (its
+// own connections and client); the example store, loaded once, is shared by all.
 #pragma once
 
 #include <map>
@@ -13,6 +14,8 @@
 #include "common/status.h"
 #include "eval/benchmark.h"
 #include "eval/score.h"
+#include "examples/mask.h"
+#include "examples/store.h"
 #include "exec/connection.h"
 #include "pipeline/config.h"
 #include "pipeline/generators.h"
@@ -27,12 +30,25 @@ struct SystemAnswer {
   std::vector<StageCost> stages;  // time and tokens per stage
 };
 
+/// The thesis's configurations (NATURAL, section 6.1.4-6.1.5), by name:
+///   baseline  — the model's answer alone (one candidate; no draft, no refinement, no vote, no examples);
+///   zero-shot — every pipeline stage (draft, refinement, voting as configured) but no examples;
+///   train     — as zero-shot, with examples from a store built from another split (`store`);
+///   ground    — as zero-shot, with examples from a store built from the benchmark's own questions (`store`), leaving
+///               out the question being asked (an upper bound: a deployment that has seen past questions).
+std::vector<std::string> Configurations();
+/// Applies configuration `name` ("" changes nothing) to `config`; `store` is the example store train and ground need
+/// (and the others refuse).
+Status ApplyConfiguration(pipeline::PipelineConfig& config, const std::string& name, const std::string& store);
+
 class PipelineSystem {
  public:
   /// Fails when the generator cannot be built (no model, unknown prompt style). With `builtin`, the generator is the
-  /// built-in translator (one per database) and the configuration's [llm] part is not used.
-  static Result<std::unique_ptr<PipelineSystem>> Create(const pipeline::PipelineConfig& config, std::string db_dir,
-                                                        bool builtin = false);
+  /// built-in translator (one per database) and the configuration's [llm] part is not used. `examples` is the store
+  /// config.examples names, loaded (null: none); with the ground configuration each question's own entry is left out.
+  static Result<std::unique_ptr<PipelineSystem>> Create(
+      const pipeline::PipelineConfig& config, std::string db_dir, bool builtin = false,
+      std::shared_ptr<const examples::ExampleLibrary> examples = nullptr);
   /// Runs the pipeline on the question's database (read-only; introspected once per database, with sample values).
   /// A question the pipeline cannot answer is an answer with an error; only a database that cannot be opened fails.
   Result<SystemAnswer> Answer(const Question& question);
@@ -41,10 +57,14 @@ class PipelineSystem {
   PipelineSystem() = default;
   struct Db {
     std::unique_ptr<exec::Connection> conn;
-    std::unique_ptr<catalog::Schema> schema;  // stable address: the generators keep a reference
-    pipeline::GeneratorSet generators;        // pipeline::MakeGenerators for this database
+    std::unique_ptr<catalog::Schema> schema;           // stable address: the generators keep a reference
+    pipeline::GeneratorSet generators;                 // pipeline::MakeGenerators for this database
+    std::unique_ptr<retrieval::ValueIndex> values;     // with examples: for masking questions
+    std::unique_ptr<examples::QuestionMasker> masker;  // over schema and values
   };
+  Result<Db*> Database(const std::string& db_id);
   pipeline::PipelineConfig config_;
+  std::shared_ptr<const examples::ExampleLibrary> examples_;
   std::string db_dir_;
   std::map<std::string, Db> dbs_;
 };
@@ -53,7 +73,8 @@ class PipelineSystem {
 /// the API key), and back (the key from the environment).
 std::string PipelineSystemSpec(const pipeline::PipelineConfig& config);
 Result<pipeline::PipelineConfig> PipelineConfigFromSpec(const std::string& spec);
-/// A run's system for people: "pipeline MODEL (STYLE, k=K)" for a stored pipeline configuration, else as stored.
+/// A run's system for people: "pipeline MODEL (STYLE, k=K)" for a stored pipeline configuration (with the thesis's
+/// configuration or the example store when it has one), else as stored.
 std::string SystemLabel(const std::string& system);
 
 }  // namespace plainsql::eval

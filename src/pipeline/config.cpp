@@ -20,6 +20,32 @@ Error Bad(const std::string& path, const std::string& what) {
 
 }  // namespace
 
+Status CheckExamples(const ExamplesConfig& e) {
+  const examples::SelectWeights& w = e.weights;
+  if (e.k < 1 || e.k > 50) return MakeError(ErrorCode::kInvalidArgument, "[pipeline] examples_k must be 1 to 50");
+  for (double v : {w.question, w.sql, w.sample, w.schema}) {
+    if (!(v >= 0 && v <= 1)) {
+      return MakeError(ErrorCode::kInvalidArgument, "[examples] question, sql, sample and schema must be 0 to 1");
+    }
+  }
+  if (w.question + w.sql <= 0 || w.sample + w.schema <= 0) {
+    return MakeError(ErrorCode::kInvalidArgument, "[examples] question + sql and sample + schema must each be above 0");
+  }
+  if (!(w.threshold >= 0 && w.threshold <= 1)) {
+    return MakeError(ErrorCode::kInvalidArgument, "[examples] threshold must be 0 to 1");
+  }
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<const examples::ExampleLibrary>> LoadExamples(const ExamplesConfig& config,
+                                                                     const examples::StoreProgress& progress) {
+  if (config.store.empty()) return std::shared_ptr<const examples::ExampleLibrary>();
+  examples::ExampleLibrary::LoadOptions o;
+  o.weights = config.weights;
+  o.progress = progress;
+  return examples::ExampleLibrary::Load(config.store, o);
+}
+
 Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig base) {
   toml::table root;
   try {
@@ -76,14 +102,15 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
       {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style", "max_reply_bytes"}},
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
-        "timeout_ms", "max_rows", "deadline_ms", "fallback"}},
+        "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
+      {"examples", {"question", "sql", "sample", "schema", "threshold", "diverse"}},
       {"exec",
        {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes",
         "max_query_bytes"}}};
   for (const auto& [name, node] : root) {
     std::string section(name.str());
     if (!kKeys.count(section) || !node.is_table()) {
-      return Bad(path, fmt::format("unknown section '{}' (sections: [llm], [pipeline], [exec])", section));
+      return Bad(path, fmt::format("unknown section '{}' (sections: [llm], [pipeline], [examples], [exec])", section));
     }
     for (const auto& [key, value] : *node.as_table()) {
       std::string k(key.str());
@@ -122,6 +149,17 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*p, "pipeline", "deadline_ms", deadline);
     o.deadline = std::chrono::milliseconds(deadline);
     get(*p, "pipeline", "fallback", o.fallback);
+    get(*p, "pipeline", "examples", c.examples.store);
+    get(*p, "pipeline", "examples_k", c.examples.k);
+  }
+  if (const toml::table* x = root["examples"].as_table()) {
+    examples::SelectWeights& w = c.examples.weights;
+    get(*x, "examples", "question", w.question);
+    get(*x, "examples", "sql", w.sql);
+    get(*x, "examples", "sample", w.sample);
+    get(*x, "examples", "schema", w.schema);
+    get(*x, "examples", "threshold", w.threshold);
+    get(*x, "examples", "diverse", w.diverse);
   }
   if (const toml::table* x = root["exec"].as_table()) {
     exec::ExecSettings& e = c.exec;
@@ -146,6 +184,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
   if (c.options.slice != "full" && c.options.slice != "referenced") {
     return Bad(path, "[pipeline] slice must be \"full\" or \"referenced\"");
   }
+  if (Status st = CheckExamples(c.examples); !st) return Bad(path, st.error().message);
   if (c.options.limits.timeout.count() <= 0 || c.options.limits.max_rows <= 0 || c.llm.timeout.count() <= 0 ||
       c.options.deadline.count() <= 0 || c.llm.max_reply_bytes <= 0) {
     return Bad(path, "timeouts, deadline_ms, max_rows and max_reply_bytes must be positive");
@@ -184,24 +223,38 @@ Result<PipelineConfig> LoadConfig(const std::string& path) {
 }
 
 nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
-  return {{"llm",
-           {{"url", c.llm.base_url},
-            {"model", c.llm.model},
-            {"timeout_ms", c.llm.timeout.count()},
-            {"max_retries", c.llm.max_retries},
-            {"concurrency", c.llm.max_concurrency},
-            {"style", c.style}}},
-          {"pipeline",
-           {{"candidates", c.options.candidates},
-            {"temperature", c.options.temperature},
-            {"refine", c.options.refine},
-            {"max_refinements", c.options.max_refinements},
-            {"refine_empty", c.options.refine_empty},
-            {"vote", c.options.vote},
-            {"draft", c.options.draft},
-            {"slice", c.options.slice},
-            {"timeout_ms", c.options.limits.timeout.count()},
-            {"max_rows", c.options.limits.max_rows}}}};
+  nlohmann::ordered_json j = {{"llm",
+                               {{"url", c.llm.base_url},
+                                {"model", c.llm.model},
+                                {"timeout_ms", c.llm.timeout.count()},
+                                {"max_retries", c.llm.max_retries},
+                                {"concurrency", c.llm.max_concurrency},
+                                {"style", c.style}}},
+                              {"pipeline",
+                               {{"candidates", c.options.candidates},
+                                {"temperature", c.options.temperature},
+                                {"refine", c.options.refine},
+                                {"max_refinements", c.options.max_refinements},
+                                {"refine_empty", c.options.refine_empty},
+                                {"vote", c.options.vote},
+                                {"draft", c.options.draft},
+                                {"slice", c.options.slice},
+                                {"timeout_ms", c.options.limits.timeout.count()},
+                                {"max_rows", c.options.limits.max_rows}}}};
+  // Only when examples are configured: a run without them stores what it always stored.
+  const ExamplesConfig& e = c.examples;
+  if (!e.store.empty() || !e.configuration.empty()) {
+    j["examples"] = {{"store", e.store},
+                     {"k", e.k},
+                     {"question", e.weights.question},
+                     {"sql", e.weights.sql},
+                     {"sample", e.weights.sample},
+                     {"schema", e.weights.schema},
+                     {"threshold", e.weights.threshold},
+                     {"diverse", e.weights.diverse},
+                     {"configuration", e.configuration}};
+  }
+  return j;
 }
 
 Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
@@ -230,6 +283,19 @@ Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
       o.slice = p.value("slice", o.slice);
       o.limits.timeout = std::chrono::milliseconds(p.value("timeout_ms", o.limits.timeout.count()));
       o.limits.max_rows = p.value("max_rows", o.limits.max_rows);
+    }
+    if (j.contains("examples")) {
+      const auto& x = j["examples"];
+      ExamplesConfig& e = c.examples;
+      e.store = x.value("store", e.store);
+      e.k = x.value("k", e.k);
+      e.weights.question = x.value("question", e.weights.question);
+      e.weights.sql = x.value("sql", e.weights.sql);
+      e.weights.sample = x.value("sample", e.weights.sample);
+      e.weights.schema = x.value("schema", e.weights.schema);
+      e.weights.threshold = x.value("threshold", e.weights.threshold);
+      e.weights.diverse = x.value("diverse", e.weights.diverse);
+      e.configuration = x.value("configuration", e.configuration);
     }
   } catch (const nlohmann::json::exception& e) {
     return MakeError(ErrorCode::kFormat, fmt::format("pipeline configuration: {}", e.what()));

@@ -23,6 +23,16 @@
 //   max_rows = 1000
 //   deadline_ms = 60000                 # the whole of `ask`: model calls, retries and refinements end by then
 //   fallback = true                     # when the model fails, the built-in translator answers (with a note)
+//   examples = "spider-train.examples"  # an example store (a file or a postgresql:// URL): few-shot examples
+//   examples_k = 5                      # examples per question
+//
+//   [examples]                          # how the examples stage scores a store's examples (NATURAL's weights)
+//   question = 0.7                      # masked-question similarity, against
+//   sql = 0.3                           #   masked-SQL similarity to the draft: together the sample similarity
+//   sample = 0.7                        # sample similarity, against
+//   schema = 0.3                        #   schema closeness (1 - the WWL distance of the two databases)
+//   threshold = 0.0                     # examples scoring below it are left out (a relevance threshold)
+//   diverse = true                      # not k copies of one SQL skeleton
 //
 //   [exec]                              # the access guard and the ceilings, for every command
 //   allow_functions = ["lpad"]          # beyond the dialect's list (src/sql/dialects/<dialect>_functions.txt)
@@ -37,11 +47,22 @@
 #include <string>
 
 #include "common/status.h"
+#include "examples/select.h"
+#include "examples/store.h"
 #include "exec/connection.h"
 #include "llm/client.h"
 #include "pipeline/pipeline.h"
 
 namespace plainsql::pipeline {
+
+/// The examples stage's configuration: which store, how many examples, how they are scored, and (for `eval run`) which
+/// of the thesis's configurations a run measures.
+struct ExamplesConfig {
+  std::string store;  // a store file or postgresql:// URL; "" = no examples
+  int k = 5;
+  examples::SelectWeights weights;
+  std::string configuration;  // "" (as configured), baseline, zero-shot, train or ground (eval run)
+};
 
 struct PipelineConfig {
   llm::Config llm;
@@ -49,6 +70,7 @@ struct PipelineConfig {
   bool builtin = false;     // with a model: the built-in translator adds its candidates to the vote
   Options options;          // crosswalk and evidence are per call, not configured here
   exec::ExecSettings exec;  // [exec]: the guard's extra names and the ceilings
+  ExamplesConfig examples;  // [pipeline] examples, examples_k and [examples]
   std::string source;       // the file it came from ("" = defaults and environment only)
 };
 
@@ -59,6 +81,13 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
 /// $XDG_CONFIG_HOME/plainsql/plainsql.toml (or ~/.config/...), when present; then the environment (PLAINSQL_LLM_URL,
 /// PLAINSQL_LLM_MODEL, the API key).
 Result<PipelineConfig> LoadConfig(const std::string& path = "");
+
+/// Checks an examples configuration: k from 1 to 50, weights and threshold from 0 to 1, each pair of weights above 0.
+Status CheckExamples(const ExamplesConfig& config);
+
+/// The store `config.examples` names, loaded for selection (null when it names none).
+Result<std::shared_ptr<const examples::ExampleLibrary>> LoadExamples(const ExamplesConfig& config,
+                                                                     const examples::StoreProgress& progress = {});
 
 /// Everything but the key, as JSON (what a run stores to be resumed the same way), and back (missing keys keep their
 /// defaults; the key is not read).

@@ -49,7 +49,9 @@ struct Context {
   std::optional<naturalness::QueryTranslator> to_native{};  // shown names -> native names (with a crosswalk)
   const catalog::Schema* slice = nullptr;                   // the schema sent with the question (linking)
   catalog::Schema sliced{};
-  double db_wait = 0;  // database time of the stage being run
+  std::vector<std::pair<std::string, std::string>> drafts{};  // the linking stage's zero-shot drafts: generator, SQL
+  std::vector<generate::PromptExample> examples{};            // the examples stage's selection, best first
+  double db_wait = 0;                                         // database time of the stage being run
 };
 
 // The candidates of the generate stage and what became of them.
@@ -71,6 +73,7 @@ GenerationRequest Request(const Context& ctx, const catalog::Schema* schema, int
   r.temperature = temperature;
   r.deadline = ctx.model_deadline;
   r.on_wait = ctx.options.on_wait;
+  r.examples = ctx.examples;
   return r;
 }
 
@@ -105,16 +108,6 @@ StageTrace NaturalnessStage(Context& ctx) {
   return st;
 }
 
-// The schema restricted to `tables` (lower-case names), keeping only foreign keys between kept tables.
-catalog::Schema Slice(const catalog::Schema& schema, const std::set<std::string>& tables) {
-  catalog::Schema out = schema;
-  std::erase_if(out.tables, [&](const catalog::Table& t) { return !tables.count(ToLower(t.name)); });
-  for (auto& t : out.tables) {
-    std::erase_if(t.foreign_keys, [&](const catalog::ForeignKey& fk) { return !tables.count(ToLower(fk.ref_table)); });
-  }
-  return out;
-}
-
 // linking: with a draft, a zero-shot candidate per generator; with slice = referenced, the tables the drafts read.
 std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator*>& generators) {
   if (!ctx.options.draft && ctx.options.slice != "referenced") return std::nullopt;
@@ -130,6 +123,7 @@ std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator
     CountGeneration(st, *gen);
     for (size_t i = 0; i < gen->candidates.size(); ++i) {
       st.detail["drafts"].push_back(gen->candidates[i]);
+      if (!Trim(gen->candidates[i]).empty()) ctx.drafts.emplace_back(g->Name(), gen->candidates[i]);
       std::shared_ptr<const sql::Query> tree = i < gen->queries.size() ? gen->queries[i] : nullptr;
       if (!tree) {
         auto parsed = sql::ParseQuery(gen->candidates[i], ctx.dialect);
@@ -140,7 +134,7 @@ std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator
     }
   }
   if (ctx.options.slice == "referenced" && !tables.empty()) {
-    ctx.sliced = Slice(ctx.shown, tables);
+    ctx.sliced = SliceSchema(ctx.shown, tables);
     ctx.slice = &ctx.sliced;
   }
   st.detail["slice"] = ctx.slice == &ctx.shown
@@ -150,7 +144,50 @@ std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator
   return st;
 }
 
-StageTrace ExamplesStage() { return {"examples", 0, 0, 0, 0, {{"note", "no example store yet: nothing selected"}}}; }
+// The draft the examples are selected with: the linking stage's first, else a zero-shot answer of the first generator
+// (the model's with an LLM, the built-in translator's offline), else the fallback's when that one failed.
+std::pair<std::string, std::string> ExamplesDraft(Context& ctx, const std::vector<Generator*>& generators,
+                                                  StageTrace& st) {
+  if (!ctx.drafts.empty()) return ctx.drafts.front();
+  std::vector<Generator*> drafters = {generators.front()};
+  if (Generator* fb = ctx.options.fallback ? ctx.options.fallback_generator : nullptr; fb && fb != drafters.front()) {
+    drafters.push_back(fb);
+  }
+  for (Generator* g : drafters) {
+    auto gen = g->Generate(Request(ctx, &ctx.shown, 1, 0));
+    if (!gen) {
+      st.detail["errors"].push_back(g->Name() + ": " + gen.error().message);
+      continue;
+    }
+    CountGeneration(st, *gen);
+    for (const auto& c : gen->candidates) {
+      if (!Trim(c).empty()) return {g->Name(), c};
+    }
+  }
+  return {};
+}
+
+// examples: with a store, the draft, then the selection (examples_stage.h); the examples go into every generation
+// request from here on. Without a store, nothing.
+StageTrace ExamplesStage(Context& ctx, const std::vector<Generator*>& generators) {
+  StageTrace st{"examples"};
+  const ExamplesOptions& eo = ctx.options.examples;
+  if (!eo.library) {
+    st.detail["note"] = "no example store configured: nothing selected (ask --examples STORE, or [pipeline] examples)";
+    return st;
+  }
+  auto t0 = Clock::now();
+  auto [by, draft] = ExamplesDraft(ctx, generators, st);
+  auto t1 = Clock::now();
+  ExampleSelection selection = SelectExamples(&ctx.conn, ctx.native, ctx.question, draft, by, ctx.dialect, eo);
+  ctx.examples = selection.prompt;
+  nlohmann::ordered_json detail = SelectionToJson(selection, eo);
+  if (st.detail.contains("errors")) detail["errors"] = st.detail["errors"];
+  st.detail = std::move(detail);
+  st.detail["select_ms"] = MsSince(t1);
+  st.ms = MsSince(t0);
+  return st;
+}
 
 // generate: k candidates from every generator, each with its tree when the generator has one.
 StageTrace GenerateStage(const Context& ctx, const std::vector<Generator*>& generators, Pool& pool) {
@@ -408,7 +445,7 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
   answer.trace.push_back(CatalogStage(ctx));
   answer.trace.push_back(NaturalnessStage(ctx));
   if (auto linking = LinkingStage(ctx, generators)) answer.trace.push_back(std::move(*linking));
-  answer.trace.push_back(ExamplesStage());
+  answer.trace.push_back(ExamplesStage(ctx, generators));
   Pool pool;
   size_t winner = Candidates(ctx, generators, pool, answer, "");
   if (winner == pool.candidates.size()) {

@@ -1,7 +1,8 @@
 // The ask pipeline: a question in, SQL and its answer out. Stages, in the order of ARCHITECTURE.md (each a function
 // with typed inputs and outputs, each traced with its time and tokens): catalog (the snapshot given) -> naturalness
 // (the names shown to generators and the translator back to native names, built once per question) -> linking (an
-// optional zero-shot draft finds the schema slice) -> examples (a no-op until the example store exists) -> generate
+// optional zero-shot draft finds the schema slice) -> examples (few-shot examples from an example store, selected by
+// masked question and draft similarity and schema-graph distance; a no-op without a store) -> generate
 // (k candidates from every generator) -> refine (parse once, check, rewrite to native names, execute; on an error, an
 // unknown name or an empty result, give the reason back to the generator; bounded rounds) -> vote (bucket the
 // candidates that ran by result, keep the largest bucket) -> rewrite (what the winner became in native names) ->
@@ -24,6 +25,7 @@
 #include "generate/generator.h"
 #include "llm/client.h"
 #include "naturalness/crosswalk.h"
+#include "pipeline/examples_stage.h"
 #include "sql/ast.h"
 
 namespace plainsql::pipeline {
@@ -53,6 +55,8 @@ struct Options {
   bool fallback = true;
   Generator* fallback_generator = nullptr;
   generate::WaitCallback on_wait;  // told what the pipeline waits for (a terminal shows it); may be empty
+  /// Few-shot examples (the examples stage): the loaded store, k, what to leave out. No store: the stage is a no-op.
+  ExamplesOptions examples;
 };
 
 /// One candidate's fate.

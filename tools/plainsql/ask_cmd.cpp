@@ -83,6 +83,11 @@ AskCommands::AskCommands(CLI::App& app) {
                    "(default 60000)");
   ask_->add_flag("--no-fallback", no_fallback_,
                  "When the model fails, report the error instead of the built-in translator's answer");
+  ask_->add_option("--examples", examples_store_,
+                   "Few-shot examples from this example store (plainsql examples build), selected by masked question, "
+                   "draft and schema similarity (default: [pipeline] examples)");
+  ask_->add_option("--examples-k", examples_k_, "Examples per question (default: [pipeline] examples_k, else 5)");
+  ask_->add_flag("--no-examples", no_examples_, "No examples, even when plainsql.toml names a store");
 
   prompt_ = app.add_subcommand("prompt", "Print the exact prompt plainsql would send an LLM for a question");
   prompt_->add_option("CONN", conn_, "Database connection")->required();
@@ -93,6 +98,22 @@ AskCommands::AskCommands(CLI::App& app) {
   prompt_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
   prompt_->add_option("--evidence", evidence_, "Extra knowledge for the prompt");
   prompt_->add_option("--format,-f", format_, "text | json (the messages as the API gets them)");
+  prompt_->add_option("--examples", examples_store_,
+                      "Put examples from this store in the prompt (the draft they are selected with is the built-in "
+                      "translator's answer here; ask uses the model's)");
+  prompt_->add_option("--examples-k", examples_k_, "Examples (default: [pipeline] examples_k, else 5)");
+  prompt_->add_flag("--no-examples", no_examples_, "No examples, even when plainsql.toml names a store");
+}
+
+Result<pipeline::ExamplesConfig> AskCommands::Examples(const pipeline::PipelineConfig& config) const {
+  pipeline::ExamplesConfig e = config.examples;
+  if (!examples_store_.empty()) e.store = examples_store_;
+  if (examples_k_ != 0) e.k = examples_k_;
+  if (no_examples_) e.store.clear();
+  if (Status st = pipeline::CheckExamples(e); !st) {
+    return MakeError(ErrorCode::kInvalidArgument, "--examples-k must be 1 to 50");
+  }
+  return e;
 }
 
 int AskCommands::Run() { return ask_->parsed() ? Ask() : Prompt(); }
@@ -118,6 +139,29 @@ int AskCommands::Prompt() {
   r.dialect = target->dialect;
   auto config = pipeline::LoadConfig(config_file_);
   if (!config) return Fail(config.error());
+  auto examples = Examples(*config);
+  if (!examples) return Fail(examples.error());
+  if (!examples->store.empty()) {
+    // The examples ask would select, with the built-in translator's answer as the draft (no model is called here).
+    auto library = pipeline::LoadExamples(*examples);
+    if (!library) return Fail(library.error());
+    auto conn = exec::Connect(conn_);
+    if (!conn) return Fail(conn.error());
+    pipeline::PipelineConfig offline;
+    offline.llm.base_url = "none";
+    auto generators = pipeline::MakeGenerators(offline, **conn, target->schema);
+    if (!generators) return Fail(generators.error());
+    generate::GenerationRequest zero_shot = r;
+    zero_shot.schema = &target->schema;
+    auto draft = generators->active.front()->Generate(zero_shot);
+    pipeline::ExamplesOptions eo;
+    eo.library = *library;
+    eo.k = static_cast<size_t>(examples->k);
+    std::string sql = draft && !draft->candidates.empty() ? draft->candidates.front() : "";
+    auto selection = pipeline::SelectExamples(conn->get(), target->schema, question_, sql, sql.empty() ? "" : "builtin",
+                                              *target->dialect, eo);
+    r.examples = std::move(selection.prompt);
+  }
   auto messages = llm::BuildPrompt(r, style_.empty() ? config->style : style_);
   if (!messages) return Fail(messages.error());
   if (format_ == "json") {
@@ -171,6 +215,12 @@ int AskCommands::Ask() {
   if (!model_.empty()) config->llm.model = model_;
   if (!style_.empty()) config->style = style_;
   config->builtin = builtin_;
+  auto examples = Examples(*config);
+  if (!examples) return Fail(examples.error());
+  auto library = pipeline::LoadExamples(*examples);
+  if (!library) return Fail(library.error());
+  options.examples.library = *library;
+  options.examples.k = static_cast<size_t>(examples->k);
 
   std::optional<naturalness::Crosswalk> crosswalk;
   if (!crosswalk_file_.empty()) {

@@ -5,6 +5,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "common/status.h"
+#include "pipeline/config.h"
+
 namespace plainsql::cli {
 
 class AskCommands {
@@ -16,14 +19,17 @@ class AskCommands {
  private:
   int Ask();
   int Prompt();
+  /// The examples configuration after --examples, --examples-k and --no-examples.
+  Result<pipeline::ExamplesConfig> Examples(const pipeline::PipelineConfig& config) const;
 
   CLI::App* ask_ = nullptr;
   CLI::App* prompt_ = nullptr;
   std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_;
-  std::string slice_, evidence_, config_file_;
-  int candidates_ = 0, max_rows_ = 0;  // 0: from the configuration
+  std::string slice_, evidence_, config_file_, examples_store_;
+  int candidates_ = 0, max_rows_ = 0, examples_k_ = 0;  // 0: from the configuration
   int64_t timeout_ms_ = 0, deadline_ms_ = 0;
   bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false, no_fallback_ = false;
+  bool no_examples_ = false;
 };
 
 }  // namespace plainsql::cli

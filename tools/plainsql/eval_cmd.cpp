@@ -90,6 +90,15 @@ EvalCommands::EvalCommands(CLI::App& app) {
       ->capture_default_str();
   run_->add_option("--name", name_, "A name for the run, usable instead of its id");
   run_->add_option("--config", config_file_, "With --system pipeline: the configuration file (default plainsql.toml)");
+  run_->add_option("--configuration", configuration_,
+                   "With --system pipeline, one of the NATURAL thesis's configurations: baseline (the model's answer "
+                   "alone: one candidate, no draft, refinement, vote or examples), zero-shot (every stage, no "
+                   "examples), train (every stage, examples from --examples STORE built from another split) or ground "
+                   "(every stage, examples from --examples STORE built from this benchmark's own questions, leaving "
+                   "out the question asked)");
+  run_->add_option("--examples", examples_,
+                   "With --system pipeline: the example store (plainsql examples build) for train and ground, or, "
+                   "without --configuration, instead of [pipeline] examples");
   run_->add_option("--resume", resume_,
                    "Continue an interrupted run, or join a running one as another worker (its id, id prefix or name)");
   run_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
@@ -186,6 +195,8 @@ int EvalCommands::RunBenchmark() {
   request.spec = {name_, benchmark_, questions_, db_dir_, tables_, system_, keep_distinct_, timeout_ms_};
   request.selection = SelectionOf(databases_, from_, to_);
   request.config_file = config_file_;
+  request.configuration = configuration_;
+  request.examples = examples_;
   request.resume = resume_;
   request.runs = runs_file_;
   request.workers.threads = workers_;

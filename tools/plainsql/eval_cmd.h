@@ -24,7 +24,7 @@ class EvalCommands {
   CLI::App* score_ = nullptr;
   CLI::App* run_ = nullptr;
   CLI::App* subsets_ = nullptr;
-  std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_;
+  std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_, configuration_, examples_;
   std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_;
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;

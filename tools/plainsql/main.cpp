@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "common/version.h"
 #include "eval_cmd.h"
+#include "examples_cmd.h"
 #include "exec/connection.h"
 #include "identifiers_cmd.h"
 #include "naturalness_cmd.h"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   plainsql::cli::RunsCommands runs(app);
   plainsql::cli::AskCommands ask(app);
   plainsql::cli::CheckAccessCommand check_access(app);
+  plainsql::cli::ExamplesCommands examples(app);
   plainsql::cli::AllowGroupOptionsAfterSubcommands(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
@@ -75,7 +77,7 @@ int main(int argc, char** argv) {
   }
   try {
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
-                                      check_access);
+                                      check_access, examples);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

@@ -1,0 +1,1 @@
+examples distances --tables $FIXTURES/examples_tables.json --db nowhere

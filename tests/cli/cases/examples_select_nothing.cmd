@@ -1,0 +1,1 @@
+examples select --store /nonexistent/dir/s.examples

@@ -1,0 +1,1 @@
+examples stats --store /nonexistent/dir/train.examples

@@ -1,0 +1,340 @@
+// The example store (issue #17): a round trip of examples, databases and distances; a build interrupted (cancelled,
+// and killed outright) resumes where it stopped and ends with exactly what an uninterrupted build stores; nothing is
+// stored twice; adding by hand; a database's distances computed once; the store loaded for selection.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <set>
+
+#include "catalog/introspect.h"
+#include "examples/schema_graph.h"
+#include "examples/store.h"
+#include "examples/wwl.h"
+#include "exec/connection.h"
+#include "test_util.h"
+
+namespace plainsql::examples {
+namespace {
+
+constexpr const char* kShopSql = R"(
+CREATE TABLE customer (customer_id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
+CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customer (customer_id),
+                     placed DATE, total REAL);
+INSERT INTO customer VALUES (1, 'Ada', 'Berlin'), (2, 'Bob', 'Paris');
+INSERT INTO orders VALUES (1, 1, '2021-01-02', 10.5), (2, 2, '2022-03-04', 20);
+)";
+
+constexpr const char* kZooSql = R"(
+CREATE TABLE animal (animal_id INTEGER PRIMARY KEY, species TEXT, born INTEGER);
+)";
+
+// The solved questions the tests build from: two databases, one query that does not parse, one repeated item.
+std::vector<BuildItem> Items() {
+  return {
+      {"shop", "How many customers are there?", "SELECT count(*) FROM customer"},
+      {"shop", "List the names of customers from Berlin.", "SELECT name FROM customer WHERE city = 'Berlin'"},
+      {"shop", "What is the total of all orders?", "SELECT sum(total) FROM orders"},
+      {"zoo", "How many animals are there?", "SELECT count(*) FROM animal"},
+      {"zoo", "Which species were born after 2010?", "SELECT species FROM animal WHERE born > 2010"},
+      {"shop", "Broken query", "SELEC name FROM"},
+      {"shop", "Which customer placed the most orders?",
+       "SELECT c.name FROM customer AS c JOIN orders AS o ON c.customer_id = o.customer_id GROUP BY c.name "
+       "ORDER BY count(*) DESC LIMIT 1"},
+      {"zoo", "How many animals are there?", "SELECT count(*) FROM animal"},
+      {"zoo", "List every species.", "SELECT DISTINCT species FROM animal"},
+  };
+}
+
+class Store : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    test::MakeSqliteDb(tmp_.File("shop.db"), kShopSql);
+    test::MakeSqliteDb(tmp_.File("zoo.db"), kZooSql);
+    source_ = [this](const std::string& db_id) -> Result<BuildDatabase> {
+      auto conn = exec::Connect(tmp_.File(db_id + ".db"));
+      if (!conn) return conn.error();
+      auto schema = catalog::Introspect(**conn, {});
+      if (!schema) return schema.error();
+      BuildDatabase db;
+      db.schema = std::move(*schema);
+      auto values = retrieval::ValueIndex::Build(**conn, db.schema);
+      if (values) db.values = std::make_unique<retrieval::ValueIndex>(std::move(*values));
+      return db;
+    };
+  }
+  std::unique_ptr<ExampleStore> Open(const std::string& name = "store.db") {
+    auto s = ExampleStore::Open(tmp_.File(name));
+    EXPECT_TRUE(s.ok()) << s.error().message;
+    return s.ok() ? std::move(*s) : nullptr;
+  }
+  BuildOptions Options(size_t batch = 2) const {
+    BuildOptions o;
+    o.benchmark = "custom";
+    o.path = "items.jsonl";
+    o.content_hash = "hash-of-items";
+    o.batch = batch;
+    return o;
+  }
+  // (db_id, question, sql, masked_question, masked_sql) of every stored example, sorted.
+  static std::vector<std::vector<std::string>> Rows(ExampleStore& store) {
+    auto examples = store.Examples();
+    EXPECT_TRUE(examples.ok()) << examples.error().message;
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& e : *examples) rows.push_back({e.db_id, e.question, e.sql, e.masked_question, e.masked_sql});
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  }
+
+  test::TempDir tmp_;
+  DatabaseSource source_;
+};
+
+TEST_F(Store, RoundTripOfExamplesDatabasesAndDistances) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  auto built = BuildStore(*store, Items(), source_, Options());
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_EQ(built->added, 7);  // 9 items: one does not parse, one repeats another
+  EXPECT_EQ(built->duplicates, 1);
+  EXPECT_EQ(built->skipped, 1);
+  ASSERT_EQ(built->skip_reasons.size(), 1u);
+  EXPECT_NE(built->skip_reasons[0].find("item 6 (shop)"), std::string::npos) << built->skip_reasons[0];
+  EXPECT_TRUE(built->input.finished);
+  EXPECT_EQ(built->new_databases, 2);
+  EXPECT_EQ(built->distances_computed, 1);
+
+  // Read back through a second handle: the examples with their masks, in id order.
+  auto again = Open();
+  auto examples = again->Examples();
+  ASSERT_TRUE(examples.ok()) << examples.error().message;
+  ASSERT_EQ(examples->size(), 7u);
+  EXPECT_EQ((*examples)[0].question, "How many customers are there?");
+  EXPECT_EQ((*examples)[0].masked_sql, "SELECT count(*) FROM <mask>");
+  EXPECT_NE((*examples)[1].masked_question.find("<value>"), std::string::npos)
+      << "Berlin is a stored value: " << (*examples)[1].masked_question;
+  for (size_t i = 1; i < examples->size(); ++i) EXPECT_LT((*examples)[i - 1].id, (*examples)[i].id);
+
+  // Databases: the structure (no samples), the WL labels as computed from it, the dialect.
+  auto dbs = again->Databases();
+  ASSERT_TRUE(dbs.ok()) << dbs.error().message;
+  ASSERT_EQ(dbs->size(), 2u);
+  EXPECT_EQ((*dbs)[0].db_id, "shop");
+  EXPECT_EQ((*dbs)[0].dialect, "sqlite");
+  EXPECT_EQ((*dbs)[0].schema.tables.size(), 2u);
+  EXPECT_EQ((*dbs)[0].labels, WlLabels(BuildSchemaGraph((*dbs)[0].schema)));
+  EXPECT_TRUE((*dbs)[0].schema.tables[0].columns[1].samples.empty());
+
+  auto index = again->Distances();
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_EQ(index->dbs, (std::vector<std::string>{"shop", "zoo"}));
+  EXPECT_DOUBLE_EQ(index->distances[0][1], WwlDistance((*dbs)[0].labels, (*dbs)[1].labels));
+  EXPECT_DOUBLE_EQ(index->distances[1][0], index->distances[0][1]);
+  EXPECT_GT(index->distances[0][1], 0.0);
+
+  auto stats = again->Stats();
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_EQ(stats->examples, 7);
+  EXPECT_EQ(stats->databases, 2);
+  EXPECT_EQ(stats->distance_pairs, 1);
+  EXPECT_EQ(stats->distances_cached, 1);
+  ASSERT_EQ(stats->by_source.size(), 1u);
+  EXPECT_EQ(stats->by_source[0], (std::pair<std::string, int64_t>{"custom:items.jsonl", 7}));
+  ASSERT_EQ(stats->inputs.size(), 1u);
+  EXPECT_EQ(stats->inputs[0].done, 9);
+  EXPECT_EQ(stats->inputs[0].added, 7);
+  EXPECT_EQ(stats->meta["version"], std::to_string(kStoreVersion));
+}
+
+TEST_F(Store, CancelledBuildResumesWhereItStopped) {
+  auto reference_store = Open("reference.db");
+  ASSERT_TRUE(BuildStore(*reference_store, Items(), source_, Options()).ok());
+  const auto reference = Rows(*reference_store);
+
+  auto store = Open();
+  std::atomic<bool> cancel{false};
+  BuildOptions o = Options();
+  // Stop after the second batch has been committed.
+  o.progress = [&](const std::string& step, size_t done, size_t) {
+    if (step == "examples" && done >= 4) cancel = true;
+  };
+  o.cancel = &cancel;
+  auto first = BuildStore(*store, Items(), source_, o);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_TRUE(first->cancelled);
+  EXPECT_EQ(first->input.done, 4);
+  EXPECT_FALSE(first->input.finished);
+  EXPECT_EQ(*store->CountExamples(), 4);
+
+  auto second = BuildStore(*store, Items(), source_, Options());
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(second->resumed_from, 4);
+  EXPECT_EQ(second->added, 3);
+  EXPECT_TRUE(second->input.finished);
+  EXPECT_EQ(second->input.added, 7);
+  EXPECT_EQ(Rows(*store), reference);
+}
+
+TEST_F(Store, KilledBuildLosesOnlyTheBatchItWasWriting) {
+  auto reference_store = Open("reference.db");
+  ASSERT_TRUE(BuildStore(*reference_store, Items(), source_, Options()).ok());
+  const auto reference = Rows(*reference_store);
+  // A child process is killed (no cleanup, no destructor) once the third batch has been committed.
+  EXPECT_EXIT(
+      {
+        auto store = ExampleStore::Open(tmp_.File("store.db"));
+        if (!store) std::exit(1);
+        BuildOptions o = Options();
+        o.progress = [](const std::string& step, size_t done, size_t) {
+          if (step == "examples" && done >= 6) raise(SIGKILL);
+        };
+        (void)BuildStore(**store, Items(), source_, o);
+        std::exit(2);
+      },
+      ::testing::KilledBySignal(SIGKILL), "");
+  auto store = Open();
+  auto inputs = store->Stats();
+  ASSERT_TRUE(inputs.ok()) << inputs.error().message;
+  ASSERT_EQ(inputs->inputs.size(), 1u);
+  EXPECT_EQ(inputs->inputs[0].done, 6);  // three batches of two, the sixth item skipped
+  EXPECT_EQ(*store->CountExamples(), 5);
+  auto resumed = BuildStore(*store, Items(), source_, Options());
+  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+  EXPECT_EQ(resumed->resumed_from, 6);
+  EXPECT_EQ(Rows(*store), reference);
+  EXPECT_EQ(resumed->input.added, 7);
+  EXPECT_EQ(resumed->input.skipped, 1);
+}
+
+TEST_F(Store, NothingIsStoredTwice) {
+  auto store = Open();
+  ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());
+  // The same input again: finished, nothing read again.
+  auto same = BuildStore(*store, Items(), source_, Options());
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_EQ(same->resumed_from, 9);
+  EXPECT_EQ(same->added, 0);
+  // Another input that overlaps: only its new item is added.
+  std::vector<BuildItem> more = {
+      Items()[0], Items()[3], {"zoo", "What is the earliest birth year?", "SELECT min(born) FROM animal"}};
+  BuildOptions o = Options();
+  o.content_hash = "hash-of-more";
+  auto appended = BuildStore(*store, more, source_, o);
+  ASSERT_TRUE(appended.ok()) << appended.error().message;
+  EXPECT_EQ(appended->added, 1);
+  EXPECT_EQ(appended->duplicates, 2);
+  EXPECT_EQ(*store->CountExamples(), 8);
+  // By hand, twice.
+  std::vector<Example> one(1);
+  one[0].db_id = "zoo";
+  one[0].question = "Count the animals.";
+  one[0].sql = "SELECT count(*) FROM animal";
+  one[0].masked_question = "Count the <mask>.";
+  one[0].masked_sql = "SELECT count(*) FROM <mask>";
+  auto added = store->AddExamples(one, "user");
+  ASSERT_TRUE(added.ok()) << added.error().message;
+  EXPECT_EQ(*added, 1);
+  EXPECT_GT(one[0].id, 0);
+  one[0].id = 0;
+  added = store->AddExamples(one, "user");
+  ASSERT_TRUE(added.ok()) << added.error().message;
+  EXPECT_EQ(*added, 0);
+  EXPECT_EQ(one[0].id, 0);
+  EXPECT_EQ(*store->CountExamples(), 9);
+  auto stats = store->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->by_source.back(), (std::pair<std::string, int64_t>{"user", 1}));
+}
+
+TEST_F(Store, ADatabaseKeepsItsSchemaAndItsDistancesAreComputedOnce) {
+  auto store = Open();
+  ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());
+  // The same db_id with another schema is refused; with the same schema it is a no-op.
+  auto shop = source_("shop");
+  ASSERT_TRUE(shop.ok());
+  auto same = store->AddDatabase("shop", shop->schema, sql::Sqlite());
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_FALSE(*same);
+  auto zoo = source_("zoo");
+  ASSERT_TRUE(zoo.ok());
+  auto clash = store->AddDatabase("shop", zoo->schema, sql::Sqlite());
+  ASSERT_FALSE(clash.ok());
+  EXPECT_NE(clash.error().message.find("another schema"), std::string::npos) << clash.error().message;
+  // A third database adds its two pairs only.
+  test::MakeSqliteDb(tmp_.File("library.db"),
+                     "CREATE TABLE book (book_id INTEGER PRIMARY KEY, title TEXT);"
+                     "CREATE TABLE loan (loan_id INTEGER PRIMARY KEY, book_id INTEGER REFERENCES book (book_id));");
+  auto library = source_("library");
+  ASSERT_TRUE(library.ok());
+  auto added = store->AddDatabase("library", library->schema, sql::Sqlite());
+  ASSERT_TRUE(added.ok() && *added);
+  auto computed = store->UpdateDistances();
+  ASSERT_TRUE(computed.ok()) << computed.error().message;
+  EXPECT_EQ(*computed, 2);
+  computed = store->UpdateDistances();
+  ASSERT_TRUE(computed.ok());
+  EXPECT_EQ(*computed, 0);
+  auto index = store->Distances();
+  ASSERT_TRUE(index.ok());
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 3; ++j) EXPECT_FALSE(std::isnan(index->distances[i][j])) << i << "," << j;
+  }
+}
+
+TEST_F(Store, AnotherVersionIsRefusedAndAMissingStoreIsNotCreated) {
+  auto missing = ExampleStore::OpenExisting(tmp_.File("none.db"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  auto store = Open();
+  ASSERT_TRUE(store->SetMeta("version", "999").ok());
+  store.reset();
+  auto old = ExampleStore::Open(tmp_.File("store.db"));
+  ASSERT_FALSE(old.ok());
+  EXPECT_NE(old.error().message.find("version 999"), std::string::npos) << old.error().message;
+  test::MakeSqliteDb(tmp_.File("other.db"), "CREATE TABLE examples (x INTEGER);");
+  auto other = ExampleStore::Open(tmp_.File("other.db"));
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().code, ErrorCode::kFormat);
+}
+
+TEST_F(Store, LibrarySelectsBestFirstWithDistancesAndExclusions) {
+  auto store = Open();
+  ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());
+  auto library = ExampleLibrary::Load(*store);
+  ASSERT_TRUE(library.ok()) << library.error().message;
+  ASSERT_EQ((*library)->Examples().size(), 7u);
+  auto zoo = source_("zoo");
+  ASSERT_TRUE(zoo.ok());
+  ExampleLibrary::Query q;
+  q.schema = &zoo->schema;
+  q.db_id = "zoo";
+  q.masked_question = "How many <mask> are there?";
+  q.masked_sql = "SELECT count(*) FROM <mask>";
+  q.k = 3;
+  auto picks = (*library)->Select(q);
+  ASSERT_FALSE(picks.empty());
+  EXPECT_EQ(picks[0].example->question, "How many animals are there?");
+  EXPECT_DOUBLE_EQ(picks[0].scores.schema_distance, 0.0);  // its own database
+  for (size_t i = 1; i < picks.size(); ++i) EXPECT_GE(picks[i - 1].scores.score, picks[i].scores.score);
+  for (const auto& p : picks) {
+    ASSERT_NE(p.database, nullptr);
+    EXPECT_EQ(p.database->db_id, p.example->db_id);
+  }
+  // Leaving out the question asked (Ground), and a database outside the store: its distances are computed.
+  q.exclude = [](const Example& e) { return e.question == "How many animals are there?"; };
+  catalog::Schema renamed = zoo->schema;
+  q.schema = &renamed;
+  q.db_id = "zoo2";
+  picks = (*library)->Select(q);
+  ASSERT_FALSE(picks.empty());
+  for (const auto& p : picks) EXPECT_NE(p.example->question, "How many animals are there?");
+  auto from_zoo2 = (*library)->DistancesFrom(renamed, "zoo2");
+  ASSERT_EQ(from_zoo2->size(), 2u);
+  EXPECT_DOUBLE_EQ((*from_zoo2)[1], 0.0);  // the same structure as zoo
+  EXPECT_GT((*from_zoo2)[0], 0.0);
+}
+
+}  // namespace
+}  // namespace plainsql::examples
