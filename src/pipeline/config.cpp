@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 
+#include "retrieval/embedder.h"
+
 namespace plainsql::pipeline {
 
 namespace {
@@ -34,6 +36,9 @@ Status CheckExamples(const ExamplesConfig& e) {
   if (!(w.threshold >= 0 && w.threshold <= 1)) {
     return MakeError(ErrorCode::kInvalidArgument, "[examples] threshold must be 0 to 1");
   }
+  if (e.embedding_url.empty() != e.embedding_model.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "[examples] embedding_url and embedding_model go together");
+  }
   return Status::Ok();
 }
 
@@ -43,6 +48,15 @@ Result<std::shared_ptr<const examples::ExampleLibrary>> LoadExamples(const Examp
   examples::ExampleLibrary::LoadOptions o;
   o.weights = config.weights;
   o.progress = progress;
+  if (!config.embedding_url.empty()) {
+    // The key, when the endpoint needs one, comes from the environment as for the chat model.
+    llm::Config c = llm::ConfigFromEnvironment();
+    c.base_url = config.embedding_url;
+    c.model = config.embedding_model;
+    auto embedder = retrieval::MakeOpenAiEmbedder(c);
+    if (!embedder) return embedder.error();
+    o.embedder = *embedder;
+  }
   return examples::ExampleLibrary::Load(config.store, o);
 }
 
@@ -103,7 +117,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
         "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
-      {"examples", {"question", "sql", "sample", "schema", "threshold", "diverse"}},
+      {"examples", {"question", "sql", "sample", "schema", "threshold", "diverse", "embedding_url", "embedding_model"}},
       {"exec",
        {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes",
         "max_query_bytes"}}};
@@ -160,6 +174,8 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*x, "examples", "schema", w.schema);
     get(*x, "examples", "threshold", w.threshold);
     get(*x, "examples", "diverse", w.diverse);
+    get(*x, "examples", "embedding_url", c.examples.embedding_url);
+    get(*x, "examples", "embedding_model", c.examples.embedding_model);
   }
   if (const toml::table* x = root["exec"].as_table()) {
     exec::ExecSettings& e = c.exec;
@@ -252,6 +268,8 @@ nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
                      {"schema", e.weights.schema},
                      {"threshold", e.weights.threshold},
                      {"diverse", e.weights.diverse},
+                     {"embedding_url", e.embedding_url},
+                     {"embedding_model", e.embedding_model},
                      {"configuration", e.configuration}};
   }
   return j;
@@ -295,6 +313,8 @@ Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
       e.weights.schema = x.value("schema", e.weights.schema);
       e.weights.threshold = x.value("threshold", e.weights.threshold);
       e.weights.diverse = x.value("diverse", e.weights.diverse);
+      e.embedding_url = x.value("embedding_url", e.embedding_url);
+      e.embedding_model = x.value("embedding_model", e.embedding_model);
       e.configuration = x.value("configuration", e.configuration);
     }
   } catch (const nlohmann::json::exception& e) {

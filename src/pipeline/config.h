@@ -33,6 +33,8 @@
 //   schema = 0.3                        #   schema closeness (1 - the WWL distance of the two databases)
 //   threshold = 0.0                     # examples scoring below it are left out (a relevance threshold)
 //   diverse = true                      # not k copies of one SQL skeleton
+//   embedding_url = "http://localhost:11434/v1"   # dense embeddings (default: the built-in sparse embedder)
+//   embedding_model = "nomic-embed-text"
 //
 //   [exec]                              # the access guard and the ceilings, for every command
 //   allow_functions = ["lpad"]          # beyond the dialect's list (src/sql/dialects/<dialect>_functions.txt)
@@ -61,6 +63,9 @@ struct ExamplesConfig {
   std::string store;  // a store file or postgresql:// URL; "" = no examples
   int k = 5;
   examples::SelectWeights weights;
+  /// The dense embedder: an OpenAI-compatible /v1/embeddings endpoint and model ("" = the built-in sparse embedder).
+  /// The store's examples are embedded when it is loaded (once per process).
+  std::string embedding_url, embedding_model;
   std::string configuration;  // "" (as configured), baseline, zero-shot, train or ground (eval run)
 };
 

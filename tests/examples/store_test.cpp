@@ -1,13 +1,17 @@
 // The example store (issue #17): a round trip of examples, databases and distances; a build interrupted (cancelled,
 // and killed outright) resumes where it stopped and ends with exactly what an uninterrupted build stores; nothing is
-// stored twice; adding by hand; a database's distances computed once; the store loaded for selection.
+// stored twice, even by two builds at once; adding by hand; a database's distances computed once; the store loaded for
+// selection. Built twice: on SQLite files (examples_store_test) and, with PLAINSQL_STORE_PG=1, on databases of the
+// throwaway PostgreSQL cluster (examples_store_pg_test, label postgres).
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <fstream>
 #include <set>
+#include <thread>
 
 #include "catalog/introspect.h"
 #include "examples/schema_graph.h"
@@ -16,8 +20,31 @@
 #include "exec/connection.h"
 #include "test_util.h"
 
+#ifndef PLAINSQL_STORE_PG
+#define PLAINSQL_STORE_PG 0
+#endif
+
 namespace plainsql::examples {
 namespace {
+
+constexpr bool kPg = PLAINSQL_STORE_PG != 0;
+
+// Where a store named `name` lives: a file in `dir`, or a fresh database of the test cluster (dropped and created).
+std::string Location(const test::TempDir& dir, const std::string& name) {
+  if (!kPg) return dir.File(name);
+  std::ifstream in(PLAINSQL_PG_URL_FILE);
+  std::string url;
+  std::getline(in, url);
+  EXPECT_FALSE(url.empty()) << "no cluster URL in " << PLAINSQL_PG_URL_FILE << " (the pg fixture did not start)";
+  std::string db = "examples_" + name.substr(0, name.find('.'));
+  auto admin = exec::OpenStoreSession(url.substr(0, url.rfind('/') + 1) + "postgres");
+  EXPECT_TRUE(admin.ok()) << admin.error().message;
+  if (admin.ok()) {
+    EXPECT_TRUE((*admin)->Execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)").ok());
+    EXPECT_TRUE((*admin)->Execute("CREATE DATABASE " + db).ok());
+  }
+  return url.substr(0, url.rfind('/') + 1) + db;
+}
 
 constexpr const char* kShopSql = R"(
 CREATE TABLE customer (customer_id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
@@ -48,7 +75,7 @@ std::vector<BuildItem> Items() {
   };
 }
 
-class Store : public ::testing::Test {
+class StoreFixture : public ::testing::Test {
  protected:
   void SetUp() override {
     test::MakeSqliteDb(tmp_.File("shop.db"), kShopSql);
@@ -65,8 +92,10 @@ class Store : public ::testing::Test {
       return db;
     };
   }
+  // Opens the store `name`, creating a fresh one the first time the test names it.
   std::unique_ptr<ExampleStore> Open(const std::string& name = "store.db") {
-    auto s = ExampleStore::Open(tmp_.File(name));
+    if (!where_.count(name)) where_[name] = Location(tmp_, name);
+    auto s = ExampleStore::Open(where_[name]);
     EXPECT_TRUE(s.ok()) << s.error().message;
     return s.ok() ? std::move(*s) : nullptr;
   }
@@ -90,9 +119,19 @@ class Store : public ::testing::Test {
 
   test::TempDir tmp_;
   DatabaseSource source_;
+  std::map<std::string, std::string> where_;  // store name -> file or URL
 };
 
-TEST_F(Store, RoundTripOfExamplesDatabasesAndDistances) {
+// The suite is named after the engine, so that both builds' tests can be told apart in ctest.
+#if PLAINSQL_STORE_PG
+using PgStore = StoreFixture;
+#define STORE_TEST(name) TEST_F(PgStore, name)
+#else
+using Store = StoreFixture;
+#define STORE_TEST(name) TEST_F(Store, name)
+#endif
+
+STORE_TEST(RoundTripOfExamplesDatabasesAndDistances) {
   auto store = Open();
   ASSERT_TRUE(store);
   auto built = BuildStore(*store, Items(), source_, Options());
@@ -148,7 +187,7 @@ TEST_F(Store, RoundTripOfExamplesDatabasesAndDistances) {
   EXPECT_EQ(stats->meta["version"], std::to_string(kStoreVersion));
 }
 
-TEST_F(Store, CancelledBuildResumesWhereItStopped) {
+STORE_TEST(CancelledBuildResumesWhereItStopped) {
   auto reference_store = Open("reference.db");
   ASSERT_TRUE(BuildStore(*reference_store, Items(), source_, Options()).ok());
   const auto reference = Rows(*reference_store);
@@ -177,14 +216,15 @@ TEST_F(Store, CancelledBuildResumesWhereItStopped) {
   EXPECT_EQ(Rows(*store), reference);
 }
 
-TEST_F(Store, KilledBuildLosesOnlyTheBatchItWasWriting) {
+STORE_TEST(KilledBuildLosesOnlyTheBatchItWasWriting) {
   auto reference_store = Open("reference.db");
   ASSERT_TRUE(BuildStore(*reference_store, Items(), source_, Options()).ok());
   const auto reference = Rows(*reference_store);
   // A child process is killed (no cleanup, no destructor) once the third batch has been committed.
+  Open().reset();
   EXPECT_EXIT(
       {
-        auto store = ExampleStore::Open(tmp_.File("store.db"));
+        auto store = ExampleStore::Open(where_["store.db"]);
         if (!store) std::exit(1);
         BuildOptions o = Options();
         o.progress = [](const std::string& step, size_t done, size_t) {
@@ -208,7 +248,7 @@ TEST_F(Store, KilledBuildLosesOnlyTheBatchItWasWriting) {
   EXPECT_EQ(resumed->input.skipped, 1);
 }
 
-TEST_F(Store, NothingIsStoredTwice) {
+STORE_TEST(NothingIsStoredTwice) {
   auto store = Open();
   ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());
   // The same input again: finished, nothing read again.
@@ -248,7 +288,7 @@ TEST_F(Store, NothingIsStoredTwice) {
   EXPECT_EQ(stats->by_source.back(), (std::pair<std::string, int64_t>{"user", 1}));
 }
 
-TEST_F(Store, ADatabaseKeepsItsSchemaAndItsDistancesAreComputedOnce) {
+STORE_TEST(ADatabaseKeepsItsSchemaAndItsDistancesAreComputedOnce) {
   auto store = Open();
   ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());
   // The same db_id with another schema is refused; with the same schema it is a no-op.
@@ -283,23 +323,51 @@ TEST_F(Store, ADatabaseKeepsItsSchemaAndItsDistancesAreComputedOnce) {
   }
 }
 
-TEST_F(Store, AnotherVersionIsRefusedAndAMissingStoreIsNotCreated) {
-  auto missing = ExampleStore::OpenExisting(tmp_.File("none.db"));
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+STORE_TEST(AnotherVersionIsRefusedAndAMissingStoreIsNotCreated) {
   auto store = Open();
   ASSERT_TRUE(store->SetMeta("version", "999").ok());
   store.reset();
-  auto old = ExampleStore::Open(tmp_.File("store.db"));
+  auto old = ExampleStore::Open(where_["store.db"]);
   ASSERT_FALSE(old.ok());
   EXPECT_NE(old.error().message.find("version 999"), std::string::npos) << old.error().message;
+  if (kPg) return;  // the rest is about files
+  auto missing = ExampleStore::OpenExisting(tmp_.File("none.db"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
   test::MakeSqliteDb(tmp_.File("other.db"), "CREATE TABLE examples (x INTEGER);");
   auto other = ExampleStore::Open(tmp_.File("other.db"));
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error().code, ErrorCode::kFormat);
 }
 
-TEST_F(Store, LibrarySelectsBestFirstWithDistancesAndExclusions) {
+STORE_TEST(TwoBuildsAtOnceStoreEachExampleOnce) {
+  auto reference_store = Open("reference.db");
+  ASSERT_TRUE(BuildStore(*reference_store, Items(), source_, Options()).ok());
+  const auto reference = Rows(*reference_store);
+  Open().reset();
+  // Two processes' worth of handles on one store, building the same input with batches of one.
+  std::vector<std::thread> builders;
+  std::vector<Result<BuildResult>> results(2, MakeError(ErrorCode::kInternal, "not run"));
+  for (size_t i = 0; i < 2; ++i) {
+    builders.emplace_back([&, i]() {
+      auto store = ExampleStore::Open(where_["store.db"]);
+      if (!store) {
+        results[i] = store.error();
+        return;
+      }
+      results[i] = BuildStore(**store, Items(), source_, Options(1));
+    });
+  }
+  for (auto& t : builders) t.join();
+  for (const auto& r : results) ASSERT_TRUE(r.ok()) << r.error().message;
+  auto store = Open();
+  EXPECT_EQ(Rows(*store), reference);
+  auto index = store->Distances();
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_FALSE(std::isnan(index->distances[0][1]));
+}
+
+STORE_TEST(LibrarySelectsBestFirstWithDistancesAndExclusions) {
   auto store = Open();
   ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());
   auto library = ExampleLibrary::Load(*store);

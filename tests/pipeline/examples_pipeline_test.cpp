@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "catalog/introspect.h"
 #include "eval/systems.h"
@@ -227,6 +228,40 @@ TEST_F(ExamplesPipeline, ConfigurationsAndGroundLeavesTheQuestionOut) {
   EXPECT_EQ(prompt.find(q.question, asked + 1), std::string::npos) << "the question asked is shown as an example";
   EXPECT_NE(prompt.find("How many customers are there?"), std::string::npos) << prompt;
   EXPECT_NE(prompt.find("Which plant has the most technicians?"), std::string::npos) << prompt;
+}
+
+// plainsql.toml: [pipeline] examples and examples_k, [examples] weights; checked, and kept by a run's stored JSON.
+TEST(ExamplesConfig, ReadCheckedAndStoredWithARun) {
+  test::TempDir tmp;
+  auto write = [&](const std::string& text) {
+    std::ofstream(tmp.File("plainsql.toml")) << text;
+    return LoadConfigFile(tmp.File("plainsql.toml"));
+  };
+  auto c = write(
+      "[pipeline]\nexamples = \"train.examples\"\nexamples_k = 3\n"
+      "[examples]\nquestion = 0.6\nsql = 0.4\nsample = 0.8\nschema = 0.2\nthreshold = 0.1\ndiverse = false\n");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->examples.store, "train.examples");
+  EXPECT_EQ(c->examples.k, 3);
+  EXPECT_DOUBLE_EQ(c->examples.weights.question, 0.6);
+  EXPECT_DOUBLE_EQ(c->examples.weights.schema, 0.2);
+  EXPECT_DOUBLE_EQ(c->examples.weights.threshold, 0.1);
+  EXPECT_FALSE(c->examples.weights.diverse);
+  c->examples.configuration = "train";
+  auto back = ConfigFromJson(nlohmann::json::parse(ConfigToJson(*c).dump()));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->examples.store, "train.examples");
+  EXPECT_EQ(back->examples.k, 3);
+  EXPECT_DOUBLE_EQ(back->examples.weights.sample, 0.8);
+  EXPECT_EQ(back->examples.configuration, "train");
+  // Without examples, a run stores what it always stored.
+  EXPECT_FALSE(ConfigToJson(PipelineConfig{}).contains("examples"));
+  for (const std::string bad :
+       {"[pipeline]\nexamples_k = 0\n", "[examples]\nquestion = 1.5\n", "[examples]\nweight = 1\n",
+        "[examples]\nembedding_url = \"http://x/v1\"\n", "[examples]\nsample = 0\nschema = 0\n"}) {
+    auto r = write(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+  }
 }
 
 }  // namespace
