@@ -19,7 +19,11 @@ set +e
 "$bin" eval run --benchmark custom --questions questions.jsonl --db-dir . --system predictions:predictions.sql \
   --runs runs.db --name slow --workers 2 > out.txt 2> err.txt &
 pid=$!
-sleep 1
+# Interrupt as soon as the first question is recorded (a fixed sleep raced an idle machine, which finished first).
+for _ in $(seq 200); do
+  "$bin" runs --runs runs.db list 2>/dev/null | grep slow | awk '{print $4}' | grep -q '^[1-9]' && break
+  sleep 0.05
+done
 kill -INT "$pid"
 wait "$pid"
 code=$?
