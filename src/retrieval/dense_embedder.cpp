@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <utility>
 
 #include "retrieval/embedder.h"
 
@@ -87,16 +88,7 @@ class DenseIndex final : public TextIndex {
       float s = Dot(query.dense.data(), vectors_.data() + i * dim_, dim_);
       if (s > 0) hits.push_back({static_cast<uint32_t>(i), s});
     }
-    if (limit == 0) return hits;
-    auto better = [](const Hit& a, const Hit& b) {
-      return a.similarity > b.similarity || (a.similarity == b.similarity && a.id < b.id);
-    };
-    if (hits.size() > limit) {
-      std::nth_element(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
-      hits.resize(limit);
-    }
-    std::sort(hits.begin(), hits.end(), better);
-    return hits;
+    return BestHits(std::move(hits), limit);
   }
 
   float Similarity(const Embedding& query, uint32_t id) const override {

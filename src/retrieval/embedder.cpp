@@ -6,11 +6,25 @@
 #include <cmath>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "common/hash.h"
 #include "retrieval/text.h"
 
 namespace plainsql::retrieval {
+
+std::vector<Hit> BestHits(std::vector<Hit> hits, size_t limit) {
+  if (limit == 0) return hits;
+  auto better = [](const Hit& a, const Hit& b) {
+    return a.similarity > b.similarity || (a.similarity == b.similarity && a.id < b.id);
+  };
+  if (hits.size() > limit) {
+    std::nth_element(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
+    hits.resize(limit);
+  }
+  std::sort(hits.begin(), hits.end(), better);
+  return hits;
+}
 
 namespace {
 
@@ -147,16 +161,7 @@ class SparseIndex final : public TextIndex {
       hits.push_back({d, std::min(acc[d], 1.0f)});
       acc[d] = 0.0f;
     }
-    if (limit == 0) return hits;
-    auto better = [](const Hit& a, const Hit& b) {
-      return a.similarity > b.similarity || (a.similarity == b.similarity && a.id < b.id);
-    };
-    if (hits.size() > limit) {
-      std::nth_element(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
-      hits.resize(limit);
-    }
-    std::sort(hits.begin(), hits.end(), better);
-    return hits;
+    return BestHits(std::move(hits), limit);
   }
 
   float Similarity(const Embedding& query, uint32_t id) const override {

@@ -35,6 +35,10 @@ struct Hit {
   float similarity = 0;
 };
 
+/// The `limit` most similar of `hits` (all of them when `limit` is 0, unsorted then), best first, ties by id: the
+/// last step of every index's Search.
+std::vector<Hit> BestHits(std::vector<Hit> hits, size_t limit);
+
 /// Called now and then while a collection is embedded: texts done, texts in all.
 using EmbedProgress = std::function<void(size_t done, size_t total)>;
 
