@@ -160,4 +160,29 @@ Result<std::vector<std::string>> ListBenchmarkDatabases(const std::string& path)
   return ids;
 }
 
+Result<BenchmarkSchemas> BenchmarkSchemas::Read(const std::string& path) {
+  BenchmarkSchemas t;
+  if (path.empty()) return t;
+  auto j = ReadJsonFile(path);
+  if (!j) return j.error();
+  if (!j->is_array()) return MakeError(ErrorCode::kFormat, fmt::format("{} is not a tables.json (a JSON list)", path));
+  for (auto& entry : *j) {
+    if (entry.is_object() && entry.contains("db_id") && entry["db_id"].is_string()) {
+      t.order_.push_back(entry["db_id"].get<std::string>());
+      t.entries_[t.order_.back()] = std::move(entry);
+    }
+  }
+  t.path_ = path;
+  return t;
+}
+
+Result<Schema> BenchmarkSchemas::Get(const std::string& db_id) const {
+  auto it = entries_.find(db_id);
+  if (it == entries_.end()) {
+    return MakeError(ErrorCode::kNotFound,
+                     path_.empty() ? "no --tables" : fmt::format("{} has no db_id '{}'", path_, db_id));
+  }
+  return SchemaFromBenchmarkEntry(it->second);
+}
+
 }  // namespace plainsql::catalog

@@ -2,6 +2,7 @@
 // `snails_tables_Native.json` (all the same layout), for databases we only have the schema of.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,6 +23,22 @@ Result<Schema> LoadBenchmarkSchema(const std::string& path, const std::string& d
 
 /// The db_ids in a tables.json file, in file order.
 Result<std::vector<std::string>> ListBenchmarkDatabases(const std::string& path);
+
+/// The entries of a tables.json file by db_id, read once; each schema converted when asked for. An empty path gives an
+/// empty set whose Schema() says "no --tables".
+class BenchmarkSchemas {
+ public:
+  static Result<BenchmarkSchemas> Read(const std::string& path);
+  bool Empty() const { return path_.empty(); }
+  /// The db_ids in file order.
+  const std::vector<std::string>& Ids() const { return order_; }
+  Result<Schema> Get(const std::string& db_id) const;
+
+ private:
+  std::string path_;
+  std::vector<std::string> order_;
+  std::map<std::string, nlohmann::json> entries_;
+};
 
 /// Reads and parses a JSON file, with errors that name the file.
 Result<nlohmann::json> ReadJsonFile(const std::string& path);

@@ -78,42 +78,6 @@ class ProgressLine {
   size_t first_ = 0;
 };
 
-// The entries of a tables.json file by db_id, read once.
-class TablesFile {
- public:
-  static Result<TablesFile> Read(const std::string& path) {
-    TablesFile t;
-    if (path.empty()) return t;
-    auto j = catalog::ReadJsonFile(path);
-    if (!j) return j.error();
-    if (!j->is_array())
-      return MakeError(ErrorCode::kFormat, fmt::format("{} is not a tables.json (a JSON list)", path));
-    for (auto& entry : *j) {
-      if (entry.is_object() && entry.contains("db_id") && entry["db_id"].is_string()) {
-        t.order_.push_back(entry["db_id"].get<std::string>());
-        t.entries_[t.order_.back()] = std::move(entry);
-      }
-    }
-    t.path_ = path;
-    return t;
-  }
-  bool Empty() const { return path_.empty(); }
-  const std::vector<std::string>& Ids() const { return order_; }
-  Result<catalog::Schema> Schema(const std::string& db_id) const {
-    auto it = entries_.find(db_id);
-    if (it == entries_.end()) {
-      return MakeError(ErrorCode::kNotFound,
-                       path_.empty() ? "no --tables" : fmt::format("{} has no db_id '{}'", path_, db_id));
-    }
-    return catalog::SchemaFromBenchmarkEntry(it->second);
-  }
-
- private:
-  std::string path_;
-  std::vector<std::string> order_;
-  std::map<std::string, nlohmann::json> entries_;
-};
-
 // A database a build or a selection works on: its schema (tables.json's when given, else the database's own), and,
 // when the database file is at hand, its connection and values.
 struct OpenDb {
@@ -122,7 +86,8 @@ struct OpenDb {
   std::unique_ptr<retrieval::ValueIndex> values;
 };
 
-Result<OpenDb> OpenDatabase(const TablesFile& tables, const std::string& db_dir, const std::string& db_id) {
+Result<OpenDb> OpenDatabase(const catalog::BenchmarkSchemas& tables, const std::string& db_dir,
+                            const std::string& db_id) {
   OpenDb db;
   if (!db_dir.empty()) {
     if (std::string path = eval::SqliteDatabasePath(db_dir, db_id); !path.empty()) {
@@ -131,7 +96,7 @@ Result<OpenDb> OpenDatabase(const TablesFile& tables, const std::string& db_dir,
       db.conn = std::move(*conn);
     }
   }
-  if (auto s = tables.Schema(db_id)) {
+  if (auto s = tables.Get(db_id)) {
     db.schema = std::move(*s);
   } else if (db.conn) {
     auto introspected = catalog::Introspect(*db.conn, {});
@@ -251,7 +216,7 @@ int ExamplesCommands::Build() {
   if (!bytes) return Fail(bytes.error());
   auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
   if (!benchmark) return Fail(benchmark.error());
-  auto tables = TablesFile::Read(tables_);
+  auto tables = catalog::BenchmarkSchemas::Read(tables_);
   if (!tables) return Fail(tables.error());
   std::vector<examples::BuildItem> items;
   items.reserve(benchmark->questions.size());
@@ -417,17 +382,24 @@ std::string SelectionOutput(const pipeline::ExampleSelection& s, const std::stri
   return out;
 }
 
-// The built-in translator's answer to `question`, as the draft ("" when it gives none).
-std::string BuiltinDraft(exec::Connection& conn, const catalog::Schema& schema, const std::string& question) {
+// The built-in translator for drafts on one database ("" drafts when it cannot be made).
+std::unique_ptr<pipeline::GeneratorSet> BuiltinDrafter(exec::Connection& conn, const catalog::Schema& schema) {
   pipeline::PipelineConfig offline;
   offline.llm.base_url = "none";
   auto generators = pipeline::MakeGenerators(offline, conn, schema);
-  if (!generators || generators->active.empty()) return "";
+  if (!generators || generators->active.empty()) return nullptr;
+  return std::make_unique<pipeline::GeneratorSet>(std::move(*generators));
+}
+
+// The drafter's answer to `question`, as the draft ("" when it gives none).
+std::string Draft(pipeline::GeneratorSet* drafter, const exec::Connection& conn, const catalog::Schema& schema,
+                  const std::string& question) {
+  if (drafter == nullptr) return "";
   generate::GenerationRequest r;
   r.question = question;
   r.schema = &schema;
   r.dialect = &conn.dialect();
-  auto g = generators->active.front()->Generate(r);
+  auto g = drafter->active.front()->Generate(r);
   if (!g || g->candidates.empty()) return "";
   return g->candidates.front();
 }
@@ -470,7 +442,7 @@ int ExamplesCommands::SelectOne() {
   if (no_draft_) {
     draft.clear();
   } else if (draft.empty()) {
-    draft = BuiltinDraft(**conn, target->schema, question_);
+    draft = Draft(BuiltinDrafter(**conn, target->schema).get(), **conn, target->schema, question_);
   }
   auto s = pipeline::SelectExamples(conn->get(), target->schema, question_, draft, draft.empty() ? "" : by,
                                     *target->dialect, options, std::chrono::milliseconds(10'000));
@@ -495,7 +467,7 @@ int ExamplesCommands::SelectBenchmark() {
   }
   auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
   if (!benchmark) return Fail(benchmark.error());
-  auto tables = TablesFile::Read(tables_);
+  auto tables = catalog::BenchmarkSchemas::Read(tables_);
   if (!tables) return Fail(tables.error());
   ProgressLine progress;
   examples::ExampleLibrary::LoadOptions lo;
@@ -511,13 +483,14 @@ int ExamplesCommands::SelectBenchmark() {
       slot = std::make_unique<SelectDb>();
       slot->db = std::move(*db);
       slot->masker = std::make_unique<examples::QuestionMasker>(slot->db.schema, slot->db.values.get());
+      if (!no_draft_ && slot->db.conn) slot->drafter = BuiltinDrafter(*slot->db.conn, slot->db.schema);
     }
     pipeline::ExamplesOptions options;
     options.library = *library;
     options.k = k_;
     options.masker = slot->masker.get();
     if (leave_out_same_) options.exclude = SameQuestion(q.db_id, q.question);
-    std::string draft = !no_draft_ && slot->db.conn ? BuiltinDraft(*slot->db.conn, slot->db.schema, q.question) : "";
+    std::string draft = slot->drafter ? Draft(slot->drafter.get(), *slot->db.conn, slot->db.schema, q.question) : "";
     auto s = pipeline::SelectExamples(slot->db.conn.get(), slot->db.schema, q.question, draft,
                                       draft.empty() ? "" : "builtin", sql::Sqlite(), options);
     Write(SelectionOutput(s, q.question, q.db_id, json_));
@@ -526,13 +499,13 @@ int ExamplesCommands::SelectBenchmark() {
 }
 
 int ExamplesCommands::Distances() {
-  auto tables = TablesFile::Read(tables_);
+  auto tables = catalog::BenchmarkSchemas::Read(tables_);
   if (!tables) return Fail(tables.error());
   std::vector<std::string> ids = databases_.empty() ? tables->Ids() : databases_;
   std::vector<std::vector<examples::NodeLabels>> labels;
   labels.reserve(ids.size());
   for (const auto& id : ids) {
-    auto schema = tables->Schema(id);
+    auto schema = tables->Get(id);
     if (!schema) return Fail(schema.error());
     labels.push_back(examples::WlLabels(examples::BuildSchemaGraph(*schema)));
   }
