@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "examples/skeleton.h"
+
 namespace plainsql::examples {
 
 namespace {
@@ -60,7 +62,7 @@ struct Selector::Scores {
   // the best so far of their skeleton when it reaches floor_skeleton. `pruned`: some example was left out.
   double floor_all = -std::numeric_limits<double>::infinity();
   double floor_skeleton = -std::numeric_limits<double>::infinity();
-  std::vector<float> best_of_skeleton;  // per distinct query, the best score kept
+  std::vector<float> best_of_skeleton;  // per skeleton group, the best score kept
   bool pruned = false;
 };
 
@@ -82,6 +84,19 @@ Result<Selector> Selector::Build(std::vector<Example> examples, std::shared_ptr<
       s.examples_, [](const Example& e) -> const std::string& { return e.masked_question; }, s.question_of_);
   std::vector<std::string> queries = Distinct(
       s.examples_, [](const Example& e) -> const std::string& { return e.masked_sql; }, s.query_of_);
+  // Skeleton groups: one per distinct masked query, or per distinct examples::Skeleton of them.
+  s.group_of_query_.resize(queries.size());
+  if (s.weights_.coarse_skeleton) {
+    std::unordered_map<std::string, uint32_t> group_ids;
+    for (size_t q = 0; q < queries.size(); ++q) {
+      auto [it, inserted] = group_ids.try_emplace(Skeleton(queries[q]), static_cast<uint32_t>(group_ids.size()));
+      s.group_of_query_[q] = it->second;
+    }
+    s.groups_ = group_ids.size();
+  } else {
+    for (size_t q = 0; q < queries.size(); ++q) s.group_of_query_[q] = static_cast<uint32_t>(q);
+    s.groups_ = queries.size();
+  }
   s.dbs_ = Distinct(
       s.examples_, [](const Example& e) -> const std::string& { return e.db_id; }, s.db_of_);
   const size_t total = questions.size() + queries.size();
@@ -108,8 +123,8 @@ Result<Selector> Selector::Build(std::vector<Example> examples, std::shared_ptr<
 
 size_t Selector::IndexBytes() const {
   return questions_->MemoryBytes() + queries_->MemoryBytes() +
-         (question_of_.capacity() + query_of_.capacity() + db_of_.capacity() + by_question_offsets_.capacity() +
-          by_question_.capacity()) *
+         (question_of_.capacity() + query_of_.capacity() + group_of_query_.capacity() + db_of_.capacity() +
+          by_question_offsets_.capacity() + by_question_.capacity()) *
              sizeof(uint32_t);
 }
 
@@ -171,7 +186,7 @@ void Selector::Score(const SelectRequest& request, Scores& scores, uint32_t e, f
   double sample = scores.question_weight * question + scores.sql_weight * sql;
   double score = scores.sample_weight * sample + scores.schema_weight * scores.closeness[db_of_[e]];
   if (score < weights_.threshold) return;
-  float& best = scores.best_of_skeleton[query];
+  float& best = scores.best_of_skeleton[Group(e)];
   if (score >= scores.floor_all || (weights_.diverse && score >= scores.floor_skeleton && score >= best)) {
     out.push_back({e, static_cast<float>(score), question, sql});
     best = std::max(best, static_cast<float>(score));
@@ -191,9 +206,9 @@ void Selector::SetFloors(Scores& scores, const std::vector<Scored>& candidates, 
   std::vector<char> counted(scores.best_of_skeleton.size(), 0);
   for (const auto& c : candidates) {
     all.push_back(c.score);
-    const uint32_t query = query_of_[c.example];
-    if (!counted[query]) skeletons.push_back(scores.best_of_skeleton[query]);
-    counted[query] = 1;
+    const uint32_t group = Group(c.example);
+    if (!counted[group]) skeletons.push_back(scores.best_of_skeleton[group]);
+    counted[group] = 1;
   }
   scores.floor_all = nth_best(all, want);
   if (skeletons.size() >= k) scores.floor_skeleton = nth_best(skeletons, k);
@@ -257,22 +272,22 @@ std::vector<Selector::Scored> Selector::Pick(const std::vector<Scored>& ranked, 
   std::unordered_map<uint32_t, double> share;
   double total = 0;
   for (size_t i = 0; i < std::min(kVoteNeighbours, ranked.size()) && vote > 0; ++i) {
-    share[query_of_[ranked[i].example]] += ranked[i].score;
+    share[Group(ranked[i].example)] += ranked[i].score;
     total += ranked[i].score;
   }
   std::vector<Scored> chosen;
   std::vector<char> taken(ranked.size(), 0);
-  std::unordered_map<uint32_t, int> uses;  // distinct query -> times chosen
+  std::unordered_map<uint32_t, int> uses;  // skeleton group -> times chosen
   *enough = true;
   while (chosen.size() < k) {
     size_t best = ranked.size();
     double best_value = -std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < ranked.size(); ++i) {
       if (taken[i]) continue;
-      const uint32_t query = query_of_[ranked[i].example];
+      const uint32_t group = Group(ranked[i].example);
       double value = ranked[i].score;
-      if (auto sh = share.find(query); sh != share.end() && total > 0) value += vote * sh->second / total;
-      if (auto u = uses.find(query); u != uses.end()) value -= penalty * u->second;
+      if (auto sh = share.find(group); sh != share.end() && total > 0) value += vote * sh->second / total;
+      if (auto u = uses.find(group); u != uses.end()) value -= penalty * u->second;
       if (value > best_value) {
         best_value = value;
         best = i;
@@ -283,7 +298,7 @@ std::vector<Selector::Scored> Selector::Pick(const std::vector<Scored>& ranked, 
       break;
     }
     taken[best] = 1;
-    ++uses[query_of_[ranked[best].example]];
+    ++uses[Group(ranked[best].example)];
     chosen.push_back(ranked[best]);
   }
   return chosen;
@@ -332,7 +347,7 @@ Result<std::vector<Selected>> Selector::TrySelect(const SelectRequest& request) 
   // candidates are all there is.
   constexpr double kNone = -std::numeric_limits<double>::infinity();
   const size_t want = CandidatesWanted(request.k);
-  scores->best_of_skeleton.assign(queries_->Size(), static_cast<float>(kNone));
+  scores->best_of_skeleton.assign(groups_, static_cast<float>(kNone));
   std::vector<Scored> candidates = Candidates(request, *scores, want);
   bool unseen_added = !questions_->Exact() || scores->unseen_bound < weights_.threshold;
   std::optional<std::vector<Scored>> chosen;
@@ -346,7 +361,7 @@ Result<std::vector<Selected>> Selector::TrySelect(const SelectRequest& request) 
     }
     scores->floor_all = scores->floor_skeleton = kNone;
     scores->pruned = false;
-    scores->best_of_skeleton.assign(queries_->Size(), static_cast<float>(kNone));
+    scores->best_of_skeleton.assign(groups_, static_cast<float>(kNone));
     candidates = Candidates(request, *scores, 0);
     if (questions_->Exact() && scores->unseen_bound >= weights_.threshold) AddUnseen(request, *scores, candidates);
   }

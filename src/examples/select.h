@@ -4,9 +4,9 @@
 // where the similarities are the cosines of the embedded masked question and masked query (the draft's against the
 // example's), and the schema distance is the WWL distance of the two databases' schema graphs (weights normalized to
 // sum to 1 at each level). The k best of the examples scoring at least the threshold are returned. With `diverse`
-// they are k different skeletons (masked queries) while the store has them, ranked by score plus a vote: the share of
-// the best twenty scores that the example's skeleton holds, since a skeleton many close examples agree on is likely
-// the one asked for. The weights are SelectWeights (plainsql.toml's [examples] section).
+// they are k different skeletons (examples::Skeleton, or the masked queries) while the store has them, ranked by score
+// plus a vote: the share of the best twenty scores that the example's skeleton holds, since a skeleton many close
+// examples agree on is likely the one asked for. The weights are SelectWeights (plainsql.toml's [examples] section).
 //
 // The store's masked questions and masked queries are each indexed once, duplicates together. With the built-in sparse
 // embedder the search is exact: every example sharing a feature with the question is scored, and an example sharing
@@ -35,7 +35,10 @@ struct SelectWeights {
   double sample = 0.7;     // sample similarity within the score
   double schema = 0.3;     // schema closeness (1 − WWL distance) within the score
   double threshold = 0.0;  // an example scoring less is not selected
-  bool diverse = true;     // prefer examples whose skeleton (masked query) is not selected yet
+  bool diverse = true;     // prefer examples whose skeleton is not selected yet
+  /// What "the same skeleton" means to `diverse` and the vote: examples::Skeleton of the masked query (true; DAIL-SQL's
+  /// coarse skeleton) or the masked query itself (false).
+  bool coarse_skeleton = true;
   /// With `diverse`, an example whose skeleton is already selected n times competes with n · repeat_penalty taken off
   /// its score. Any value above 1 (the highest score) puts every distinct skeleton above the threshold first.
   double repeat_penalty = 2.0;
@@ -109,6 +112,9 @@ class Selector {
   // `outside`, could be one of them. Reorders `candidates`.
   std::optional<std::vector<Scored>> Choose(std::vector<Scored>& candidates, size_t k, double outside) const;
 
+  // The skeleton group of example e: what diversity and the vote count as one skeleton.
+  uint32_t Group(uint32_t e) const { return group_of_query_[query_of_[e]]; }
+
   std::vector<Example> examples_;
   SelectWeights weights_;
   std::string embedder_name_;
@@ -116,6 +122,8 @@ class Selector {
   std::unique_ptr<retrieval::TextIndex> queries_;    // distinct masked queries (skeletons)
   std::vector<uint32_t> question_of_;                // example -> distinct masked question
   std::vector<uint32_t> query_of_;                   // example -> distinct masked query
+  std::vector<uint32_t> group_of_query_;             // distinct masked query -> its skeleton group (see Group)
+  size_t groups_ = 0;                                // distinct skeleton groups
   std::vector<uint32_t> db_of_;                      // example -> distinct db_id
   std::vector<std::string> dbs_;                     // distinct db_ids
   std::vector<uint32_t> by_question_offsets_;        // distinct question q's examples:

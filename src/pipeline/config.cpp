@@ -117,7 +117,9 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
         "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
-      {"examples", {"question", "sql", "sample", "schema", "threshold", "diverse", "embedding_url", "embedding_model"}},
+      {"examples",
+       {"question", "sql", "sample", "schema", "threshold", "diverse", "coarse_skeleton", "embedding_url",
+        "embedding_model"}},
       {"exec",
        {"allow_functions", "allow_relations", "schemas", "max_value_bytes", "max_result_bytes", "max_memory_bytes",
         "max_query_bytes"}}};
@@ -174,6 +176,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*x, "examples", "schema", w.schema);
     get(*x, "examples", "threshold", w.threshold);
     get(*x, "examples", "diverse", w.diverse);
+    get(*x, "examples", "coarse_skeleton", w.coarse_skeleton);
     get(*x, "examples", "embedding_url", c.examples.embedding_url);
     get(*x, "examples", "embedding_model", c.examples.embedding_model);
   }
@@ -268,6 +271,7 @@ nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
                      {"schema", e.weights.schema},
                      {"threshold", e.weights.threshold},
                      {"diverse", e.weights.diverse},
+                     {"coarse_skeleton", e.weights.coarse_skeleton},
                      {"embedding_url", e.embedding_url},
                      {"embedding_model", e.embedding_model},
                      {"configuration", e.configuration}};
@@ -313,6 +317,7 @@ Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
       e.weights.schema = x.value("schema", e.weights.schema);
       e.weights.threshold = x.value("threshold", e.weights.threshold);
       e.weights.diverse = x.value("diverse", e.weights.diverse);
+      e.weights.coarse_skeleton = x.value("coarse_skeleton", e.weights.coarse_skeleton);
       e.embedding_url = x.value("embedding_url", e.embedding_url);
       e.embedding_model = x.value("embedding_model", e.embedding_model);
       e.configuration = x.value("configuration", e.configuration);

@@ -33,6 +33,7 @@
 //   schema = 0.3                        #   schema closeness (1 - the WWL distance of the two databases)
 //   threshold = 0.0                     # examples scoring below it are left out (a relevance threshold)
 //   diverse = true                      # not k copies of one SQL skeleton
+//   coarse_skeleton = true              # "one skeleton": DAIL-SQL's (examples::Skeleton), false: the masked query
 //   embedding_url = "http://localhost:11434/v1"   # dense embeddings (default: the built-in sparse embedder)
 //   embedding_model = "nomic-embed-text"
 //

@@ -13,6 +13,7 @@
 
 #include "common/strings.h"
 #include "examples/select.h"
+#include "examples/skeleton.h"
 #include "llm/fake_llm_server.h"
 #include "retrieval/embedder.h"
 #include "test_util.h"
@@ -280,10 +281,12 @@ std::vector<size_t> BruteForce(const Selector& s, const SelectRequest& r) {
   std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   });
+  // What counts as one skeleton for diversity and the vote.
+  auto group = [&](const Example& e) { return w.coarse_skeleton ? Skeleton(e.masked_sql) : e.masked_sql; };
   std::map<std::string, double> share;
   double total = 0;
   for (size_t i = 0; i < std::min<size_t>(20, scored.size()) && w.diverse; ++i) {
-    share[ex[scored[i].second].masked_sql] += scored[i].first;
+    share[group(ex[scored[i].second])] += scored[i].first;
     total += scored[i].first;
   }
   std::vector<size_t> out;
@@ -294,14 +297,14 @@ std::vector<size_t> BruteForce(const Selector& s, const SelectRequest& r) {
     double best_value = -1e300;
     for (size_t i = 0; i < scored.size(); ++i) {
       if (taken[i]) continue;
-      const std::string& sk = ex[scored[i].second].masked_sql;
+      const std::string sk = group(ex[scored[i].second]);
       double value = scored[i].first;
       if (w.diverse) value += w.skeleton_vote * (total > 0 ? share[sk] / total : 0) - w.repeat_penalty * uses[sk];
       if (value > best_value) best_value = value, best = i;
     }
     if (best == scored.size()) break;
     taken[best] = 1;
-    ++uses[ex[scored[best].second].masked_sql];
+    ++uses[group(ex[scored[best].second])];
     out.push_back(scored[best].second);
   }
   return out;
@@ -314,7 +317,10 @@ TEST(Selector, AgreesWithBruteForceOnRandomStores) {
   const std::vector<std::string> skeletons = {"SELECT count(*) FROM <mask>", "SELECT <mask> FROM <mask>",
                                               "SELECT avg(<mask>) FROM <mask> WHERE <mask> > <value>",
                                               "SELECT <mask> FROM <mask> ORDER BY <mask> DESC LIMIT <value>",
-                                              "SELECT <mask>, count(*) FROM <mask> GROUP BY <mask>"};
+                                              "SELECT <mask>, count(*) FROM <mask> GROUP BY <mask>",
+                                              // the same skeleton as the second, not the same masked query
+                                              "SELECT <mask>.<mask>, <mask>.<mask> FROM <mask> AS <mask> JOIN <mask> "
+                                              "AS <mask> ON <mask>.<mask> = <mask>.<mask>"};
   auto sentence = [&](size_t n) {
     std::string out;
     for (size_t i = 0; i < n; ++i) out += (i ? " " : "") + words[rng() % words.size()];
@@ -330,6 +336,7 @@ TEST(Selector, AgreesWithBruteForceOnRandomStores) {
     }
     SelectWeights weights;
     weights.diverse = round % 2 == 0;
+    weights.coarse_skeleton = round % 4 != 2;
     weights.threshold = round % 5 == 0 ? 0.5 : 0.0;
     if (round >= 20) {  // the question matters less: the best examples are often not those of the closest questions
       weights.question = 0.4;

@@ -239,7 +239,8 @@ TEST(ExamplesConfig, ReadCheckedAndStoredWithARun) {
   };
   auto c = write(
       "[pipeline]\nexamples = \"train.examples\"\nexamples_k = 3\n"
-      "[examples]\nquestion = 0.6\nsql = 0.4\nsample = 0.8\nschema = 0.2\nthreshold = 0.1\ndiverse = false\n");
+      "[examples]\nquestion = 0.6\nsql = 0.4\nsample = 0.8\nschema = 0.2\nthreshold = 0.1\ndiverse = false\n"
+      "coarse_skeleton = false\n");
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->examples.store, "train.examples");
   EXPECT_EQ(c->examples.k, 3);
@@ -247,12 +248,14 @@ TEST(ExamplesConfig, ReadCheckedAndStoredWithARun) {
   EXPECT_DOUBLE_EQ(c->examples.weights.schema, 0.2);
   EXPECT_DOUBLE_EQ(c->examples.weights.threshold, 0.1);
   EXPECT_FALSE(c->examples.weights.diverse);
+  EXPECT_FALSE(c->examples.weights.coarse_skeleton);
   c->examples.configuration = "train";
   auto back = ConfigFromJson(nlohmann::json::parse(ConfigToJson(*c).dump()));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->examples.store, "train.examples");
   EXPECT_EQ(back->examples.k, 3);
   EXPECT_DOUBLE_EQ(back->examples.weights.sample, 0.8);
+  EXPECT_FALSE(back->examples.weights.coarse_skeleton);
   EXPECT_EQ(back->examples.configuration, "train");
   // Without examples, a run stores what it always stored.
   EXPECT_FALSE(ConfigToJson(PipelineConfig{}).contains("examples"));
