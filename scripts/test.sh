@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what plainsql needs, checks formatting, builds, and runs every test twice: in a normal build and in a
-# build with AddressSanitizer + UndefinedBehaviorSanitizer. PostgreSQL tests start their own throwaway cluster.
+# Installs what plainsql needs, checks formatting, builds, and runs the tests twice: every test in a normal build, and
+# all but those labelled `slow` (the whole-benchmark data sweeps, which run the same code over thousands more inputs)
+# in a build with AddressSanitizer + UndefinedBehaviorSanitizer, to keep CI well inside its time. PostgreSQL tests
+# start their own throwaway cluster.
 # Options (environment): PLAINSQL_SKIP_SANITIZE=1 skips the sanitizer pass; PLAINSQL_SKIP_TIDY=1 skips clang-tidy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,5 +29,5 @@ if [ "${PLAINSQL_SKIP_SANITIZE:-0}" != 1 ]; then
   # intercept_memmem=0: ASan's memmem wrapper checks the whole haystack on every call, which makes the linear
   # replace() of src/exec/sqlite_connection.cpp quadratic in the sanitizer build only.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_memmem=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 600 --no-tests=error
+    ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 600 --no-tests=error -LE slow
 fi
