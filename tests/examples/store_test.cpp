@@ -1,8 +1,9 @@
 // The example store (issue #17): a round trip of examples, databases and distances; a build interrupted (cancelled,
 // and killed outright) resumes where it stopped and ends with exactly what an uninterrupted build stores; nothing is
 // stored twice, even by two builds at once; adding by hand; a database's distances computed once; the store loaded for
-// selection. Built twice: on SQLite files (examples_store_test) and, with PLAINSQL_STORE_PG=1, on databases of the
-// throwaway PostgreSQL cluster (examples_store_pg_test, label postgres).
+// selection; a benchmark's databases opened from tables.json or their files. Built twice: on SQLite files
+// (examples_store_test) and, with PLAINSQL_STORE_PG=1, on databases of the throwaway PostgreSQL cluster
+// (examples_store_pg_test, label postgres).
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "catalog/introspect.h"
+#include "examples/benchmark_db.h"
 #include "examples/schema_graph.h"
 #include "examples/store.h"
 #include "examples/wwl.h"
@@ -403,6 +405,56 @@ STORE_TEST(LibrarySelectsBestFirstWithDistancesAndExclusions) {
   EXPECT_DOUBLE_EQ((*from_zoo2)[1], 0.0);  // the same structure as zoo
   EXPECT_GT((*from_zoo2)[0], 0.0);
 }
+
+#if !PLAINSQL_STORE_PG
+// A database by db_id: tables.json's schema when it has the db_id (no file needed), else the file's own; the values
+// whenever there is a file; an error naming the folder when neither has it.
+TEST(BenchmarkDatabase, OpensFromTablesJsonOrItsFile) {
+  test::TempDir tmp;
+  test::MakeSqliteDb(tmp.File("shop.db"), kShopSql);
+  {
+    std::ofstream out(tmp.File("tables.json"));
+    out << R"([{"db_id": "shelf", "table_names_original": ["book"], "table_names": ["book"],
+                "column_names_original": [[-1, "*"], [0, "book_id"], [0, "title"]],
+                "column_names": [[-1, "*"], [0, "book id"], [0, "title"]],
+                "column_types": ["text", "number", "text"], "primary_keys": [1], "foreign_keys": []}])";
+  }
+  auto tables = catalog::BenchmarkSchemas::Read(tmp.File("tables.json"));
+  ASSERT_TRUE(tables.ok()) << tables.error().message;
+  BenchmarkDatabases where{&*tables, tmp.path(), [](const std::string& dir, const std::string& db_id) {
+                             std::string path = dir + "/" + db_id + ".db";
+                             return std::ifstream(path).good() ? path : std::string();
+                           }};
+  auto shelf = OpenBenchmarkDatabase(where, "shelf");
+  ASSERT_TRUE(shelf.ok()) << shelf.error().message;
+  EXPECT_EQ(shelf->schema.database, "shelf");
+  ASSERT_EQ(shelf->schema.tables.size(), 1u);
+  EXPECT_EQ(shelf->schema.tables[0].name, "book");
+  EXPECT_EQ(shelf->conn, nullptr);
+  EXPECT_EQ(shelf->values, nullptr);
+
+  auto shop = OpenBenchmarkDatabase(where, "shop");
+  ASSERT_TRUE(shop.ok()) << shop.error().message;
+  EXPECT_EQ(shop->schema.database, "shop");
+  EXPECT_EQ(shop->schema.tables.size(), 2u);
+  EXPECT_NE(shop->conn, nullptr);
+  EXPECT_NE(shop->values, nullptr);
+
+  auto none = OpenBenchmarkDatabase(where, "none");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message, "no schema for database 'none' (not in --tables, no file in " + tmp.path() + ")");
+  auto no_tables = OpenBenchmarkDatabase(BenchmarkDatabases{}, "shop");
+  ASSERT_FALSE(no_tables.ok());
+  EXPECT_EQ(no_tables.error().message, "no schema for database 'shop' (no --tables)");
+
+  // As BuildStore's source: the schema and the values, SQLite SQL.
+  auto built = BenchmarkDatabaseSource(where)("shop");
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_EQ(built->schema.database, "shop");
+  EXPECT_NE(built->values, nullptr);
+  EXPECT_EQ(built->dialect, &sql::Sqlite());
+}
+#endif
 
 }  // namespace
 }  // namespace plainsql::examples

@@ -12,7 +12,6 @@
 #include <optional>
 
 #include "catalog/benchmark_schema.h"
-#include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "cli.h"
 #include "common/file.h"
@@ -20,6 +19,7 @@
 #include "common/strings.h"
 #include "eval/benchmark.h"
 #include "eval/worker.h"
+#include "examples/benchmark_db.h"
 #include "examples/mask.h"
 #include "examples/schema_graph.h"
 #include "examples/store.h"
@@ -78,41 +78,9 @@ class ProgressLine {
   size_t first_ = 0;
 };
 
-// A database a build or a selection works on: its schema (tables.json's when given, else the database's own), and,
-// when the database file is at hand, its connection and values.
-struct OpenDb {
-  std::unique_ptr<exec::Connection> conn;
-  catalog::Schema schema;
-  std::unique_ptr<retrieval::ValueIndex> values;
-};
-
-Result<OpenDb> OpenDatabase(const catalog::BenchmarkSchemas& tables, const std::string& db_dir,
-                            const std::string& db_id) {
-  OpenDb db;
-  if (!db_dir.empty()) {
-    if (std::string path = eval::SqliteDatabasePath(db_dir, db_id); !path.empty()) {
-      auto conn = exec::Connect(path);
-      if (!conn) return conn.error();
-      db.conn = std::move(*conn);
-    }
-  }
-  if (auto s = tables.Get(db_id)) {
-    db.schema = std::move(*s);
-  } else if (db.conn) {
-    auto introspected = catalog::Introspect(*db.conn, {});
-    if (!introspected) return introspected.error();
-    db.schema = std::move(*introspected);
-  } else {
-    return MakeError(ErrorCode::kNotFound,
-                     fmt::format("no schema for database '{}' ({})", db_id,
-                                 db_dir.empty() ? s.error().message : "not in --tables, no file in " + db_dir));
-  }
-  db.schema.database = db_id;
-  if (db.conn) {
-    auto v = retrieval::ValueIndex::Build(*db.conn, db.schema);
-    if (v) db.values = std::make_unique<retrieval::ValueIndex>(std::move(*v));
-  }
-  return db;
+// The databases of a questions file: --tables and --db-dir (in the Spider layout).
+examples::BenchmarkDatabases Databases(const catalog::BenchmarkSchemas& tables, const std::string& db_dir) {
+  return {&tables, db_dir, eval::SqliteDatabasePath};
 }
 
 void PrintBuildSummary(const examples::BuildResult& r, const std::string& questions, const std::string& store) {
@@ -223,14 +191,7 @@ int ExamplesCommands::Build() {
   for (const auto& q : benchmark->questions) items.push_back({q.db_id, q.question, q.gold_sql});
   auto store = examples::ExampleStore::Open(store_);
   if (!store) return Fail(store.error());
-  examples::DatabaseSource source = [&](const std::string& db_id) -> Result<examples::BuildDatabase> {
-    auto db = OpenDatabase(*tables, db_dir_, db_id);
-    if (!db) return db.error();
-    examples::BuildDatabase out;
-    out.schema = std::move(db->schema);
-    out.values = std::move(db->values);
-    return out;
-  };
+  examples::DatabaseSource source = examples::BenchmarkDatabaseSource(Databases(*tables, db_dir_));
   ProgressLine progress;
   examples::BuildOptions options;
   options.benchmark = benchmark_;
@@ -454,7 +415,7 @@ namespace {
 
 // What a selection over a questions file keeps per database: its schema and values, its masker and its drafter.
 struct SelectDb {
-  OpenDb db;
+  examples::BenchmarkDatabase db;
   std::unique_ptr<examples::QuestionMasker> masker;
   std::unique_ptr<pipeline::GeneratorSet> drafter;
 };
@@ -478,7 +439,7 @@ int ExamplesCommands::SelectBenchmark() {
   for (const auto& q : benchmark->questions) {
     auto& slot = dbs[q.db_id];
     if (!slot) {
-      auto db = OpenDatabase(*tables, db_dir_, q.db_id);
+      auto db = examples::OpenBenchmarkDatabase(Databases(*tables, db_dir_), q.db_id);
       if (!db) return Fail(db.error());
       slot = std::make_unique<SelectDb>();
       slot->db = std::move(*db);
