@@ -85,6 +85,18 @@ std::string ExampleKey(const Example& e) {
   return h.HexDigest();
 }
 
+// An input's content when the caller gives no hash of it: its items, in order.
+std::string ItemsHash(const std::vector<BuildItem>& items) {
+  Hasher h;
+  h.Update(static_cast<int64_t>(items.size()));
+  for (const auto& item : items) {
+    h.Update(item.db_id);
+    h.Update(item.question);
+    h.Update(item.sql);
+  }
+  return h.HexDigest();
+}
+
 }  // namespace
 
 std::string InputKey(const std::string& benchmark, const std::string& content_hash) {
@@ -672,8 +684,8 @@ Result<BuildResult> BuildStore(ExampleStore& store, const std::vector<BuildItem>
                                const DatabaseSource& databases, const BuildOptions& options) {
   BuildResult result;
   const auto total = static_cast<int64_t>(items.size());
-  auto input =
-      store.BeginInput(InputKey(options.benchmark, options.content_hash), options.path, options.benchmark, total);
+  const std::string content = options.content_hash.empty() ? ItemsHash(items) : options.content_hash;
+  auto input = store.BeginInput(InputKey(options.benchmark, content), options.path, options.benchmark, total);
   if (!input) return input.error();
   result.input = std::move(*input);
   result.input.total = total;

@@ -53,8 +53,9 @@ struct StoredDatabase {
   std::vector<NodeLabels> labels;
 };
 
-/// How far the build of one input (a questions file) got. `key` identifies the input by its benchmark kind and the
-/// hash of its bytes, so the same file under another path resumes too, and a changed file is a new input.
+/// How far the build of one input (a questions file) got. `key` identifies the input by its benchmark kind and a hash
+/// of its content (BuildOptions::content_hash), so the same file under another path resumes too, and a changed file is
+/// a new input.
 struct InputProgress {
   std::string key, path, benchmark;
   int64_t total = 0;    // items in the input
@@ -153,10 +154,13 @@ struct BuildDatabase {
 /// Looks a database up by db_id; an error skips the items of that database (counted, with the first reasons).
 using DatabaseSource = std::function<Result<BuildDatabase>(const std::string& db_id)>;
 
+/// How BuildStore runs. `content_hash` identifies the input's content (with `benchmark`, the input's key); left empty,
+/// it is a hash of the items (each one's db_id, question and sql, in order: what a resumed build counts into), so a
+/// caller reads its file once, and a file changed between two reads is never recorded under another content's key.
 struct BuildOptions {
   std::string benchmark = "custom";  // recorded with the input and as the examples' source ("spider:FILE")
   std::string path;                  // the input file, as given (for the source and messages)
-  std::string content_hash;          // of the input's bytes: with `benchmark`, the input's key
+  std::string content_hash;          // "": a hash of the items
   size_t batch = 1000;               // items per transaction
   StoreProgress progress;
   const std::atomic<bool>* cancel = nullptr;  // set: stop after the current batch (everything committed stays)
@@ -232,7 +236,7 @@ class ExampleLibrary {
   mutable std::map<std::string, std::shared_ptr<const std::vector<double>>> asked_;  // by structural fingerprint
 };
 
-/// The input key BuildStore records: the benchmark kind and a hash of the input's bytes.
+/// The input key BuildStore records: the benchmark kind and a hash of the input's content.
 std::string InputKey(const std::string& benchmark, const std::string& content_hash);
 
 /// The schema reduced to its structure (no samples, no row counts), as the store keeps it.

@@ -290,6 +290,38 @@ STORE_TEST(NothingIsStoredTwice) {
   EXPECT_EQ(stats->by_source.back(), (std::pair<std::string, int64_t>{"user", 1}));
 }
 
+STORE_TEST(AnInputWithoutAHashIsKeyedByItsItems) {
+  auto store = Open();
+  std::atomic<bool> cancel{false};
+  BuildOptions o = Options();
+  o.content_hash.clear();
+  o.progress = [&](const std::string& step, size_t done, size_t) {
+    if (step == "examples" && done >= 4) cancel = true;
+  };
+  o.cancel = &cancel;
+  auto first = BuildStore(*store, Items(), source_, o);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_TRUE(first->cancelled);
+  // The same items from another path resume.
+  BuildOptions again = Options();
+  again.content_hash.clear();
+  again.path = "elsewhere/items.json";
+  auto second = BuildStore(*store, Items(), source_, again);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(second->resumed_from, 4);
+  EXPECT_TRUE(second->input.finished);
+  // One question changed: another input, read from its start.
+  std::vector<BuildItem> changed = Items();
+  changed[0].question = "Count the customers.";
+  auto third = BuildStore(*store, changed, source_, again);
+  ASSERT_TRUE(third.ok()) << third.error().message;
+  EXPECT_EQ(third->resumed_from, 0);
+  EXPECT_EQ(third->added, 1);
+  auto stats = store->Stats();
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_EQ(stats->inputs.size(), 2u);
+}
+
 STORE_TEST(ADatabaseKeepsItsSchemaAndItsDistancesAreComputedOnce) {
   auto store = Open();
   ASSERT_TRUE(BuildStore(*store, Items(), source_, Options()).ok());

@@ -14,8 +14,6 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/name_catalog.h"
 #include "cli.h"
-#include "common/file.h"
-#include "common/hash.h"
 #include "common/strings.h"
 #include "eval/benchmark.h"
 #include "eval/worker.h"
@@ -180,15 +178,19 @@ int ExamplesCommands::Build() {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "give --tables (the schemas) or --db-dir (the databases)"));
   }
   if (batch_ < 1) return Fail(MakeError(ErrorCode::kInvalidArgument, "--batch must be at least 1"));
-  auto bytes = ReadFileToString(questions_);
-  if (!bytes) return Fail(bytes.error());
-  auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
-  if (!benchmark) return Fail(benchmark.error());
+  // The file is read once: the input's key is the hash of its items (BuildOptions::content_hash left empty), and the
+  // questions move into the items.
+  std::vector<examples::BuildItem> items;
+  {
+    auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
+    if (!benchmark) return Fail(benchmark.error());
+    items.reserve(benchmark->questions.size());
+    for (auto& q : benchmark->questions) {
+      items.push_back({std::move(q.db_id), std::move(q.question), std::move(q.gold_sql)});
+    }
+  }
   auto tables = catalog::BenchmarkSchemas::Read(tables_);
   if (!tables) return Fail(tables.error());
-  std::vector<examples::BuildItem> items;
-  items.reserve(benchmark->questions.size());
-  for (const auto& q : benchmark->questions) items.push_back({q.db_id, q.question, q.gold_sql});
   auto store = examples::ExampleStore::Open(store_);
   if (!store) return Fail(store.error());
   examples::DatabaseSource source = examples::BenchmarkDatabaseSource(Databases(*tables, db_dir_));
@@ -196,7 +198,6 @@ int ExamplesCommands::Build() {
   examples::BuildOptions options;
   options.benchmark = benchmark_;
   options.path = questions_;
-  options.content_hash = HashHex(*bytes);
   options.batch = batch_;
   options.progress = progress.Callback();
   options.cancel = &g_stop;
