@@ -6,6 +6,7 @@
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/render.h"
+#include "data_test.h"
 
 namespace plainsql::catalog {
 namespace {
@@ -14,7 +15,7 @@ class BenchmarkFiles : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BenchmarkFiles, EveryEntryConverts) {
   std::string path = std::string(PLAINSQL_SHARED_DATA) + "/" + GetParam();
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not found";
+  if (!std::filesystem::exists(path)) PLAINSQL_DATA_MISSING() << path << " not found";
   auto j = ReadJsonFile(path);
   ASSERT_TRUE(j.ok()) << j.error().message;
   ASSERT_TRUE(j->is_array());

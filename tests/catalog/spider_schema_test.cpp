@@ -15,6 +15,7 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/introspect.h"
 #include "common/strings.h"
+#include "data_test.h"
 #include "exec/connection.h"
 
 namespace plainsql::catalog {
@@ -94,7 +95,7 @@ std::map<std::string, std::string> KnownDiffs() {
 
 TEST(SpiderSchemas, IntrospectionMatchesTablesJson) {
   std::string root = std::string(PLAINSQL_SHARED_DATA) + "/spider";
-  if (!fs::exists(root + "/tables.json")) GTEST_SKIP() << "Spider data not found at " << root;
+  if (!fs::exists(root + "/tables.json")) PLAINSQL_DATA_MISSING() << "Spider data not found at " << root;
   auto ids = ListBenchmarkDatabases(root + "/tables.json");
   ASSERT_TRUE(ids.ok()) << ids.error().message;
   auto known = KnownDiffs();

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "data_test.h"
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
 #include "eval/score.h"
@@ -57,19 +58,19 @@ void GoldScoresPerfectly(const std::string& questions_file, size_t expected_gold
 }
 
 TEST(EvalData, SpiderDevGoldScoresOne) {
-  if (!fs::exists(Shared("spider/dev.json"))) GTEST_SKIP() << "Spider not found";
+  if (!fs::exists(Shared("spider/dev.json"))) PLAINSQL_DATA_MISSING() << "Spider not found";
   GoldScoresPerfectly("spider/dev.json", 0);
 }
 
 TEST(EvalData, SpiderTrainGoldScoresOne) {
-  if (!fs::exists(Shared("spider/train.json"))) GTEST_SKIP() << "Spider not found";
+  if (!fs::exists(Shared("spider/train.json"))) PLAINSQL_DATA_MISSING() << "Spider not found";
   // assets_maintenance's gold names a table its database lacks; two document_management golds put LIMIT before
   // INTERSECT, which SQLite rejects.
   GoldScoresPerfectly("spider/train.json", 3);
 }
 
 TEST(EvalData, SnailsGoldQueryRecallIsOne) {
-  if (!fs::exists(Shared("snails/pairs"))) GTEST_SKIP() << "SNAILS not found";
+  if (!fs::exists(Shared("snails/pairs"))) PLAINSQL_DATA_MISSING() << "SNAILS not found";
   auto b = LoadSnailsPairs(Shared("snails/pairs"));
   ASSERT_TRUE(b.ok()) << b.error().message;
   ASSERT_EQ(b->questions.size(), 503u);
@@ -96,7 +97,7 @@ TEST(EvalData, SnailsGoldQueryRecallIsOne) {
 }
 
 TEST(EvalData, HardnessFromTheTreeAgreesWithTheOfficialClasses) {
-  if (!fs::exists(Shared("spider/dev.json"))) GTEST_SKIP() << "Spider not found";
+  if (!fs::exists(Shared("spider/dev.json"))) PLAINSQL_DATA_MISSING() << "Spider not found";
   auto b = LoadSpiderQuestions(Shared("spider/dev.json"));
   ASSERT_TRUE(b.ok());
   int agree = 0, total = 0;
@@ -114,7 +115,7 @@ TEST(EvalData, HardnessFromTheTreeAgreesWithTheOfficialClasses) {
 }
 
 TEST(EvalData, BirdDevLoadsWithEvidenceAndGoldLinksPerfectly) {
-  if (!fs::exists(Shared("bird/dev.json"))) GTEST_SKIP() << "BIRD not found";
+  if (!fs::exists(Shared("bird/dev.json"))) PLAINSQL_DATA_MISSING() << "BIRD not found";
   auto b = LoadSpiderQuestions(Shared("bird/dev.json"), "bird");
   ASSERT_TRUE(b.ok()) << b.error().message;
   ASSERT_EQ(b->questions.size(), 1534u);

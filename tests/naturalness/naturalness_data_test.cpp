@@ -13,6 +13,7 @@
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/name_catalog.h"
+#include "data_test.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness/expander.h"
@@ -29,7 +30,8 @@ std::string Shared(const std::string& rel) { return std::string(PLAINSQL_SHARED_
 std::string DataDir() { return std::string(PLAINSQL_SOURCE_DIR) + "/data"; }
 
 TEST(NaturalnessData, ShippedModelIsReproducibleAndMeetsTheBar) {
-  if (!fs::exists(Shared("snails/naturalness/train.csv"))) GTEST_SKIP() << "SNAILS naturalness files not found";
+  if (!fs::exists(Shared("snails/naturalness/train.csv")))
+    PLAINSQL_DATA_MISSING() << "SNAILS naturalness files not found";
   auto train = LoadLabeled(Shared("snails/naturalness/train.csv"));
   auto validation = LoadLabeled(Shared("snails/naturalness/validation.csv"));
   ASSERT_TRUE(train.ok() && validation.ok());
@@ -50,9 +52,9 @@ TEST(NaturalnessData, ShippedModelIsReproducibleAndMeetsTheBar) {
 TEST(NaturalnessData, ShippedWordListIsReproducible) {
   WordListSources sources;
   for (const auto& [path, tier] : sources.dictionaries) {
-    if (!fs::exists(path)) GTEST_SKIP() << path << " not installed (scripts/install-deps.sh installs it)";
+    if (!fs::exists(path)) PLAINSQL_DATA_MISSING() << path << " not installed (scripts/install-deps.sh installs it)";
   }
-  if (!fs::exists(sources.wordnet_dir + "/index.noun")) GTEST_SKIP() << "WordNet not installed";
+  if (!fs::exists(sources.wordnet_dir + "/index.noun")) PLAINSQL_DATA_MISSING() << "WordNet not installed";
   auto built = WordList::Build(sources);
   ASSERT_TRUE(built.ok()) << built.error().message;
   auto shipped = WordList::Load(DataDir() + "/words.tsv");
@@ -88,7 +90,7 @@ Collection ProfileAll(const std::string& tables_json, const Classifier& classifi
 
 TEST(NaturalnessData, SpiderIsMoreNaturalThanSnails) {
   if (!fs::exists(Shared("spider/tables.json")) || !fs::exists(Shared("snails/schemas/snails_tables_Native.json"))) {
-    GTEST_SKIP() << "Spider or SNAILS schemas not found";
+    PLAINSQL_DATA_MISSING() << "Spider or SNAILS schemas not found";
   }
   auto classifier = Classifier::Load(DataDir());
   ASSERT_TRUE(classifier.ok());
@@ -118,7 +120,7 @@ namespace {
 // Every SNAILS crosswalk checked against its own schema. The errors found are real defects of the files (two native
 // columns of one table given the same N3 name), listed here so that a new one is noticed.
 TEST(NaturalnessData, SnailsCrosswalksValidateAgainstTheirSchemas) {
-  if (!fs::exists(Shared("snails/crosswalks-spider"))) GTEST_SKIP() << "SNAILS crosswalks not found";
+  if (!fs::exists(Shared("snails/crosswalks-spider"))) PLAINSQL_DATA_MISSING() << "SNAILS crosswalks not found";
   const std::set<std::string> known = {
       "real_estate_properties: at N3, 'Properties.apt_feature_2', 'Properties.apt_feature_3' all become 'af2' in "
       "table Properties",
@@ -157,7 +159,7 @@ namespace {
 // native one, token-level F1 and normalized exact match against the N1 name, per database, with the schema's names as
 // context and no LLM or data dictionary. Bar: mean over the five non-SAP databases F1 >= 0.55, EM >= 0.25.
 TEST(NaturalnessData, ExpanderOnSnailsCrosswalks) {
-  if (!fs::exists(Shared("snails/crosswalks"))) GTEST_SKIP() << "SNAILS crosswalks not found";
+  if (!fs::exists(Shared("snails/crosswalks"))) PLAINSQL_DATA_MISSING() << "SNAILS crosswalks not found";
   auto words = WordList::Load(DataDir() + "/words.tsv");
   auto abbreviations = Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
   ASSERT_TRUE(words.ok() && abbreviations.ok());
@@ -198,7 +200,7 @@ TEST(NaturalnessData, ExpanderOnSnailsCrosswalks) {
 // a check that they do no harm elsewhere (0.716 / 0.364 both before and after the rules of 2026-11-22). Pinned a
 // little below.
 TEST(NaturalnessData, ExpanderOnSpiderCrosswalks) {
-  if (!fs::exists(Shared("snails/crosswalks-spider"))) GTEST_SKIP() << "SNAILS Spider crosswalks not found";
+  if (!fs::exists(Shared("snails/crosswalks-spider"))) PLAINSQL_DATA_MISSING() << "SNAILS Spider crosswalks not found";
   auto words = WordList::Load(DataDir() + "/words.tsv");
   auto abbreviations = Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
   ASSERT_TRUE(words.ok() && abbreviations.ok());

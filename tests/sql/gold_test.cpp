@@ -15,6 +15,7 @@
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
+#include "data_test.h"
 #include "exec/connection.h"
 #include "exec/fingerprint.h"
 #include "sql/parser.h"
@@ -55,7 +56,7 @@ class GoldFiles : public ::testing::TestWithParam<std::pair<const char*, const c
 
 TEST_P(GoldFiles, EveryQueryParses) {
   auto [rel, dialect_name] = GetParam();
-  if (!fs::exists(Data(rel))) GTEST_SKIP() << Data(rel) << " not found";
+  if (!fs::exists(Data(rel))) PLAINSQL_DATA_MISSING() << Data(rel) << " not found";
   const Dialect& d = **DialectByName(dialect_name);
   auto rejected = test::GoldRejected("parse");
   int parsed = 0, skipped = 0;
@@ -98,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(SharedData, GoldFiles,
 // SNAILS pair files: every "-- N: question" header is followed by one query; all of them parse.
 TEST(SnailsPairs, EveryQueryParses) {
   std::string root = Data("snails/pairs");
-  if (!fs::exists(root)) GTEST_SKIP() << root << " not found";
+  if (!fs::exists(root)) PLAINSQL_DATA_MISSING() << root << " not found";
   int files = 0, queries = 0;
   std::regex header(R"(^--\s*\d+\s*:)");
   for (const auto& [dir, dialect] : std::vector<std::pair<std::string, const Dialect*>>{
@@ -139,7 +140,7 @@ std::pair<int, int> BareColumns(Query q) {
 // returns.
 TEST(SpiderRoundTrip, PrintedQueriesReturnTheSameResults) {
   std::string root = Data("spider");
-  if (!fs::exists(root + "/train_gold.sql")) GTEST_SKIP() << "Spider data not found";
+  if (!fs::exists(root + "/train_gold.sql")) PLAINSQL_DATA_MISSING() << "Spider data not found";
   auto rejected = test::GoldRejected("parse");
   auto cannot_run = test::GoldRejected("execute");
   std::map<std::string, std::unique_ptr<exec::Connection>> conns;

@@ -14,6 +14,7 @@
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
+#include "data_test.h"
 #include "exec/connection.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
@@ -40,7 +41,7 @@ int CollectReads(void* p, int action, const char* a1, const char* a2, const char
 
 TEST(ResolverOracle, SpiderGoldMatchesSqliteAuthorizer) {
   std::string root = std::string(PLAINSQL_SHARED_DATA) + "/spider";
-  if (!fs::exists(root + "/train_gold.sql")) GTEST_SKIP() << "Spider data not found";
+  if (!fs::exists(root + "/train_gold.sql")) PLAINSQL_DATA_MISSING() << "Spider data not found";
   std::map<std::string, std::pair<sqlite3*, NameCatalog>> dbs;
   int compared = 0, mismatched = 0, skipped = 0;
   std::string report;

@@ -9,6 +9,7 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
+#include "data_test.h"
 #include "naturalness/crosswalk.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
@@ -24,7 +25,8 @@ namespace fs = std::filesystem;
 
 TEST(SnailsTranslateBack, NaturalQueriesRenameToTheNativeGold) {
   std::string root = std::string(PLAINSQL_SHARED_DATA) + "/snails";
-  if (!fs::exists(root + "/pairs/nl_sql_pairs_alternate_naturalness")) GTEST_SKIP() << "SNAILS data not found";
+  if (!fs::exists(root + "/pairs/nl_sql_pairs_alternate_naturalness"))
+    PLAINSQL_DATA_MISSING() << "SNAILS data not found";
   auto schemas_json = catalog::ReadJsonFile(root + "/schemas/snails_tables_Native.json");
   ASSERT_TRUE(schemas_json.ok());
   std::map<std::string, NameCatalog> natives;  // lower-cased db_id -> names

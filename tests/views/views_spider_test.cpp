@@ -18,6 +18,7 @@
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
+#include "data_test.h"
 #include "exec/connection.h"
 #include "exec/fingerprint.h"
 #include "naturalness/crosswalk.h"
@@ -266,7 +267,7 @@ class SpiderViews : public ::testing::Test {
   void SetUp() override {
     root_ = std::string(PLAINSQL_SHARED_DATA);
     if (!fs::exists(root_ + "/snails/crosswalks-spider") || !fs::exists(root_ + "/spider/dev_gold.sql")) {
-      GTEST_SKIP() << "Spider data or SNAILS Spider crosswalks not found";
+      PLAINSQL_DATA_MISSING() << "Spider data or SNAILS Spider crosswalks not found";
     }
     gold_ = DevGold(root_);
     for (const auto& f : fs::directory_iterator(root_ + "/snails/crosswalks-spider")) {
