@@ -15,6 +15,7 @@
 #include "examples_cmd.h"
 #include "exec/connection.h"
 #include "identifiers_cmd.h"
+#include "link_cmd.h"
 #include "naturalness_cmd.h"
 #include "parse_cmd.h"
 #include "pipeline/config.h"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   plainsql::cli::AskCommands ask(app);
   plainsql::cli::CheckAccessCommand check_access(app);
   plainsql::cli::ExamplesCommands examples(app);
+  plainsql::cli::LinkCommand link(app);
   plainsql::cli::AllowGroupOptionsAfterSubcommands(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
@@ -77,7 +79,7 @@ int main(int argc, char** argv) {
   }
   try {
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
-                                      check_access, examples);
+                                      check_access, examples, link);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

@@ -1,0 +1,123 @@
+// Subsets as output, and the built-in subsetter's model file (see subset.h, subset_builtin.h).
+#include "linking/subset.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+#include "common/strings.h"
+#include "linking/subset_builtin.h"
+
+namespace plainsql::linking {
+
+namespace internal {
+extern const std::string_view kSubsetModelTsv;
+}  // namespace internal
+
+nlohmann::ordered_json SubsetToJson(const Subset& subset) {
+  nlohmann::ordered_json scores = nlohmann::ordered_json::object();
+  for (const auto& t : subset.tables) {
+    if (auto it = subset.scores.find(t); it != subset.scores.end()) scores[t] = std::round(it->second * 1e4) / 1e4;
+  }
+  for (const auto& c : subset.columns) {
+    if (auto it = subset.scores.find(c); it != subset.scores.end()) scores[c] = std::round(it->second * 1e4) / 1e4;
+  }
+  return {{"tables", subset.tables},
+          {"columns", subset.columns},
+          {"scores", scores},
+          {"ms", std::round(subset.ms * 1000) / 1000}};
+}
+
+std::string SubsetText(const Subset& subset) {
+  auto score = [&](const std::string& k) {
+    auto it = subset.scores.find(k);
+    return it == subset.scores.end() ? std::string() : fmt::format(" ({:.2f})", it->second);
+  };
+  std::string out;
+  for (const auto& t : subset.tables) {
+    out += t + score(t) + "\n";
+    for (const auto& c : subset.columns) {
+      if (c.size() > t.size() && c.compare(0, t.size(), t) == 0 && c[t.size()] == '.') {
+        out += "  " + c.substr(t.size() + 1) + score(c) + "\n";
+      }
+    }
+  }
+  if (subset.tables.empty()) out += "(nothing linked)\n";
+  for (const auto& n : subset.notes) out += "note: " + n + "\n";
+  out += fmt::format("{} tables, {} columns, {:.2f} ms\n", subset.tables.size(), subset.columns.size(), subset.ms);
+  return out;
+}
+
+Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
+  SubsetModel m;
+  m.table_weights.assign(TableFeatureNames().size(), 0.0);
+  m.column_weights.assign(ColumnFeatureNames().size(), 0.0);
+  auto number = [](const std::string& s, double& out) {
+    char* end = nullptr;
+    out = std::strtod(s.c_str(), &end);
+    return end != s.c_str() && *end == '\0';
+  };
+  size_t line_no = 0;
+  for (std::string line : Split(text, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (Trim(line).empty() || line[0] == '#') continue;
+    auto bad = [&](const std::string& why) {
+      return MakeError(ErrorCode::kFormat, fmt::format("subset model, line {}: {}", line_no, why));
+    };
+    std::vector<std::string> f = Split(line, '\t');
+    double v = 0;
+    if (f.size() == 2 && number(f[1], v)) {
+      if (f[0] == "table_threshold") {
+        m.table_threshold = v;
+      } else if (f[0] == "column_threshold") {
+        m.column_threshold = v;
+      } else if (f[0] == "small_table") {
+        m.small_table = static_cast<size_t>(std::max(0.0, v));
+      } else if (f[0] == "table_bias") {
+        m.table_bias = v;
+      } else if (f[0] == "column_bias") {
+        m.column_bias = v;
+      } else {
+        return bad("unknown setting " + f[0]);
+      }
+    } else if (f.size() == 3 && (f[0] == "table" || f[0] == "column") && number(f[2], v)) {
+      const auto& names = f[0] == "table" ? TableFeatureNames() : ColumnFeatureNames();
+      auto it = std::find(names.begin(), names.end(), f[1]);
+      if (it == names.end()) return bad("unknown feature " + f[1]);
+      (f[0] == "table" ? m.table_weights : m.column_weights)[static_cast<size_t>(it - names.begin())] = v;
+    } else {
+      return bad("expected KEY<TAB>VALUE or table|column<TAB>FEATURE<TAB>WEIGHT");
+    }
+  }
+  return m;
+}
+
+std::string SubsetModel::Serialize(const std::string& comment) const {
+  std::string out;
+  for (const auto& l : Split(comment, '\n')) out += "# " + l + "\n";
+  out += fmt::format("table_threshold\t{:.4f}\ncolumn_threshold\t{:.4f}\nsmall_table\t{}\n", table_threshold,
+                     column_threshold, small_table);
+  out += fmt::format("table_bias\t{:.6f}\ncolumn_bias\t{:.6f}\n", table_bias, column_bias);
+  for (size_t i = 0; i < table_weights.size(); ++i) {
+    out += fmt::format("table\t{}\t{:.6f}\n", TableFeatureNames()[i], table_weights[i]);
+  }
+  for (size_t i = 0; i < column_weights.size(); ++i) {
+    out += fmt::format("column\t{}\t{:.6f}\n", ColumnFeatureNames()[i], column_weights[i]);
+  }
+  return out;
+}
+
+const SubsetModel& SubsetModel::Shipped() {
+  static const SubsetModel kModel = [] {
+    auto m = Parse(std::string(internal::kSubsetModelTsv));
+    // The file is generated and compiled in: a bad one is a build error caught by the tests, not a user's problem.
+    return m ? *m : SubsetModel{};
+  }();
+  return kModel;
+}
+
+}  // namespace plainsql::linking

@@ -1,0 +1,549 @@
+// The built-in subsetting method (see subset_builtin.h).
+#include "linking/subset_builtin.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <set>
+
+#include "common/file.h"
+#include "common/strings.h"
+#include "naturalness/classifier.h"
+#include "naturalness/expander.h"
+#include "naturalness/identifier.h"
+
+namespace plainsql::linking {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Feature names, in vector order. A new feature is added at the end of its list and the model retrained.
+const std::vector<std::string> kTableFeatures = {
+    "link",                 // best linker score of the table's name (0 when it is not linked)
+    "whole",                // a whole phrase of the name matched
+    "related",              // the best match went through WordNet
+    "overlap",              // share of the name's words (and its expansion's) in the question
+    "label_overlap",        // share of the label's and comment's words in the question (capped)
+    "best_column_link",     // best linker score of its columns
+    "best_column_overlap",  // best word overlap of its columns
+    "linked_columns",       // log(1 + columns with a link or half their words in the question)
+    "value_hits",           // log(1 + cell values the question names in its columns)
+    "quoted_value",         // a quoted value of the question is stored in it
+    "is_best",              // the table with the most evidence
+    "evidence_rank",        // 1 / (1 + rank by evidence)
+    "fk_near",              // 1 / (1 + foreign-key distance to the best table); 0 when unreachable
+    "neighbour_evidence",   // best evidence of a table one foreign key away
+    "linked_neighbours",    // log(1 + neighbours with evidence)
+    "log_columns",          // log(1 + its columns)
+    "log_tables",           // log(1 + tables in the schema)
+    "evidence",             // max(name link, 0.8 best column link, overlap, value hit)
+    "evidence_share",       // evidence / best evidence of the schema
+    "bridge",               // links two tables with evidence (a many-to-many table the question never names)
+};
+
+const std::vector<std::string> kColumnFeatures = {
+    "link",                  // best linker score of the column's name
+    "whole",                 // a whole phrase matched
+    "related",               // through WordNet
+    "overlap",               // share of its name's words in the question
+    "label_overlap",         // share of its label's and comment's words in the question (capped)
+    "value_hit",             // the question names a value stored in it
+    "quoted_value",          // ... in quotes
+    "primary_key",           // part of its table's primary key
+    "foreign_key",           // part of a foreign key, either end
+    "numeric",               // type classes
+    "text",                  //
+    "date",                  //
+    "first_column",          // the first column of its table
+    "position",              // its place in the table, 0..1
+    "log_table_columns",     // log(1 + columns of its table)
+    "table_link",            // its table's name link
+    "table_evidence",        // its table's evidence
+    "table_is_best",         // its table is the best
+    "table_fk_near",         // 1 / (1 + foreign-key distance of its table to the best)
+    "table_value_hits",      // values named in its table
+    "best_in_table",         // the best-linked column of its table (and linked)
+    "number_and_numeric",    // the question has a number and the column is numeric
+    "table_overlap",         // its table's name overlap
+    "column_evidence_rank",  // 1 / (1 + rank of its evidence among its table's columns)
+};
+
+double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
+
+double Dot(const std::vector<double>& w, const std::vector<double>& x, double bias) {
+  double z = bias;
+  for (size_t i = 0; i < w.size() && i < x.size(); ++i) z += w[i] * x[i];
+  return z;
+}
+
+// Content-word stems of a name (split as the naturalness splitter splits it).
+void NameStems(std::string_view name, retrieval::Stemmer& stemmer, std::set<std::string>& out) {
+  for (auto w : naturalness::SplitWords(name)) {
+    std::string lower = ToLower(w);
+    if (lower.empty() || retrieval::IsStopWord(lower)) continue;
+    out.insert(stemmer.Stem(lower));
+  }
+}
+
+// Content-word stems of free text (a label or a comment).
+void TextStems(std::string_view text, retrieval::Stemmer& stemmer, std::set<std::string>& out) {
+  for (const auto& t : retrieval::Tokenize(text, stemmer)) {
+    if (t.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(t.lower)) out.insert(t.stem);
+  }
+}
+
+double Share(const std::set<std::string>& words, const std::set<std::string>& question, size_t cap) {
+  if (words.empty()) return 0;
+  size_t hits = 0;
+  for (const auto& w : words) hits += question.count(w);
+  return static_cast<double>(hits) / static_cast<double>(std::min(words.size(), cap));
+}
+
+struct Arc {
+  size_t to = 0;
+  std::vector<size_t> from_columns, to_columns;  // column indexes at each end
+};
+
+struct ColumnInfo {
+  std::set<std::string> name_stems, label_stems;
+  bool primary = false, foreign = false;
+};
+
+struct TableInfo {
+  std::string name;  // as the subset names it
+  std::set<std::string> name_stems, label_stems;
+  std::vector<ColumnInfo> columns;
+  std::vector<Arc> arcs;
+  std::vector<size_t> primary;  // primary-key column indexes
+};
+
+// Per-question evidence for one element, from the linker.
+struct LinkEvidence {
+  double score = 0;
+  bool whole = false, related = false;
+};
+
+}  // namespace
+
+const std::vector<std::string>& TableFeatureNames() { return kTableFeatures; }
+const std::vector<std::string>& ColumnFeatureNames() { return kColumnFeatures; }
+
+LinkResources::~LinkResources() = default;
+
+Result<std::shared_ptr<const LinkResources>> LinkResources::Load() {
+  auto classifier = naturalness::Classifier::Load(DataDir());
+  if (!classifier) return classifier.error();
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+  if (!abbreviations) return abbreviations.error();
+  auto r = std::make_shared<LinkResources>();
+  r->classifier = std::make_unique<naturalness::Classifier>(std::move(*classifier));
+  r->expander = std::make_unique<naturalness::Expander>(r->classifier->Words(), std::move(*abbreviations));
+  auto wn = WordNet::Open();
+  if (wn) r->wordnet = *wn;  // without WordNet, names are linked as written
+  return std::shared_ptr<const LinkResources>(std::move(r));
+}
+
+struct BuiltinSubsetter::Impl {
+  const catalog::Schema& schema;
+  std::shared_ptr<const LinkResources> resources;
+  const retrieval::ValueIndex* values;
+  SubsetModel model;
+  retrieval::Stemmer stemmer;
+  std::unique_ptr<SchemaIndex> index;
+  std::vector<TableInfo> tables;
+  std::vector<std::pair<size_t, int>> element_of;  // SchemaIndex element -> (table, column or -1)
+  std::map<std::string, size_t> table_by_lower;
+  std::vector<std::map<std::string, size_t>> column_by_lower;
+
+  Impl(const catalog::Schema& s, std::shared_ptr<const LinkResources> r, const retrieval::ValueIndex* v, SubsetModel m)
+      : schema(s), resources(std::move(r)), values(v), model(std::move(m)) {
+    index = std::make_unique<SchemaIndex>(schema, stemmer, resources ? resources->expander.get() : nullptr,
+                                          resources ? resources->wordnet.get() : nullptr);
+    BuildTables();
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      element_of.emplace_back(t, -1);
+      for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) element_of.emplace_back(t, static_cast<int>(c));
+    }
+  }
+
+  void BuildTables() {
+    const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
+    auto stems_of = [&](const std::string& name, std::set<std::string>& out) {
+      NameStems(name, stemmer, out);
+      if (expander) {
+        const naturalness::Expansion e = expander->Expand(name);
+        NameStems(e.name, stemmer, out);
+      }
+    };
+    tables.resize(schema.tables.size());
+    column_by_lower.resize(schema.tables.size());
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      const catalog::Table& table = schema.tables[t];
+      TableInfo& info = tables[t];
+      info.name = catalog::DisplayName(schema, table);
+      table_by_lower[ToLower(table.name)] = t;
+      table_by_lower[ToLower(info.name)] = t;
+      stems_of(table.name, info.name_stems);
+      TextStems(table.comment, stemmer, info.label_stems);
+      info.columns.resize(table.columns.size());
+      for (size_t c = 0; c < table.columns.size(); ++c) {
+        const catalog::Column& col = table.columns[c];
+        column_by_lower[t][ToLower(col.name)] = c;
+        stems_of(col.name, info.columns[c].name_stems);
+        TextStems(col.label, stemmer, info.columns[c].label_stems);
+        TextStems(col.comment, stemmer, info.columns[c].label_stems);
+      }
+      for (const auto& k : table.primary_key) {
+        auto it = column_by_lower[t].find(ToLower(k));
+        if (it != column_by_lower[t].end()) {
+          info.columns[it->second].primary = true;
+          info.primary.push_back(it->second);
+        }
+      }
+    }
+    // The foreign-key graph, both directions; a key without referenced columns references the primary key.
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      for (const auto& fk : schema.tables[t].foreign_keys) {
+        auto to = table_by_lower.find(ToLower(fk.ref_table));
+        if (to == table_by_lower.end() || fk.columns.empty()) continue;
+        Arc arc{to->second, {}, {}};
+        for (const auto& c : fk.columns) {
+          auto it = column_by_lower[t].find(ToLower(c));
+          if (it != column_by_lower[t].end()) arc.from_columns.push_back(it->second);
+        }
+        if (fk.ref_columns.empty()) {
+          arc.to_columns = tables[to->second].primary;
+        } else {
+          for (const auto& c : fk.ref_columns) {
+            auto it = column_by_lower[to->second].find(ToLower(c));
+            if (it != column_by_lower[to->second].end()) arc.to_columns.push_back(it->second);
+          }
+        }
+        for (size_t c : arc.from_columns) tables[t].columns[c].foreign = true;
+        for (size_t c : arc.to_columns) tables[to->second].columns[c].foreign = true;
+        tables[to->second].arcs.push_back({t, arc.to_columns, arc.from_columns});
+        tables[t].arcs.push_back(std::move(arc));
+      }
+    }
+  }
+
+  // Foreign-key hops from `from` to every table (SIZE_MAX when unreachable).
+  std::vector<size_t> Distances(size_t from) const {
+    std::vector<size_t> d(tables.size(), SIZE_MAX);
+    std::deque<size_t> queue = {from};
+    d[from] = 0;
+    while (!queue.empty()) {
+      size_t at = queue.front();
+      queue.pop_front();
+      for (const Arc& a : tables[at].arcs) {
+        if (d[a.to] != SIZE_MAX) continue;
+        d[a.to] = d[at] + 1;
+        queue.push_back(a.to);
+      }
+    }
+    return d;
+  }
+
+  QuestionFeatures Features(const std::string& question);
+  std::vector<std::vector<double>> TableFeatures(const std::vector<LinkEvidence>& table_link,
+                                                 const std::vector<std::vector<LinkEvidence>>& column_link,
+                                                 const std::vector<std::vector<double>>& column_overlap,
+                                                 const std::vector<size_t>& value_hits, const std::vector<bool>& quoted,
+                                                 const std::set<std::string>& qstems, std::vector<double>& evidence,
+                                                 std::vector<size_t>& distance) const;
+  Subset Choose(const QuestionFeatures& f, const SubsetOptions& options) const;
+};
+
+QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
+  const size_t nt = tables.size();
+  std::vector<retrieval::Token> tokens = retrieval::Tokenize(question, stemmer);
+  std::set<std::string> qstems;
+  bool has_number = false;
+  for (const auto& t : tokens) {
+    if (t.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(t.lower)) qstems.insert(t.stem);
+    if (t.kind == retrieval::TokenKind::kNumber) has_number = true;
+  }
+  // The linker's best match per element.
+  std::vector<LinkEvidence> table_link(nt);
+  std::vector<std::vector<LinkEvidence>> column_link(nt);
+  for (size_t t = 0; t < nt; ++t) column_link[t].resize(tables[t].columns.size());
+  for (const LinkMatch& m : Link(*index, tokens)) {
+    auto [t, c] = element_of[m.element];
+    LinkEvidence& e = c < 0 ? table_link[t] : column_link[t][static_cast<size_t>(c)];
+    if (m.score > e.score) e = {m.score, m.whole, m.related};
+  }
+  // Cell values the question names.
+  std::vector<std::vector<int>> value_hit(nt), value_quoted(nt);
+  std::vector<size_t> table_values(nt, 0);
+  std::vector<bool> table_quoted(nt, false);
+  for (size_t t = 0; t < nt; ++t) {
+    value_hit[t].assign(tables[t].columns.size(), 0);
+    value_quoted[t].assign(tables[t].columns.size(), 0);
+  }
+  if (values) {
+    for (const auto& v : values->Match(tokens)) {
+      auto t = table_by_lower.find(ToLower(v.table));
+      if (t == table_by_lower.end()) continue;
+      auto c = column_by_lower[t->second].find(ToLower(v.column));
+      if (c == column_by_lower[t->second].end()) continue;
+      value_hit[t->second][c->second] = 1;
+      if (v.quoted) value_quoted[t->second][c->second] = 1;
+      ++table_values[t->second];
+      if (v.quoted) table_quoted[t->second] = true;
+    }
+  }
+  std::vector<std::vector<double>> column_overlap(nt);
+  for (size_t t = 0; t < nt; ++t) {
+    for (const auto& c : tables[t].columns) column_overlap[t].push_back(Share(c.name_stems, qstems, 99));
+  }
+  std::vector<double> evidence;
+  std::vector<size_t> distance;
+  QuestionFeatures out;
+  out.tables =
+      TableFeatures(table_link, column_link, column_overlap, table_values, table_quoted, qstems, evidence, distance);
+  out.columns.resize(nt);
+  for (size_t t = 0; t < nt; ++t) {
+    const auto& table = schema.tables[t];
+    const size_t ncols = table.columns.size();
+    // Rank of each column's evidence within its table.
+    std::vector<double> col_evidence(ncols);
+    for (size_t c = 0; c < ncols; ++c) {
+      col_evidence[c] = std::max({column_link[t][c].score, column_overlap[t][c], value_hit[t][c] ? 0.8 : 0.0});
+    }
+    double best_link = 0;
+    for (size_t c = 0; c < ncols; ++c) best_link = std::max(best_link, column_link[t][c].score);
+    const std::vector<double>& tf = out.tables[t];
+    for (size_t c = 0; c < ncols; ++c) {
+      const ColumnInfo& info = tables[t].columns[c];
+      const LinkEvidence& l = column_link[t][c];
+      const catalog::TypeClass tc = table.columns[c].type_class;
+      const bool numeric = tc == catalog::TypeClass::kNumeric;
+      size_t rank = 0;
+      for (size_t o = 0; o < ncols; ++o) rank += col_evidence[o] > col_evidence[c] ? 1 : 0;
+      out.columns[t].push_back({l.score,
+                                l.whole ? 1.0 : 0.0,
+                                l.related ? 1.0 : 0.0,
+                                column_overlap[t][c],
+                                std::min(1.0, Share(info.label_stems, qstems, 3)),
+                                static_cast<double>(value_hit[t][c]),
+                                static_cast<double>(value_quoted[t][c]),
+                                info.primary ? 1.0 : 0.0,
+                                info.foreign ? 1.0 : 0.0,
+                                numeric ? 1.0 : 0.0,
+                                tc == catalog::TypeClass::kText ? 1.0 : 0.0,
+                                tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
+                                c == 0 ? 1.0 : 0.0,
+                                ncols > 1 ? static_cast<double>(c) / static_cast<double>(ncols - 1) : 0.0,
+                                std::log1p(static_cast<double>(ncols)),
+                                tf[0],
+                                tf[17],
+                                tf[10],
+                                tf[12],
+                                tf[8],
+                                l.score > 0 && l.score >= best_link ? 1.0 : 0.0,
+                                has_number && numeric ? 1.0 : 0.0,
+                                tf[3],
+                                1.0 / (1.0 + static_cast<double>(rank))});
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
+    const std::vector<LinkEvidence>& table_link, const std::vector<std::vector<LinkEvidence>>& column_link,
+    const std::vector<std::vector<double>>& column_overlap, const std::vector<size_t>& value_hits,
+    const std::vector<bool>& quoted, const std::set<std::string>& qstems, std::vector<double>& evidence,
+    std::vector<size_t>& distance) const {
+  const size_t nt = tables.size();
+  std::vector<double> overlap(nt), best_col_link(nt, 0), best_col_overlap(nt, 0);
+  std::vector<size_t> linked_cols(nt, 0);
+  evidence.assign(nt, 0);
+  size_t best = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    overlap[t] = Share(tables[t].name_stems, qstems, 99);
+    for (size_t c = 0; c < tables[t].columns.size(); ++c) {
+      best_col_link[t] = std::max(best_col_link[t], column_link[t][c].score);
+      best_col_overlap[t] = std::max(best_col_overlap[t], column_overlap[t][c]);
+      if (column_link[t][c].score > 0 || column_overlap[t][c] >= 0.5) ++linked_cols[t];
+    }
+    evidence[t] = std::max({table_link[t].score, 0.8 * best_col_link[t], overlap[t], value_hits[t] ? 0.8 : 0.0});
+    if (evidence[t] > evidence[best]) best = t;
+  }
+  const double best_evidence = nt ? evidence[best] : 0;
+  distance = nt ? Distances(best) : std::vector<size_t>{};
+  std::vector<std::vector<double>> out(nt);
+  for (size_t t = 0; t < nt; ++t) {
+    size_t rank = 0;
+    for (size_t o = 0; o < nt; ++o) rank += evidence[o] > evidence[t] ? 1 : 0;
+    double neighbour = 0;
+    size_t linked_neighbours = 0;
+    std::set<size_t> seen;
+    for (const Arc& a : tables[t].arcs) {
+      if (!seen.insert(a.to).second) continue;
+      neighbour = std::max(neighbour, evidence[a.to]);
+      if (evidence[a.to] > 0.3) ++linked_neighbours;
+    }
+    const double near = distance[t] == SIZE_MAX ? 0.0 : 1.0 / (1.0 + static_cast<double>(distance[t]));
+    out[t] = {table_link[t].score,
+              table_link[t].whole ? 1.0 : 0.0,
+              table_link[t].related ? 1.0 : 0.0,
+              overlap[t],
+              std::min(1.0, Share(tables[t].label_stems, qstems, 3)),
+              best_col_link[t],
+              best_col_overlap[t],
+              std::log1p(static_cast<double>(linked_cols[t])),
+              std::log1p(static_cast<double>(value_hits[t])),
+              quoted[t] ? 1.0 : 0.0,
+              t == best && best_evidence > 0 ? 1.0 : 0.0,
+              1.0 / (1.0 + static_cast<double>(rank)),
+              near,
+              neighbour,
+              std::log1p(static_cast<double>(linked_neighbours)),
+              std::log1p(static_cast<double>(tables[t].columns.size())),
+              std::log1p(static_cast<double>(nt)),
+              evidence[t],
+              best_evidence > 0 ? evidence[t] / best_evidence : 0.0,
+              linked_neighbours >= 2 ? 1.0 : 0.0};
+  }
+  return out;
+}
+
+Subset BuiltinSubsetter::Impl::Choose(const QuestionFeatures& f, const SubsetOptions& options) const {
+  const size_t nt = tables.size();
+  const double tt = options.threshold.value_or(model.table_threshold);
+  const double ct = options.threshold.value_or(model.column_threshold);
+  const size_t small = options.small_table.value_or(model.small_table);
+  std::vector<double> pt(nt);
+  std::vector<std::vector<double>> pc(nt);
+  size_t top = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    pt[t] = Sigmoid(Dot(model.table_weights, f.tables[t], model.table_bias));
+    for (const auto& x : f.columns[t]) pc[t].push_back(Sigmoid(Dot(model.column_weights, x, model.column_bias)));
+    if (pt[t] > pt[top]) top = t;
+  }
+  Subset s;
+  if (nt == 0) return s;
+  // Tables: over the threshold, or holding a column over it; the best one always.
+  std::vector<bool> kept(nt, false), bridge(nt, false);
+  std::vector<std::set<size_t>> cols(nt);
+  for (size_t t = 0; t < nt; ++t) {
+    kept[t] = pt[t] >= tt || t == top;
+    for (size_t c = 0; c < pc[t].size(); ++c) {
+      if (pc[t][c] >= ct) {
+        kept[t] = true;
+        cols[t].insert(c);
+      }
+    }
+  }
+  // Join paths: each kept table joined to the tree grown from the best one by a shortest foreign-key path (most
+  // probable first); the tables a path passes through come with the key columns of its joins.
+  std::vector<size_t> order;
+  for (size_t t = 0; t < nt; ++t) {
+    if (kept[t] && t != top) order.push_back(t);
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pt[a] > pt[b]; });
+  std::vector<bool> in_tree(nt, false);
+  in_tree[top] = true;
+  for (size_t want : order) {
+    if (in_tree[want]) continue;
+    std::vector<std::pair<size_t, const Arc*>> parent(nt, {SIZE_MAX, nullptr});
+    std::deque<std::pair<size_t, size_t>> queue;  // (table, depth)
+    std::vector<bool> seen(in_tree);
+    for (size_t t = 0; t < nt; ++t) {
+      if (in_tree[t]) queue.emplace_back(t, 0);
+    }
+    bool found = false;
+    while (!queue.empty() && !found) {
+      auto [at, depth] = queue.front();
+      queue.pop_front();
+      if (depth >= 4) continue;  // farther than four joins: not a path a question means
+      for (const Arc& a : tables[at].arcs) {
+        if (seen[a.to]) continue;
+        seen[a.to] = true;
+        parent[a.to] = {at, &a};
+        if (a.to == want) {
+          found = true;
+          break;
+        }
+        queue.emplace_back(a.to, depth + 1);
+      }
+    }
+    if (!found) {
+      in_tree[want] = true;  // not reachable: kept on its own
+      continue;
+    }
+    for (size_t n = want; !in_tree[n]; n = parent[n].first) {
+      auto [prev, arc] = parent[n];
+      in_tree[n] = true;
+      if (!kept[n]) {
+        bridge[n] = true;
+        s.notes.push_back(fmt::format("{}: on the join path to {}", tables[n].name, tables[want].name));
+      }
+      for (size_t c : arc->from_columns) cols[prev].insert(c);
+      for (size_t c : arc->to_columns) cols[n].insert(c);
+    }
+  }
+  // Columns: small tables whole, others by the threshold, their primary key, and their best column.
+  std::vector<std::pair<double, std::pair<size_t, size_t>>> chosen;  // (rank score, (table, column))
+  for (size_t t = 0; t < nt; ++t) {
+    if (!kept[t] && !bridge[t]) continue;
+    const size_t ncols = pc[t].size();
+    std::set<size_t> keys = cols[t];  // join columns, whatever their probability
+    if (kept[t]) {
+      if (ncols <= small) {
+        for (size_t c = 0; c < ncols; ++c) cols[t].insert(c);
+      } else {
+        for (size_t c : tables[t].primary) cols[t].insert(c);
+        size_t best = 0;
+        for (size_t c = 0; c < ncols; ++c) best = pc[t][c] > pc[t][best] ? c : best;
+        if (ncols) cols[t].insert(best);
+      }
+    }
+    for (size_t c : cols[t]) {
+      double rank = keys.count(c) ? std::max(pc[t][c], ct) : pc[t][c];
+      chosen.push_back({rank + (kept[t] ? pt[t] : 0.0) * 1e-6, {t, c}});
+    }
+    s.scores[tables[t].name] = pt[t];
+  }
+  if (options.budget > 0 && chosen.size() > options.budget) {
+    std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    chosen.resize(options.budget);
+  }
+  std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (size_t t = 0; t < nt; ++t) {
+    if (kept[t] || bridge[t]) s.tables.push_back(tables[t].name);
+  }
+  for (const auto& [rank, tc] : chosen) {
+    auto [t, c] = tc;
+    std::string name = tables[t].name + "." + schema.tables[t].columns[c].name;
+    s.columns.push_back(name);
+    s.scores[name] = pc[t][c];
+  }
+  return s;
+}
+
+BuiltinSubsetter::BuiltinSubsetter(const catalog::Schema& schema, std::shared_ptr<const LinkResources> resources,
+                                   const retrieval::ValueIndex* values, SubsetModel model)
+    : impl_(std::make_unique<Impl>(schema, std::move(resources), values, std::move(model))) {}
+
+BuiltinSubsetter::~BuiltinSubsetter() = default;
+
+QuestionFeatures BuiltinSubsetter::Features(const std::string& question) { return impl_->Features(question); }
+
+Subset BuiltinSubsetter::Choose(const QuestionFeatures& features, const SubsetOptions& options) const {
+  return impl_->Choose(features, options);
+}
+
+Result<Subset> BuiltinSubsetter::Select(const std::string& question, const SubsetOptions& options) {
+  auto t0 = Clock::now();
+  Subset s = impl_->Choose(impl_->Features(question), options);
+  s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return s;
+}
+
+}  // namespace plainsql::linking

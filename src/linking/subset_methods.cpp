@@ -1,0 +1,135 @@
+// The subsetting methods by name (see subset_methods.h).
+#include "linking/subset_methods.h"
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "builtin/generator.h"
+#include "catalog/introspect.h"
+#include "catalog/name_catalog.h"
+#include "common/strings.h"
+#include "sql/parser.h"
+#include "sql/resolver.h"
+
+namespace plainsql::linking {
+
+namespace {
+
+class DraftSubsetter final : public Subsetter {
+ public:
+  DraftSubsetter(exec::Connection& conn, const catalog::Schema& schema, std::unique_ptr<generate::Generator> generator)
+      : conn_(conn), schema_(schema), names_(catalog::ToNameCatalog(schema)), generator_(std::move(generator)) {}
+  std::string Name() const override { return "draft"; }
+
+  Result<Subset> Select(const std::string& question, const SubsetOptions& /*options*/) override {
+    auto t0 = std::chrono::steady_clock::now();
+    Subset s;
+    generate::GenerationRequest r;
+    r.question = question;
+    r.schema = &schema_;
+    r.dialect = &conn_.dialect();
+    auto g = generator_->Generate(r);
+    std::set<std::string> read;
+    if (g && !g->candidates.empty()) {
+      std::shared_ptr<const sql::Query> tree = g->queries.empty() ? nullptr : g->queries.front();
+      if (!tree) {
+        auto parsed = sql::ParseQuery(g->candidates.front(), conn_.dialect());
+        if (parsed) tree = std::make_shared<const sql::Query>(std::move(*parsed));
+      }
+      if (tree) {
+        for (const auto& t : sql::Resolve(*tree, names_, conn_.dialect()).tables) read.insert(ToLower(t));
+      }
+      s.notes.push_back("draft: " + g->candidates.front());
+    } else {
+      s.notes.emplace_back(g ? "the built-in translator gave no draft" : g.error().message);
+    }
+    for (const auto& t : schema_.tables) {
+      if (!read.count(ToLower(t.name))) continue;
+      const std::string name = catalog::DisplayName(schema_, t);
+      s.tables.push_back(name);
+      s.scores[name] = 1.0;
+      for (const auto& c : t.columns) s.columns.push_back(name + "." + c.name);
+    }
+    s.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return s;
+  }
+
+ private:
+  exec::Connection& conn_;
+  const catalog::Schema& schema_;
+  sql::NameCatalog names_;
+  std::unique_ptr<generate::Generator> generator_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& SubsetMethods() {
+  static const std::vector<std::string> kMethods = {"builtin", "draft"};
+  return kMethods;
+}
+
+Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, const catalog::Schema& schema,
+                                                 exec::Connection* conn, const retrieval::ValueIndex* values,
+                                                 std::shared_ptr<const LinkResources> resources) {
+  if (method == "builtin") {
+    if (!resources) {
+      auto r = LinkResources::Load();
+      if (!r) return r.error();
+      resources = *r;
+    }
+    return std::unique_ptr<Subsetter>(new BuiltinSubsetter(schema, std::move(resources), values));
+  }
+  if (method == "draft") {
+    if (conn == nullptr) {
+      return MakeError(ErrorCode::kInvalidArgument, "the draft method needs the database (a connection or --db-dir)");
+    }
+    auto g = builtin::MakeBuiltinGenerator(*conn, schema);
+    if (!g) return g.error();
+    return std::unique_ptr<Subsetter>(new DraftSubsetter(*conn, schema, std::move(*g)));
+  }
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "unknown subsetting method '" + method + "' (methods: " + Join(SubsetMethods(), ", ") + ")");
+}
+
+Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
+                                                           const std::string& db_id, const std::string& sqlite_file,
+                                                           const std::string& method,
+                                                           std::shared_ptr<const LinkResources> resources) {
+  auto db = std::make_unique<SubsetDatabase>();
+  std::error_code ec;
+  if (!sqlite_file.empty() && std::filesystem::exists(sqlite_file, ec)) {
+    auto conn = exec::Connect(sqlite_file);
+    if (!conn) return conn.error();
+    db->conn = std::move(*conn);
+  }
+  bool from_tables = false;
+  if (!tables.Empty()) {
+    auto s = tables.Get(db_id);
+    if (s) {
+      db->schema = std::move(*s);
+      from_tables = true;
+    } else if (!db->conn) {
+      return s.error();
+    }
+  }
+  if (!from_tables) {
+    if (!db->conn) return MakeError(ErrorCode::kNotFound, "no schema for database " + db_id);
+    catalog::IntrospectOptions io;
+    io.samples = 0;
+    io.row_counts = false;
+    auto s = catalog::Introspect(*db->conn, io);
+    if (!s) return s.error();
+    db->schema = std::move(*s);
+  }
+  if (db->conn && method == "builtin") {
+    auto v = retrieval::ValueIndex::Build(*db->conn, db->schema);
+    if (v) db->values = std::make_unique<retrieval::ValueIndex>(std::move(*v));  // without values: names only
+  }
+  auto sub = MakeSubsetter(method, db->schema, db->conn.get(), db->values.get(), std::move(resources));
+  if (!sub) return sub.error();
+  db->subsetter = std::move(*sub);
+  return db;
+}
+
+}  // namespace plainsql::linking

@@ -1,0 +1,46 @@
+// The subsetting methods by name (`plainsql link --method`), and a benchmark database opened for them.
+// `builtin` (subset_builtin.h) works from the schema alone and uses cell values when the database is at hand; `draft`,
+// kept for comparison, keeps the tables a draft query of the built-in translator reads, each with all its columns (it
+// needs the database, and keeps nothing when the translator gives no answer). In its own library target because
+// `draft` runs the built-in translator, which itself depends on plainsql_linking.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/schema.h"
+#include "common/status.h"
+#include "exec/connection.h"
+#include "linking/subset.h"
+#include "linking/subset_builtin.h"
+#include "retrieval/value_index.h"
+
+namespace plainsql::linking {
+
+/// The method names `MakeSubsetter` knows.
+const std::vector<std::string>& SubsetMethods();
+
+/// A subsetter of `method` for `schema`; `conn` and `values` may be null (then `draft` fails and `builtin` works
+/// without cell values); `resources` is needed by `builtin` (loaded when null). Everything must outlive it.
+Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, const catalog::Schema& schema,
+                                                 exec::Connection* conn, const retrieval::ValueIndex* values,
+                                                 std::shared_ptr<const LinkResources> resources);
+
+/// A database opened for subsetting: its schema (the tables.json entry when there is one: labels, declared keys; else
+/// introspected), its connection and value index when its SQLite file is at hand, and a subsetter over them.
+struct SubsetDatabase {
+  catalog::Schema schema;
+  std::unique_ptr<exec::Connection> conn;
+  std::unique_ptr<retrieval::ValueIndex> values;
+  std::unique_ptr<Subsetter> subsetter;
+};
+
+/// Opens `db_id` from `tables` (may be empty) and `sqlite_file` ("" or missing: no database) for `method`.
+Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
+                                                           const std::string& db_id, const std::string& sqlite_file,
+                                                           const std::string& method,
+                                                           std::shared_ptr<const LinkResources> resources);
+
+}  // namespace plainsql::linking
