@@ -27,11 +27,13 @@ json TableToJson(const Table& t) {
   j["columns"] = json::array();
   for (const Column& c : t.columns) j["columns"].push_back(ColumnToJson(c));
   j["primary_key"] = t.primary_key;
+  if (t.primary_key_inferred) j["primary_key_inferred"] = true;
   j["foreign_keys"] = json::array();
   for (const ForeignKey& fk : t.foreign_keys) {
     json f = {{"columns", fk.columns}, {"ref_table", fk.ref_table}, {"ref_columns", fk.ref_columns}};
     if (!fk.name.empty()) f["name"] = fk.name;
     if (!fk.ref_schema.empty()) f["ref_schema"] = fk.ref_schema;
+    if (fk.inferred) f["inferred"] = true;
     j["foreign_keys"].push_back(std::move(f));
   }
   j["unique_keys"] = json::array();
@@ -119,6 +121,7 @@ Table TableFromJson(const json& j, const std::string& where) {
   for (size_t i = 0; i < cols.size(); ++i)
     t.columns.push_back(ColumnFromJson(cols[i], fmt::format("{}.columns[{}]", w, i)));
   t.primary_key = StrList(j, "primary_key", w);
+  t.primary_key_inferred = j.value("primary_key_inferred", false);
   if (j.contains("foreign_keys")) {
     const json& fks = j.at("foreign_keys");
     if (!fks.is_array()) throw FormatError{w + ".foreign_keys: expected an array"};
@@ -130,6 +133,7 @@ Table TableFromJson(const json& j, const std::string& where) {
       fk.ref_schema = Str(fks[i], "ref_schema", fw, false);
       fk.ref_table = Str(fks[i], "ref_table", fw);
       fk.ref_columns = StrList(fks[i], "ref_columns", fw);
+      fk.inferred = fks[i].value("inferred", false);
       if (fk.columns.empty() || fk.columns.size() != fk.ref_columns.size()) {
         throw FormatError{fw + ": columns and ref_columns must be non-empty and of equal length"};
       }

@@ -82,12 +82,30 @@ std::string ForeignKeyClause(const Schema& s, const sql::Dialect& d, const Table
                      QList(d, fk.ref_columns));
 }
 
-// Table-level key clauses of the prompt rendering.
-std::vector<std::string> KeyClauses(const Schema& s, const sql::Dialect& d, const Table& t) {
-  std::vector<std::string> out;
-  if (!t.primary_key.empty()) out.push_back(fmt::format("PRIMARY KEY ({})", QList(d, t.primary_key)));
-  for (const UniqueKey& u : t.unique_keys) out.push_back(fmt::format("UNIQUE ({})", QList(d, u.columns)));
-  for (const ForeignKey& fk : t.foreign_keys) out.push_back(ForeignKeyClause(s, d, t, fk, false));
+// Table-level key clauses of the prompt rendering, each with whether it was inferred (not declared).
+std::vector<std::pair<std::string, bool>> KeyClauses(const Schema& s, const sql::Dialect& d, const Table& t) {
+  std::vector<std::pair<std::string, bool>> out;
+  if (!t.primary_key.empty()) {
+    out.emplace_back(fmt::format("PRIMARY KEY ({})", QList(d, t.primary_key)), t.primary_key_inferred);
+  }
+  for (const UniqueKey& u : t.unique_keys) out.emplace_back(fmt::format("UNIQUE ({})", QList(d, u.columns)), false);
+  for (const ForeignKey& fk : t.foreign_keys) out.emplace_back(ForeignKeyClause(s, d, t, fk, false), fk.inferred);
+  return out;
+}
+
+// "table(col) -> table(col)" lines of the inferred keys, for the renderings that show no keys (list, SNAILS).
+std::string InferredKeyLines(const Schema& s, std::string_view prefix) {
+  std::string out;
+  for (const Table& t : s.tables) {
+    if (!t.primary_key.empty() && t.primary_key_inferred) {
+      out += fmt::format("{}inferred primary key: {}({})\n", prefix, DisplayName(s, t), Join(t.primary_key, ", "));
+    }
+    for (const ForeignKey& fk : t.foreign_keys) {
+      if (!fk.inferred) continue;
+      out += fmt::format("{}inferred foreign key: {}({}) -> {}({})\n", prefix, DisplayName(s, t),
+                         Join(fk.columns, ", "), fk.ref_table, Join(fk.ref_columns, ", "));
+    }
+  }
   return out;
 }
 
@@ -194,10 +212,19 @@ std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
       lines.push_back(std::move(line));
       notes.push_back(Join(note, "; "));
     }
-    if (!t.primary_key.empty()) lines.push_back(fmt::format("  PRIMARY KEY ({})", QList(d, t.primary_key)));
+    std::string inferred;  // keys the database does not declare: comments, so the DDL stays the database's
+    if (!t.primary_key.empty() && t.primary_key_inferred) {
+      inferred += fmt::format("-- inferred key: PRIMARY KEY ({})\n", QList(d, t.primary_key));
+    } else if (!t.primary_key.empty()) {
+      lines.push_back(fmt::format("  PRIMARY KEY ({})", QList(d, t.primary_key)));
+    }
     for (const UniqueKey& u : t.unique_keys) lines.push_back(fmt::format("  UNIQUE ({})", QList(d, u.columns)));
     created.insert({t.schema, t.name});
     for (const ForeignKey& fk : t.foreign_keys) {
+      if (fk.inferred) {
+        inferred += "-- inferred key: " + ForeignKeyClause(s, d, t, fk, false) + "\n";
+        continue;
+      }
       std::string ns = fk.ref_schema.empty() ? t.schema : fk.ref_schema;
       bool in_schema = s.FindTable(fk.ref_table, ns) != nullptr;
       if (d.references_must_exist && in_schema && !created.count({ns, fk.ref_table})) {
@@ -214,7 +241,7 @@ std::string RenderDdl(const Schema& s, const sql::Dialect& d) {
       if (i < notes.size() && !notes[i].empty()) out += " -- " + notes[i];
       out += "\n";
     }
-    out += ");\n";
+    out += ");\n" + inferred;
     if (d.comment_statements) {
       if (!t.comment.empty()) {
         out += fmt::format("COMMENT ON TABLE {} IS {};\n", QTable(s, d, t), sql::QuoteString(t.comment));
@@ -241,7 +268,7 @@ std::string RenderPromptSnails(const Schema& s) {
     }
     out += fmt::format("# {}({})\n", DisplayName(s, t), Join(cols, ", "));
   }
-  return out;
+  return out + InferredKeyLines(s, "# ");
 }
 
 std::string RenderPromptDdl(const Schema& s, const sql::Dialect& d, int max_samples) {
@@ -249,7 +276,7 @@ std::string RenderPromptDdl(const Schema& s, const sql::Dialect& d, int max_samp
   for (const Table& t : s.tables) {
     if (!t.comment.empty()) out += "-- " + OneLine(t.comment) + "\n";
     out += fmt::format("CREATE {} {} (\n", t.kind == TableKind::kView ? "VIEW" : "TABLE", QTable(s, d, t));
-    std::vector<std::string> keys = KeyClauses(s, d, t);
+    std::vector<std::pair<std::string, bool>> keys = KeyClauses(s, d, t);
     for (size_t i = 0; i < t.columns.size(); ++i) {
       const Column& c = t.columns[i];
       std::string type = c.type.empty() ? std::string(TypeClassName(c.type_class)) : c.type;
@@ -268,7 +295,9 @@ std::string RenderPromptDdl(const Schema& s, const sql::Dialect& d, int max_samp
       if (!notes.empty()) out += " -- " + Join(notes, ", ");
       out += "\n";
     }
-    for (size_t i = 0; i < keys.size(); ++i) out += "    " + keys[i] + (i + 1 < keys.size() ? ",\n" : "\n");
+    for (size_t i = 0; i < keys.size(); ++i) {
+      out += "    " + keys[i].first + (i + 1 < keys.size() ? "," : "") + (keys[i].second ? " -- inferred" : "") + "\n";
+    }
     out += ");\n\n";
   }
   return out;
@@ -281,7 +310,7 @@ std::string RenderList(const Schema& s) {
     for (const Column& c : t.columns) cols.push_back(c.name);
     out += fmt::format("{}: {}\n", DisplayName(s, t), Join(cols, ", "));
   }
-  return out;
+  return out + InferredKeyLines(s, "");
 }
 
 std::string RenderSchema(const Schema& s, SchemaFormat format, const sql::Dialect& d, int max_samples) {

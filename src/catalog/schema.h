@@ -35,6 +35,7 @@ struct ForeignKey {
   std::string ref_schema;            // "" for the same namespace as the referencing table
   std::string ref_table;
   std::vector<std::string> ref_columns;  // referenced columns, same length as `columns`
+  bool inferred = false;                 // not declared: inferred from names and data (linking/infer_keys.h)
   bool operator==(const ForeignKey&) const = default;
 };
 
@@ -53,6 +54,7 @@ struct Table {
   std::string comment;
   std::vector<Column> columns;
   std::vector<std::string> primary_key;  // column names in key order; empty if none
+  bool primary_key_inferred = false;     // not declared: inferred from names and data (linking/infer_keys.h)
   std::vector<ForeignKey> foreign_keys;
   std::vector<UniqueKey> unique_keys;
   std::optional<int64_t> row_count;  // exact on SQLite; on PostgreSQL the planner's estimate once analyzed

@@ -1,9 +1,12 @@
 // `plainsql schema`: a database's schema as DDL, JSON, a prompt's rendering or a list, optionally with a crosswalk's
-// natural names.
+// natural names, and with keys the database does not declare inferred from names and data (--infer-keys).
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
+
+#include "catalog/schema.h"
+#include "common/status.h"
 
 namespace plainsql::cli {
 
@@ -14,8 +17,10 @@ class SchemaCommand {
   int Run();
 
  private:
+  Status InferKeys(catalog::Schema& schema) const;  // --infer-keys: through a second read-only connection
   CLI::App* command_ = nullptr;
   std::string conn_, format_ = "ddl", dialect_, schema_filter_, tables_file_, db_id_, crosswalk_file_, level_ = "N1";
+  std::string infer_keys_;  // "" (off), "add" or "replace"
   int samples_ = 3;
   bool no_cache_ = false, tokens_ = false;
 };

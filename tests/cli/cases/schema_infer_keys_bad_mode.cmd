@@ -1,0 +1,1 @@
+schema "$SAMPLE_DB" --infer-keys=maybe

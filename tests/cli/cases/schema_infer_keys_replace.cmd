@@ -1,0 +1,1 @@
+schema "$SAMPLE_DB" --format list --no-cache --infer-keys=replace

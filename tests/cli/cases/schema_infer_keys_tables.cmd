@@ -1,0 +1,1 @@
+schema --tables "$FIXTURES/tables.json" --db shop --infer-keys
