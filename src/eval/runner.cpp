@@ -20,6 +20,7 @@ struct System {
   std::vector<std::string> predictions;
   std::optional<pipeline::PipelineConfig> pipeline;
   bool builtin = false;
+  std::optional<linking::KeyInferenceMode> infer_keys;       // the built-in translator on inferred keys
   std::shared_ptr<const examples::ExampleLibrary> examples;  // loaded once, shared by every worker
 };
 
@@ -71,11 +72,16 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const Ru
   }
   if (spec.system.starts_with("predictions:")) return PredictionsSystem(spec.system.substr(12), benchmark);
   System s;
-  if (spec.system == "builtin") {
-    // The built-in translator through the pipeline (checks, execution, voting), with the default pipeline options.
+  if (auto builtin = ParseBuiltinSystem(spec.system)) {
+    // The built-in translator through the pipeline (checks, execution, voting), with the default pipeline options;
+    // "builtin:infer-keys=MODE" on each schema with inferred keys.
+    if (!*builtin) return builtin->error();
     s.pipeline.emplace();
     s.builtin = true;
-    if (auto probe = PipelineSystem::Create(*s.pipeline, spec.db_dir, true); !probe) return probe.error();
+    s.infer_keys = **builtin;
+    if (auto probe = PipelineSystem::Create(*s.pipeline, spec.db_dir, true, nullptr, s.infer_keys); !probe) {
+      return probe.error();
+    }
     return s;
   }
   if (spec.system == "pipeline" || spec.system.starts_with("pipeline:")) {
@@ -95,7 +101,8 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const Ru
     return s;
   }
   return MakeError(ErrorCode::kInvalidArgument,
-                   fmt::format("unknown --system '{}': use builtin (the built-in offline translator), "
+                   fmt::format("unknown --system '{}': use builtin (the built-in offline translator; "
+                               "builtin:infer-keys=add|replace on inferred keys), "
                                "predictions:FILE (one SQL per line, in question order), pipeline (the "
                                "configuration of plainsql.toml and the environment) or pipeline:FILE.toml",
                                spec.system));
@@ -124,7 +131,8 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
     auto scorer = std::make_shared<Scorer>(benchmark, options);
     std::shared_ptr<PipelineSystem> answerer;
     if (system.pipeline) {
-      auto created = PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin, system.examples);
+      auto created =
+          PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin, system.examples, system.infer_keys);
       if (!created) return created.error();
       answerer = std::move(*created);
     }

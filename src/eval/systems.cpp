@@ -48,9 +48,10 @@ Status ApplyConfiguration(pipeline::PipelineConfig& config, const std::string& n
   return Status::Ok();
 }
 
-Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(
-    const pipeline::PipelineConfig& config, std::string db_dir, bool builtin,
-    std::shared_ptr<const examples::ExampleLibrary> examples) {
+Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(const pipeline::PipelineConfig& config,
+                                                               std::string db_dir, bool builtin,
+                                                               std::shared_ptr<const examples::ExampleLibrary> examples,
+                                                               std::optional<linking::KeyInferenceMode> infer_keys) {
   if (db_dir.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "a pipeline system needs the databases (--db-dir) to run queries");
   }
@@ -58,6 +59,7 @@ Result<std::unique_ptr<PipelineSystem>> PipelineSystem::Create(
   s->config_ = config;
   s->db_dir_ = std::move(db_dir);
   s->examples_ = std::move(examples);
+  s->infer_keys_ = infer_keys;
   // A measured system answers on its own: no fallback to another generator.
   s->config_.options.fallback = false;
   if (builtin) {
@@ -85,6 +87,11 @@ Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
   io.samples = 3;
   auto schema = catalog::Introspect(**conn, io);
   if (!schema) return schema.error();
+  if (infer_keys_) {
+    linking::InferKeysOptions ko;
+    ko.mode = *infer_keys_;
+    if (auto inferred = linking::InferKeys(**conn, *schema, ko); !inferred) return inferred.error();
+  }
   db.conn = std::move(*conn);
   db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
   db.schema->database = db_id;
@@ -136,6 +143,24 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     out.stages.push_back({st.stage, st.ms, st.prompt_tokens, st.completion_tokens});
   }
   return out;
+}
+
+std::string BuiltinSystemSpec(std::optional<linking::KeyInferenceMode> infer_keys) {
+  if (!infer_keys) return "builtin";
+  return *infer_keys == linking::KeyInferenceMode::kReplace ? "builtin:infer-keys=replace" : "builtin:infer-keys=add";
+}
+
+std::optional<Result<std::optional<linking::KeyInferenceMode>>> ParseBuiltinSystem(const std::string& system) {
+  using Mode = std::optional<linking::KeyInferenceMode>;
+  if (system == "builtin") return Result<Mode>(Mode());
+  constexpr std::string_view kPrefix = "builtin:infer-keys=";
+  if (!system.starts_with(kPrefix)) return std::nullopt;
+  auto mode = linking::KeyInferenceModeByName(std::string_view(system).substr(kPrefix.size()));
+  if (!mode) {
+    return Result<Mode>(
+        MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown key inference in '{}': add or replace", system)));
+  }
+  return Result<Mode>(Mode(*mode));
 }
 
 std::string PipelineSystemSpec(const pipeline::PipelineConfig& config) {

@@ -17,6 +17,7 @@
 #include "examples/mask.h"
 #include "examples/store.h"
 #include "exec/connection.h"
+#include "linking/infer_keys.h"
 #include "pipeline/config.h"
 #include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
@@ -46,9 +47,12 @@ class PipelineSystem {
   /// Fails when the generator cannot be built (no model, unknown prompt style). With `builtin`, the generator is the
   /// built-in translator (one per database) and the configuration's [llm] part is not used. `examples` is the store
   /// config.examples names, loaded (null: none); with the ground configuration each question's own entry is left out.
+  /// With `infer_keys`, each database's schema gets inferred keys after introspection (kReplace: its declared keys are
+  /// dropped first, to measure answering with inferred keys alone).
   static Result<std::unique_ptr<PipelineSystem>> Create(
       const pipeline::PipelineConfig& config, std::string db_dir, bool builtin = false,
-      std::shared_ptr<const examples::ExampleLibrary> examples = nullptr);
+      std::shared_ptr<const examples::ExampleLibrary> examples = nullptr,
+      std::optional<linking::KeyInferenceMode> infer_keys = std::nullopt);
   /// Runs the pipeline on the question's database (read-only; introspected once per database, with sample values).
   /// A question the pipeline cannot answer is an answer with an error; only a database that cannot be opened fails.
   Result<SystemAnswer> Answer(const Question& question);
@@ -65,9 +69,16 @@ class PipelineSystem {
   Result<Db*> Database(const std::string& db_id);
   pipeline::PipelineConfig config_;
   std::shared_ptr<const examples::ExampleLibrary> examples_;
+  std::optional<linking::KeyInferenceMode> infer_keys_;
   std::string db_dir_;
   std::map<std::string, Db> dbs_;
 };
+
+/// The built-in translator's system string with key inference ("builtin", "builtin:infer-keys=add" or
+/// "builtin:infer-keys=replace"), and back: nullopt when `system` is not the built-in translator; an error for an
+/// unknown mode.
+std::string BuiltinSystemSpec(std::optional<linking::KeyInferenceMode> infer_keys);
+std::optional<Result<std::optional<linking::KeyInferenceMode>>> ParseBuiltinSystem(const std::string& system);
 
 /// The system string a run stores for a pipeline configuration ("pipeline:" and the configuration as JSON, without
 /// the API key), and back (the key from the environment).

@@ -50,65 +50,66 @@ std::string Expected() {
 class InferKeysTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = dir_.File("shop.db");
-    test::MakeSqliteDb(path_, test::ReadFile(kData + "infer_keys_fixture.sql"));
-    auto conn = exec::Connect(path_);
-    ASSERT_TRUE(conn.ok()) << conn.error().message;
-    conn_ = std::move(*conn);
-    auto schema = catalog::Introspect(*conn_, {});
-    ASSERT_TRUE(schema.ok()) << schema.error().message;
-    schema_ = std::move(*schema);
+    fixture_path = tmp.File("shop.db");
+    test::MakeSqliteDb(fixture_path, test::ReadFile(kData + "infer_keys_fixture.sql"));
+    auto opened = exec::Connect(fixture_path);
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    fixture_conn = std::move(*opened);
+    auto introspected = catalog::Introspect(*fixture_conn, {});
+    ASSERT_TRUE(introspected.ok()) << introspected.error().message;
+    fixture_schema = std::move(*introspected);
   }
-  test::TempDir dir_;
-  std::string path_;
-  std::unique_ptr<exec::Connection> conn_;
-  catalog::Schema schema_;
+  test::TempDir tmp;
+  std::string fixture_path;
+  std::unique_ptr<exec::Connection> fixture_conn;
+  catalog::Schema fixture_schema;
 };
 
 TEST_F(InferKeysTest, InfersTheExpectedKeysAndMarksThem) {
-  std::string before = test::FileChecksum(path_);
-  auto result = InferKeys(*conn_, schema_, {});
+  std::string before = test::FileChecksum(fixture_path);
+  auto result = InferKeys(*fixture_conn, fixture_schema, {});
   ASSERT_TRUE(result.ok()) << result.error().message;
-  EXPECT_EQ(KeyLines(schema_), Expected());
-  for (const auto& t : schema_.tables) {
+  EXPECT_EQ(KeyLines(fixture_schema), Expected());
+  for (const auto& t : fixture_schema.tables) {
     EXPECT_EQ(t.primary_key_inferred, !t.primary_key.empty()) << t.name;
     for (const auto& fk : t.foreign_keys) EXPECT_TRUE(fk.inferred) << t.name;
   }
-  EXPECT_EQ(test::FileChecksum(path_), before) << "inference must not write to the database";
+  EXPECT_EQ(test::FileChecksum(fixture_path), before) << "inference must not write to the database";
   // The join paths use inferred keys like declared ones.
-  auto tree = ConnectTables(schema_, {"customers", "products"});
+  auto tree = ConnectTables(fixture_schema, {"customers", "products"});
   ASSERT_TRUE(tree.has_value());
   EXPECT_EQ(tree->Tables().size(), 4U);  // customers, orders, order_lines, products
 }
 
 TEST_F(InferKeysTest, RenderingsTellInferredKeysApart) {
-  ASSERT_TRUE(InferKeys(*conn_, schema_, {}).ok());
-  std::string ddl = catalog::RenderDdl(schema_, sql::Sqlite());
+  ASSERT_TRUE(InferKeys(*fixture_conn, fixture_schema, {}).ok());
+  std::string ddl = catalog::RenderDdl(fixture_schema, sql::Sqlite());
   EXPECT_NE(ddl.find("-- inferred key: FOREIGN KEY (customer_id) REFERENCES customers (customer_id)"),
             std::string::npos)
       << ddl;
   EXPECT_EQ(ddl.find("  FOREIGN KEY"), std::string::npos) << "an inferred key is no constraint of the DDL\n" << ddl;
-  std::string prompt = catalog::RenderPromptDdl(schema_, sql::Sqlite());
+  std::string prompt = catalog::RenderPromptDdl(fixture_schema, sql::Sqlite());
   EXPECT_NE(prompt.find("REFERENCES staff (staff_id) -- inferred"), std::string::npos) << prompt;
-  std::string list = catalog::RenderList(schema_);
+  std::string list = catalog::RenderList(fixture_schema);
   EXPECT_NE(list.find("inferred foreign key: orders(customer_id) -> customers(customer_id)"), std::string::npos);
-  EXPECT_NE(catalog::RenderPromptSnails(schema_).find("# inferred primary key: staff(staff_id)"), std::string::npos);
-  auto back = catalog::FromJson(catalog::ToJson(schema_));
+  EXPECT_NE(catalog::RenderPromptSnails(fixture_schema).find("# inferred primary key: staff(staff_id)"),
+            std::string::npos);
+  auto back = catalog::FromJson(catalog::ToJson(fixture_schema));
   ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(*back, schema_) << "the inferred flags round-trip through JSON";
+  EXPECT_EQ(*back, fixture_schema) << "the inferred flags round-trip through JSON";
 }
 
 TEST_F(InferKeysTest, AddKeepsDeclaredKeysAndReplaceDropsThem) {
   catalog::Table* orders = nullptr;
-  for (auto& t : schema_.tables) {
+  for (auto& t : fixture_schema.tables) {
     if (t.name == "orders") orders = &t;
   }
   ASSERT_NE(orders, nullptr);
   orders->primary_key = {"order_id"};
   orders->foreign_keys.push_back({"", {"sold_by"}, "", "staff", {"staff_id"}, false});
-  catalog::Schema copy = schema_;
-  ASSERT_TRUE(InferKeys(*conn_, schema_, {}).ok());
-  const catalog::Table* o = schema_.FindTable("orders");
+  catalog::Schema copy = fixture_schema;
+  ASSERT_TRUE(InferKeys(*fixture_conn, fixture_schema, {}).ok());
+  const catalog::Table* o = fixture_schema.FindTable("orders");
   EXPECT_FALSE(o->primary_key_inferred);
   ASSERT_FALSE(o->foreign_keys.empty());
   EXPECT_FALSE(o->foreign_keys[0].inferred);
@@ -116,7 +117,7 @@ TEST_F(InferKeysTest, AddKeepsDeclaredKeysAndReplaceDropsThem) {
 
   InferKeysOptions replace;
   replace.mode = KeyInferenceMode::kReplace;
-  ASSERT_TRUE(InferKeys(*conn_, copy, replace).ok());
+  ASSERT_TRUE(InferKeys(*fixture_conn, copy, replace).ok());
   EXPECT_EQ(KeyLines(copy), Expected()) << "the declared key was dropped and the keys inferred";
 }
 

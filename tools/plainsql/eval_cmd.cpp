@@ -13,7 +13,9 @@
 #include "eval/run_text.h"
 #include "eval/runner.h"
 #include "eval/score.h"
+#include "eval/systems.h"
 #include "exec/connection.h"
+#include "linking/infer_keys.h"
 
 namespace plainsql::cli {
 
@@ -81,7 +83,8 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--tables", tables_, "tables.json, for names where there is no database");
   run_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout)");
   run_->add_option("--system", system_,
-                   "What answers: builtin (the offline translator), predictions:FILE (one SQL per line, in question "
+                   "What answers: builtin (the offline translator; builtin:infer-keys=add|replace as --infer-keys "
+                   "gives), predictions:FILE (one SQL per line, in question "
                    "order), pipeline (the ask pipeline as plainsql.toml and the environment configure it) or "
                    "pipeline:FILE.toml");
   run_->add_option("--runs", runs_file_,
@@ -89,6 +92,9 @@ EvalCommands::EvalCommands(CLI::App& app) {
                    "machines can share a run)")
       ->capture_default_str();
   run_->add_option("--name", name_, "A name for the run, usable instead of its id");
+  run_->add_flag("--infer-keys{add}", infer_keys_,
+                 "With --system builtin: add the keys each database does not declare, inferred from names and values; "
+                 "--infer-keys=replace drops the declared keys and answers on inferred ones alone");
   run_->add_option("--config", config_file_, "With --system pipeline: the configuration file (default plainsql.toml)");
   run_->add_option("--configuration", configuration_,
                    "With --system pipeline, one of the NATURAL thesis's configurations: baseline (the model's answer "
@@ -192,7 +198,19 @@ int EvalCommands::Score() {
 
 int EvalCommands::RunBenchmark() {
   eval::RunRequest request;
-  request.spec = {name_, benchmark_, questions_, db_dir_, tables_, system_, keep_distinct_, timeout_ms_};
+  std::string system = system_;
+  if (!infer_keys_.empty()) {
+    auto mode = linking::KeyInferenceModeByName(infer_keys_);
+    if (!mode) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys_)));
+    }
+    if (system_ != "builtin") {
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "--infer-keys applies to a new run of --system builtin"));
+    }
+    system = eval::BuiltinSystemSpec(*mode);
+  }
+  request.spec = {name_, benchmark_, questions_, db_dir_, tables_, system, keep_distinct_, timeout_ms_};
   request.selection = SelectionOf(databases_, from_, to_);
   request.config_file = config_file_;
   request.configuration = configuration_;

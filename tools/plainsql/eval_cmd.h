@@ -24,6 +24,7 @@ class EvalCommands {
   CLI::App* score_ = nullptr;
   CLI::App* run_ = nullptr;
   CLI::App* subsets_ = nullptr;
+  std::string infer_keys_;  // eval run --infer-keys[=add|replace]: the built-in translator on inferred keys
   std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_, configuration_, examples_;
   std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_;
   std::vector<std::string> databases_, difficulties_;
