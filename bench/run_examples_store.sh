@@ -32,11 +32,13 @@ if [ "${KEEP:-0}" = 1 ]; then echo "work folder (kept): $work"; else trap 'rm -r
 questions=$work/questions.json
 store=$work/store.examples
 
-# The figures /usr/bin/time -v wrote to $1: wall time and peak resident set size.
+# The figures /usr/bin/time -v wrote to $1: wall time, CPU time (user + system: what the wall time would be on a
+# core of its own, as the build is single-threaded but for the distances) and peak resident set size.
 timed() {
-  sed -n -e 's/^\s*Elapsed (wall clock) time (h:mm:ss or m:ss): /wall /p' \
-    -e 's/^\s*Maximum resident set size (kbytes): \(.*\)/\1/p' "$1" |
-    awk '/^wall/ {wall = $2; next} {rss = $1} END {printf "wall %s, peak RSS %.0f MiB\n", wall, rss / 1024}'
+  awk -F': ' '/Elapsed \(wall clock\)/ {wall = $2} /User time/ {user = $2} /System time/ {sys = $2}
+    /Percent of CPU/ {cpu = $2} /Maximum resident set size/ {rss = $2}
+    END {printf "wall %s, CPU %.1f s (user %.1f, system %.1f; %s of one core), peak RSS %.0f MiB\n",
+         wall, user + sys, user, sys, cpu, rss / 1024}' "$1"
 }
 
 echo "machine: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load$(uptime | sed 's/.*load average:/ average:/')"
