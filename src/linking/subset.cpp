@@ -75,6 +75,10 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
         m.table_threshold = v;
       } else if (f[0] == "column_threshold") {
         m.column_threshold = v;
+      } else if (f[0] == "table_lambda") {
+        m.table_lambda = v;
+      } else if (f[0] == "column_lambda") {
+        m.column_lambda = v;
       } else if (f[0] == "small_table") {
         m.small_table = static_cast<size_t>(std::max(0.0, v));
       } else if (f[0] == "table_bias") {
@@ -101,6 +105,7 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
   for (const auto& l : Split(comment, '\n')) out += "# " + l + "\n";
   out += fmt::format("table_threshold\t{:.4f}\ncolumn_threshold\t{:.4f}\nsmall_table\t{}\n", table_threshold,
                      column_threshold, small_table);
+  out += fmt::format("table_lambda\t{:.4f}\ncolumn_lambda\t{:.4f}\n", table_lambda, column_lambda);
   out += fmt::format("table_bias\t{:.6f}\ncolumn_bias\t{:.6f}\n", table_bias, column_bias);
   for (size_t i = 0; i < table_weights.size(); ++i) {
     out += fmt::format("table\t{}\t{:.6f}\n", TableFeatureNames()[i], table_weights[i]);

@@ -71,13 +71,31 @@ const std::vector<std::string> kColumnFeatures = {
     "number_and_numeric",    // the question has a number and the column is numeric
     "table_overlap",         // its table's name overlap
     "column_evidence_rank",  // 1 / (1 + rank of its evidence among its table's columns)
+    "first_text_column",     // the first text column of its table (what a row is usually shown by)
+    "time_and_date",         // the question asks about time or age ("youngest", "recent") and the column is a date
+    "table_evidence_share",  // its table's evidence / the best table's
+    "table_rank",            // its table's 1 / (1 + rank by evidence)
 };
+
+// Question words about time or age, which a date column answers ("the youngest" orders by a birth date).
+bool TimeWord(std::string_view lower) {
+  static const std::set<std::string, std::less<>> kWords = {
+      "young",  "younger", "youngest", "old",   "older", "oldest", "recent", "recently", "latest", "earliest",
+      "newest", "when",    "year",     "years", "date",  "dates",  "born",   "birth",    "age",    "ages",
+      "month",  "day",     "time",     "first", "last",  "before", "after",  "since",    "until"};
+  return kWords.count(lower) > 0;
+}
 
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
+// w · (x, its pairwise products) + bias, without building the expanded vector.
 double Dot(const std::vector<double>& w, const std::vector<double>& x, double bias) {
   double z = bias;
-  for (size_t i = 0; i < w.size() && i < x.size(); ++i) z += w[i] * x[i];
+  size_t k = 0;
+  for (; k < x.size() && k < w.size(); ++k) z += w[k] * x[k];
+  for (size_t i = 0; i < x.size(); ++i) {
+    for (size_t j = i + 1; j < x.size() && k < w.size(); ++j, ++k) z += w[k] * x[i] * x[j];
+  }
   return z;
 }
 
@@ -130,8 +148,38 @@ struct LinkEvidence {
 
 }  // namespace
 
-const std::vector<std::string>& TableFeatureNames() { return kTableFeatures; }
-const std::vector<std::string>& ColumnFeatureNames() { return kColumnFeatures; }
+namespace {
+
+// The model's inputs: the features, then the product of every pair ("a*b"), so that a linear model can weigh one
+// feature by another (a column's link counts more when its table is the best one).
+std::vector<std::string> WithPairs(const std::vector<std::string>& names) {
+  std::vector<std::string> out = names;
+  for (size_t i = 0; i < names.size(); ++i) {
+    for (size_t j = i + 1; j < names.size(); ++j) out.push_back(names[i] + "*" + names[j]);
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& TableFeatureNames() {
+  static const std::vector<std::string> kNames = WithPairs(kTableFeatures);
+  return kNames;
+}
+
+const std::vector<std::string>& ColumnFeatureNames() {
+  static const std::vector<std::string> kNames = WithPairs(kColumnFeatures);
+  return kNames;
+}
+
+std::vector<double> ModelInputs(const std::vector<double>& x) {
+  std::vector<double> out = x;
+  out.reserve(x.size() * (x.size() + 1) / 2);
+  for (size_t i = 0; i < x.size(); ++i) {
+    for (size_t j = i + 1; j < x.size(); ++j) out.push_back(x[i] * x[j]);
+  }
+  return out;
+}
 
 LinkResources::~LinkResources() = default;
 
@@ -256,15 +304,27 @@ struct BuiltinSubsetter::Impl {
                                                  const std::vector<size_t>& value_hits, const std::vector<bool>& quoted,
                                                  const std::set<std::string>& qstems, std::vector<double>& evidence,
                                                  std::vector<size_t>& distance) const;
-  Subset Choose(const QuestionFeatures& f, const SubsetOptions& options) const;
+  QuestionScores Score(const QuestionFeatures& f) const;
+  Subset Choose(const QuestionScores& p, const SubsetOptions& options) const;
 };
+
+QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
+  QuestionScores p;
+  p.columns.resize(f.tables.size());
+  for (size_t t = 0; t < f.tables.size(); ++t) {
+    p.tables.push_back(Sigmoid(Dot(model.table_weights, f.tables[t], model.table_bias)));
+    for (const auto& x : f.columns[t]) p.columns[t].push_back(Sigmoid(Dot(model.column_weights, x, model.column_bias)));
+  }
+  return p;
+}
 
 QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
   const size_t nt = tables.size();
   std::vector<retrieval::Token> tokens = retrieval::Tokenize(question, stemmer);
   std::set<std::string> qstems;
-  bool has_number = false;
+  bool has_number = false, time_word = false;
   for (const auto& t : tokens) {
+    if (t.kind == retrieval::TokenKind::kWord && TimeWord(t.lower)) time_word = true;
     if (t.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(t.lower)) qstems.insert(t.stem);
     if (t.kind == retrieval::TokenKind::kNumber) has_number = true;
   }
@@ -318,6 +378,10 @@ QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
     double best_link = 0;
     for (size_t c = 0; c < ncols; ++c) best_link = std::max(best_link, column_link[t][c].score);
     const std::vector<double>& tf = out.tables[t];
+    size_t first_text = ncols;
+    for (size_t c = 0; c < ncols && first_text == ncols; ++c) {
+      if (table.columns[c].type_class == catalog::TypeClass::kText) first_text = c;
+    }
     for (size_t c = 0; c < ncols; ++c) {
       const ColumnInfo& info = tables[t].columns[c];
       const LinkEvidence& l = column_link[t][c];
@@ -348,7 +412,11 @@ QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
                                 l.score > 0 && l.score >= best_link ? 1.0 : 0.0,
                                 has_number && numeric ? 1.0 : 0.0,
                                 tf[3],
-                                1.0 / (1.0 + static_cast<double>(rank))});
+                                1.0 / (1.0 + static_cast<double>(rank)),
+                                c == first_text ? 1.0 : 0.0,
+                                time_word && tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
+                                tf[18],
+                                tf[11]});
     }
   }
   return out;
@@ -413,19 +481,21 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
   return out;
 }
 
-Subset BuiltinSubsetter::Impl::Choose(const QuestionFeatures& f, const SubsetOptions& options) const {
+Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options) const {
   const size_t nt = tables.size();
-  const double tt = options.threshold.value_or(model.table_threshold);
-  const double ct = options.threshold.value_or(model.column_threshold);
+  // A threshold grows as the schema shrinks: leaving an element out saves 1/N of the proportion, so in a small schema
+  // only a likelier element is worth its place (keep it when -log(1 - p) > lambda / N).
+  double n = static_cast<double>(nt);
+  for (const auto& t : p.columns) n += static_cast<double>(t.size());
+  const double tt = options.threshold.value_or(
+      std::max(model.table_threshold, 1.0 - std::exp(-model.table_lambda / std::max(1.0, n))));
+  const double ct = options.threshold.value_or(
+      std::max(model.column_threshold, 1.0 - std::exp(-model.column_lambda / std::max(1.0, n))));
   const size_t small = options.small_table.value_or(model.small_table);
-  std::vector<double> pt(nt);
-  std::vector<std::vector<double>> pc(nt);
+  const std::vector<double>& pt = p.tables;
+  const std::vector<std::vector<double>>& pc = p.columns;
   size_t top = 0;
-  for (size_t t = 0; t < nt; ++t) {
-    pt[t] = Sigmoid(Dot(model.table_weights, f.tables[t], model.table_bias));
-    for (const auto& x : f.columns[t]) pc[t].push_back(Sigmoid(Dot(model.column_weights, x, model.column_bias)));
-    if (pt[t] > pt[top]) top = t;
-  }
+  for (size_t t = 0; t < nt; ++t) top = pt[t] > pt[top] ? t : top;
   Subset s;
   if (nt == 0) return s;
   // Tables: over the threshold, or holding a column over it; the best one always.
@@ -477,15 +547,15 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionFeatures& f, const SubsetOpt
       in_tree[want] = true;  // not reachable: kept on its own
       continue;
     }
-    for (size_t n = want; !in_tree[n]; n = parent[n].first) {
-      auto [prev, arc] = parent[n];
-      in_tree[n] = true;
-      if (!kept[n]) {
-        bridge[n] = true;
-        s.notes.push_back(fmt::format("{}: on the join path to {}", tables[n].name, tables[want].name));
+    for (size_t at = want; !in_tree[at]; at = parent[at].first) {
+      auto [prev, arc] = parent[at];
+      in_tree[at] = true;
+      if (!kept[at]) {
+        bridge[at] = true;
+        s.notes.push_back(fmt::format("{}: on the join path to {}", tables[at].name, tables[want].name));
       }
       for (size_t c : arc->from_columns) cols[prev].insert(c);
-      for (size_t c : arc->to_columns) cols[n].insert(c);
+      for (size_t c : arc->to_columns) cols[at].insert(c);
     }
   }
   // Columns: small tables whole, others by the threshold, their primary key, and their best column.
@@ -536,12 +606,20 @@ BuiltinSubsetter::~BuiltinSubsetter() = default;
 QuestionFeatures BuiltinSubsetter::Features(const std::string& question) { return impl_->Features(question); }
 
 Subset BuiltinSubsetter::Choose(const QuestionFeatures& features, const SubsetOptions& options) const {
-  return impl_->Choose(features, options);
+  return impl_->Choose(impl_->Score(features), options);
 }
+
+QuestionScores BuiltinSubsetter::Score(const QuestionFeatures& features) const { return impl_->Score(features); }
+
+Subset BuiltinSubsetter::Choose(const QuestionScores& scores, const SubsetOptions& options) const {
+  return impl_->Choose(scores, options);
+}
+
+void BuiltinSubsetter::SetModel(SubsetModel model) { impl_->model = std::move(model); }
 
 Result<Subset> BuiltinSubsetter::Select(const std::string& question, const SubsetOptions& options) {
   auto t0 = Clock::now();
-  Subset s = impl_->Choose(impl_->Features(question), options);
+  Subset s = impl_->Choose(impl_->Score(impl_->Features(question)), options);
   s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return s;
 }

@@ -22,18 +22,23 @@ class Expander;
 
 namespace plainsql::linking {
 
-/// The names of the features, in vector order (the model file names its weights by them).
+/// The names of the model's inputs, in order (the model file names its weights by them): the features, then the
+/// product of every pair of them ("link*table_is_best").
 const std::vector<std::string>& TableFeatureNames();
 const std::vector<std::string>& ColumnFeatureNames();
+/// A feature vector as the model's input: the features, then their pairwise products.
+std::vector<double> ModelInputs(const std::vector<double>& features);
 
 /// Two logistic regressions and the cut: p = 1 / (1 + exp(-(w·x + bias))).
 struct SubsetModel {
   std::vector<double> table_weights, column_weights;  // one per feature
   double table_bias = 0, column_bias = 0;
-  double table_threshold = 0.1, column_threshold = 0.1;
-  size_t small_table = 8;  // kept tables with at most this many columns are kept whole
-  /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, small_table,
-  /// table_bias, column_bias) and "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
+  double table_threshold = 0.1, column_threshold = 0.1;  // the least probability kept, in a schema of any size
+  double table_lambda = 0, column_lambda = 0;  // in a schema of N elements the threshold is >= 1 - exp(-lambda / N)
+  size_t small_table = 8;                      // kept tables with at most this many columns are kept whole
+  /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
+  /// column_lambda, small_table, table_bias, column_bias) and "table<TAB>feature<TAB>weight" /
+  /// "column<TAB>feature<TAB>weight" lines.
   static Result<SubsetModel> Parse(const std::string& text);
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).
@@ -48,6 +53,12 @@ struct LinkResources {
   std::shared_ptr<const WordNet> wordnet;
   ~LinkResources();
   static Result<std::shared_ptr<const LinkResources>> Load();
+};
+
+/// The scorer's probabilities for one question: per table, and per table per column.
+struct QuestionScores {
+  std::vector<double> tables;
+  std::vector<std::vector<double>> columns;
 };
 
 /// The features of one question against every table and column of the schema.
@@ -68,6 +79,10 @@ class BuiltinSubsetter final : public Subsetter {
   /// The features alone (for training) and the choice from them (for choosing thresholds without recomputing them).
   QuestionFeatures Features(const std::string& question);
   Subset Choose(const QuestionFeatures& features, const SubsetOptions& options) const;
+  QuestionScores Score(const QuestionFeatures& features) const;
+  Subset Choose(const QuestionScores& scores, const SubsetOptions& options) const;
+  /// Replaces the model (the trainer tries weights and thresholds on the same features).
+  void SetModel(SubsetModel model);
 
  private:
   struct Impl;

@@ -1,0 +1,351 @@
+// Trains the built-in subsetter's scorer (src/linking/subset_builtin.h, issue #18) and chooses its thresholds; also
+// times it on a 90,000-column synthetic schema.
+//
+//   train_linker --questions train.json --tables tables.json --db-dir database --out src/linking/subset_model.tsv
+//   train_linker --speed
+//
+// Training questions are split by database, 80/20 (a database is held out when the hash of its db_id is 0 mod 5, as
+// examples_quality does). Each table and column of a question's database is one example for the table or column
+// logistic regression (liblinear, L2, C = --c), labelled by whether the gold query reads it (the identifiers `eval
+// subsets` scores against: sql::Resolve + eval::QueryIdentifiers). The regressions are fitted on the 80 %; on the
+// held-out 20 % a grid of (table threshold, column threshold, whole-table size) is scored with eval::ScoreSubset and
+// the setting with the highest perfect recall whose mean proportion stays under --max-proportion is written with the
+// weights. Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
+#include <fmt/format.h>
+#include <linear.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "catalog/benchmark_schema.h"
+#include "catalog/name_catalog.h"
+#include "common/hash.h"
+#include "common/strings.h"
+#include "eval/benchmark.h"
+#include "eval/metrics.h"
+#include "linking/subset_builtin.h"
+#include "linking/subset_methods.h"
+#include "sql/parser.h"
+#include "sql/resolver.h"
+
+namespace {
+
+using plainsql::linking::BuiltinSubsetter;
+using plainsql::linking::QuestionFeatures;
+using plainsql::linking::SubsetModel;
+using plainsql::linking::SubsetOptions;
+
+bool HeldOut(const std::string& db_id) { return plainsql::Hash64(db_id) % 5 == 0; }
+
+struct Example {
+  std::string db_id, question;
+  QuestionFeatures features;
+  plainsql::linking::QuestionScores scores;  // under the fitted weights
+  std::set<std::string> gold;                // lower-case tables and "table.column"
+  BuiltinSubsetter* subsetter = nullptr;
+  size_t schema_size = 0;
+  bool held_out = false;
+};
+
+void Quiet(const char*) {}
+
+// liblinear's L2 logistic regression on dense rows; returns the weights and the bias (for label 1).
+std::pair<std::vector<double>, double> Fit(const std::vector<std::vector<double>>& rows, const std::vector<double>& y,
+                                           double c) {
+  const int n = rows.empty() ? 0 : static_cast<int>(rows[0].size());
+  std::vector<std::vector<feature_node>> sparse(rows.size());
+  std::vector<feature_node*> x;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (int f = 0; f < n; ++f) {
+      if (rows[i][static_cast<size_t>(f)] != 0) sparse[i].push_back({f + 1, rows[i][static_cast<size_t>(f)]});
+    }
+    sparse[i].push_back({n + 1, 1.0});  // the bias, regularised like the weights
+    sparse[i].push_back({-1, 0});
+    x.push_back(sparse[i].data());
+  }
+  problem prob{};
+  prob.l = static_cast<int>(rows.size());
+  prob.n = n + 1;
+  prob.y = const_cast<double*>(y.data());
+  prob.x = x.data();
+  prob.bias = -1;
+  parameter param{};
+  param.solver_type = L2R_LR;
+  param.eps = 0.001;
+  param.C = c;
+  set_print_string_function(Quiet);
+  model* lm = train(&prob, &param);
+  std::vector<int> labels(2);
+  get_labels(lm, labels.data());
+  const double sign = labels[0] == 1 ? 1.0 : -1.0;  // liblinear's weights favour its first label
+  std::vector<double> w;
+  for (int f = 1; f <= n; ++f) w.push_back(sign * get_decfun_coef(lm, f, 0));
+  double bias = sign * get_decfun_coef(lm, n + 1, 0);
+  free_and_destroy_model(&lm);
+  return {w, bias};
+}
+
+std::set<std::string> Kept(const plainsql::linking::Subset& s) {
+  std::set<std::string> out;
+  for (const auto& t : s.tables) out.insert(plainsql::ToLower(t));
+  for (const auto& c : s.columns) out.insert(plainsql::ToLower(c));
+  return out;
+}
+
+struct Totals {
+  double perfect = 0, proportion = 0, relation_recall = 0, attribute_recall = 0, recall = 0;
+  size_t n = 0;
+  void Add(const plainsql::eval::SubsetScores& s) {
+    ++n;
+    perfect += s.perfect ? 1 : 0;
+    proportion += s.proportion;
+    relation_recall += s.relation_recall;
+    attribute_recall += s.attribute_recall;
+    recall += s.recall;
+  }
+  std::string Line() const {
+    auto m = [&](double v) { return n ? v / static_cast<double>(n) : 0.0; };
+    return fmt::format(
+        "PRe {:.3f}  proportion {:.3f}  relation recall {:.3f}  attribute recall {:.3f}  recall {:.3f}"
+        "  ({} questions)",
+        m(perfect), m(proportion), m(relation_recall), m(attribute_recall), m(recall), n);
+  }
+};
+
+Totals Score(const std::vector<Example>& examples, bool held_out, const SubsetOptions& options) {
+  Totals t;
+  for (const auto& e : examples) {
+    if (e.held_out != held_out) continue;
+    t.Add(plainsql::eval::ScoreSubset(e.gold, Kept(e.subsetter->Choose(e.scores, options)), e.schema_size));
+  }
+  return t;
+}
+
+// The gold identifiers of a question, or nothing when its query does not parse.
+std::set<std::string> Gold(const std::string& sql, const plainsql::catalog::Schema& schema) {
+  auto q = plainsql::sql::ParseQuery(sql, plainsql::sql::Sqlite());
+  if (!q) return {};
+  return plainsql::eval::QueryIdentifiers(
+      plainsql::sql::Resolve(*q, plainsql::catalog::ToNameCatalog(schema), plainsql::sql::Sqlite()));
+}
+
+// Words for the synthetic schema's names: ordinary English, no benchmark's names.
+const std::vector<std::string> kWords = {
+    "account", "address",  "amount",  "balance",  "branch",    "budget",  "category", "city",     "client",
+    "code",    "company",  "contact", "country",  "credit",    "date",    "customer", "delivery", "department",
+    "device",  "discount", "email",   "employee", "event",     "invoice", "item",     "level",    "location",
+    "manager", "member",   "name",    "note",     "number",    "order",   "owner",    "payment",  "period",
+    "phone",   "price",    "product", "project",  "quantity",  "rate",    "region",   "report",   "salary",
+    "service", "shipment", "status",  "store",    "supplier",  "task",    "tax",      "title",    "total",
+    "type",    "unit",     "user",    "vendor",   "warehouse", "weight"};
+
+int Speed() {
+  plainsql::catalog::Schema schema;
+  schema.database = "synthetic";
+  const size_t nt = 2500, nc = 36, nw = kWords.size();
+  for (size_t i = 0; i < nt; ++i) {
+    plainsql::catalog::Table t;
+    t.name = fmt::format("{}_{}_{}", kWords[i % nw], kWords[(i / nw) % nw], i);
+    for (size_t j = 0; j < nc; ++j) {
+      plainsql::catalog::Column c;
+      c.name = j == 0 ? "id" : fmt::format("{}_{}", kWords[(i + j) % nw], kWords[(j * 7 + i / 3) % nw]);
+      c.type_class = j % 3 == 0 ? plainsql::catalog::TypeClass::kNumeric : plainsql::catalog::TypeClass::kText;
+      t.columns.push_back(c);
+    }
+    t.primary_key = {"id"};
+    if (i > 0) t.foreign_keys.push_back({"", {t.columns[1].name}, "", schema.tables.back().name, {"id"}, false});
+    schema.tables.push_back(std::move(t));
+  }
+  auto resources = plainsql::linking::LinkResources::Load();
+  if (!resources) {
+    fmt::print(stderr, "{}\n", resources.error().message);
+    return 1;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  BuiltinSubsetter subsetter(schema, *resources, nullptr);
+  double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const std::vector<std::string> questions = {
+      "What is the total amount of payments per customer?",
+      "List the names of employees in each department with a salary above 5000.",
+      "Which supplier delivers the most products to the warehouse in the north region?",
+      "How many invoices have status paid?",
+      "Show the email and phone of every contact of company Acme.",
+      "What is the average price of items by category?",
+      "Which manager owns the project with the largest budget?",
+      "Count the shipments per country and city.",
+  };
+  std::vector<double> ms;
+  size_t kept = 0;
+  for (int round = 0; round < 5; ++round) {
+    for (const auto& q : questions) {
+      auto s = subsetter.Select(q, {});
+      ms.push_back(s->ms);
+      kept += s->columns.size();
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  fmt::print(
+      "{} tables, {} columns: index built in {:.0f} ms; per question p50 {:.1f} ms, p99 {:.1f} ms, max {:.1f} ms; "
+      "mean {:.0f} columns kept\n",
+      nt, nt * nc, build_ms, ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(),
+      static_cast<double>(kept) / static_cast<double>(ms.size()));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
+  std::string questions, tables_file, db_dir, out;
+  double c = 1.0, max_proportion = 0.45;
+  bool speed = false;
+  size_t misses = 0;
+  app.add_option("--questions", questions, "Spider train.json");
+  app.add_option("--tables", tables_file, "tables.json");
+  app.add_option("--db-dir", db_dir, "Spider's database folder (cell values)");
+  app.add_option("--out", out, "Where to write the model (src/linking/subset_model.tsv)");
+  app.add_option("--c", c, "liblinear's C")->capture_default_str();
+  app.add_option("--max-proportion", max_proportion, "The mean proportion the thresholds must keep under")
+      ->capture_default_str();
+  app.add_option("--misses", misses, "Print this many held-out questions the chosen setting misses");
+  app.add_flag("--speed", speed, "Time the shipped model on a 90,000-column synthetic schema");
+  CLI11_PARSE(app, argc, argv);
+  if (speed) return Speed();
+  auto benchmark = plainsql::eval::LoadBenchmark("spider", questions);
+  auto tables = plainsql::catalog::BenchmarkSchemas::Read(tables_file);
+  auto resources = plainsql::linking::LinkResources::Load();
+  if (!benchmark || !tables || !resources) {
+    fmt::print(stderr, "cannot read the questions, the tables or the naturalness data\n");
+    return 1;
+  }
+  std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>> dbs;
+  std::vector<Example> examples;
+  auto t0 = std::chrono::steady_clock::now();
+  for (const auto& q : benchmark->questions) {
+    auto& db = dbs[q.db_id];
+    if (!db) {
+      auto opened = plainsql::linking::OpenSubsetDatabase(
+          *tables, q.db_id, db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(db_dir, q.db_id), "builtin",
+          *resources);
+      if (!opened) {
+        fmt::print(stderr, "{}: {}\n", q.db_id, opened.error().message);
+        return 1;
+      }
+      db = std::move(*opened);
+    }
+    Example e;
+    e.db_id = q.db_id;
+    e.question = q.question;
+    e.gold = Gold(q.gold_sql, db->schema);
+    if (e.gold.empty()) continue;
+    e.subsetter = dynamic_cast<BuiltinSubsetter*>(db->subsetter.get());
+    e.features = e.subsetter->Features(q.question);
+    e.schema_size = db->schema.tables.size() + db->schema.ColumnCount();
+    e.held_out = HeldOut(q.db_id);
+    examples.push_back(std::move(e));
+  }
+  fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  // The regressions, on the 80 %.
+  std::vector<std::vector<double>> trows, crows;
+  std::vector<double> ty, cy;
+  for (const auto& e : examples) {
+    if (e.held_out) continue;
+    const auto& schema = dbs[e.db_id]->schema;
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      const std::string table = plainsql::ToLower(schema.tables[t].name);
+      trows.push_back(plainsql::linking::ModelInputs(e.features.tables[t]));
+      ty.push_back(e.gold.count(table) ? 1 : -1);
+      for (size_t k = 0; k < schema.tables[t].columns.size(); ++k) {
+        crows.push_back(plainsql::linking::ModelInputs(e.features.columns[t][k]));
+        cy.push_back(e.gold.count(table + "." + plainsql::ToLower(schema.tables[t].columns[k].name)) ? 1 : -1);
+      }
+    }
+  }
+  SubsetModel model;
+  std::tie(model.table_weights, model.table_bias) = Fit(trows, ty, c);
+  std::tie(model.column_weights, model.column_bias) = Fit(crows, cy, c);
+  fmt::print(stderr, "fitted on {} table and {} column examples\n", trows.size(), crows.size());
+  for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(model);
+  for (auto& e : examples) e.scores = e.subsetter->Score(e.features);
+  // The thresholds, on the held-out 20 %.
+  const std::vector<double> grid = {0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 0.6};
+  const std::vector<double> lambdas = {0, 2, 4, 8, 16, 32};
+  const std::vector<size_t> sizes = {0, 5, 8, 12};
+  double best_perfect = -1, best_proportion = 1;
+  SubsetModel best = model;
+  const std::vector<double> caps = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
+  std::vector<double> curve(caps.size(), 0.0);
+  for (size_t setting = 0; setting < grid.size() * grid.size() * lambdas.size() * lambdas.size() * sizes.size();
+       ++setting) {
+    {
+      {
+        size_t k = setting;
+        SubsetModel m = model;
+        m.table_threshold = grid[k % grid.size()];
+        k /= grid.size();
+        m.column_threshold = grid[k % grid.size()];
+        k /= grid.size();
+        m.table_lambda = lambdas[k % lambdas.size()];
+        k /= lambdas.size();
+        m.column_lambda = lambdas[k % lambdas.size()];
+        k /= lambdas.size();
+        m.small_table = sizes[k % sizes.size()];
+        for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(m);
+        Totals t = Score(examples, true, {});
+        double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
+        for (size_t i = 0; i < caps.size(); ++i) {
+          if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
+        }
+        if (proportion > max_proportion) continue;
+        if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
+          best_perfect = perfect;
+          best_proportion = proportion;
+          best = m;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < caps.size(); ++i) {
+    fmt::print("held-out: best PRe {:.3f} at mean proportion <= {:.2f}\n", curve[i], caps[i]);
+  }
+  for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(best);
+  std::string train_line = Score(examples, false, {}).Line(), held_line = Score(examples, true, {}).Line();
+  // What the held-out questions miss, for --misses.
+  size_t shown = 0, miss_table = 0, miss_column_only = 0;
+  for (const auto& e : examples) {
+    if (!e.held_out) continue;
+    plainsql::linking::Subset s = e.subsetter->Choose(e.scores, {});
+    std::set<std::string> kept = Kept(s);
+    std::vector<std::string> missing;
+    bool table_missing = false;
+    for (const auto& g : e.gold) {
+      if (kept.count(g)) continue;
+      missing.push_back(g);
+      table_missing |= g.find('.') == std::string::npos;
+    }
+    if (missing.empty()) continue;
+    ++(table_missing ? miss_table : miss_column_only);
+    if (shown++ < misses) {
+      fmt::print("miss {}: {} | {}\n", e.db_id, e.question, plainsql::Join(missing, " "));
+    }
+  }
+  fmt::print("held-out misses: {} with a table missing, {} with only columns missing\n", miss_table, miss_column_only);
+  fmt::print("thresholds: table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns\n",
+             best.table_threshold, best.table_lambda, best.column_threshold, best.column_lambda, best.small_table);
+  fmt::print("train (80 %):      {}\nvalidation (20 %): {}\n", train_line, held_line);
+  if (!out.empty()) {
+    std::ofstream f(out);
+    f << best.Serialize(fmt::format(
+        "Generated by bench/train_linker (do not edit): logistic regressions (liblinear L2, C = {}) fitted on Spider\n"
+        "train's databases not held out; thresholds chosen on the held-out 20 % (hash of db_id 0 mod 5) for the\n"
+        "highest perfect recall with a mean proportion of at most {}.\nvalidation: {}",
+        c, max_proportion, held_line));
+  }
+  return 0;
+}

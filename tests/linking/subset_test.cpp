@@ -1,0 +1,151 @@
+// The subsetters of issue #18 (src/linking/subset*.h) on a small fixture database (tests/linking/data/
+// subset_schema.sql): every case of data/subset_cases.tsv keeps the tables and columns it lists; the budget caps the
+// columns; the model file round-trips and the compiled-in one parses; a subset line is what `eval subsets` reads; the
+// draft method keeps the tables its draft reads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include "catalog/introspect.h"
+#include "common/strings.h"
+#include "eval/score.h"
+#include "exec/connection.h"
+#include "linking/subset_builtin.h"
+#include "linking/subset_methods.h"
+#include "test_util.h"
+
+namespace plainsql::linking {
+namespace {
+
+const std::string kData = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/";
+
+class SubsetTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    shared_dir = new test::TempDir();
+    test::MakeSqliteDb(shared_dir->File("shop.db"), test::ReadFile(kData + "subset_schema.sql"));
+  }
+  static void TearDownTestSuite() {
+    delete shared_dir;
+    shared_dir = nullptr;
+  }
+  void SetUp() override {
+    auto c = exec::Connect(shared_dir->File("shop.db"));
+    ASSERT_TRUE(c) << c.error().message;
+    conn = std::move(*c);
+    catalog::IntrospectOptions io;
+    io.samples = 0;
+    auto s = catalog::Introspect(*conn, io);
+    ASSERT_TRUE(s) << s.error().message;
+    schema = std::move(*s);
+    auto v = retrieval::ValueIndex::Build(*conn, schema);
+    ASSERT_TRUE(v) << v.error().message;
+    values = std::make_unique<retrieval::ValueIndex>(std::move(*v));
+    auto r = LinkResources::Load();
+    ASSERT_TRUE(r) << r.error().message;
+    subsetter = std::make_unique<BuiltinSubsetter>(schema, *r, values.get());
+  }
+  static std::set<std::string> Kept(const Subset& s) {
+    std::set<std::string> out;
+    for (const auto& t : s.tables) out.insert(ToLower(t));
+    for (const auto& c : s.columns) out.insert(ToLower(c));
+    return out;
+  }
+
+  static test::TempDir* shared_dir;
+  std::unique_ptr<exec::Connection> conn;
+  catalog::Schema schema;
+  std::unique_ptr<retrieval::ValueIndex> values;
+  std::unique_ptr<BuiltinSubsetter> subsetter;
+};
+test::TempDir* SubsetTest::shared_dir = nullptr;
+
+TEST_F(SubsetTest, CasesKeepWhatTheyList) {
+  std::ifstream in(kData + "subset_cases.tsv");
+  ASSERT_TRUE(in) << kData << "subset_cases.tsv";
+  std::string line;
+  size_t cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto fields = Split(line, '\t');
+    ASSERT_EQ(fields.size(), 2u) << line;
+    auto s = subsetter->Select(fields[0], {});
+    ASSERT_TRUE(s) << s.error().message;
+    std::set<std::string> kept = Kept(*s);
+    for (const auto& want : Split(fields[1], ' ')) {
+      if (want.empty()) continue;
+      EXPECT_TRUE(kept.count(ToLower(want))) << fields[0] << ": missing " << want << "\n" << SubsetText(*s);
+    }
+    ++cases;
+  }
+  EXPECT_GE(cases, 8u);
+}
+
+TEST_F(SubsetTest, JoinPathTablesComeWithTheirKeys) {
+  // order_line is named by no question: it is on the path between orders and product.
+  auto s = subsetter->Select("Which customers ordered the Hammer?", {});
+  ASSERT_TRUE(s);
+  std::set<std::string> kept = Kept(*s);
+  EXPECT_TRUE(kept.count("order_line.order_id") && kept.count("order_line.product_id")) << SubsetText(*s);
+}
+
+TEST_F(SubsetTest, BudgetCapsTheColumns) {
+  SubsetOptions options;
+  options.budget = 3;
+  auto s = subsetter->Select("What is the quantity on hand in aisle A3 for each product title?", options);
+  ASSERT_TRUE(s);
+  EXPECT_LE(s->columns.size(), 3u) << SubsetText(*s);
+  options.budget = 0;
+  options.threshold = 0.0;  // everything passes
+  auto all = subsetter->Select("anything", options);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->columns.size(), schema.ColumnCount());
+}
+
+TEST_F(SubsetTest, SubsetLineIsWhatEvalSubsetsReads) {
+  auto s = subsetter->Select("How many orders have status shipped?", {});
+  ASSERT_TRUE(s);
+  std::string path = shared_dir->File("subsets.jsonl");
+  std::ofstream(path) << SubsetToJson(*s).dump() << "\n";
+  auto loaded = eval::LoadSubsets(path);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ASSERT_EQ(loaded->size(), 1u);
+  EXPECT_EQ((*loaded)[0].size(), s->tables.size() + s->columns.size());
+  nlohmann::ordered_json j = SubsetToJson(*s);
+  for (const char* key : {"tables", "columns", "scores", "ms"}) EXPECT_TRUE(j.contains(key)) << key;
+}
+
+TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
+  const SubsetModel& shipped = SubsetModel::Shipped();
+  ASSERT_EQ(shipped.table_weights.size(), TableFeatureNames().size());
+  ASSERT_EQ(shipped.column_weights.size(), ColumnFeatureNames().size());
+  EXPECT_TRUE(std::any_of(shipped.column_weights.begin(), shipped.column_weights.end(), [](double w) { return w; }));
+  auto again = SubsetModel::Parse(shipped.Serialize("round trip"));
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->small_table, shipped.small_table);
+  EXPECT_NEAR(again->table_threshold, shipped.table_threshold, 1e-4);
+  EXPECT_NEAR(again->column_lambda, shipped.column_lambda, 1e-4);
+  for (size_t i = 0; i < shipped.column_weights.size(); ++i) {
+    EXPECT_NEAR(again->column_weights[i], shipped.column_weights[i], 1e-5) << ColumnFeatureNames()[i];
+  }
+  EXPECT_FALSE(SubsetModel::Parse("table\tno_such_feature\t1\n"));
+  EXPECT_FALSE(SubsetModel::Parse("nonsense\n"));
+}
+
+TEST_F(SubsetTest, DraftKeepsTheTablesItsDraftReads) {
+  auto draft = MakeSubsetter("draft", schema, conn.get(), nullptr, nullptr);
+  ASSERT_TRUE(draft) << draft.error().message;
+  auto s = (*draft)->Select("How many customers are there?", {});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->tables, std::vector<std::string>{"customer"}) << SubsetText(*s);
+  EXPECT_EQ(s->columns.size(), 5u);  // every column of a kept table
+  EXPECT_FALSE(MakeSubsetter("draft", schema, nullptr, nullptr, nullptr));
+  auto unknown = MakeSubsetter("nope", schema, conn.get(), nullptr, nullptr);
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("builtin, draft"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace plainsql::linking
