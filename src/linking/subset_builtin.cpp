@@ -346,7 +346,20 @@ QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
     value_quoted[t].assign(tables[t].columns.size(), 0);
   }
   if (values) {
-    for (const auto& v : values->Match(tokens)) {
+    std::vector<retrieval::ValueMatch> matches = values->Match(tokens);
+    // A quoted name may be stored split over columns ("Ada Lovelace" as first and last name): its words are matched
+    // one by one too.
+    std::vector<retrieval::Token> words;
+    for (const auto& t : tokens) {
+      if (t.kind != retrieval::TokenKind::kQuoted) continue;
+      for (auto& w : retrieval::Tokenize(t.text, stemmer)) {
+        if (w.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(w.lower)) words.push_back(std::move(w));
+      }
+    }
+    if (!words.empty()) {
+      for (auto& v : values->Match(words)) matches.push_back(std::move(v));
+    }
+    for (const auto& v : matches) {
       auto t = table_by_lower.find(ToLower(v.table));
       if (t == table_by_lower.end()) continue;
       auto c = column_by_lower[t->second].find(ToLower(v.column));
