@@ -44,6 +44,8 @@ const std::vector<std::string> kTableFeatures = {
     "evidence",             // max(name link, 0.8 best column link, overlap, value hit)
     "evidence_share",       // evidence / best evidence of the schema
     "bridge",               // links two tables with evidence (a many-to-many table the question never names)
+    "referenced_by_best",   // the best table has a foreign key to it (a detail table's parent: its names, its labels)
+    "references_best",      // it has a foreign key to the best table
 };
 
 const std::vector<std::string> kColumnFeatures = {
@@ -125,6 +127,7 @@ double Share(const std::set<std::string>& words, const std::set<std::string>& qu
 struct Arc {
   size_t to = 0;
   std::vector<size_t> from_columns, to_columns;  // column indexes at each end
+  bool outgoing = true;                          // this table's foreign key (false: `to` references this table)
 };
 
 struct ColumnInfo {
@@ -274,7 +277,7 @@ struct BuiltinSubsetter::Impl {
         }
         for (size_t c : arc.from_columns) tables[t].columns[c].foreign = true;
         for (size_t c : arc.to_columns) tables[to->second].columns[c].foreign = true;
-        tables[to->second].arcs.push_back({t, arc.to_columns, arc.from_columns});
+        tables[to->second].arcs.push_back({t, arc.to_columns, arc.from_columns, false});
         tables[t].arcs.push_back(std::move(arc));
       }
     }
@@ -469,6 +472,11 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
       neighbour = std::max(neighbour, evidence[a.to]);
       if (evidence[a.to] > 0.3) ++linked_neighbours;
     }
+    bool referenced_by_best = false, references_best = false;
+    for (const Arc& a : tables[t].arcs) {
+      if (a.to != best || best_evidence <= 0) continue;
+      (a.outgoing ? references_best : referenced_by_best) = true;
+    }
     const double near = distance[t] == SIZE_MAX ? 0.0 : 1.0 / (1.0 + static_cast<double>(distance[t]));
     out[t] = {table_link[t].score,
               table_link[t].whole ? 1.0 : 0.0,
@@ -489,7 +497,9 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
               std::log1p(static_cast<double>(nt)),
               evidence[t],
               best_evidence > 0 ? evidence[t] / best_evidence : 0.0,
-              linked_neighbours >= 2 ? 1.0 : 0.0};
+              linked_neighbours >= 2 ? 1.0 : 0.0,
+              referenced_by_best ? 1.0 : 0.0,
+              references_best ? 1.0 : 0.0};
   }
   return out;
 }
