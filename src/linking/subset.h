@@ -1,6 +1,6 @@
 // Schema subsetting (issue #18): the tables and columns a question needs out of a schema too large to show whole.
 // One interface, several methods: `builtin` (subset_builtin.h: the linker's evidence, cell values and the foreign-key
-// graph, ranked by a learned scorer), `draft` (subset_draft.h: the tables a draft query of the built-in translator
+// graph, ranked by a learned scorer), `draft` (subset_methods.h: the tables a draft query of the built-in translator
 // reads). The output is what `plainsql eval subsets` scores.
 #pragma once
 
