@@ -10,7 +10,10 @@
 // subsets` scores against: sql::Resolve + eval::QueryIdentifiers). The regressions are fitted on the 80 %; on the
 // held-out 20 % a grid of (table threshold, column threshold, whole-table size) is scored with eval::ScoreSubset and
 // the setting with the highest perfect recall whose mean proportion stays under --max-proportion is written with the
-// weights. Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
+// weights. Each database is opened with its SQLite file, so every question has the built-in translator's draft as
+// evidence; each training question is also fitted once without it (its draft features 0), so the one model serves a
+// schema without a database as well, and the held-out score is printed both ways. Nothing is keyed to a name of a
+// benchmark's schemas or to its questions; dev is never read here.
 #include <fmt/format.h>
 #include <linear.h>
 
@@ -44,9 +47,9 @@ bool HeldOut(const std::string& db_id) { return plainsql::Hash64(db_id) % 5 == 0
 
 struct Example {
   std::string db_id, question;
-  QuestionFeatures features;
-  plainsql::linking::QuestionScores scores;  // under the fitted weights
-  std::set<std::string> gold;                // lower-case tables and "table.column"
+  QuestionFeatures features, plain;                        // with the draft, and without it
+  plainsql::linking::QuestionScores scores, plain_scores;  // under the fitted weights
+  std::set<std::string> gold;                              // lower-case tables and "table.column"
   BuiltinSubsetter* subsetter = nullptr;
   size_t schema_size = 0;
   bool held_out = false;
@@ -54,24 +57,37 @@ struct Example {
 
 void Quiet(const char*) {}
 
-// liblinear's L2 logistic regression on dense rows; returns the weights and the bias (for label 1).
-std::pair<std::vector<double>, double> Fit(const std::vector<std::vector<double>>& rows, const std::vector<double>& y,
-                                           double c) {
-  const int n = rows.empty() ? 0 : static_cast<int>(rows[0].size());
-  std::vector<std::vector<feature_node>> sparse(rows.size());
-  std::vector<feature_node*> x;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    for (int f = 0; f < n; ++f) {
-      if (rows[i][static_cast<size_t>(f)] != 0) sparse[i].push_back({f + 1, rows[i][static_cast<size_t>(f)]});
+// Training rows for liblinear: each the model's inputs (features and their products) as sparse nodes.
+struct Rows {
+  int n = 0;  // inputs per row
+  std::vector<std::vector<feature_node>> x;
+  std::vector<double> y;
+  void Add(const std::vector<double>& features, bool label) {
+    const std::vector<double> inputs = plainsql::linking::ModelInputs(features);
+    n = static_cast<int>(inputs.size());
+    std::vector<feature_node> row;
+    for (size_t f = 0; f < inputs.size(); ++f) {
+      if (inputs[f] != 0) row.push_back({static_cast<int>(f) + 1, inputs[f]});
     }
-    sparse[i].push_back({n + 1, 1.0});  // the bias, regularised like the weights
-    sparse[i].push_back({-1, 0});
-    x.push_back(sparse[i].data());
+    x.push_back(std::move(row));
+    y.push_back(label ? 1 : -1);
   }
+};
+
+// liblinear's L2 logistic regression; returns the weights and the bias (for label 1).
+std::pair<std::vector<double>, double> Fit(Rows& rows, double c) {
+  const int n = rows.n;
+  std::vector<feature_node*> x;
+  for (auto& row : rows.x) {
+    row.push_back({n + 1, 1.0});  // the bias, regularised like the weights
+    row.push_back({-1, 0});
+    x.push_back(row.data());
+  }
+  std::vector<double>& y = rows.y;
   problem prob{};
-  prob.l = static_cast<int>(rows.size());
+  prob.l = static_cast<int>(rows.x.size());
   prob.n = n + 1;
-  prob.y = const_cast<double*>(y.data());
+  prob.y = y.data();
   prob.x = x.data();
   prob.bias = -1;
   parameter param{};
@@ -117,13 +133,71 @@ struct Totals {
   }
 };
 
-Totals Score(const std::vector<Example>& examples, bool held_out, const SubsetOptions& options) {
+// The subsets of the held-out (or the fitted) questions scored, with their drafts or without (`plain`).
+Totals Score(const std::vector<Example>& examples, bool held_out, bool plain) {
   Totals t;
   for (const auto& e : examples) {
     if (e.held_out != held_out) continue;
-    t.Add(plainsql::eval::ScoreSubset(e.gold, Kept(e.subsetter->Choose(e.scores, options)), e.schema_size));
+    const auto& scores = plain ? e.plain_scores : e.scores;
+    t.Add(plainsql::eval::ScoreSubset(e.gold, Kept(e.subsetter->Choose(scores, {})), e.schema_size));
   }
   return t;
+}
+
+void SetModel(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs, const SubsetModel& m) {
+  for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(m);
+}
+
+// The cut with the highest held-out perfect recall whose mean proportion stays under `max_proportion`, for questions
+// with their drafts or without (`plain`); prints the best perfect recall under a few caps.
+plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
+                                       const std::vector<Example>& examples, const SubsetModel& model, bool plain,
+                                       double max_proportion) {
+  const std::vector<double> grid = {0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 0.6};
+  const std::vector<double> lambdas = {0, 2, 4, 8, 16, 32};
+  const std::vector<size_t> sizes = {0, 5, 8, 12};
+  double best_perfect = -1, best_proportion = 1;
+  plainsql::linking::SubsetCut best = model.cut;
+  const std::vector<double> caps = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
+  std::vector<double> curve(caps.size(), 0.0);
+  const size_t settings = grid.size() * grid.size() * lambdas.size() * lambdas.size() * sizes.size();
+  for (size_t setting = 0; setting < settings; ++setting) {
+    size_t k = setting;
+    plainsql::linking::SubsetCut cut;
+    cut.table_threshold = grid[k % grid.size()];
+    k /= grid.size();
+    cut.column_threshold = grid[k % grid.size()];
+    k /= grid.size();
+    cut.table_lambda = lambdas[k % lambdas.size()];
+    k /= lambdas.size();
+    cut.column_lambda = lambdas[k % lambdas.size()];
+    k /= lambdas.size();
+    cut.small_table = sizes[k % sizes.size()];
+    SubsetModel m = model;
+    m.cut = m.plain_cut = cut;
+    SetModel(dbs, m);
+    Totals t = Score(examples, true, plain);
+    double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
+    for (size_t i = 0; i < caps.size(); ++i) {
+      if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
+    }
+    if (proportion > max_proportion) continue;
+    if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
+      best_perfect = perfect;
+      best_proportion = proportion;
+      best = cut;
+    }
+  }
+  for (size_t i = 0; i < caps.size(); ++i) {
+    fmt::print("held-out{}: best PRe {:.3f} at mean proportion <= {:.2f}\n", plain ? " (no draft)" : "", curve[i],
+               caps[i]);
+  }
+  return best;
+}
+
+std::string CutLine(const plainsql::linking::SubsetCut& c) {
+  return fmt::format("table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns",
+                     c.table_threshold, c.table_lambda, c.column_threshold, c.column_lambda, c.small_table);
 }
 
 // The gold identifiers of a question, or nothing when its query does not parse.
@@ -203,7 +277,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
   std::string questions, tables_file, db_dir, out;
   double c = 1.0, max_proportion = 0.45;
-  bool speed = false;
+  bool speed = false, plain_copies = true;
   size_t misses = 0;
   app.add_option("--questions", questions, "Spider train.json");
   app.add_option("--tables", tables_file, "tables.json");
@@ -213,6 +287,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-proportion", max_proportion, "The mean proportion the thresholds must keep under")
       ->capture_default_str();
   app.add_option("--misses", misses, "Print this many held-out questions the chosen setting misses");
+  app.add_flag("--plain-copies,!--no-plain-copies", plain_copies,
+               "Also fit each training question without its draft (for schemas without a database)")
+      ->capture_default_str();
   app.add_flag("--speed", speed, "Time the shipped model on a 90,000-column synthetic schema");
   CLI11_PARSE(app, argc, argv);
   if (speed) return Speed();
@@ -245,82 +322,52 @@ int main(int argc, char** argv) {
     if (e.gold.empty()) continue;
     e.subsetter = dynamic_cast<BuiltinSubsetter*>(db->subsetter.get());
     e.features = e.subsetter->Features(q.question);
+    e.plain = e.features;
+    plainsql::linking::WithoutDraft(e.plain);
     e.schema_size = db->schema.tables.size() + db->schema.ColumnCount();
     e.held_out = HeldOut(q.db_id);
     examples.push_back(std::move(e));
   }
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  // The regressions, on the 80 %.
-  std::vector<std::vector<double>> trows, crows;
-  std::vector<double> ty, cy;
+  // The regressions, on the 80 %: each question with its draft and without.
+  Rows trows, crows;
   for (const auto& e : examples) {
     if (e.held_out) continue;
     const auto& schema = dbs[e.db_id]->schema;
-    for (size_t t = 0; t < schema.tables.size(); ++t) {
-      const std::string table = plainsql::ToLower(schema.tables[t].name);
-      trows.push_back(plainsql::linking::ModelInputs(e.features.tables[t]));
-      ty.push_back(e.gold.count(table) ? 1 : -1);
-      for (size_t k = 0; k < schema.tables[t].columns.size(); ++k) {
-        crows.push_back(plainsql::linking::ModelInputs(e.features.columns[t][k]));
-        cy.push_back(e.gold.count(table + "." + plainsql::ToLower(schema.tables[t].columns[k].name)) ? 1 : -1);
+    for (const QuestionFeatures* f : {&e.features, &e.plain}) {
+      if (f == &e.plain && !plain_copies) continue;
+      for (size_t t = 0; t < schema.tables.size(); ++t) {
+        const std::string table = plainsql::ToLower(schema.tables[t].name);
+        trows.Add(f->tables[t], e.gold.count(table) > 0);
+        for (size_t k = 0; k < schema.tables[t].columns.size(); ++k) {
+          crows.Add(f->columns[t][k],
+                    e.gold.count(table + "." + plainsql::ToLower(schema.tables[t].columns[k].name)) > 0);
+        }
       }
     }
   }
+  fmt::print(stderr, "fitting on {} table and {} column examples\n", trows.x.size(), crows.x.size());
   SubsetModel model;
-  std::tie(model.table_weights, model.table_bias) = Fit(trows, ty, c);
-  std::tie(model.column_weights, model.column_bias) = Fit(crows, cy, c);
-  fmt::print(stderr, "fitted on {} table and {} column examples\n", trows.size(), crows.size());
-  for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(model);
-  for (auto& e : examples) e.scores = e.subsetter->Score(e.features);
-  // The thresholds, on the held-out 20 %.
-  const std::vector<double> grid = {0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 0.6};
-  const std::vector<double> lambdas = {0, 2, 4, 8, 16, 32};
-  const std::vector<size_t> sizes = {0, 5, 8, 12};
-  double best_perfect = -1, best_proportion = 1;
+  std::tie(model.table_weights, model.table_bias) = Fit(trows, c);
+  std::tie(model.column_weights, model.column_bias) = Fit(crows, c);
+  SetModel(dbs, model);
+  for (auto& e : examples) {
+    e.scores = e.subsetter->Score(e.features);
+    e.plain_scores = e.subsetter->Score(e.plain);
+  }
+  // The cuts, on the held-out 20 %: one for questions with a draft, one for those without.
   SubsetModel best = model;
-  const std::vector<double> caps = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
-  std::vector<double> curve(caps.size(), 0.0);
-  for (size_t setting = 0; setting < grid.size() * grid.size() * lambdas.size() * lambdas.size() * sizes.size();
-       ++setting) {
-    {
-      {
-        size_t k = setting;
-        SubsetModel m = model;
-        m.table_threshold = grid[k % grid.size()];
-        k /= grid.size();
-        m.column_threshold = grid[k % grid.size()];
-        k /= grid.size();
-        m.table_lambda = lambdas[k % lambdas.size()];
-        k /= lambdas.size();
-        m.column_lambda = lambdas[k % lambdas.size()];
-        k /= lambdas.size();
-        m.small_table = sizes[k % sizes.size()];
-        for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(m);
-        Totals t = Score(examples, true, {});
-        double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
-        for (size_t i = 0; i < caps.size(); ++i) {
-          if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
-        }
-        if (proportion > max_proportion) continue;
-        if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
-          best_perfect = perfect;
-          best_proportion = proportion;
-          best = m;
-        }
-      }
-    }
-  }
-  for (size_t i = 0; i < caps.size(); ++i) {
-    fmt::print("held-out: best PRe {:.3f} at mean proportion <= {:.2f}\n", curve[i], caps[i]);
-  }
-  for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(best);
-  std::string train_line = Score(examples, false, {}).Line(), held_line = Score(examples, true, {}).Line();
+  best.cut = ChooseCut(dbs, examples, model, false, max_proportion);
+  best.plain_cut = ChooseCut(dbs, examples, model, true, max_proportion);
+  SetModel(dbs, best);
+  std::string train_line = Score(examples, false, false).Line(), held_line = Score(examples, true, false).Line();
+  std::string plain_line = Score(examples, true, true).Line();
   // What the held-out questions miss, for --misses.
   size_t shown = 0, miss_table = 0, miss_column_only = 0;
   for (const auto& e : examples) {
     if (!e.held_out) continue;
-    plainsql::linking::Subset s = e.subsetter->Choose(e.scores, {});
+    plainsql::linking::Subset s = e.subsetter->Choose(e.scores, SubsetOptions{});
     std::set<std::string> kept = Kept(s);
     std::vector<std::string> missing;
     bool table_missing = false;
@@ -336,16 +383,17 @@ int main(int argc, char** argv) {
     }
   }
   fmt::print("held-out misses: {} with a table missing, {} with only columns missing\n", miss_table, miss_column_only);
-  fmt::print("thresholds: table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns\n",
-             best.table_threshold, best.table_lambda, best.column_threshold, best.column_lambda, best.small_table);
-  fmt::print("train (80 %):      {}\nvalidation (20 %): {}\n", train_line, held_line);
+  fmt::print("thresholds: {}\nwithout a draft: {}\n", CutLine(best.cut), CutLine(best.plain_cut));
+  fmt::print("train (80 %):      {}\nvalidation (20 %): {}\nvalidation, no draft: {}\n", train_line, held_line,
+             plain_line);
   if (!out.empty()) {
     std::ofstream f(out);
     f << best.Serialize(fmt::format(
         "Generated by bench/train_linker (do not edit): logistic regressions (liblinear L2, C = {}) fitted on Spider\n"
         "train's databases not held out; thresholds chosen on the held-out 20 % (hash of db_id 0 mod 5) for the\n"
-        "highest perfect recall with a mean proportion of at most {}.\nvalidation: {}",
-        c, max_proportion, held_line));
+        "highest perfect recall with a mean proportion of at most {}. Features include the built-in translator's\n"
+        "draft (each training question also fitted without it).\nvalidation: {}\nvalidation without a draft: {}",
+        c, max_proportion, held_line, plain_line));
   }
   return 0;
 }

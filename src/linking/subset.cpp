@@ -60,6 +60,7 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
     out = std::strtod(s.c_str(), &end);
     return end != s.c_str() && *end == '\0';
   };
+  bool plain_given = false;
   size_t line_no = 0;
   for (std::string line : Split(text, '\n')) {
     ++line_no;
@@ -71,16 +72,22 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
     std::vector<std::string> f = Split(line, '\t');
     double v = 0;
     if (f.size() == 2 && number(f[1], v)) {
-      if (f[0] == "table_threshold") {
-        m.table_threshold = v;
-      } else if (f[0] == "column_threshold") {
-        m.column_threshold = v;
-      } else if (f[0] == "table_lambda") {
-        m.table_lambda = v;
-      } else if (f[0] == "column_lambda") {
-        m.column_lambda = v;
-      } else if (f[0] == "small_table") {
-        m.small_table = static_cast<size_t>(std::max(0.0, v));
+      const bool plain = f[0].rfind("plain_", 0) == 0;
+      plain_given |= plain;
+      SubsetCut& cut = plain ? m.plain_cut : m.cut;
+      const std::string key = plain ? f[0].substr(6) : f[0];
+      if (key == "table_threshold") {
+        cut.table_threshold = v;
+      } else if (key == "column_threshold") {
+        cut.column_threshold = v;
+      } else if (key == "table_lambda") {
+        cut.table_lambda = v;
+      } else if (key == "column_lambda") {
+        cut.column_lambda = v;
+      } else if (key == "small_table") {
+        cut.small_table = static_cast<size_t>(std::max(0.0, v));
+      } else if (plain) {
+        return bad("unknown setting " + f[0]);
       } else if (f[0] == "table_bias") {
         m.table_bias = v;
       } else if (f[0] == "column_bias") {
@@ -97,15 +104,19 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
       return bad("expected KEY<TAB>VALUE or table|column<TAB>FEATURE<TAB>WEIGHT");
     }
   }
+  if (!plain_given) m.plain_cut = m.cut;  // a model from before the draft features: one cut
   return m;
 }
 
 std::string SubsetModel::Serialize(const std::string& comment) const {
   std::string out;
   for (const auto& l : Split(comment, '\n')) out += "# " + l + "\n";
-  out += fmt::format("table_threshold\t{:.4f}\ncolumn_threshold\t{:.4f}\nsmall_table\t{}\n", table_threshold,
-                     column_threshold, small_table);
-  out += fmt::format("table_lambda\t{:.4f}\ncolumn_lambda\t{:.4f}\n", table_lambda, column_lambda);
+  for (const auto& [prefix, c] : {std::pair<std::string, const SubsetCut&>{"", cut}, {"plain_", plain_cut}}) {
+    out += fmt::format("{0}table_threshold\t{1:.4f}\n{0}column_threshold\t{2:.4f}\n{0}small_table\t{3}\n", prefix,
+                       c.table_threshold, c.column_threshold, c.small_table);
+    out +=
+        fmt::format("{0}table_lambda\t{1:.4f}\n{0}column_lambda\t{2:.4f}\n", prefix, c.table_lambda, c.column_lambda);
+  }
   out += fmt::format("table_bias\t{:.6f}\ncolumn_bias\t{:.6f}\n", table_bias, column_bias);
   for (size_t i = 0; i < table_weights.size(); ++i) {
     out += fmt::format("table\t{}\t{:.6f}\n", TableFeatureNames()[i], table_weights[i]);

@@ -46,6 +46,8 @@ const std::vector<std::string> kTableFeatures = {
     "bridge",               // links two tables with evidence (a many-to-many table the question never names)
     "referenced_by_best",   // the best table has a foreign key to it (a detail table's parent: its names, its labels)
     "references_best",      // it has a foreign key to the best table
+    "draft_reads",          // the built-in translator's draft reads it (0 without a database)
+    "draft_given",          // the translator gave a draft for the question (its products say how far to trust it)
 };
 
 const std::vector<std::string> kColumnFeatures = {
@@ -77,7 +79,14 @@ const std::vector<std::string> kColumnFeatures = {
     "time_and_date",         // the question asks about time or age ("youngest", "recent") and the column is a date
     "table_evidence_share",  // its table's evidence / the best table's
     "table_rank",            // its table's 1 / (1 + rank by evidence)
+    "draft_reads",           // the built-in translator's draft reads it (0 without a database)
+    "draft_table",           // the draft reads its table
+    "draft_given",           // the translator gave a draft for the question
 };
+
+// The draft features, which WithoutDraft clears.
+const std::vector<std::string> kTableDraftFeatures = {"draft_reads", "draft_given"};
+const std::vector<std::string> kColumnDraftFeatures = {"draft_reads", "draft_table", "draft_given"};
 
 // Question words about time or age, which a date column answers ("the youngest" orders by a birth date).
 bool TimeWord(std::string_view lower) {
@@ -184,6 +193,20 @@ std::vector<double> ModelInputs(const std::vector<double>& x) {
   return out;
 }
 
+void WithoutDraft(QuestionFeatures& features) {
+  auto clear = [](const std::vector<std::string>& all, const std::vector<std::string>& draft, std::vector<double>& x) {
+    for (const auto& name : draft) {
+      const size_t i = static_cast<size_t>(std::find(all.begin(), all.end(), name) - all.begin());
+      if (i < x.size()) x[i] = 0;
+    }
+  };
+  for (auto& t : features.tables) clear(kTableFeatures, kTableDraftFeatures, t);
+  for (auto& table : features.columns) {
+    for (auto& c : table) clear(kColumnFeatures, kColumnDraftFeatures, c);
+  }
+  features.draft.clear();
+}
+
 LinkResources::~LinkResources() = default;
 
 Result<std::shared_ptr<const LinkResources>> LinkResources::Load() {
@@ -204,6 +227,7 @@ struct BuiltinSubsetter::Impl {
   std::shared_ptr<const LinkResources> resources;
   const retrieval::ValueIndex* values;
   SubsetModel model;
+  DraftSource draft_source;
   retrieval::Stemmer stemmer;
   std::unique_ptr<SchemaIndex> index;
   std::vector<TableInfo> tables;
@@ -307,12 +331,14 @@ struct BuiltinSubsetter::Impl {
                                                  const std::vector<size_t>& value_hits, const std::vector<bool>& quoted,
                                                  const std::set<std::string>& qstems, std::vector<double>& evidence,
                                                  std::vector<size_t>& distance) const;
+  void AddDraft(const DraftReads& draft, QuestionFeatures& out) const;
   QuestionScores Score(const QuestionFeatures& f) const;
   Subset Choose(const QuestionScores& p, const SubsetOptions& options) const;
 };
 
 QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
   QuestionScores p;
+  p.draft = !f.draft.empty();
   p.columns.resize(f.tables.size());
   for (size_t t = 0; t < f.tables.size(); ++t) {
     p.tables.push_back(Sigmoid(Dot(model.table_weights, f.tables[t], model.table_bias)));
@@ -380,6 +406,7 @@ QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
   std::vector<double> evidence;
   std::vector<size_t> distance;
   QuestionFeatures out;
+  const DraftReads draft = draft_source ? draft_source(question) : DraftReads{};
   out.tables =
       TableFeatures(table_link, column_link, column_overlap, table_values, table_quoted, qstems, evidence, distance);
   out.columns.resize(nt);
@@ -435,7 +462,25 @@ QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
                                 tf[11]});
     }
   }
+  AddDraft(draft, out);
   return out;
+}
+
+void BuiltinSubsetter::Impl::AddDraft(const DraftReads& draft, QuestionFeatures& out) const {
+  const double given = draft.given ? 1.0 : 0.0;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const std::string table = ToLower(schema.tables[t].name);
+    const double reads = draft.tables.count(table) ? 1.0 : 0.0;
+    out.tables[t].push_back(reads);
+    out.tables[t].push_back(given);
+    for (size_t c = 0; c < out.columns[t].size(); ++c) {
+      const bool column = draft.columns.count({table, ToLower(schema.tables[t].columns[c].name)}) > 0;
+      out.columns[t][c].push_back(column ? 1.0 : 0.0);
+      out.columns[t][c].push_back(reads);
+      out.columns[t][c].push_back(given);
+    }
+  }
+  if (draft.given) out.draft = draft.sql;
 }
 
 std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
@@ -510,11 +555,12 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   // only a likelier element is worth its place (keep it when -log(1 - p) > lambda / N).
   double n = static_cast<double>(nt);
   for (const auto& t : p.columns) n += static_cast<double>(t.size());
-  const double tt = options.threshold.value_or(
-      std::max(model.table_threshold, 1.0 - std::exp(-model.table_lambda / std::max(1.0, n))));
-  const double ct = options.threshold.value_or(
-      std::max(model.column_threshold, 1.0 - std::exp(-model.column_lambda / std::max(1.0, n))));
-  const size_t small = options.small_table.value_or(model.small_table);
+  const SubsetCut& cut = p.draft ? model.cut : model.plain_cut;
+  const double tt =
+      options.threshold.value_or(std::max(cut.table_threshold, 1.0 - std::exp(-cut.table_lambda / std::max(1.0, n))));
+  const double ct =
+      options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
+  const size_t small = options.small_table.value_or(cut.small_table);
   const std::vector<double>& pt = p.tables;
   const std::vector<std::vector<double>>& pc = p.columns;
   size_t top = 0;
@@ -640,9 +686,13 @@ Subset BuiltinSubsetter::Choose(const QuestionScores& scores, const SubsetOption
 
 void BuiltinSubsetter::SetModel(SubsetModel model) { impl_->model = std::move(model); }
 
+void BuiltinSubsetter::SetDraftSource(DraftSource draft) { impl_->draft_source = std::move(draft); }
+
 Result<Subset> BuiltinSubsetter::Select(const std::string& question, const SubsetOptions& options) {
   auto t0 = Clock::now();
-  Subset s = impl_->Choose(impl_->Score(impl_->Features(question)), options);
+  QuestionFeatures f = impl_->Features(question);
+  Subset s = impl_->Choose(impl_->Score(f), options);
+  if (!f.draft.empty()) s.notes.push_back("draft: " + f.draft);
   s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return s;
 }

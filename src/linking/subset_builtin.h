@@ -1,13 +1,17 @@
 // The built-in subsetting method (`plainsql link --method builtin`): every table and column gets features from the
 // linker's evidence (name, expansion and WordNet matches, word overlap with its name, label and comment), the cell
 // values the question names (value index), and the foreign-key graph (distance to the best-linked table, linked
-// neighbours); two logistic regressions (tables, columns), trained on Spider train by bench/train_linker, turn them
+// neighbours) and, when the database is at hand, what a draft query of the built-in translator reads; two logistic
+// regressions (tables, columns), trained on Spider train by bench/train_linker, turn them
 // into probabilities. Tables over the threshold are kept, joined by the shortest foreign-key paths (the tables on a
 // path come with their key columns), small tables whole, large ones by their columns over the threshold and their keys.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -29,16 +33,22 @@ const std::vector<std::string>& ColumnFeatureNames();
 /// A feature vector as the model's input: the features, then their pairwise products.
 std::vector<double> ModelInputs(const std::vector<double>& features);
 
-/// Two logistic regressions and the cut: p = 1 / (1 + exp(-(w·x + bias))).
-struct SubsetModel {
-  std::vector<double> table_weights, column_weights;  // one per feature
-  double table_bias = 0, column_bias = 0;
+/// Where the probabilities are cut.
+struct SubsetCut {
   double table_threshold = 0.1, column_threshold = 0.1;  // the least probability kept, in a schema of any size
   double table_lambda = 0, column_lambda = 0;  // in a schema of N elements the threshold is >= 1 - exp(-lambda / N)
   size_t small_table = 8;                      // kept tables with at most this many columns are kept whole
+};
+
+/// Two logistic regressions and the cuts: p = 1 / (1 + exp(-(w·x + bias))).
+struct SubsetModel {
+  std::vector<double> table_weights, column_weights;  // one per feature
+  double table_bias = 0, column_bias = 0;
+  SubsetCut cut;        // for a question with a draft (the database at hand)
+  SubsetCut plain_cut;  // for one without (its probabilities are less sharp, so its thresholds are its own)
   /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
-  /// column_lambda, small_table, table_bias, column_bias) and "table<TAB>feature<TAB>weight" /
-  /// "column<TAB>feature<TAB>weight" lines.
+  /// column_lambda, small_table, the same prefixed "plain_" for the cut without a draft (absent: the same cut),
+  /// table_bias, column_bias) and "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
   static Result<SubsetModel> Parse(const std::string& text);
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).
@@ -57,15 +67,31 @@ struct LinkResources {
 
 /// The scorer's probabilities for one question: per table, and per table per column.
 struct QuestionScores {
+  bool draft = false;  // the features had a draft (the model's cut, else its plain cut)
   std::vector<double> tables;
   std::vector<std::vector<double>> columns;
 };
+
+/// What a draft query of the built-in translator reads (subset_methods.h makes the source; the translator needs the
+/// database): evidence for the scorer, never a subset by itself.
+struct DraftReads {
+  bool given = false;                                     // the translator gave a draft that parses
+  std::set<std::string> tables;                           // lower-case names
+  std::set<std::pair<std::string, std::string>> columns;  // lower-case (table, column)
+  std::string sql;                                        // the draft, for the notes
+};
+/// The draft for a question (none: `given` false).
+using DraftSource = std::function<DraftReads(const std::string& question)>;
 
 /// The features of one question against every table and column of the schema.
 struct QuestionFeatures {
   std::vector<std::vector<double>> tables;                // per table (schema order)
   std::vector<std::vector<std::vector<double>>> columns;  // per table, per column
+  std::string draft;                                      // the draft's SQL ("" without one)
 };
+
+/// The features as they are without a draft (no database at hand): the trainer fits on both, so one model serves both.
+void WithoutDraft(QuestionFeatures& features);
 
 class BuiltinSubsetter final : public Subsetter {
  public:
@@ -83,6 +109,8 @@ class BuiltinSubsetter final : public Subsetter {
   Subset Choose(const QuestionScores& scores, const SubsetOptions& options) const;
   /// Replaces the model (the trainer tries weights and thresholds on the same features).
   void SetModel(SubsetModel model);
+  /// Where drafts come from (null: none; the draft features are then 0).
+  void SetDraftSource(DraftSource draft);
 
  private:
   struct Impl;

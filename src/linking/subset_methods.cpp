@@ -16,34 +16,58 @@ namespace plainsql::linking {
 
 namespace {
 
-class DraftSubsetter final : public Subsetter {
+// Drafts of the built-in translator and what they read: the `draft` method's subset, the `builtin` method's evidence.
+class DraftReader {
  public:
-  DraftSubsetter(exec::Connection& conn, const catalog::Schema& schema, std::unique_ptr<generate::Generator> generator)
+  DraftReader(exec::Connection& conn, const catalog::Schema& schema, std::unique_ptr<generate::Generator> generator)
       : conn_(conn), schema_(schema), names_(catalog::ToNameCatalog(schema)), generator_(std::move(generator)) {}
-  std::string Name() const override { return "draft"; }
 
-  Result<Subset> Select(const std::string& question, const SubsetOptions& /*options*/) override {
-    auto t0 = std::chrono::steady_clock::now();
-    Subset s;
+  /// The draft's reads; `note` says what the translator answered.
+  DraftReads Read(const std::string& question, std::string& note) {
+    DraftReads d;
     generate::GenerationRequest r;
     r.question = question;
     r.schema = &schema_;
     r.dialect = &conn_.dialect();
     auto g = generator_->Generate(r);
-    std::set<std::string> read;
-    if (g && !g->candidates.empty()) {
-      std::shared_ptr<const sql::Query> tree = g->queries.empty() ? nullptr : g->queries.front();
-      if (!tree) {
-        auto parsed = sql::ParseQuery(g->candidates.front(), conn_.dialect());
-        if (parsed) tree = std::make_shared<const sql::Query>(std::move(*parsed));
-      }
-      if (tree) {
-        for (const auto& t : sql::Resolve(*tree, names_, conn_.dialect()).tables) read.insert(ToLower(t));
-      }
-      s.notes.push_back("draft: " + g->candidates.front());
-    } else {
-      s.notes.emplace_back(g ? "the built-in translator gave no draft" : g.error().message);
+    if (!g || g->candidates.empty()) {
+      note = g ? "the built-in translator gave no draft" : g.error().message;
+      return d;
     }
+    note = "draft: " + g->candidates.front();
+    std::shared_ptr<const sql::Query> tree = g->queries.empty() ? nullptr : g->queries.front();
+    if (!tree) {
+      auto parsed = sql::ParseQuery(g->candidates.front(), conn_.dialect());
+      if (parsed) tree = std::make_shared<const sql::Query>(std::move(*parsed));
+    }
+    if (!tree) return d;
+    const sql::Resolution res = sql::Resolve(*tree, names_, conn_.dialect());
+    d.given = true;
+    d.sql = g->candidates.front();
+    for (const auto& t : res.tables) d.tables.insert(ToLower(t));
+    for (const auto& [t, c] : res.columns) d.columns.emplace(ToLower(t), ToLower(c));
+    return d;
+  }
+
+ private:
+  exec::Connection& conn_;
+  const catalog::Schema& schema_;
+  sql::NameCatalog names_;
+  std::unique_ptr<generate::Generator> generator_;
+};
+
+class DraftSubsetter final : public Subsetter {
+ public:
+  DraftSubsetter(exec::Connection& conn, const catalog::Schema& schema, std::unique_ptr<generate::Generator> generator)
+      : schema_(schema), reader_(conn, schema, std::move(generator)) {}
+  std::string Name() const override { return "draft"; }
+
+  Result<Subset> Select(const std::string& question, const SubsetOptions& /*options*/) override {
+    auto t0 = std::chrono::steady_clock::now();
+    Subset s;
+    std::string note;
+    const std::set<std::string> read = reader_.Read(question, note).tables;
+    s.notes.push_back(std::move(note));
     for (const auto& t : schema_.tables) {
       if (!read.count(ToLower(t.name))) continue;
       const std::string name = catalog::DisplayName(schema_, t);
@@ -56,10 +80,8 @@ class DraftSubsetter final : public Subsetter {
   }
 
  private:
-  exec::Connection& conn_;
   const catalog::Schema& schema_;
-  sql::NameCatalog names_;
-  std::unique_ptr<generate::Generator> generator_;
+  DraftReader reader_;
 };
 
 }  // namespace
@@ -78,7 +100,19 @@ Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, cons
       if (!r) return r.error();
       resources = *r;
     }
-    return std::unique_ptr<Subsetter>(new BuiltinSubsetter(schema, std::move(resources), values));
+    auto builtin = std::make_unique<BuiltinSubsetter>(schema, std::move(resources), values);
+    if (conn != nullptr) {
+      // The database is at hand: the built-in translator's draft is evidence for the scorer (without it, none).
+      auto g = builtin::MakeBuiltinGenerator(*conn, schema);
+      if (g) {
+        auto reader = std::make_shared<DraftReader>(*conn, schema, std::move(*g));
+        builtin->SetDraftSource([reader](const std::string& question) {
+          std::string note;
+          return reader->Read(question, note);
+        });
+      }
+    }
+    return std::unique_ptr<Subsetter>(std::move(builtin));
   }
   if (method == "draft") {
     if (conn == nullptr) {

@@ -1,8 +1,9 @@
 // The subsetting methods by name (`plainsql link --method`), and a benchmark database opened for them.
-// `builtin` (subset_builtin.h) works from the schema alone and uses cell values when the database is at hand; `draft`,
-// kept for comparison, keeps the tables a draft query of the built-in translator reads, each with all its columns (it
-// needs the database, and keeps nothing when the translator gives no answer). In its own library target because
-// `draft` runs the built-in translator, which itself depends on plainsql_linking.
+// `builtin` (subset_builtin.h) works from the schema alone and, when the database is at hand, uses its cell values and
+// a draft query of the built-in translator as evidence for its scorer; `draft`, kept for comparison, keeps the tables a
+// draft query of the built-in translator reads, each with all its columns (it needs the database, and keeps nothing
+// when the translator gives no answer). In its own library target because both run the built-in translator, which
+// itself depends on plainsql_linking.
 #pragma once
 
 #include <memory>
@@ -23,7 +24,8 @@ namespace plainsql::linking {
 const std::vector<std::string>& SubsetMethods();
 
 /// A subsetter of `method` for `schema`; `conn` and `values` may be null (then `draft` fails and `builtin` works
-/// without cell values); `resources` is needed by `builtin` (loaded when null). Everything must outlive it.
+/// without cell values, and without `conn` without a draft); `resources` is needed by `builtin` (loaded when null).
+/// Everything must outlive it.
 Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, const catalog::Schema& schema,
                                                  exec::Connection* conn, const retrieval::ValueIndex* values,
                                                  std::shared_ptr<const LinkResources> resources);

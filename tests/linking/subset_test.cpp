@@ -1,7 +1,7 @@
 // The subsetters of issue #18 (src/linking/subset*.h) on a small fixture database (tests/linking/data/
 // subset_schema.sql): every case of data/subset_cases.tsv keeps the tables and columns it lists; the budget caps the
 // columns; the model file round-trips and the compiled-in one parses; a subset line is what `eval subsets` reads; the
-// draft method keeps the tables its draft reads.
+// draft method keeps the tables its draft reads; builtin with the database reads the draft as evidence.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +20,13 @@ namespace plainsql::linking {
 namespace {
 
 const std::string kData = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/";
+
+std::set<std::string> Kept(const Subset& s) {
+  std::set<std::string> out;
+  for (const auto& t : s.tables) out.insert(ToLower(t));
+  for (const auto& c : s.columns) out.insert(ToLower(c));
+  return out;
+}
 
 class SubsetTest : public ::testing::Test {
  protected:
@@ -47,12 +54,6 @@ class SubsetTest : public ::testing::Test {
     ASSERT_TRUE(r) << r.error().message;
     subsetter = std::make_unique<BuiltinSubsetter>(schema, *r, values.get());
   }
-  static std::set<std::string> Kept(const Subset& s) {
-    std::set<std::string> out;
-    for (const auto& t : s.tables) out.insert(ToLower(t));
-    for (const auto& c : s.columns) out.insert(ToLower(c));
-    return out;
-  }
 
   static test::TempDir* shared_dir;
   std::unique_ptr<exec::Connection> conn;
@@ -62,7 +63,58 @@ class SubsetTest : public ::testing::Test {
 };
 test::TempDir* SubsetTest::shared_dir = nullptr;
 
-TEST_F(SubsetTest, CasesKeepWhatTheyList) {
+// Every case of subset_cases.tsv, asked of `s`.
+void ExpectCases(Subsetter& s);
+
+TEST_F(SubsetTest, CasesKeepWhatTheyList) { ExpectCases(*subsetter); }
+
+TEST_F(SubsetTest, CasesKeepWhatTheyListWithTheDraft) {
+  // With the database at hand, builtin reads the built-in translator's draft as evidence.
+  auto with_draft = MakeSubsetter("builtin", schema, conn.get(), values.get(), nullptr);
+  ASSERT_TRUE(with_draft) << with_draft.error().message;
+  ExpectCases(**with_draft);
+  auto s = (*with_draft)->Select("How many customers are there?", {});
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(std::any_of(s->notes.begin(), s->notes.end(), [](const std::string& n) {
+    return n.rfind("draft: ", 0) == 0;
+  })) << SubsetText(*s);
+}
+
+TEST_F(SubsetTest, DraftIsEvidenceAndItsAbsenceIsNot) {
+  // A draft that reads supplier.country raises their probabilities; features without it are those of no draft.
+  const std::string q = "How many orders have status shipped?";
+  QuestionFeatures plain = subsetter->Features(q);
+  subsetter->SetDraftSource([](const std::string&) {
+    DraftReads d;
+    d.given = true;
+    d.tables = {"supplier"};
+    d.columns = {{"supplier", "country"}};
+    d.sql = "SELECT country FROM supplier";
+    return d;
+  });
+  QuestionFeatures drafted = subsetter->Features(q);
+  EXPECT_EQ(drafted.draft, "SELECT country FROM supplier");
+  QuestionScores a = subsetter->Score(plain), b = subsetter->Score(drafted);
+  EXPECT_FALSE(a.draft);
+  EXPECT_TRUE(b.draft);
+  size_t supplier = schema.tables.size(), country = 0;
+  for (size_t t = 0; t < schema.tables.size(); ++t) {
+    if (ToLower(schema.tables[t].name) != "supplier") continue;
+    supplier = t;
+    for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) {
+      if (ToLower(schema.tables[t].columns[c].name) == "country") country = c;
+    }
+  }
+  ASSERT_LT(supplier, schema.tables.size());
+  EXPECT_GT(b.tables[supplier], a.tables[supplier]);
+  EXPECT_GT(b.columns[supplier][country], a.columns[supplier][country]);
+  WithoutDraft(drafted);
+  EXPECT_EQ(drafted.tables, plain.tables);
+  EXPECT_EQ(drafted.columns, plain.columns);
+  EXPECT_TRUE(drafted.draft.empty());
+}
+
+void ExpectCases(Subsetter& subsetter) {
   std::ifstream in(kData + "subset_cases.tsv");
   ASSERT_TRUE(in) << kData << "subset_cases.tsv";
   std::string line;
@@ -71,7 +123,7 @@ TEST_F(SubsetTest, CasesKeepWhatTheyList) {
     if (line.empty() || line[0] == '#') continue;
     auto fields = Split(line, '\t');
     ASSERT_EQ(fields.size(), 2u) << line;
-    auto s = subsetter->Select(fields[0], {});
+    auto s = subsetter.Select(fields[0], {});
     ASSERT_TRUE(s) << s.error().message;
     std::set<std::string> kept = Kept(*s);
     for (const auto& want : Split(fields[1], ' ')) {
@@ -124,9 +176,11 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   EXPECT_TRUE(std::any_of(shipped.column_weights.begin(), shipped.column_weights.end(), [](double w) { return w; }));
   auto again = SubsetModel::Parse(shipped.Serialize("round trip"));
   ASSERT_TRUE(again) << again.error().message;
-  EXPECT_EQ(again->small_table, shipped.small_table);
-  EXPECT_NEAR(again->table_threshold, shipped.table_threshold, 1e-4);
-  EXPECT_NEAR(again->column_lambda, shipped.column_lambda, 1e-4);
+  EXPECT_EQ(again->cut.small_table, shipped.cut.small_table);
+  EXPECT_NEAR(again->cut.table_threshold, shipped.cut.table_threshold, 1e-4);
+  EXPECT_NEAR(again->cut.column_lambda, shipped.cut.column_lambda, 1e-4);
+  EXPECT_NEAR(again->plain_cut.table_threshold, shipped.plain_cut.table_threshold, 1e-4);
+  EXPECT_EQ(again->plain_cut.small_table, shipped.plain_cut.small_table);
   for (size_t i = 0; i < shipped.column_weights.size(); ++i) {
     EXPECT_NEAR(again->column_weights[i], shipped.column_weights[i], 1e-5) << ColumnFeatureNames()[i];
   }

@@ -23,8 +23,8 @@ LinkCommand::LinkCommand(CLI::App& app) {
   cmd_->add_option("conn", conn_, "The database (CONN)");
   cmd_->add_option("question", question_, "The question (\"-\" or none: standard input)");
   cmd_->add_option("--method", method_,
-                   "builtin (linker, values, foreign keys, learned scorer) | draft (the tables "
-                   "a draft query of the built-in translator reads)")
+                   "builtin (linker, values, foreign keys and, with the database, the built-in translator's draft, "
+                   "into a learned scorer) | draft (the tables a draft query of the built-in translator reads)")
       ->capture_default_str();
   cmd_->add_option("--budget", budget_, "At most this many columns (0: no cap)")->capture_default_str();
   cmd_->add_option("--threshold", threshold_,
