@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 #include "builtin/translator.h"
-#include "common/file.h"
 #include "common/strings.h"
 #include "linking/linker.h"
-#include "naturalness/classifier.h"
+#include "linking/subset_builtin.h"
 #include "naturalness/expander.h"
 #include "retrieval/value_index.h"
 #include "retrieval/wordnet.h"
@@ -34,14 +34,9 @@ std::shared_ptr<const sql::Query> TreeOf(const C& c, const sql::Dialect& dialect
 
 class BuiltinGenerator final : public generate::Generator {
  public:
-  // The expander reads the classifier's word list, so the generator keeps the classifier.
-  BuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema, naturalness::Classifier classifier,
-                   std::map<std::string, std::string> abbreviations, std::shared_ptr<const retrieval::WordNet> wordnet)
-      : conn_(conn),
-        schema_(schema),
-        classifier_(std::move(classifier)),
-        expander_(classifier_.Words(), std::move(abbreviations)),
-        wordnet_(std::move(wordnet)) {}
+  BuiltinGenerator(exec::Connection& conn, const catalog::Schema& schema,
+                   std::shared_ptr<const linking::LinkResources> resources)
+      : conn_(conn), schema_(schema), resources_(std::move(resources)) {}
   std::string Name() const override { return "builtin"; }
   bool CanRefine() const override { return false; }
   bool Offline() const override { return true; }
@@ -50,15 +45,28 @@ class BuiltinGenerator final : public generate::Generator {
     const catalog::Schema& shown = request.schema ? *request.schema : schema_;
     const sql::Dialect& dialect = request.dialect ? *request.dialect : conn_.dialect();
     bool native = IsNative(shown);
-    if (native && !values_) {
-      // The value index reads the database once; values name native tables, so they help only with native names.
-      auto v = retrieval::ValueIndex::Build(conn_, schema_);
-      if (!v) return v.error();
-      values_ = std::make_unique<retrieval::ValueIndex>(std::move(*v));
+    // Indexes per schema shown: the native schema's kept for the generator's life; another's (natural names, a slice)
+    // keyed by its structure, since a caller's schema object may be a new one at an old address. A few are kept.
+    const bool whole = &shown == &schema_;
+    const std::string key = whole ? std::string() : catalog::StructuralFingerprint(shown);
+    if (indexes_.size() > kKeptIndexes && !indexes_.contains(key)) {
+      std::erase_if(indexes_, [](const auto& e) { return !e.first.empty(); });
     }
-    auto& index = indexes_[&shown];
-    if (!index) index = std::make_unique<linking::SchemaIndex>(shown, stemmer_, &expander_, wordnet_.get());
-    Translator translator(shown, *index, native ? values_.get() : nullptr);
+    Indexes& ix = indexes_[key];
+    if (native && !values_ && !ix.values) {
+      // The value index reads the database once; values name native tables, so they help only with native names. A
+      // slice of a large schema (ask --slice link) reads only its own tables' values.
+      const bool slice = !whole && shown.tables.size() < schema_.tables.size();
+      auto v = retrieval::ValueIndex::Build(conn_, slice ? shown : schema_);
+      if (!v) return v.error();
+      (slice ? ix.values : values_) = std::make_unique<retrieval::ValueIndex>(std::move(*v));
+    }
+    if (!ix.names) {
+      ix.names = std::make_unique<linking::SchemaIndex>(shown, stemmer_, resources_->expander.get(),
+                                                        resources_->wordnet.get());
+    }
+    const retrieval::ValueIndex* values = values_ ? values_.get() : ix.values.get();
+    Translator translator(shown, *ix.names, native ? values : nullptr);
     Translation t = translator.Translate(request.question, dialect, stemmer_);
     if (t.candidates.empty()) {
       std::string unlinked = t.unlinked.empty() ? "" : " (not linked: " + Join(t.unlinked, ", ") + ")";
@@ -68,10 +76,22 @@ class BuiltinGenerator final : public generate::Generator {
   }
 
  private:
+  // Native names: the schema itself or a slice of it (ask --slice link keeps some tables and columns), each table and
+  // column named as in the database, so stored values can be matched.
   bool IsNative(const catalog::Schema& shown) const {
-    return shown.tables.size() == schema_.tables.size() &&
-           std::equal(shown.tables.begin(), shown.tables.end(), schema_.tables.begin(),
-                      [](const catalog::Table& a, const catalog::Table& b) { return a.name == b.name; });
+    if (&shown == &schema_) return true;
+    if (shown.tables.size() == schema_.tables.size()) {
+      return std::equal(shown.tables.begin(), shown.tables.end(), schema_.tables.begin(),
+                        [](const catalog::Table& a, const catalog::Table& b) { return a.name == b.name; });
+    }
+    return std::all_of(shown.tables.begin(), shown.tables.end(), [&](const catalog::Table& t) {
+      const catalog::Table* native = schema_.FindTable(t.name);
+      return native != nullptr && native->name == t.name &&
+             std::all_of(t.columns.begin(), t.columns.end(), [&](const catalog::Column& c) {
+               const catalog::Column* nc = native->FindColumn(c.name);
+               return nc != nullptr && nc->name == c.name;
+             });
+    });
   }
 
   // Its readings are alternatives, best first, not samples: all of them go to the vote (at least three), where a
@@ -91,7 +111,7 @@ class BuiltinGenerator final : public generate::Generator {
       g.notes.push_back(fmt::format("score {:.2f}", c.score));
     }
     if (!caveat.empty()) g.notes.push_back(caveat);
-    if (!wordnet_) {
+    if (!resources_->wordnet) {
       g.notes.emplace_back("WordNet not found (package wordnet-base): names linked as written, no synonyms");
     }
     return g;
@@ -99,29 +119,41 @@ class BuiltinGenerator final : public generate::Generator {
 
   exec::Connection& conn_;
   const catalog::Schema& schema_;
-  naturalness::Classifier classifier_;
-  naturalness::Expander expander_;
-  std::shared_ptr<const retrieval::WordNet> wordnet_;  // null when WordNet is not installed: no synonyms
+  // The expander and WordNet (null when not installed: no synonyms), shared with every other user in the process.
+  std::shared_ptr<const linking::LinkResources> resources_;
   retrieval::Stemmer stemmer_;
   std::unique_ptr<retrieval::ValueIndex> values_;
-  std::map<const catalog::Schema*, std::unique_ptr<linking::SchemaIndex>> indexes_;
+  struct Indexes {
+    std::unique_ptr<linking::SchemaIndex> names;
+    std::unique_ptr<retrieval::ValueIndex> values;  // a slice's own, when the whole database's is not built
+  };
+  static constexpr size_t kKeptIndexes = 16;
+  std::map<std::string, Indexes> indexes_;  // "" for the native schema, else the shown schema's fingerprint
 };
 
 }  // namespace
 
-Result<std::unique_ptr<generate::Generator>> MakeBuiltinGenerator(exec::Connection& conn,
-                                                                  const catalog::Schema& schema) {
-  auto classifier = naturalness::Classifier::Load(DataDir());
-  if (!classifier) return classifier.error();
-  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
-  if (!abbreviations) return abbreviations.error();
-  // WordNet is read once per process and shared; without it the translator links names as written only.
-  static const std::shared_ptr<const retrieval::WordNet> kWordNet = [] {
-    auto wn = retrieval::WordNet::Open();
-    return wn ? *wn : nullptr;
-  }();
-  return std::unique_ptr<generate::Generator>(
-      new BuiltinGenerator(conn, schema, std::move(*classifier), std::move(*abbreviations), kWordNet));
+Result<std::shared_ptr<const linking::LinkResources>> SharedLinkResources() {
+  // Loaded once per process (the classifier's word list, the abbreviations, WordNet): a failed load is tried again.
+  static std::mutex mutex;
+  static std::shared_ptr<const linking::LinkResources> loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!loaded) {
+    auto r = linking::LinkResources::Load();
+    if (!r) return r.error();
+    loaded = std::move(*r);
+  }
+  return loaded;
+}
+
+Result<std::unique_ptr<generate::Generator>> MakeBuiltinGenerator(
+    exec::Connection& conn, const catalog::Schema& schema, std::shared_ptr<const linking::LinkResources> resources) {
+  if (!resources) {
+    auto shared = SharedLinkResources();
+    if (!shared) return shared.error();
+    resources = std::move(*shared);
+  }
+  return std::unique_ptr<generate::Generator>(new BuiltinGenerator(conn, schema, std::move(resources)));
 }
 
 }  // namespace plainsql::builtin

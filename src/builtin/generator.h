@@ -8,14 +8,19 @@
 #include "common/status.h"
 #include "exec/connection.h"
 #include "generate/generator.h"
+#include "linking/subset_builtin.h"
 
 namespace plainsql::builtin {
 
 /// The translator for `conn`, whose native schema is `schema`: links the question to the names of the schema it is
-/// given (native or natural), matches stored values (native schema only), and fails with the reason when nothing
-/// links. Loads the naturalness data (expander) now and builds the value index on first use; WordNet is read once per
-/// process. `conn` and `schema` must outlive it.
-Result<std::unique_ptr<generate::Generator>> MakeBuiltinGenerator(exec::Connection& conn,
-                                                                  const catalog::Schema& schema);
+/// given (native or natural, or a slice of either), matches stored values (native names only), and fails with the
+/// reason when nothing links. Uses `resources` (the expander and WordNet; null: SharedLinkResources()) and builds the
+/// value index on first use. `conn` and `schema` must outlive it.
+Result<std::unique_ptr<generate::Generator>> MakeBuiltinGenerator(
+    exec::Connection& conn, const catalog::Schema& schema,
+    std::shared_ptr<const linking::LinkResources> resources = nullptr);
+
+/// The naturalness data and WordNet the built-in translator and the built-in subsetter read, loaded once per process.
+Result<std::shared_ptr<const linking::LinkResources>> SharedLinkResources();
 
 }  // namespace plainsql::builtin

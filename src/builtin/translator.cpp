@@ -40,7 +40,14 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   r.tokens = retrieval::Tokenize(question, stemmer);
   r.intent = ReadIntent(r.tokens);
   r.links = linking::Link(index_, r.tokens);
-  if (values_) r.values = values_->Match(r.tokens);
+  if (values_) {
+    // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
+    r.values = values_->Match(r.tokens);
+    std::erase_if(r.values, [&](const retrieval::ValueMatch& v) {
+      const catalog::Table* t = schema_.FindTable(v.table);
+      return t == nullptr || t->FindColumn(v.column) == nullptr;
+    });
+  }
   r.used.assign(r.tokens.size(), false);
   for (Pass pass : kPasses) {
     pass(r);

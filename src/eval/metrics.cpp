@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -445,8 +446,51 @@ SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::
   s.attribute_recall = ratio(both_columns, gold_columns, 1.0);
   s.attribute_precision = ratio(both_columns, sub_columns, gold_columns == 0 ? 1.0 : 0.0);
   s.proportion = ratio(subset.size(), schema_size, 0.0);
+  auto f1 = [](double r, double p) { return r + p > 0 ? 2 * r * p / (r + p) : 0.0; };
+  s.relation_f1 = f1(s.relation_recall, s.relation_precision);
+  s.attribute_f1 = f1(s.attribute_recall, s.attribute_precision);
   return s;
 }
+
+SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::string>& subset, SchemaSize schema) {
+  SubsetScores s = ScoreSubset(gold, subset, schema.tables + schema.columns);
+  size_t tables = 0;
+  for (const auto& e : subset) tables += e.find('.') == std::string::npos ? 1 : 0;
+  auto ratio = [](size_t a, size_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); };
+  s.relation_proportion = ratio(tables, schema.tables);
+  s.attribute_proportion = ratio(subset.size() - tables, schema.columns);
+  return s;
+}
+
+namespace {
+
+// Each category's upper bound in columns (exclusive), name and range, in order; SKALPEL Table 3.
+struct SizeClass {
+  SizeCategory category;
+  size_t below;  // columns: the category holds schemas with fewer
+  std::string_view name, range;
+};
+constexpr SizeClass kSizeClasses[] = {
+    {SizeCategory::kS, 100, "S", "< 100"},
+    {SizeCategory::kM, 1'000, "M", "100-999"},
+    {SizeCategory::kL, 2'500, "L", "1,000-2,499"},
+    {SizeCategory::kXL, 50'000, "XL", "2,500-49,999"},
+    {SizeCategory::kXXL, 100'000, "XXL", "50,000-99,999"},
+    {SizeCategory::kXXLPlus, SIZE_MAX, "XXL+", ">= 100,000"},  // not in the study
+};
+
+}  // namespace
+
+SizeCategory SizeCategoryOf(size_t columns) {
+  for (const auto& c : kSizeClasses) {
+    if (columns < c.below) return c.category;
+  }
+  return SizeCategory::kXXLPlus;
+}
+
+std::string_view SizeCategoryName(SizeCategory category) { return kSizeClasses[static_cast<size_t>(category)].name; }
+
+std::string_view SizeCategoryRange(SizeCategory category) { return kSizeClasses[static_cast<size_t>(category)].range; }
 
 KendallResult KendallTau(const std::vector<double>& x, const std::vector<double>& y) {
   KendallResult r;

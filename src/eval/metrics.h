@@ -78,8 +78,28 @@ struct SubsetScores {
   double relation_recall = 0, relation_precision = 0;    // tables only
   double attribute_recall = 0, attribute_precision = 0;  // columns only
   double proportion = 0;                                 // subset size / schema size (tables and columns)
+  double relation_f1 = 0, attribute_f1 = 0;              // harmonic means of the recall and precision above
+  double relation_proportion = 0;   // kept tables / the schema's tables (0 when the schema size is not given)
+  double attribute_proportion = 0;  // kept columns / the schema's columns (likewise)
 };
+/// `schema_size` counts the schema's tables and columns; relation and attribute proportions are left 0.
 SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::string>& subset, size_t schema_size);
+/// The same with the schema's tables and columns counted apart, so the relation and attribute proportions are set.
+struct SchemaSize {
+  size_t tables = 0, columns = 0;
+};
+SubsetScores ScoreSubset(const std::set<std::string>& gold, const std::set<std::string>& subset, SchemaSize schema);
+
+/// SKALPEL's schema size categories (its Table 3), by the number of columns of the question's schema: S < 100,
+/// M < 1,000, L < 2,500, XL < 50,000, XXL < 100,000 columns. The study has no class above; plainsql counts schemas of
+/// 100,000 columns or more as XXL+.
+enum class SizeCategory { kS, kM, kL, kXL, kXXL, kXXLPlus };
+inline constexpr SizeCategory kSizeCategories[] = {SizeCategory::kS,  SizeCategory::kM,   SizeCategory::kL,
+                                                   SizeCategory::kXL, SizeCategory::kXXL, SizeCategory::kXXLPlus};
+SizeCategory SizeCategoryOf(size_t columns);
+std::string_view SizeCategoryName(SizeCategory category);  // "S", "M", "L", "XL", "XXL", "XXL+"
+/// The category's column range for people: "< 100", "100-999", ..., ">= 100,000".
+std::string_view SizeCategoryRange(SizeCategory category);
 
 /// Kendall's tau-b between two series (ties handled), with the two-sided p-value of the normal approximation with the
 /// tie-corrected variance (as scipy.stats.kendalltau's asymptotic method; SNAILS used it for naturalness vs success).

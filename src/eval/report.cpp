@@ -163,14 +163,19 @@ std::string ChartAndTable(const Runs& runs, const std::vector<std::string>& clas
   return out + "</table>\n";
 }
 
+// The page up to its title: one style for every report.
+std::string PageStart(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + HtmlEscape(title) +
+         "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}"
+         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+         "text-align:right}th:first-child,td:first-child{text-align:left}small{color:#666}"
+         "svg text{font-size:11px}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}"
+         "</style></head><body>\n<h1>" +
+         HtmlEscape(title) + "</h1>\n";
+}
+
 std::string Header(const Runs& runs, const std::string& title) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + HtmlEscape(title) +
-                    "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}"
-                    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
-                    "text-align:right}th:first-child,td:first-child{text-align:left}small{color:#666}"
-                    "svg text{font-size:11px}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}"
-                    "</style></head><body>\n<h1>" +
-                    HtmlEscape(title) + "</h1>\n";
+  std::string out = PageStart(title);
   for (size_t k = 0; k < runs.size(); ++k) {
     const RunInfo& i = runs[k]->info;
     out += fmt::format(
@@ -469,6 +474,130 @@ Result<std::string> RunReportHtml(RunStore& store, const std::string& run, const
   auto second = LoadReportRun(store, other, classifier);
   if (!second) return second.error();
   return RunReportHtml(*first, &*second);
+}
+
+namespace {
+
+// The size categories with scored questions, then all questions, as (label, summary entry).
+std::vector<std::pair<std::string, const nlohmann::ordered_json*>> SubsetGroups(const nlohmann::ordered_json& summary) {
+  std::vector<std::pair<std::string, const nlohmann::ordered_json*>> groups;
+  for (const auto& [name, g] : summary["by_size"].items()) {
+    if (g["scored"].get<size_t>() > 0) groups.emplace_back(name, &g);
+  }
+  groups.emplace_back("all", &summary);
+  return groups;
+}
+
+// SKALPEL's Table 3 layout: one row per metric, one column per size category.
+std::string SubsetTable(const nlohmann::ordered_json& summary) {
+  auto groups = SubsetGroups(summary);
+  std::string out = "<table><tr><th>schema size (columns)</th>";
+  for (const auto& [name, g] : groups) {
+    out += fmt::format("<th>{}<br><small>{}</small></th>", HtmlEscape(name),
+                       HtmlEscape(g->contains("columns") ? (*g)["columns"].get<std::string>() : "any"));
+  }
+  out += "</tr>\n<tr><td>questions</td>";
+  for (const auto& [name, g] : groups) out += fmt::format("<td>{}</td>", (*g)["scored"].get<size_t>());
+  out += "</tr>\n";
+  auto cell = [](const nlohmann::ordered_json& v, const char* format) {
+    return v.is_null() ? std::string("<td>–</td>")
+                       : "<td>" + fmt::format(fmt::runtime(format), v.get<double>()) + "</td>";
+  };
+  constexpr std::pair<const char*, const char*> kRows[] = {{"perf_recall", "PRe (perfect recall)"},
+                                                           {"sch_recall", "SchRecall"},
+                                                           {"sch_precision", "SchPrecision"},
+                                                           {"sch_f1", "SchF1"},
+                                                           {"relation_recall", "relation recall"},
+                                                           {"relation_precision", "relation precision"},
+                                                           {"relation_f1", "relation F1"},
+                                                           {"attribute_recall", "attribute recall"},
+                                                           {"attribute_precision", "attribute precision"},
+                                                           {"attribute_f1", "attribute F1"},
+                                                           {"relation_proportion", "relation proportion"},
+                                                           {"attribute_proportion", "attribute proportion"},
+                                                           {"proportion", "subset proportion"}};
+  for (const auto& [key, label] : kRows) {
+    out += fmt::format("<tr><td>{}</td>", label);
+    for (const auto& [name, g] : groups) out += cell((*g)[key], "{:.3f}");
+    out += "</tr>\n";
+  }
+  for (const auto& [key, label] : {std::pair{"tokens", "tokens (mean)"}, {"schema_tokens", "schema tokens (mean)"}}) {
+    out += fmt::format("<tr><td>{}</td>", label);
+    for (const auto& [name, g] : groups) out += cell((*g)[key], "{:.0f}");
+    out += "</tr>\n";
+  }
+  if (summary["ms"]["timed"].get<size_t>() > 0) {
+    for (const char* k : {"mean", "p50", "p99"}) {
+      out += fmt::format("<tr><td>time, ms ({})</td>", k);
+      for (const auto& [name, g] : groups) out += cell((*g)["ms"][k], "{:.1f}");
+      out += "</tr>\n";
+    }
+  }
+  return out + "</table>\n";
+}
+
+// PRe by size category with bootstrap intervals, from the per-question "perfect" flags.
+std::string SubsetChart(const nlohmann::ordered_json& subsets) {
+  std::map<std::string, std::vector<double>> perfect;
+  for (const auto& q : subsets["questions"]) {
+    if (!q.contains("perfect")) continue;
+    double v = q["perfect"].get<bool>() ? 1.0 : 0.0;
+    perfect[q["size"].get<std::string>()].push_back(v);
+    perfect["all"].push_back(v);
+  }
+  std::vector<std::string> labels;
+  std::vector<Rate> rates;
+  for (const auto& [name, g] : SubsetGroups(subsets["summary"])) {
+    const auto& v = perfect[name];
+    Rate r;
+    r.n = v.size();
+    if (r.n == 0) continue;
+    for (double x : v) r.value += x;
+    r.value /= static_cast<double>(r.n);
+    r.ci = BootstrapInterval(v);
+    labels.push_back(name);
+    rates.push_back(r);
+  }
+  return BarChart(labels, {rates}, "perfect recall by schema size");
+}
+
+// The questions whose subset misses gold elements, with what it misses (at most 200 rows).
+std::string MissesTable(const nlohmann::ordered_json& subsets) {
+  std::string rows;
+  size_t shown = 0, total = 0;
+  for (const auto& q : subsets["questions"]) {
+    if (!q.contains("missing") || q["missing"].empty()) continue;
+    if (++total > 200) continue;
+    ++shown;
+    std::vector<std::string> missing;
+    for (const auto& m : q["missing"]) missing.push_back(m.get<std::string>());
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", q["index"].get<size_t>(),
+                        HtmlEscape(q["db_id"].get<std::string>()), HtmlEscape(q["size"].get<std::string>()),
+                        HtmlEscape(Join(missing, ", ")));
+  }
+  if (total == 0) return "<p>Every scored subset keeps every gold table and column.</p>\n";
+  std::string out =
+      fmt::format("<p>{} questions{}:</p>\n", total, shown < total ? fmt::format(" (the first {} shown)", shown) : "");
+  return out + "<table><tr><th>question</th><th>database</th><th>size</th><th>gold elements missing</th></tr>\n" +
+         rows + "</table>\n";
+}
+
+}  // namespace
+
+std::string SubsetReportHtml(const nlohmann::ordered_json& subsets, const std::string& subsets_file,
+                             const std::string& questions) {
+  const auto& summary = subsets["summary"];
+  std::string out = PageStart("Schema subsets");
+  out += fmt::format(
+      "<p>Subsets <code>{}</code> scored against the gold queries of <code>{}</code>: {} questions, {} scored. Size "
+      "categories by the schema's columns, as SKALPEL's Table 3; tokens estimate the prompt's schema text "
+      "(prompt DDL without sample values) of the subset with its join keys, and of the whole schema.</p>\n",
+      HtmlEscape(subsets_file), HtmlEscape(questions), summary["questions"].get<size_t>(),
+      summary["scored"].get<size_t>());
+  out += "<h2>By schema size</h2>\n" + SubsetTable(summary);
+  out += "<h2>Perfect recall</h2>\n" + SubsetChart(subsets);
+  out += "<h2>Subsets that miss gold elements</h2>\n" + MissesTable(subsets);
+  return out + "</body></html>\n";
 }
 
 }  // namespace plainsql::eval

@@ -1,5 +1,5 @@
-// The HTML report of a run (and, optionally, a comparison with a second run): one self-contained file with inline
-// SVG charts and no external resources, readable offline.
+// The HTML report of a run (and, optionally, a comparison with a second run), and of scored schema subsets: one
+// self-contained file with inline SVG charts and no external resources, readable offline.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -33,5 +33,10 @@ std::string RunReportHtml(const ReportRun& run, const ReportRun* other = nullptr
 /// naturalness section classifies the gold queries' names with `classifier`.
 Result<std::string> RunReportHtml(RunStore& store, const std::string& run, const std::string& other,
                                   const naturalness::Classifier& classifier);
+
+/// The report of `plainsql eval subsets --html`: the scores of SubsetJson by schema size category (SKALPEL Table 3),
+/// perfect recall by category with 95 % bootstrap intervals, and the questions whose subset misses gold elements.
+std::string SubsetReportHtml(const nlohmann::ordered_json& subsets, const std::string& subsets_file,
+                             const std::string& questions);
 
 }  // namespace plainsql::eval

@@ -79,20 +79,49 @@ std::string RunText(const RunInfo& run, const std::vector<QuestionScore>& scores
 
 std::string SubsetText(const nlohmann::ordered_json& subsets) {
   const auto& s = subsets["summary"];
-  auto cell = [](const nlohmann::ordered_json& v) {
-    return v.is_null() ? std::string("-") : fmt::format("{:.3f}", v.get<double>());
-  };
+  // One column per size category that has scored questions (SKALPEL Table 3), then all questions.
+  std::vector<std::pair<std::string, const nlohmann::ordered_json*>> groups;
+  for (const auto& [name, g] : s["by_size"].items()) {
+    if (g["scored"].get<size_t>() > 0) groups.emplace_back(name, &g);
+  }
+  groups.emplace_back("all", &s);
   std::string out = fmt::format("{} questions, {} scored\n", s["questions"].get<size_t>(), s["scored"].get<size_t>());
-  constexpr std::pair<const char*, const char*> kRows[] = {{"sch_recall", "SchRecall"},
-                                                           {"perf_recall", "PerfRecall"},
+  auto row = [&](std::string_view label, const auto& cell) {
+    out += fmt::format("{:<22}", label);
+    for (const auto& [name, g] : groups) out += fmt::format(" {:>8}", cell(*g));
+    out += "\n";
+  };
+  auto number = [](const nlohmann::ordered_json& v, const char* format) {
+    return v.is_null() ? std::string("-") : fmt::format(fmt::runtime(format), v.get<double>());
+  };
+  out += fmt::format("{:<22}", "schema size (columns)");
+  for (const auto& [name, g] : groups) out += fmt::format(" {:>8}", name);
+  out += "\n";
+  row("questions", [](const nlohmann::ordered_json& g) { return std::to_string(g["scored"].get<size_t>()); });
+  constexpr std::pair<const char*, const char*> kRows[] = {{"perf_recall", "PRe (PerfRecall)"},
+                                                           {"sch_recall", "SchRecall"},
                                                            {"sch_precision", "SchPrecision"},
                                                            {"sch_f1", "SchF1"},
                                                            {"relation_recall", "relation recall"},
                                                            {"relation_precision", "relation precision"},
+                                                           {"relation_f1", "relation F1"},
                                                            {"attribute_recall", "attribute recall"},
                                                            {"attribute_precision", "attribute precision"},
+                                                           {"attribute_f1", "attribute F1"},
+                                                           {"relation_proportion", "relation proportion"},
+                                                           {"attribute_proportion", "attribute proportion"},
                                                            {"proportion", "subset proportion"}};
-  for (const auto& [key, label] : kRows) out += fmt::format("{:<20} {}\n", label, cell(s[key]));
+  for (const auto& [key, label] : kRows) {
+    row(label, [&, key = key](const nlohmann::ordered_json& g) { return number(g[key], "{:.3f}"); });
+  }
+  row("tokens (mean)", [&](const nlohmann::ordered_json& g) { return number(g["tokens"], "{:.0f}"); });
+  row("schema tokens (mean)", [&](const nlohmann::ordered_json& g) { return number(g["schema_tokens"], "{:.0f}"); });
+  if (s["ms"]["timed"].get<size_t>() > 0) {
+    for (const char* k : {"mean", "p50", "p99"}) {
+      row(fmt::format("time ms ({})", k),
+          [&](const nlohmann::ordered_json& g) { return number(g["ms"][k], "{:.1f}"); });
+    }
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "eval/subset_source.h"
 #include "eval/systems.h"
 #include "pipeline/config.h"
 
@@ -22,6 +23,7 @@ struct System {
   bool builtin = false;
   std::optional<linking::KeyInferenceMode> infer_keys;       // the built-in translator on inferred keys
   std::shared_ptr<const examples::ExampleLibrary> examples;  // loaded once, shared by every worker
+  std::optional<SubsetSetup> subsets;                        // eval run --subset: shared by every worker
 };
 
 // Ground needs a store that holds the benchmark's own questions (each is left out when it is asked).
@@ -60,9 +62,10 @@ Result<System> PredictionsSystem(const std::string& file, const Benchmark& bench
   return s;
 }
 
-// Sets up `spec.system`, checking now (before a run is created) that a generator can be built and the databases are
-// there. A pipeline configuration is stored in the spec as JSON, so a resumed run uses the same one.
-Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
+// Sets up `spec.system` (without its subset), checking now (before a run is created) that a generator can be built
+// and the databases are there. A pipeline configuration is stored in the spec as JSON, so a resumed run uses the same
+// one.
+Result<System> ResolveBaseSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
   bool configured = !request.configuration.empty() || !request.examples.empty();
   bool pipeline_system = spec.system == "pipeline" || spec.system.starts_with("pipeline:");
   if (configured && (!pipeline_system || spec.system.starts_with("pipeline:{"))) {
@@ -108,6 +111,26 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const Ru
                                spec.system));
 }
 
+// The system with its schema subsets: a new run's --subset, or the one a resumed run stored with its system.
+Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
+  auto [base, stored] = SplitSubset(spec.system);
+  auto source = ParseSubsetSource(request.resume.empty() ? request.subset : stored);
+  if (!source) return source.error();
+  spec.system = base;
+  auto system = ResolveBaseSystem(spec, benchmark, request);
+  if (!system) return system.error();
+  if (source->kind == SubsetKind::kNone) return system;
+  if (!system->pipeline) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--subset applies to a system that answers (builtin or pipeline), not to a predictions file");
+  }
+  auto setup = PrepareSubsets(*source, benchmark, spec.tables, spec.db_dir);
+  if (!setup) return setup.error();
+  system->subsets = std::move(*setup);
+  spec.system = SystemWithSubset(spec.system, *source);
+  return system;
+}
+
 // What one run works on: its questions by position, with the stored prediction of each (when the system is a file).
 struct RunQuestions {
   std::vector<Question> questions;
@@ -134,6 +157,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
       auto created =
           PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin, system.examples, system.infer_keys);
       if (!created) return created.error();
+      if (system.subsets) (*created)->UseSubsets(std::make_unique<SubsetSupplier>(*system.subsets));
       answerer = std::move(*created);
     }
     return QuestionWork([scorer, answerer, &run](size_t position) -> Result<QuestionScore> {
@@ -173,7 +197,12 @@ Status ValidateRunRequest(const RunRequest& r) {
   if (r.workers.threads < 1 || r.workers.threads > 256) {
     return MakeError(ErrorCode::kInvalidArgument, "--workers must be between 1 and 256");
   }
-  if (!r.resume.empty()) return Status::Ok();
+  if (!r.resume.empty()) {
+    if (!r.subset.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument, "--subset applies to a new run (a resumed run keeps its own)");
+    }
+    return Status::Ok();
+  }
   if (r.spec.questions.empty() || r.spec.system.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "eval run needs --questions and --system (or --resume RUN)");
   }

@@ -23,6 +23,9 @@ struct RunRequest {
   /// A new pipeline run's thesis configuration (systems.h: baseline, zero-shot, train, ground; "" = as configured)
   /// and its example store (train and ground; with no configuration, it replaces [pipeline] examples).
   std::string configuration, examples;
+  /// A new run's schema subsets (subset_source.h): "" (the whole schema), "oracle", a subsetting method ("builtin",
+  /// "draft") or a subsets file (JSON Lines, one per benchmark question). Stored with the system; not with `resume`.
+  std::string subset;
   /// A run to continue, or to join as another worker: its id, an id prefix or its name.
   std::string resume;
   /// The runs database: a SQLite file (created when missing) or a postgresql:// URL.

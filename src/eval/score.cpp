@@ -12,6 +12,9 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
+#include "catalog/render.h"
+#include "catalog/restrict.h"
+#include "catalog/tokens.h"
 #include "common/file.h"
 #include "common/strings.h"
 #include "sql/parser.h"
@@ -29,20 +32,20 @@ std::string FirstLineOf(const std::string& message) {
 
 struct Database {
   std::unique_ptr<exec::Connection> conn;  // null without a database file
+  catalog::Schema schema;                  // when has_names
   sql::NameCatalog names;
   bool has_names = false;
-  bool missing = false;  // --db-dir was given but holds no file for it
+  bool missing = false;                 // --db-dir was given but holds no file for it
+  std::optional<size_t> schema_tokens;  // of the whole schema's prompt text, computed once
 };
 
-Result<sql::NameCatalog> NamesFromTables(const std::string& tables_file, const std::string& db_id) {
+Result<catalog::Schema> SchemaFromTables(const std::string& tables_file, const std::string& db_id) {
   auto all = catalog::ReadJsonFile(tables_file);
   if (!all) return all.error();
   for (const auto& entry : *all) {
     if (entry.contains("db_id") && entry["db_id"].is_string() &&
         EqualsIgnoreCase(entry["db_id"].get<std::string>(), db_id)) {
-      auto s = catalog::SchemaFromBenchmarkEntry(entry);
-      if (!s) return s.error();
-      return catalog::ToNameCatalog(*s);
+      return catalog::SchemaFromBenchmarkEntry(entry);
     }
   }
   return MakeError(ErrorCode::kNotFound, fmt::format("{} has no schema for database '{}'", tables_file, db_id));
@@ -79,6 +82,7 @@ struct Scorer::Impl {
       auto schema = catalog::Introspect(**conn, io);
       if (!schema) return schema.error();
       db.names = catalog::ToNameCatalog(*schema);
+      db.schema = std::move(*schema);
       db.has_names = true;
       db.conn = std::move(*conn);
     } else {
@@ -86,12 +90,13 @@ struct Scorer::Impl {
       // scored without execution, and counted.
       db.missing = !options.db_dir.empty();
       if (!options.tables_file.empty()) {
-        auto names = NamesFromTables(options.tables_file, db_id);
-        if (names) {
-          db.names = std::move(*names);
+        auto schema = SchemaFromTables(options.tables_file, db_id);
+        if (schema) {
+          db.names = catalog::ToNameCatalog(*schema);
+          db.schema = std::move(*schema);
           db.has_names = true;
         } else if (!db.missing) {
-          return names.error();
+          return schema.error();
         }
       }
     }
@@ -404,13 +409,13 @@ Result<SubsetResult> Scorer::ScoreSubset(const Question& q, const std::vector<st
     return r;
   }
   // The schema's elements, lower-case, as QueryIdentifiers spells them.
-  std::set<std::string> schema;
+  std::set<std::string> tables, columns;
   std::map<std::string, std::vector<std::string>> columns_of;
   for (const auto& t : (*db)->names.tables) {
     std::string table = ToLower(t.name);
-    schema.insert(table);
+    tables.insert(table);
     for (const auto& c : t.columns) {
-      schema.insert(table + "." + ToLower(c));
+      columns.insert(table + "." + ToLower(c));
       columns_of[table].push_back(table + "." + ToLower(c));
     }
   }
@@ -419,7 +424,7 @@ Result<SubsetResult> Scorer::ScoreSubset(const Question& q, const std::vector<st
     std::string e = ToLower(Trim(entry));
     if (e.ends_with(".*") && columns_of.count(e.substr(0, e.size() - 2))) {
       for (const auto& c : columns_of[e.substr(0, e.size() - 2)]) kept.insert(c);
-    } else if (schema.count(e)) {
+    } else if (tables.count(e) || columns.count(e)) {
       kept.insert(e);
     } else {
       r.unknown.push_back(entry);
@@ -427,108 +432,24 @@ Result<SubsetResult> Scorer::ScoreSubset(const Question& q, const std::vector<st
   }
   std::set<std::string> gold_ids = QueryIdentifiers(sql::Resolve(*gold, (*db)->names, d));
   r.scored = true;
-  r.scores = eval::ScoreSubset(gold_ids, kept, schema.size());
+  r.scores = eval::ScoreSubset(gold_ids, kept, SchemaSize{tables.size(), columns.size()});
   r.subset_size = kept.size();
-  r.schema_size = schema.size();
+  r.schema_size = tables.size() + columns.size();
+  r.schema_tables = tables.size();
+  r.schema_columns = columns.size();
+  for (const auto& e : kept) (e.find('.') == std::string::npos ? r.subset_tables : r.subset_columns)++;
+  r.size = SizeCategoryOf(r.schema_columns);
   for (const auto& g : gold_ids) {
     if (!kept.count(g)) r.missing.push_back(g);
   }
-  return r;
-}
-
-nlohmann::ordered_json SubsetJson(const std::vector<SubsetResult>& results) {
-  struct Sums {
-    double recall = 0, perfect = 0, precision = 0, f1 = 0, rel_recall = 0, rel_precision = 0, att_recall = 0,
-           att_precision = 0, proportion = 0;
-  } sum;
-  size_t scored = 0;
-  nlohmann::ordered_json questions = nlohmann::ordered_json::array();
-  for (const auto& r : results) {
-    nlohmann::ordered_json q = {{"index", r.index}, {"db_id", r.db_id}, {"difficulty", r.difficulty}};
-    if (!r.scored) {
-      q["error"] = r.error;
-      questions.push_back(std::move(q));
-      continue;
-    }
-    const SubsetScores& s = r.scores;
-    ++scored;
-    sum.recall += s.recall;
-    sum.perfect += s.perfect ? 1 : 0;
-    sum.precision += s.precision;
-    sum.f1 += s.f1;
-    sum.rel_recall += s.relation_recall;
-    sum.rel_precision += s.relation_precision;
-    sum.att_recall += s.attribute_recall;
-    sum.att_precision += s.attribute_precision;
-    sum.proportion += s.proportion;
-    q["sch_recall"] = s.recall;
-    q["perfect"] = s.perfect;
-    q["sch_precision"] = s.precision;
-    q["sch_f1"] = s.f1;
-    q["relation_recall"] = s.relation_recall;
-    q["relation_precision"] = s.relation_precision;
-    q["attribute_recall"] = s.attribute_recall;
-    q["attribute_precision"] = s.attribute_precision;
-    q["proportion"] = s.proportion;
-    q["subset_size"] = r.subset_size;
-    q["schema_size"] = r.schema_size;
-    q["missing"] = r.missing;
-    q["unknown"] = r.unknown;
-    questions.push_back(std::move(q));
-  }
-  auto mean = [&](double v) -> nlohmann::ordered_json {
-    if (scored == 0) return nullptr;
-    return v / static_cast<double>(scored);
+  // The prompt's schema text, without sample values (a benchmark schema file has none).
+  auto tokens = [&](const catalog::Schema& schema) {
+    return catalog::EstimateTokens(catalog::RenderPromptDdl(schema, d, /*max_samples=*/0));
   };
-  nlohmann::ordered_json summary = {{"questions", results.size()},
-                                    {"scored", scored},
-                                    {"sch_recall", mean(sum.recall)},
-                                    {"perf_recall", mean(sum.perfect)},
-                                    {"sch_precision", mean(sum.precision)},
-                                    {"sch_f1", mean(sum.f1)},
-                                    {"relation_recall", mean(sum.rel_recall)},
-                                    {"relation_precision", mean(sum.rel_precision)},
-                                    {"attribute_recall", mean(sum.att_recall)},
-                                    {"attribute_precision", mean(sum.att_precision)},
-                                    {"proportion", mean(sum.proportion)}};
-  return {{"summary", summary}, {"questions", questions}};
-}
-
-Result<std::vector<std::vector<std::string>>> LoadSubsets(const std::string& path) {
-  auto text = ReadFileToString(path);
-  if (!text) return text.error();
-  std::vector<std::vector<std::string>> out;
-  size_t line_no = 0;
-  for (std::string line : Split(*text, '\n')) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (Trim(line).empty()) continue;
-    auto bad = [&](std::string_view why) {
-      return MakeError(ErrorCode::kFormat, fmt::format("{}:{}: {}", path, line_no, why));
-    };
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) return bad("not JSON");
-    std::vector<std::string> names;
-    auto take = [&](const nlohmann::json& a) -> bool {
-      if (!a.is_array()) return false;
-      for (const auto& v : a) {
-        if (!v.is_string()) return false;
-        names.push_back(v.get<std::string>());
-      }
-      return true;
-    };
-    if (j.is_array()) {
-      if (!take(j)) return bad("a subset is an array of table and column names");
-    } else if (j.is_object()) {
-      for (const char* key : {"tables", "columns"}) {
-        if (j.contains(key) && !take(j[key])) return bad(fmt::format("\"{}\" must be an array of names", key));
-      }
-    } else {
-      return bad("a subset is an array of names or an object with \"tables\" and \"columns\"");
-    }
-    out.push_back(std::move(names));
-  }
-  return out;
+  if (!(*db)->schema_tokens) (*db)->schema_tokens = tokens((*db)->schema);
+  r.schema_tokens = *(*db)->schema_tokens;
+  r.tokens = tokens(catalog::RestrictSchema((*db)->schema, subset).schema);
+  return r;
 }
 
 Result<std::vector<std::string>> LoadPredictions(const std::string& path) {

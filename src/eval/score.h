@@ -67,6 +67,19 @@ struct SubsetResult {
   size_t subset_size = 0, schema_size = 0;
   std::vector<std::string> missing;  // gold tables and columns the subset lacks
   std::vector<std::string> unknown;  // subset entries the schema does not have
+  size_t schema_tables = 0, schema_columns = 0, subset_tables = 0, subset_columns = 0;
+  SizeCategory size = SizeCategory::kS;  // of the schema, by its columns (SKALPEL Table 3)
+  /// Estimated tokens (catalog/tokens.h) of the prompt's schema text: the OmniSQL-style prompt DDL (the default prompt
+  /// style's rendering) without sample values, of the schema restricted to the subset with its join keys
+  /// (catalog/restrict.h), and of the whole schema.
+  size_t tokens = 0, schema_tokens = 0;
+  std::optional<double> ms;  // the subsetting method's time for the question, from the subset file's "ms"
+};
+
+/// One line of a subsets file: the names it keeps and, when given, the time the method took ("ms").
+struct SubsetLine {
+  std::vector<std::string> names;
+  std::optional<double> ms;
 };
 
 /// Scores predictions one question at a time, keeping each database's connection and names open between questions.
@@ -86,13 +99,20 @@ class Scorer {
   std::unique_ptr<Impl> impl_;
 };
 
-/// {"summary": {questions, scored, sch_recall, perf_recall (share of questions with every gold element kept),
-/// sch_precision, sch_f1, relation_recall, relation_precision, attribute_recall, attribute_precision, proportion}
-/// (means over the scored questions), "questions": [{index, db_id, sch_recall, perfect, …, missing, unknown}]}.
+/// {"summary": {questions, scored, sch_recall, perf_recall (PRe: share of questions with every gold element kept),
+/// sch_precision, sch_f1, relation_recall, relation_precision, attribute_recall, attribute_precision, proportion,
+/// relation_f1, attribute_f1, relation_proportion, attribute_proportion, tokens, schema_tokens, ms: {timed, mean, p50,
+/// p99} (nulls when no line has "ms"), by_size: {S, M, L, XL, XXL, XXL+: each {columns (its range), questions, and
+/// the same metrics}}} (means over the scored questions; null when none), "questions": [{index, db_id, difficulty,
+/// sch_recall, perfect, …, missing, unknown, size, schema_tables, schema_columns, subset_tables, subset_columns,
+/// relation_f1, attribute_f1, relation_proportion, attribute_proportion, tokens, schema_tokens, ms}]}. Percentiles are
+/// nearest-rank.
 nlohmann::ordered_json SubsetJson(const std::vector<SubsetResult>& results);
 
 /// Reads predicted subsets: JSON Lines, one per question in order, each a JSON array of names or an object with
-/// "tables" and "columns" arrays.
+/// "tables" and "columns" arrays (and optionally "ms", a number).
+Result<std::vector<SubsetLine>> LoadSubsetLines(const std::string& path);
+/// The same, names only.
 Result<std::vector<std::vector<std::string>>> LoadSubsets(const std::string& path);
 
 /// Scores `predictions[i]` against `questions[i]`. Fails only on setup errors (a count mismatch, a database or schema

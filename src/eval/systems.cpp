@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "catalog/introspect.h"
+#include "catalog/restrict.h"
 #include "llm/generator.h"
 #include "retrieval/value_index.h"
 
@@ -118,7 +120,33 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     return missing;
   }
   Db& d = **db;
-  pipeline::Options options = d.generators.With(config_.options);
+  SystemAnswer out;
+  // With subsets: the question's own restricted schema, with generators built on it (they keep a reference).
+  std::optional<catalog::Schema> restricted;
+  pipeline::GeneratorSet restricted_generators;
+  if (subsets_) {
+    auto ms_since = [](std::chrono::steady_clock::time_point t0) {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    auto t0 = std::chrono::steady_clock::now();
+    auto names = subsets_->For(q, *d.schema);
+    if (!names) return names.error();
+    out.stages.push_back({"subset", ms_since(t0), 0, 0});
+    if (*names) {
+      // Restricting and building the generators on the result are timed apart from choosing the subset: the
+      // subset stage is the method's own time.
+      t0 = std::chrono::steady_clock::now();
+      restricted = catalog::RestrictSchema(*d.schema, **names).schema;
+      auto g = pipeline::MakeGenerators(config_, *d.conn, *restricted);
+      if (!g) return g.error();
+      restricted_generators = std::move(*g);
+      out.stages.push_back({"restrict", ms_since(t0), 0, 0});
+    }
+  }
+  const catalog::Schema& schema = restricted ? *restricted : *d.schema;
+  const pipeline::GeneratorSet& generators = restricted ? restricted_generators : d.generators;
+  pipeline::Options options = generators.With(config_.options);
+  if (restricted) options.slice = "full";  // the subset is the slice
   options.evidence = q.evidence;
   if (examples_) {
     options.examples.library = examples_;
@@ -131,8 +159,7 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
       };
     }
   }
-  auto answer = pipeline::Ask(*d.conn, *d.schema, d.generators.active, q.question, options);
-  SystemAnswer out;
+  auto answer = pipeline::Ask(*d.conn, schema, generators.active, q.question, options);
   if (!answer) {
     out.error = answer.error().message;
     out.code = answer.error().code;
@@ -182,7 +209,9 @@ Result<pipeline::PipelineConfig> PipelineConfigFromSpec(const std::string& spec)
   return c;
 }
 
-std::string SystemLabel(const std::string& system) {
+std::string SystemLabel(const std::string& stored) {
+  auto [system, subset] = SplitSubset(stored);
+  if (!subset.empty()) return SystemLabel(system) + " [subset " + subset + "]";
   auto c = PipelineConfigFromSpec(system);
   if (!c) return system;
   std::string extra;

@@ -14,6 +14,7 @@
 #include "common/status.h"
 #include "eval/benchmark.h"
 #include "eval/score.h"
+#include "eval/subset_source.h"
 #include "examples/mask.h"
 #include "examples/store.h"
 #include "exec/connection.h"
@@ -56,6 +57,11 @@ class PipelineSystem {
   /// Runs the pipeline on the question's database (read-only; introspected once per database, with sample values).
   /// A question the pipeline cannot answer is an answer with an error; only a database that cannot be opened fails.
   Result<SystemAnswer> Answer(const Question& question);
+  /// From now on each question's schema is restricted to the subset `subsets` gives it (eval run --subset;
+  /// catalog/restrict.h): the generators are built on the restricted schema for that question, the pipeline does not
+  /// slice it further; a "subset" stage records the time the subset took, a "restrict" stage the time of restricting
+  /// the schema and building the generators on it.
+  void UseSubsets(std::unique_ptr<SubsetSupplier> subsets) { subsets_ = std::move(subsets); }
 
  private:
   PipelineSystem() = default;
@@ -72,6 +78,7 @@ class PipelineSystem {
   std::optional<linking::KeyInferenceMode> infer_keys_;
   std::string db_dir_;
   std::map<std::string, Db> dbs_;
+  std::unique_ptr<SubsetSupplier> subsets_;
 };
 
 /// The built-in translator's system string with key inference ("builtin", "builtin:infer-keys=add" or
@@ -85,7 +92,8 @@ std::optional<Result<std::optional<linking::KeyInferenceMode>>> ParseBuiltinSyst
 std::string PipelineSystemSpec(const pipeline::PipelineConfig& config);
 Result<pipeline::PipelineConfig> PipelineConfigFromSpec(const std::string& spec);
 /// A run's system for people: "pipeline MODEL (STYLE, k=K)" for a stored pipeline configuration (with the thesis's
-/// configuration or the example store when it has one), else as stored.
+/// configuration or the example store when it has one), else as stored; with " [subset SPEC]" when the run fed its
+/// system schema subsets (subset_source.h).
 std::string SystemLabel(const std::string& system);
 
 }  // namespace plainsql::eval

@@ -88,6 +88,16 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
         cut.small_table = static_cast<size_t>(std::max(0.0, v));
       } else if (plain) {
         return bad("unknown setting " + f[0]);
+      } else if (f[0] == "narrow_min_columns") {
+        m.narrow.min_columns = static_cast<size_t>(std::max(0.0, v));
+      } else if (f[0] == "narrow_tables") {
+        m.narrow.tables = static_cast<size_t>(std::max(1.0, v));
+      } else if (f[0] == "narrow_neighbours_of") {
+        m.narrow.neighbours_of = static_cast<size_t>(std::max(0.0, v));
+      } else if (f[0] == "narrow_components") {
+        m.narrow.components = static_cast<size_t>(std::max(1.0, v));
+      } else if (f[0] == "narrow_budget_share") {
+        m.narrow.budget_share = v;
       } else if (f[0] == "table_bias") {
         m.table_bias = v;
       } else if (f[0] == "column_bias") {
@@ -117,6 +127,10 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
     out +=
         fmt::format("{0}table_lambda\t{1:.4f}\n{0}column_lambda\t{2:.4f}\n", prefix, c.table_lambda, c.column_lambda);
   }
+  out += fmt::format(
+      "narrow_min_columns\t{}\nnarrow_tables\t{}\nnarrow_neighbours_of\t{}\nnarrow_components\t{}\n"
+      "narrow_budget_share\t{:.4f}\n",
+      narrow.min_columns, narrow.tables, narrow.neighbours_of, narrow.components, narrow.budget_share);
   out += fmt::format("table_bias\t{:.6f}\ncolumn_bias\t{:.6f}\n", table_bias, column_bias);
   for (size_t i = 0; i < table_weights.size(); ++i) {
     out += fmt::format("table\t{}\t{:.6f}\n", TableFeatureNames()[i], table_weights[i]);

@@ -158,6 +158,35 @@ struct LinkEvidence {
   bool whole = false, related = false;
 };
 
+// The linker's and the value index's evidence for one question, over the whole schema.
+struct Evidence {
+  std::vector<retrieval::Token> tokens;
+  std::set<std::string> qstems;
+  bool has_number = false, time_word = false;
+  std::vector<LinkEvidence> table_link;
+  std::vector<std::vector<LinkEvidence>> column_link;
+  std::vector<std::vector<int>> value_hit, value_quoted;
+  std::vector<size_t> table_values;
+  std::vector<bool> table_quoted;
+};
+
+// The tables a question's features describe: all of the schema's, or those the first stage kept (a narrowed schema).
+struct View {
+  std::vector<size_t> ids;  // the view's table i is the schema's table ids[i], in schema order
+  std::vector<int> local;   // the schema's table -> its place in the view (-1: not in it)
+  size_t Size() const { return ids.size(); }
+};
+
+// A stem of the first stage's index: its inverse document frequency over tables, and the tables it occurs in.
+struct Posting {
+  double idf = 0;
+  std::vector<std::pair<size_t, double>> tables;  // (table, weight by where it occurs)
+};
+
+// How much the linker's evidence (0..1.35) adds to a table's first-stage score (a sum of idf-weighted words, about
+// 1-6 per word): a table the linker names outright ranks with one that shares a rare word with the question.
+constexpr double kFirstStageEvidence = 3.0;
+
 }  // namespace
 
 namespace {
@@ -234,12 +263,18 @@ struct BuiltinSubsetter::Impl {
   std::vector<std::pair<size_t, int>> element_of;  // SchemaIndex element -> (table, column or -1)
   std::map<std::string, size_t> table_by_lower;
   std::vector<std::map<std::string, size_t>> column_by_lower;
+  size_t column_count = 0;                      // the schema's columns
+  std::map<std::string, Posting> postings;      // the first stage's index (built on the first narrowed question)
+  std::vector<std::vector<size_t>> components;  // the tables joined by foreign keys, directly or not
+  std::vector<size_t> component_of;             // table -> its component
 
   Impl(const catalog::Schema& s, std::shared_ptr<const LinkResources> r, const retrieval::ValueIndex* v, SubsetModel m)
       : schema(s), resources(std::move(r)), values(v), model(std::move(m)) {
     index = std::make_unique<SchemaIndex>(schema, stemmer, resources ? resources->expander.get() : nullptr,
                                           resources ? resources->wordnet.get() : nullptr);
     BuildTables();
+    column_count = schema.ColumnCount();
+    BuildComponents();
     for (size_t t = 0; t < schema.tables.size(); ++t) {
       element_of.emplace_back(t, -1);
       for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) element_of.emplace_back(t, static_cast<int>(c));
@@ -307,38 +342,63 @@ struct BuiltinSubsetter::Impl {
     }
   }
 
-  // Foreign-key hops from `from` to every table (SIZE_MAX when unreachable).
-  std::vector<size_t> Distances(size_t from) const {
-    std::vector<size_t> d(tables.size(), SIZE_MAX);
+  // Foreign-key hops within `view` from its table `from` to each of its tables (SIZE_MAX when unreachable).
+  std::vector<size_t> Distances(const View& view, size_t from) const {
+    std::vector<size_t> d(view.Size(), SIZE_MAX);
     std::deque<size_t> queue = {from};
     d[from] = 0;
     while (!queue.empty()) {
       size_t at = queue.front();
       queue.pop_front();
-      for (const Arc& a : tables[at].arcs) {
-        if (d[a.to] != SIZE_MAX) continue;
-        d[a.to] = d[at] + 1;
-        queue.push_back(a.to);
+      for (const Arc& a : tables[view.ids[at]].arcs) {
+        const int to = view.local[a.to];
+        if (to < 0 || d[static_cast<size_t>(to)] != SIZE_MAX) continue;
+        d[static_cast<size_t>(to)] = d[at] + 1;
+        queue.push_back(static_cast<size_t>(to));
       }
     }
     return d;
   }
 
+  // All tables (`ids` empty) or the given ones.
+  View MakeView(const std::vector<size_t>& ids) const {
+    View v;
+    v.local.assign(tables.size(), -1);
+    if (ids.empty()) {
+      v.ids.resize(tables.size());
+      for (size_t t = 0; t < tables.size(); ++t) v.ids[t] = t;
+    } else {
+      v.ids = ids;
+    }
+    for (size_t i = 0; i < v.ids.size(); ++i) v.local[v.ids[i]] = static_cast<int>(i);
+    return v;
+  }
+
+  bool Narrowed() const { return model.narrow.min_columns > 0 && column_count > model.narrow.min_columns; }
+  void BuildPostings();
+  void BuildComponents();
+  std::vector<double> FirstStageScores(const Evidence& ev);
+  std::vector<size_t> BestOf(const std::vector<size_t>& candidates, const std::vector<double>& score) const;
+  Evidence Gather(const std::string& question);
   QuestionFeatures Features(const std::string& question);
-  std::vector<std::vector<double>> TableFeatures(const std::vector<LinkEvidence>& table_link,
-                                                 const std::vector<std::vector<LinkEvidence>>& column_link,
+  QuestionFeatures FeaturesOn(const Evidence& ev, std::vector<size_t> ids, const DraftReads& draft) const;
+  Subset SelectNarrowed(const std::string& question, const SubsetOptions& options);
+  std::vector<std::vector<double>> TableFeatures(const View& view, const Evidence& ev,
                                                  const std::vector<std::vector<double>>& column_overlap,
-                                                 const std::vector<size_t>& value_hits, const std::vector<bool>& quoted,
-                                                 const std::set<std::string>& qstems, std::vector<double>& evidence,
-                                                 std::vector<size_t>& distance) const;
-  void AddDraft(const DraftReads& draft, QuestionFeatures& out) const;
+                                                 std::vector<double>& evidence, std::vector<size_t>& distance) const;
+  void ColumnFeatures(size_t t, const Evidence& ev, const std::vector<double>& overlap, const std::vector<double>& tf,
+                      std::vector<std::vector<double>>& out) const;
+  void AddDraft(const View& view, const DraftReads& draft, QuestionFeatures& out) const;
   QuestionScores Score(const QuestionFeatures& f) const;
   Subset Choose(const QuestionScores& p, const SubsetOptions& options) const;
+  void JoinPaths(const View& view, const std::vector<double>& pt, size_t top, const std::vector<bool>& kept,
+                 std::vector<bool>& bridge, std::vector<std::set<size_t>>& cols, Subset& s) const;
 };
 
 QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
   QuestionScores p;
   p.draft = !f.draft.empty();
+  p.table_ids = f.table_ids;
   p.columns.resize(f.tables.size());
   for (size_t t = 0; t < f.tables.size(); ++t) {
     p.tables.push_back(Sigmoid(Dot(model.table_weights, f.tables[t], model.table_bias)));
@@ -347,201 +407,336 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
   return p;
 }
 
-QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
+// The first stage's index: each stem of a table's name, label, column names and column labels -> the table, with a
+// weight by where it occurs (the name counts most), and the stem's inverse document frequency over tables.
+void BuiltinSubsetter::Impl::BuildPostings() {
+  std::map<std::string, std::map<size_t, double>> weights;
+  auto add = [&](const std::set<std::string>& stems, size_t t, double w) {
+    for (const auto& s : stems) {
+      double& x = weights[s][t];
+      x = std::max(x, w);
+    }
+  };
+  for (size_t t = 0; t < tables.size(); ++t) {
+    add(tables[t].name_stems, t, 1.0);   // the table's own name
+    add(tables[t].label_stems, t, 0.5);  // its comment
+    for (const auto& c : tables[t].columns) {
+      add(c.name_stems, t, 0.7);   // a column's name: a table is named by what it holds, a little less than by its name
+      add(c.label_stems, t, 0.4);  // a column's label or comment
+    }
+  }
+  const auto n = static_cast<double>(tables.size());
+  for (auto& [stem, ts] : weights) {
+    Posting& p = postings[stem];
+    p.idf = std::log(1.0 + n / static_cast<double>(ts.size()));
+    p.tables.assign(ts.begin(), ts.end());
+  }
+}
+
+// The first stage's score of every table: the idf-weighted words it shares with the question plus the linker's
+// evidence.
+std::vector<double> BuiltinSubsetter::Impl::FirstStageScores(const Evidence& ev) {
+  if (postings.empty()) BuildPostings();
   const size_t nt = tables.size();
-  std::vector<retrieval::Token> tokens = retrieval::Tokenize(question, stemmer);
-  std::set<std::string> qstems;
-  bool has_number = false, time_word = false;
-  for (const auto& t : tokens) {
-    if (t.kind == retrieval::TokenKind::kWord && TimeWord(t.lower)) time_word = true;
-    if (t.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(t.lower)) qstems.insert(t.stem);
-    if (t.kind == retrieval::TokenKind::kNumber) has_number = true;
+  std::vector<double> score(nt, 0);
+  for (const auto& stem : ev.qstems) {
+    auto it = postings.find(stem);
+    if (it == postings.end()) continue;
+    for (const auto& [t, w] : it->second.tables) score[t] += it->second.idf * w;
   }
-  // The linker's best match per element.
-  std::vector<LinkEvidence> table_link(nt);
-  std::vector<std::vector<LinkEvidence>> column_link(nt);
-  for (size_t t = 0; t < nt; ++t) column_link[t].resize(tables[t].columns.size());
-  for (const LinkMatch& m : Link(*index, tokens)) {
-    auto [t, c] = element_of[m.element];
-    LinkEvidence& e = c < 0 ? table_link[t] : column_link[t][static_cast<size_t>(c)];
-    if (m.score > e.score) e = {m.score, m.whole, m.related};
-  }
-  // Cell values the question names.
-  std::vector<std::vector<int>> value_hit(nt), value_quoted(nt);
-  std::vector<size_t> table_values(nt, 0);
-  std::vector<bool> table_quoted(nt, false);
   for (size_t t = 0; t < nt; ++t) {
-    value_hit[t].assign(tables[t].columns.size(), 0);
-    value_quoted[t].assign(tables[t].columns.size(), 0);
+    double best_column = 0;
+    for (const auto& c : ev.column_link[t]) best_column = std::max(best_column, c.score);
+    const double evidence =
+        std::max({ev.table_link[t].score, 0.8 * best_column, ev.table_values[t] ? 0.8 : 0.0});  // as TableFeatures
+    score[t] += kFirstStageEvidence * evidence;
   }
-  if (values) {
-    std::vector<retrieval::ValueMatch> matches = values->Match(tokens);
-    // A quoted name may be stored split over columns ("Ada Lovelace" as first and last name): its words are matched
-    // one by one too.
-    std::vector<retrieval::Token> words;
-    for (const auto& t : tokens) {
-      if (t.kind != retrieval::TokenKind::kQuoted) continue;
-      for (auto& w : retrieval::Tokenize(t.text, stemmer)) {
-        if (w.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(w.lower)) words.push_back(std::move(w));
+  return score;
+}
+
+// The best `narrow.tables` of `candidates` by `score` and the foreign-key neighbours of the best `narrow.neighbours_of`
+// (the tables a join passes through), in schema order; all of them when they are few enough.
+std::vector<size_t> BuiltinSubsetter::Impl::BestOf(const std::vector<size_t>& candidates,
+                                                   const std::vector<double>& score) const {
+  if (candidates.size() <= model.narrow.tables) return candidates;
+  std::vector<size_t> order = candidates;
+  const size_t k = model.narrow.tables;
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [&](size_t a, size_t b) { return score[a] != score[b] ? score[a] > score[b] : a < b; });
+  std::set<size_t> keep(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+  for (size_t i = 0; i < std::min(k, model.narrow.neighbours_of); ++i) {
+    for (const Arc& a : tables[order[i]].arcs) keep.insert(a.to);
+  }
+  return {keep.begin(), keep.end()};
+}
+
+// Connected components of the foreign-key graph.
+void BuiltinSubsetter::Impl::BuildComponents() {
+  component_of.assign(tables.size(), SIZE_MAX);
+  for (size_t start = 0; start < tables.size(); ++start) {
+    if (component_of[start] != SIZE_MAX) continue;
+    std::vector<size_t> members = {start};
+    component_of[start] = components.size();
+    for (size_t i = 0; i < members.size(); ++i) {
+      for (const Arc& a : tables[members[i]].arcs) {
+        if (component_of[a.to] != SIZE_MAX) continue;
+        component_of[a.to] = components.size();
+        members.push_back(a.to);
       }
     }
-    if (!words.empty()) {
-      for (auto& v : values->Match(words)) matches.push_back(std::move(v));
-    }
-    for (const auto& v : matches) {
-      auto t = table_by_lower.find(ToLower(v.table));
-      if (t == table_by_lower.end()) continue;
-      auto c = column_by_lower[t->second].find(ToLower(v.column));
-      if (c == column_by_lower[t->second].end()) continue;
-      value_hit[t->second][c->second] = 1;
-      if (v.quoted) value_quoted[t->second][c->second] = 1;
-      ++table_values[t->second];
-      if (v.quoted) table_quoted[t->second] = true;
+    std::sort(members.begin(), members.end());
+    components.push_back(std::move(members));
+  }
+}
+
+Evidence BuiltinSubsetter::Impl::Gather(const std::string& question) {
+  const size_t nt = tables.size();
+  Evidence ev;
+  ev.tokens = retrieval::Tokenize(question, stemmer);
+  for (const auto& t : ev.tokens) {
+    if (t.kind == retrieval::TokenKind::kWord && TimeWord(t.lower)) ev.time_word = true;
+    if (t.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(t.lower)) ev.qstems.insert(t.stem);
+    if (t.kind == retrieval::TokenKind::kNumber) ev.has_number = true;
+  }
+  // The linker's best match per element.
+  ev.table_link.resize(nt);
+  ev.column_link.resize(nt);
+  ev.value_hit.resize(nt);
+  ev.value_quoted.resize(nt);
+  ev.table_values.assign(nt, 0);
+  ev.table_quoted.assign(nt, false);
+  for (size_t t = 0; t < nt; ++t) {
+    ev.column_link[t].resize(tables[t].columns.size());
+    ev.value_hit[t].assign(tables[t].columns.size(), 0);
+    ev.value_quoted[t].assign(tables[t].columns.size(), 0);
+  }
+  for (const LinkMatch& m : Link(*index, ev.tokens)) {
+    auto [t, c] = element_of[m.element];
+    LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
+    if (m.score > e.score) e = {m.score, m.whole, m.related};
+  }
+  if (!values) return ev;
+  // Cell values the question names. A quoted name may be stored split over columns ("Ada Lovelace" as first and last
+  // name): its words are matched one by one too.
+  std::vector<retrieval::ValueMatch> matches = values->Match(ev.tokens);
+  std::vector<retrieval::Token> words;
+  for (const auto& t : ev.tokens) {
+    if (t.kind != retrieval::TokenKind::kQuoted) continue;
+    for (auto& w : retrieval::Tokenize(t.text, stemmer)) {
+      if (w.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(w.lower)) words.push_back(std::move(w));
     }
   }
-  std::vector<std::vector<double>> column_overlap(nt);
-  for (size_t t = 0; t < nt; ++t) {
-    for (const auto& c : tables[t].columns) column_overlap[t].push_back(Share(c.name_stems, qstems, 99));
+  if (!words.empty()) {
+    for (auto& v : values->Match(words)) matches.push_back(std::move(v));
+  }
+  for (const auto& v : matches) {
+    auto t = table_by_lower.find(ToLower(v.table));
+    if (t == table_by_lower.end()) continue;
+    auto c = column_by_lower[t->second].find(ToLower(v.column));
+    if (c == column_by_lower[t->second].end()) continue;
+    ev.value_hit[t->second][c->second] = 1;
+    if (v.quoted) ev.value_quoted[t->second][c->second] = 1;
+    ++ev.table_values[t->second];
+    if (v.quoted) ev.table_quoted[t->second] = true;
+  }
+  return ev;
+}
+
+QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
+  const Evidence ev = Gather(question);
+  std::vector<size_t> ids;
+  if (Narrowed()) {
+    std::vector<size_t> all(tables.size());
+    for (size_t t = 0; t < all.size(); ++t) all[t] = t;
+    ids = BestOf(all, FirstStageScores(ev));
+  }
+  return FeaturesOn(ev, std::move(ids), draft_source ? draft_source(question) : DraftReads{});
+}
+
+// The features of the tables `ids` (empty: all) as if they were the schema.
+QuestionFeatures BuiltinSubsetter::Impl::FeaturesOn(const Evidence& ev, std::vector<size_t> ids,
+                                                    const DraftReads& draft) const {
+  QuestionFeatures out;
+  out.table_ids = std::move(ids);
+  const View view = MakeView(out.table_ids);
+  const size_t n = view.Size();
+  std::vector<std::vector<double>> column_overlap(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (const auto& c : tables[view.ids[i]].columns) column_overlap[i].push_back(Share(c.name_stems, ev.qstems, 99));
   }
   std::vector<double> evidence;
   std::vector<size_t> distance;
-  QuestionFeatures out;
-  const DraftReads draft = draft_source ? draft_source(question) : DraftReads{};
-  out.tables =
-      TableFeatures(table_link, column_link, column_overlap, table_values, table_quoted, qstems, evidence, distance);
-  out.columns.resize(nt);
-  for (size_t t = 0; t < nt; ++t) {
-    const auto& table = schema.tables[t];
-    const size_t ncols = table.columns.size();
-    // Rank of each column's evidence within its table.
-    std::vector<double> col_evidence(ncols);
-    for (size_t c = 0; c < ncols; ++c) {
-      col_evidence[c] = std::max({column_link[t][c].score, column_overlap[t][c], value_hit[t][c] ? 0.8 : 0.0});
-    }
-    double best_link = 0;
-    for (size_t c = 0; c < ncols; ++c) best_link = std::max(best_link, column_link[t][c].score);
-    const std::vector<double>& tf = out.tables[t];
-    size_t first_text = ncols;
-    for (size_t c = 0; c < ncols && first_text == ncols; ++c) {
-      if (table.columns[c].type_class == catalog::TypeClass::kText) first_text = c;
-    }
-    for (size_t c = 0; c < ncols; ++c) {
-      const ColumnInfo& info = tables[t].columns[c];
-      const LinkEvidence& l = column_link[t][c];
-      const catalog::TypeClass tc = table.columns[c].type_class;
-      const bool numeric = tc == catalog::TypeClass::kNumeric;
-      size_t rank = 0;
-      for (size_t o = 0; o < ncols; ++o) rank += col_evidence[o] > col_evidence[c] ? 1 : 0;
-      out.columns[t].push_back({l.score,
-                                l.whole ? 1.0 : 0.0,
-                                l.related ? 1.0 : 0.0,
-                                column_overlap[t][c],
-                                std::min(1.0, Share(info.label_stems, qstems, 3)),
-                                static_cast<double>(value_hit[t][c]),
-                                static_cast<double>(value_quoted[t][c]),
-                                info.primary ? 1.0 : 0.0,
-                                info.foreign ? 1.0 : 0.0,
-                                numeric ? 1.0 : 0.0,
-                                tc == catalog::TypeClass::kText ? 1.0 : 0.0,
-                                tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
-                                c == 0 ? 1.0 : 0.0,
-                                ncols > 1 ? static_cast<double>(c) / static_cast<double>(ncols - 1) : 0.0,
-                                std::log1p(static_cast<double>(ncols)),
-                                tf[0],
-                                tf[17],
-                                tf[10],
-                                tf[12],
-                                tf[8],
-                                l.score > 0 && l.score >= best_link ? 1.0 : 0.0,
-                                has_number && numeric ? 1.0 : 0.0,
-                                tf[3],
-                                1.0 / (1.0 + static_cast<double>(rank)),
-                                c == first_text ? 1.0 : 0.0,
-                                time_word && tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
-                                tf[18],
-                                tf[11]});
-    }
-  }
-  AddDraft(draft, out);
+  out.tables = TableFeatures(view, ev, column_overlap, evidence, distance);
+  out.columns.resize(n);
+  for (size_t i = 0; i < n; ++i) ColumnFeatures(view.ids[i], ev, column_overlap[i], out.tables[i], out.columns[i]);
+  AddDraft(view, draft, out);
   return out;
 }
 
-void BuiltinSubsetter::Impl::AddDraft(const DraftReads& draft, QuestionFeatures& out) const {
+// A narrowed schema's subset: the model run on the best foreign-key components, one at a time as if each were the
+// schema, their subsets joined while they fit the column budget (see SubsetNarrow).
+Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const SubsetOptions& options) {
+  const Evidence ev = Gather(question);
+  const std::vector<double> score = FirstStageScores(ev);
+  std::vector<double> best(components.size(), 0);
+  for (size_t t = 0; t < tables.size(); ++t) best[component_of[t]] = std::max(best[component_of[t]], score[t]);
+  std::vector<size_t> order(components.size());
+  for (size_t c = 0; c < order.size(); ++c) order[c] = c;
+  const size_t k = std::min(order.size(), model.narrow.components);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [&](size_t a, size_t b) { return best[a] != best[b] ? best[a] > best[b] : a < b; });
+  const size_t budget = options.budget > 0
+                            ? options.budget
+                            : static_cast<size_t>(model.narrow.budget_share * static_cast<double>(column_count));
+  SubsetOptions each = options;
+  each.budget = 0;
+  Subset out;
+  for (size_t i = 0; i < k && best[order[i]] > 0; ++i) {
+    const std::vector<size_t> ids = BestOf(components[order[i]], score);
+    Subset s = Choose(Score(FeaturesOn(ev, ids, DraftReads{})), each);
+    if (!out.columns.empty() && out.columns.size() + s.columns.size() > budget) break;
+    out.tables.insert(out.tables.end(), s.tables.begin(), s.tables.end());
+    out.columns.insert(out.columns.end(), s.columns.begin(), s.columns.end());
+    out.scores.insert(s.scores.begin(), s.scores.end());
+    out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
+  }
+  return out;
+}
+
+// The features of table `t`'s columns (`tf`: the table's features).
+void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const std::vector<double>& overlap,
+                                            const std::vector<double>& tf,
+                                            std::vector<std::vector<double>>& out) const {
+  const auto& table = schema.tables[t];
+  const size_t ncols = table.columns.size();
+  const auto& link = ev.column_link[t];
+  // Rank of each column's evidence within its table.
+  std::vector<double> col_evidence(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    col_evidence[c] = std::max({link[c].score, overlap[c], ev.value_hit[t][c] ? 0.8 : 0.0});
+  }
+  double best_link = 0;
+  for (size_t c = 0; c < ncols; ++c) best_link = std::max(best_link, link[c].score);
+  size_t first_text = ncols;
+  for (size_t c = 0; c < ncols && first_text == ncols; ++c) {
+    if (table.columns[c].type_class == catalog::TypeClass::kText) first_text = c;
+  }
+  for (size_t c = 0; c < ncols; ++c) {
+    const ColumnInfo& info = tables[t].columns[c];
+    const LinkEvidence& l = link[c];
+    const catalog::TypeClass tc = table.columns[c].type_class;
+    const bool numeric = tc == catalog::TypeClass::kNumeric;
+    size_t rank = 0;
+    for (size_t o = 0; o < ncols; ++o) rank += col_evidence[o] > col_evidence[c] ? 1 : 0;
+    out.push_back({l.score,
+                   l.whole ? 1.0 : 0.0,
+                   l.related ? 1.0 : 0.0,
+                   overlap[c],
+                   std::min(1.0, Share(info.label_stems, ev.qstems, 3)),
+                   static_cast<double>(ev.value_hit[t][c]),
+                   static_cast<double>(ev.value_quoted[t][c]),
+                   info.primary ? 1.0 : 0.0,
+                   info.foreign ? 1.0 : 0.0,
+                   numeric ? 1.0 : 0.0,
+                   tc == catalog::TypeClass::kText ? 1.0 : 0.0,
+                   tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
+                   c == 0 ? 1.0 : 0.0,
+                   ncols > 1 ? static_cast<double>(c) / static_cast<double>(ncols - 1) : 0.0,
+                   std::log1p(static_cast<double>(ncols)),
+                   tf[0],
+                   tf[17],
+                   tf[10],
+                   tf[12],
+                   tf[8],
+                   l.score > 0 && l.score >= best_link ? 1.0 : 0.0,
+                   ev.has_number && numeric ? 1.0 : 0.0,
+                   tf[3],
+                   1.0 / (1.0 + static_cast<double>(rank)),
+                   c == first_text ? 1.0 : 0.0,
+                   ev.time_word && tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
+                   tf[18],
+                   tf[11]});
+  }
+}
+
+void BuiltinSubsetter::Impl::AddDraft(const View& view, const DraftReads& draft, QuestionFeatures& out) const {
   const double given = draft.given ? 1.0 : 0.0;
-  for (size_t t = 0; t < tables.size(); ++t) {
-    const std::string table = ToLower(schema.tables[t].name);
+  for (size_t i = 0; i < view.Size(); ++i) {
+    const catalog::Table& st = schema.tables[view.ids[i]];
+    const std::string table = ToLower(st.name);
     const double reads = draft.tables.count(table) ? 1.0 : 0.0;
-    out.tables[t].push_back(reads);
-    out.tables[t].push_back(given);
-    for (size_t c = 0; c < out.columns[t].size(); ++c) {
-      const bool column = draft.columns.count({table, ToLower(schema.tables[t].columns[c].name)}) > 0;
-      out.columns[t][c].push_back(column ? 1.0 : 0.0);
-      out.columns[t][c].push_back(reads);
-      out.columns[t][c].push_back(given);
+    out.tables[i].push_back(reads);
+    out.tables[i].push_back(given);
+    for (size_t c = 0; c < out.columns[i].size(); ++c) {
+      const bool column = draft.columns.count({table, ToLower(st.columns[c].name)}) > 0;
+      out.columns[i][c].push_back(column ? 1.0 : 0.0);
+      out.columns[i][c].push_back(reads);
+      out.columns[i][c].push_back(given);
     }
   }
   if (draft.given) out.draft = draft.sql;
 }
 
 std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
-    const std::vector<LinkEvidence>& table_link, const std::vector<std::vector<LinkEvidence>>& column_link,
-    const std::vector<std::vector<double>>& column_overlap, const std::vector<size_t>& value_hits,
-    const std::vector<bool>& quoted, const std::set<std::string>& qstems, std::vector<double>& evidence,
-    std::vector<size_t>& distance) const {
-  const size_t nt = tables.size();
+    const View& view, const Evidence& ev, const std::vector<std::vector<double>>& column_overlap,
+    std::vector<double>& evidence, std::vector<size_t>& distance) const {
+  const size_t nt = view.Size();
   std::vector<double> overlap(nt), best_col_link(nt, 0), best_col_overlap(nt, 0);
   std::vector<size_t> linked_cols(nt, 0);
   evidence.assign(nt, 0);
   size_t best = 0;
-  for (size_t t = 0; t < nt; ++t) {
-    overlap[t] = Share(tables[t].name_stems, qstems, 99);
+  for (size_t i = 0; i < nt; ++i) {
+    const size_t t = view.ids[i];
+    overlap[i] = Share(tables[t].name_stems, ev.qstems, 99);
     for (size_t c = 0; c < tables[t].columns.size(); ++c) {
-      best_col_link[t] = std::max(best_col_link[t], column_link[t][c].score);
-      best_col_overlap[t] = std::max(best_col_overlap[t], column_overlap[t][c]);
-      if (column_link[t][c].score > 0 || column_overlap[t][c] >= 0.5) ++linked_cols[t];
+      best_col_link[i] = std::max(best_col_link[i], ev.column_link[t][c].score);
+      best_col_overlap[i] = std::max(best_col_overlap[i], column_overlap[i][c]);
+      if (ev.column_link[t][c].score > 0 || column_overlap[i][c] >= 0.5) ++linked_cols[i];
     }
-    evidence[t] = std::max({table_link[t].score, 0.8 * best_col_link[t], overlap[t], value_hits[t] ? 0.8 : 0.0});
-    if (evidence[t] > evidence[best]) best = t;
+    evidence[i] =
+        std::max({ev.table_link[t].score, 0.8 * best_col_link[i], overlap[i], ev.table_values[t] ? 0.8 : 0.0});
+    if (evidence[i] > evidence[best]) best = i;
   }
   const double best_evidence = nt ? evidence[best] : 0;
-  distance = nt ? Distances(best) : std::vector<size_t>{};
+  distance = nt ? Distances(view, best) : std::vector<size_t>{};
   std::vector<std::vector<double>> out(nt);
-  for (size_t t = 0; t < nt; ++t) {
+  for (size_t i = 0; i < nt; ++i) {
+    const size_t t = view.ids[i];
     size_t rank = 0;
-    for (size_t o = 0; o < nt; ++o) rank += evidence[o] > evidence[t] ? 1 : 0;
+    for (size_t o = 0; o < nt; ++o) rank += evidence[o] > evidence[i] ? 1 : 0;
     double neighbour = 0;
     size_t linked_neighbours = 0;
     std::set<size_t> seen;
-    for (const Arc& a : tables[t].arcs) {
-      if (!seen.insert(a.to).second) continue;
-      neighbour = std::max(neighbour, evidence[a.to]);
-      if (evidence[a.to] > 0.3) ++linked_neighbours;
-    }
     bool referenced_by_best = false, references_best = false;
     for (const Arc& a : tables[t].arcs) {
-      if (a.to != best || best_evidence <= 0) continue;
-      (a.outgoing ? references_best : referenced_by_best) = true;
+      const int to = view.local[a.to];
+      if (to < 0) continue;
+      if (static_cast<size_t>(to) == best && best_evidence > 0)
+        (a.outgoing ? references_best : referenced_by_best) = true;
+      if (!seen.insert(a.to).second) continue;
+      neighbour = std::max(neighbour, evidence[static_cast<size_t>(to)]);
+      if (evidence[static_cast<size_t>(to)] > 0.3) ++linked_neighbours;
     }
-    const double near = distance[t] == SIZE_MAX ? 0.0 : 1.0 / (1.0 + static_cast<double>(distance[t]));
-    out[t] = {table_link[t].score,
-              table_link[t].whole ? 1.0 : 0.0,
-              table_link[t].related ? 1.0 : 0.0,
-              overlap[t],
-              std::min(1.0, Share(tables[t].label_stems, qstems, 3)),
-              best_col_link[t],
-              best_col_overlap[t],
-              std::log1p(static_cast<double>(linked_cols[t])),
-              std::log1p(static_cast<double>(value_hits[t])),
-              quoted[t] ? 1.0 : 0.0,
-              t == best && best_evidence > 0 ? 1.0 : 0.0,
+    const double near = distance[i] == SIZE_MAX ? 0.0 : 1.0 / (1.0 + static_cast<double>(distance[i]));
+    out[i] = {ev.table_link[t].score,
+              ev.table_link[t].whole ? 1.0 : 0.0,
+              ev.table_link[t].related ? 1.0 : 0.0,
+              overlap[i],
+              std::min(1.0, Share(tables[t].label_stems, ev.qstems, 3)),
+              best_col_link[i],
+              best_col_overlap[i],
+              std::log1p(static_cast<double>(linked_cols[i])),
+              std::log1p(static_cast<double>(ev.table_values[t])),
+              ev.table_quoted[t] ? 1.0 : 0.0,
+              i == best && best_evidence > 0 ? 1.0 : 0.0,
               1.0 / (1.0 + static_cast<double>(rank)),
               near,
               neighbour,
               std::log1p(static_cast<double>(linked_neighbours)),
               std::log1p(static_cast<double>(tables[t].columns.size())),
               std::log1p(static_cast<double>(nt)),
-              evidence[t],
-              best_evidence > 0 ? evidence[t] / best_evidence : 0.0,
+              evidence[i],
+              best_evidence > 0 ? evidence[i] / best_evidence : 0.0,
               linked_neighbours >= 2 ? 1.0 : 0.0,
               referenced_by_best ? 1.0 : 0.0,
               references_best ? 1.0 : 0.0};
@@ -549,38 +744,12 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
   return out;
 }
 
-Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options) const {
-  const size_t nt = tables.size();
-  // A threshold grows as the schema shrinks: leaving an element out saves 1/N of the proportion, so in a small schema
-  // only a likelier element is worth its place (keep it when -log(1 - p) > lambda / N).
-  double n = static_cast<double>(nt);
-  for (const auto& t : p.columns) n += static_cast<double>(t.size());
-  const SubsetCut& cut = p.draft ? model.cut : model.plain_cut;
-  const double tt =
-      options.threshold.value_or(std::max(cut.table_threshold, 1.0 - std::exp(-cut.table_lambda / std::max(1.0, n))));
-  const double ct =
-      options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
-  const size_t small = options.small_table.value_or(cut.small_table);
-  const std::vector<double>& pt = p.tables;
-  const std::vector<std::vector<double>>& pc = p.columns;
-  size_t top = 0;
-  for (size_t t = 0; t < nt; ++t) top = pt[t] > pt[top] ? t : top;
-  Subset s;
-  if (nt == 0) return s;
-  // Tables: over the threshold, or holding a column over it; the best one always.
-  std::vector<bool> kept(nt, false), bridge(nt, false);
-  std::vector<std::set<size_t>> cols(nt);
-  for (size_t t = 0; t < nt; ++t) {
-    kept[t] = pt[t] >= tt || t == top;
-    for (size_t c = 0; c < pc[t].size(); ++c) {
-      if (pc[t][c] >= ct) {
-        kept[t] = true;
-        cols[t].insert(c);
-      }
-    }
-  }
-  // Join paths: each kept table joined to the tree grown from the best one by a shortest foreign-key path (most
-  // probable first); the tables a path passes through come with the key columns of its joins.
+// Join paths: each kept table joined to the tree grown from the best one by a shortest foreign-key path (most probable
+// first); the tables a path passes through come with the key columns of its joins. Indexes are the view's.
+void BuiltinSubsetter::Impl::JoinPaths(const View& view, const std::vector<double>& pt, size_t top,
+                                       const std::vector<bool>& kept, std::vector<bool>& bridge,
+                                       std::vector<std::set<size_t>>& cols, Subset& s) const {
+  const size_t nt = view.Size();
   std::vector<size_t> order;
   for (size_t t = 0; t < nt; ++t) {
     if (kept[t] && t != top) order.push_back(t);
@@ -601,15 +770,18 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
       auto [at, depth] = queue.front();
       queue.pop_front();
       if (depth >= 4) continue;  // farther than four joins: not a path a question means
-      for (const Arc& a : tables[at].arcs) {
-        if (seen[a.to]) continue;
-        seen[a.to] = true;
-        parent[a.to] = {at, &a};
-        if (a.to == want) {
+      for (const Arc& a : tables[view.ids[at]].arcs) {
+        const int to_local = view.local[a.to];
+        if (to_local < 0) continue;
+        const auto to = static_cast<size_t>(to_local);
+        if (seen[to]) continue;
+        seen[to] = true;
+        parent[to] = {at, &a};
+        if (to == want) {
           found = true;
           break;
         }
-        queue.emplace_back(a.to, depth + 1);
+        queue.emplace_back(to, depth + 1);
       }
     }
     if (!found) {
@@ -621,12 +793,47 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
       in_tree[at] = true;
       if (!kept[at]) {
         bridge[at] = true;
-        s.notes.push_back(fmt::format("{}: on the join path to {}", tables[at].name, tables[want].name));
+        s.notes.push_back(
+            fmt::format("{}: on the join path to {}", tables[view.ids[at]].name, tables[view.ids[want]].name));
       }
       for (size_t c : arc->from_columns) cols[prev].insert(c);
       for (size_t c : arc->to_columns) cols[at].insert(c);
     }
   }
+}
+
+Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options) const {
+  const View view = MakeView(p.table_ids);
+  const size_t nt = view.Size();
+  // A threshold grows as the schema shrinks: leaving an element out saves 1/N of the proportion, so in a small schema
+  // only a likelier element is worth its place (keep it when -log(1 - p) > lambda / N). N is the whole schema's
+  // size, narrowed or not.
+  const double n = static_cast<double>(tables.size() + column_count);
+  const SubsetCut& cut = p.draft ? model.cut : model.plain_cut;
+  const double tt =
+      options.threshold.value_or(std::max(cut.table_threshold, 1.0 - std::exp(-cut.table_lambda / std::max(1.0, n))));
+  const double ct =
+      options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
+  const size_t small = options.small_table.value_or(cut.small_table);
+  const std::vector<double>& pt = p.tables;
+  const std::vector<std::vector<double>>& pc = p.columns;
+  Subset s;
+  if (nt == 0) return s;
+  size_t top = 0;
+  for (size_t t = 0; t < nt; ++t) top = pt[t] > pt[top] ? t : top;
+  // Tables: over the threshold, or holding a column over it; the best one always.
+  std::vector<bool> kept(nt, false), bridge(nt, false);
+  std::vector<std::set<size_t>> cols(nt);
+  for (size_t t = 0; t < nt; ++t) {
+    kept[t] = pt[t] >= tt || t == top;
+    for (size_t c = 0; c < pc[t].size(); ++c) {
+      if (pc[t][c] >= ct) {
+        kept[t] = true;
+        cols[t].insert(c);
+      }
+    }
+  }
+  JoinPaths(view, pt, top, kept, bridge, cols, s);
   // Columns: small tables whole, others by the threshold, their primary key, and their best column.
   std::vector<std::pair<double, std::pair<size_t, size_t>>> chosen;  // (rank score, (table, column))
   for (size_t t = 0; t < nt; ++t) {
@@ -637,7 +844,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
       if (ncols <= small) {
         for (size_t c = 0; c < ncols; ++c) cols[t].insert(c);
       } else {
-        for (size_t c : tables[t].primary) cols[t].insert(c);
+        for (size_t c : tables[view.ids[t]].primary) cols[t].insert(c);
         size_t best = 0;
         for (size_t c = 0; c < ncols; ++c) best = pc[t][c] > pc[t][best] ? c : best;
         if (ncols) cols[t].insert(best);
@@ -647,19 +854,20 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
       double rank = keys.count(c) ? std::max(pc[t][c], ct) : pc[t][c];
       chosen.push_back({rank + (kept[t] ? pt[t] : 0.0) * 1e-6, {t, c}});
     }
-    s.scores[tables[t].name] = pt[t];
+    s.scores[tables[view.ids[t]].name] = pt[t];
   }
   if (options.budget > 0 && chosen.size() > options.budget) {
     std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     chosen.resize(options.budget);
   }
+  // Schema order (the view is in schema order).
   std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   for (size_t t = 0; t < nt; ++t) {
-    if (kept[t] || bridge[t]) s.tables.push_back(tables[t].name);
+    if (kept[t] || bridge[t]) s.tables.push_back(tables[view.ids[t]].name);
   }
   for (const auto& [rank, tc] : chosen) {
     auto [t, c] = tc;
-    std::string name = tables[t].name + "." + schema.tables[t].columns[c].name;
+    std::string name = tables[view.ids[t]].name + "." + schema.tables[view.ids[t]].columns[c].name;
     s.columns.push_back(name);
     s.scores[name] = pc[t][c];
   }
@@ -690,6 +898,11 @@ void BuiltinSubsetter::SetDraftSource(DraftSource draft) { impl_->draft_source =
 
 Result<Subset> BuiltinSubsetter::Select(const std::string& question, const SubsetOptions& options) {
   auto t0 = Clock::now();
+  if (impl_->Narrowed()) {
+    Subset s = impl_->SelectNarrowed(question, options);
+    s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return s;
+  }
   QuestionFeatures f = impl_->Features(question);
   Subset s = impl_->Choose(impl_->Score(f), options);
   if (!f.draft.empty()) s.notes.push_back("draft: " + f.draft);

@@ -40,15 +40,37 @@ struct SubsetCut {
   size_t small_table = 8;                      // kept tables with at most this many columns are kept whole
 };
 
+/// A schema too large to score whole (a haystack, a warehouse) is narrowed first: a first stage ranks its tables by the
+/// (rare) words their names, columns and labels share with the question and by the linker's evidence, keeps the best
+/// `tables` of them and the foreign-key neighbours of the best `neighbours_of`, and the model scores those as if they
+/// were the schema (its features are relative to the schema: the best table, ranks, distances), so a question's cost
+/// does not grow with the schema's column count beyond the first stage.
+///
+/// Select on a narrowed schema goes by foreign-key components (the tables joined by keys, directly or not: a database
+/// of a haystack, a subject area of a warehouse): components ranked by their best table's first-stage score, and the
+/// model run on each of the best `components` as if it were the schema (a component larger than `tables` tables is cut
+/// to its best `tables` and their neighbours first), their subsets joined until they hold `budget_share` of the
+/// schema's columns. A question that could mean any of several look-alike databases keeps each of them.
+struct SubsetNarrow {
+  // Chosen on the haystack's held-out Spider train questions (bench/haystack_bench measure, every 4th of them).
+  size_t min_columns = 5000;    // narrow schemas with more columns than this (0: never)
+  size_t tables = 40;           // tables the first stage keeps (of the schema for Features, of a component for Select)
+  size_t neighbours_of = 5;     // ... with the foreign-key neighbours of its best this many
+  size_t components = 100;      // components Select runs the model on, best first
+  double budget_share = 0.045;  // ... while their subsets hold at most this share of the schema's columns
+};
+
 /// Two logistic regressions and the cuts: p = 1 / (1 + exp(-(w·x + bias))).
 struct SubsetModel {
   std::vector<double> table_weights, column_weights;  // one per feature
   double table_bias = 0, column_bias = 0;
   SubsetCut cut;        // for a question with a draft (the database at hand)
   SubsetCut plain_cut;  // for one without (its probabilities are less sharp, so its thresholds are its own)
+  SubsetNarrow narrow;  // the first stage for a large schema
   /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
   /// column_lambda, small_table, the same prefixed "plain_" for the cut without a draft (absent: the same cut),
-  /// table_bias, column_bias) and "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
+  /// narrow_min_columns, narrow_tables, narrow_neighbours_of (absent: the defaults), table_bias, column_bias) and
+  /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
   static Result<SubsetModel> Parse(const std::string& text);
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).
@@ -67,7 +89,8 @@ struct LinkResources {
 
 /// The scorer's probabilities for one question: per table, and per table per column.
 struct QuestionScores {
-  bool draft = false;  // the features had a draft (the model's cut, else its plain cut)
+  bool draft = false;             // the features had a draft (the model's cut, else its plain cut)
+  std::vector<size_t> table_ids;  // the schema's tables scored, by index (empty: all of them, in order)
   std::vector<double> tables;
   std::vector<std::vector<double>> columns;
 };
@@ -85,6 +108,7 @@ using DraftSource = std::function<DraftReads(const std::string& question)>;
 
 /// The features of one question against every table and column of the schema.
 struct QuestionFeatures {
+  std::vector<size_t> table_ids;  // the schema's tables described, by index (empty: all, in order; else narrowed)
   std::vector<std::vector<double>> tables;                // per table (schema order)
   std::vector<std::vector<std::vector<double>>> columns;  // per table, per column
   std::string draft;                                      // the draft's SQL ("" without one)

@@ -3,12 +3,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <set>
 
 #include "builtin/generator.h"
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
+#include "llm/client.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
 
@@ -84,16 +86,47 @@ class DraftSubsetter final : public Subsetter {
   DraftReader reader_;
 };
 
+// The skalpel method's options: the caller's, or the LLM from the environment; with a connection, example values for
+// the description prompts (read under a lock: descriptions are asked for from several threads).
+Result<std::unique_ptr<Subsetter>> MakeSkalpel(const catalog::Schema& schema, exec::Connection* conn,
+                                               const SkalpelOptions* given) {
+  SkalpelOptions options;
+  if (given != nullptr) {
+    options = *given;
+  } else {
+    options.chat = llm::ConfigFromEnvironment();
+    options.embedding = options.chat;
+    options.embedding.model.clear();  // no embedding model named: the offline embedder
+  }
+  if (conn != nullptr && !options.samples) {
+    auto mu = std::make_shared<std::mutex>();
+    options.samples = [conn, mu](catalog::Table& table) {
+      catalog::Schema one;
+      one.tables.push_back(table);
+      catalog::IntrospectOptions io;
+      io.samples = 3;
+      io.sample_scan_rows = 100;  // a few values to show, not a census
+      io.row_counts = false;
+      std::lock_guard lock(*mu);
+      catalog::CollectCountsAndSamples(*conn, io, one, nullptr);  // a table that cannot be read stays without values
+      table = std::move(one.tables.front());
+    };
+  }
+  return MakeSkalpelSubsetter(schema, std::move(options));
+}
+
 }  // namespace
 
 const std::vector<std::string>& SubsetMethods() {
-  static const std::vector<std::string> kMethods = {"builtin", "draft"};
+  static const std::vector<std::string> kMethods = {"builtin", "draft", "skalpel"};
   return kMethods;
 }
 
 Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, const catalog::Schema& schema,
                                                  exec::Connection* conn, const retrieval::ValueIndex* values,
-                                                 std::shared_ptr<const LinkResources> resources) {
+                                                 std::shared_ptr<const LinkResources> resources,
+                                                 const SkalpelOptions* skalpel) {
+  if (method == "skalpel") return MakeSkalpel(schema, conn, skalpel);
   if (method == "builtin") {
     if (!resources) {
       auto r = LinkResources::Load();
@@ -129,7 +162,8 @@ Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, cons
 Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
                                                            const std::string& db_id, const std::string& sqlite_file,
                                                            const std::string& method,
-                                                           std::shared_ptr<const LinkResources> resources) {
+                                                           std::shared_ptr<const LinkResources> resources,
+                                                           const SkalpelOptions* skalpel) {
   auto db = std::make_unique<SubsetDatabase>();
   std::error_code ec;
   if (!sqlite_file.empty() && std::filesystem::exists(sqlite_file, ec)) {
@@ -160,7 +194,7 @@ Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::Benchm
     auto v = retrieval::ValueIndex::Build(*db->conn, db->schema);
     if (v) db->values = std::make_unique<retrieval::ValueIndex>(std::move(*v));  // without values: names only
   }
-  auto sub = MakeSubsetter(method, db->schema, db->conn.get(), db->values.get(), std::move(resources));
+  auto sub = MakeSubsetter(method, db->schema, db->conn.get(), db->values.get(), std::move(resources), skalpel);
   if (!sub) return sub.error();
   db->subsetter = std::move(*sub);
   return db;

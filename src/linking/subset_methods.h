@@ -2,8 +2,8 @@
 // `builtin` (subset_builtin.h) works from the schema alone and, when the database is at hand, uses its cell values and
 // a draft query of the built-in translator as evidence for its scorer; `draft`, kept for comparison, keeps the tables a
 // draft query of the built-in translator reads, each with all its columns (it needs the database, and keeps nothing
-// when the translator gives no answer). In its own library target because both run the built-in translator, which
-// itself depends on plainsql_linking.
+// when the translator gives no answer); `skalpel` (subset_skalpel.h) is SKALPEL's LLM and embeddings method. In its own
+// library target because both run the built-in translator, which itself depends on plainsql_linking.
 #pragma once
 
 #include <memory>
@@ -16,6 +16,7 @@
 #include "exec/connection.h"
 #include "linking/subset.h"
 #include "linking/subset_builtin.h"
+#include "linking/subset_skalpel.h"
 #include "retrieval/value_index.h"
 
 namespace plainsql::linking {
@@ -25,10 +26,13 @@ const std::vector<std::string>& SubsetMethods();
 
 /// A subsetter of `method` for `schema`; `conn` and `values` may be null (then `draft` fails and `builtin` works
 /// without cell values, and without `conn` without a draft); `resources` is needed by `builtin` (loaded when null).
+/// `skalpel` configures the skalpel method (null: its LLM from the environment, PLAINSQL_LLM_URL and
+/// PLAINSQL_LLM_MODEL, and the offline embedder); with `conn`, its description prompts show example values.
 /// Everything must outlive it.
 Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, const catalog::Schema& schema,
                                                  exec::Connection* conn, const retrieval::ValueIndex* values,
-                                                 std::shared_ptr<const LinkResources> resources);
+                                                 std::shared_ptr<const LinkResources> resources,
+                                                 const SkalpelOptions* skalpel = nullptr);
 
 /// A database opened for subsetting: its schema (the tables.json entry when there is one: labels, declared keys; else
 /// introspected), its connection and value index when its SQLite file is at hand, and a subsetter over them.
@@ -39,10 +43,12 @@ struct SubsetDatabase {
   std::unique_ptr<Subsetter> subsetter;
 };
 
-/// Opens `db_id` from `tables` (may be empty) and `sqlite_file` ("" or missing: no database) for `method`.
+/// Opens `db_id` from `tables` (may be empty) and `sqlite_file` ("" or missing: no database) for `method`
+/// (`skalpel` as for MakeSubsetter).
 Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
                                                            const std::string& db_id, const std::string& sqlite_file,
                                                            const std::string& method,
-                                                           std::shared_ptr<const LinkResources> resources);
+                                                           std::shared_ptr<const LinkResources> resources,
+                                                           const SkalpelOptions* skalpel = nullptr);
 
 }  // namespace plainsql::linking

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "pipeline/link_slice.h"
 #include "retrieval/embedder.h"
 
 namespace plainsql::pipeline {
@@ -116,7 +117,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
       {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style", "max_reply_bytes"}},
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
-        "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
+        "link_above", "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
       {"examples",
        {"question", "sql", "sample", "schema", "threshold", "diverse", "coarse_skeleton", "embedding_url",
         "embedding_model"}},
@@ -157,6 +158,10 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*p, "pipeline", "vote", o.vote);
     get(*p, "pipeline", "draft", o.draft);
     get(*p, "pipeline", "slice", o.slice);
+    int64_t link_above = static_cast<int64_t>(o.link_above);
+    get(*p, "pipeline", "link_above", link_above);
+    if (link_above < 0) return Bad(path, "[pipeline] link_above must be a column count, 0 or more");
+    o.link_above = static_cast<size_t>(link_above);
     int64_t timeout = o.limits.timeout.count();
     get(*p, "pipeline", "timeout_ms", timeout);
     o.limits.timeout = std::chrono::milliseconds(timeout);
@@ -200,8 +205,8 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
   }
   if (error) return *error;
   if (c.options.candidates < 1 || c.options.candidates > 32) return Bad(path, "[pipeline] candidates must be 1 to 32");
-  if (c.options.slice != "full" && c.options.slice != "referenced") {
-    return Bad(path, "[pipeline] slice must be \"full\" or \"referenced\"");
+  if (!IsSliceName(c.options.slice)) {
+    return Bad(path, "[pipeline] slice must be \"full\", \"referenced\", \"link\" or \"auto\"");
   }
   if (Status st = CheckExamples(c.examples); !st) return Bad(path, st.error().message);
   if (c.options.limits.timeout.count() <= 0 || c.options.limits.max_rows <= 0 || c.llm.timeout.count() <= 0 ||
@@ -258,6 +263,7 @@ nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
                                 {"vote", c.options.vote},
                                 {"draft", c.options.draft},
                                 {"slice", c.options.slice},
+                                {"link_above", c.options.link_above},
                                 {"timeout_ms", c.options.limits.timeout.count()},
                                 {"max_rows", c.options.limits.max_rows}}}};
   // Only when examples are configured: a run without them stores what it always stored.
@@ -303,6 +309,7 @@ Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
       o.vote = p.value("vote", o.vote);
       o.draft = p.value("draft", o.draft);
       o.slice = p.value("slice", o.slice);
+      o.link_above = p.value("link_above", o.link_above);
       o.limits.timeout = std::chrono::milliseconds(p.value("timeout_ms", o.limits.timeout.count()));
       o.limits.max_rows = p.value("max_rows", o.limits.max_rows);
     }

@@ -18,7 +18,8 @@
 //   refine_empty = true
 //   vote = true
 //   draft = false
-//   slice = "full"                      # full | referenced
+//   slice = "auto"                      # full | referenced | link | auto (link above link_above columns)
+//   link_above = 1000                   # auto: schemas with more columns than this are linked (plainsql link)
 //   timeout_ms = 30000                  # per query
 //   max_rows = 1000
 //   deadline_ms = 60000                 # the whole of `ask`: model calls, retries and refinements end by then

@@ -9,11 +9,16 @@
 
 #include "builtin/generator.h"
 #include "catalog/name_catalog.h"
+#include "catalog/render.h"
+#include "catalog/restrict.h"
+#include "catalog/tokens.h"
 #include "common/strings.h"
 #include "exec/fingerprint.h"
 #include "exec/render.h"
+#include "linking/subset_methods.h"
 #include "llm/generator.h"
 #include "naturalness/translate_query.h"
+#include "pipeline/link_slice.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
 #include "sql/resolver.h"
@@ -108,14 +113,63 @@ StageTrace NaturalnessStage(Context& ctx) {
   return st;
 }
 
-// linking: with a draft, a zero-shot candidate per generator; with slice = referenced, the tables the drafts read.
+// The largest schema (in columns) the built-in subsetter drafts over when the pipeline builds it: a draft indexes the
+// whole schema (about a second per 10,000 columns), more than a question on a very large schema can afford.
+constexpr size_t kDraftLinkColumns = 2500;
+
+// slice = link (or auto on a large schema): the subsetter's tables and columns, with their keys, are what every later
+// stage sends. A subsetter that fails leaves the full schema, with the error in the trace.
+void LinkSlice(Context& ctx, StageTrace& st) {
+  std::unique_ptr<linking::Subsetter> owned;
+  linking::Subsetter* subsetter = ctx.options.subsetter;
+  if (subsetter == nullptr) {
+    // Without a crosswalk, and on a schema small enough for the built-in translator to draft over quickly, the
+    // subsetter reads the database (a draft as evidence); larger schemas are linked from their names alone.
+    exec::Connection* conn = ctx.options.crosswalk || ctx.shown.ColumnCount() > kDraftLinkColumns ? nullptr : &ctx.conn;
+    auto resources = builtin::SharedLinkResources();
+    if (!resources) {
+      st.detail["errors"].push_back("link: " + resources.error().message);
+      return;
+    }
+    auto made = linking::MakeSubsetter("builtin", ctx.shown, conn, nullptr, *resources);
+    if (!made) {
+      st.detail["errors"].push_back("link: " + made.error().message);
+      return;
+    }
+    owned = std::move(*made);
+    subsetter = owned.get();
+  }
+  auto subset = subsetter->Select(ctx.question, ctx.options.link);
+  if (!subset) {
+    st.detail["errors"].push_back("link (" + subsetter->Name() + "): " + subset.error().message);
+    return;
+  }
+  ctx.sliced = catalog::RestrictSchema(ctx.shown, SubsetEntries(*subset)).schema;
+  ctx.slice = &ctx.sliced;
+  const size_t columns = ctx.sliced.ColumnCount();
+  nlohmann::ordered_json detail = {
+      {"method", subsetter->Name()},
+      {"tables", subset->tables},
+      {"columns", columns},
+      {"of_columns", ctx.shown.ColumnCount()},
+      {"tokens", catalog::EstimateTokens(catalog::RenderPromptDdl(ctx.sliced, ctx.dialect, 0))},
+      {"ms", subset->ms}};
+  if (!subset->notes.empty()) detail["notes"] = subset->notes;
+  st.detail["subset"] = std::move(detail);
+}
+
+// linking: with slice = link, the subset; with a draft, a zero-shot candidate per generator over the schema so far;
+// with slice = referenced, the tables the drafts read.
 std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator*>& generators) {
-  if (!ctx.options.draft && ctx.options.slice != "referenced") return std::nullopt;
+  const bool link = LinksSchema(ctx.options.slice, ctx.shown.ColumnCount(), ctx.options.link_above);
+  if (!ctx.options.draft && ctx.options.slice != "referenced" && !link) return std::nullopt;
   StageTrace st{"linking"};
   auto t0 = Clock::now();
+  if (link) LinkSlice(ctx, st);
   std::set<std::string> tables;
   for (Generator* g : generators) {
-    auto gen = g->Generate(Request(ctx, &ctx.shown, 1, 0));
+    if (!ctx.options.draft && ctx.options.slice != "referenced") break;
+    auto gen = g->Generate(Request(ctx, ctx.slice, 1, 0));
     if (!gen) {
       st.detail["errors"].push_back(g->Name() + ": " + gen.error().message);
       continue;
@@ -137,9 +191,13 @@ std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator
     ctx.sliced = SliceSchema(ctx.shown, tables);
     ctx.slice = &ctx.sliced;
   }
-  st.detail["slice"] = ctx.slice == &ctx.shown
-                           ? nlohmann::ordered_json("full schema")
-                           : nlohmann::ordered_json(std::vector<std::string>(tables.begin(), tables.end()));
+  if (ctx.slice == &ctx.shown) {
+    st.detail["slice"] = "full schema";
+  } else if (!link) {
+    st.detail["slice"] = std::vector<std::string>(tables.begin(), tables.end());
+  } else {
+    st.detail["slice"] = "link";
+  }
   st.ms = MsSince(t0);
   return st;
 }
@@ -154,7 +212,7 @@ std::pair<std::string, std::string> ExamplesDraft(Context& ctx, const std::vecto
     drafters.push_back(fb);
   }
   for (Generator* g : drafters) {
-    auto gen = g->Generate(Request(ctx, &ctx.shown, 1, 0));
+    auto gen = g->Generate(Request(ctx, ctx.slice, 1, 0));
     if (!gen) {
       st.detail["errors"].push_back(g->Name() + ": " + gen.error().message);
       continue;

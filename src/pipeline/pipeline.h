@@ -23,6 +23,7 @@
 #include "common/status.h"
 #include "exec/connection.h"
 #include "generate/generator.h"
+#include "linking/subset.h"
 #include "llm/client.h"
 #include "naturalness/crosswalk.h"
 #include "pipeline/examples_stage.h"
@@ -36,10 +37,18 @@ using generate::GenerationRequest;
 using generate::Generator;
 
 struct Options {
-  bool draft = false;          // a zero-shot draft first, to find the schema slice
-  std::string slice = "full";  // "full" or "referenced" (the tables the draft reads, when it reads any)
-  int candidates = 1;          // k per generator
-  double temperature = -1;     // < 0: 0 for one candidate, 0.7 for more
+  bool draft = false;  // a zero-shot draft first, to find the schema slice
+  /// The schema sent with the question: "full"; "referenced" (the tables a draft reads, when it reads any); "link"
+  /// (the tables and columns `subsetter` keeps, with their keys); "auto": link when the schema has more than
+  /// `link_above` columns, else full.
+  std::string slice = "auto";
+  size_t link_above = 1000;
+  /// For link: the caller's subsetter over the schema shown (built once per database, its indexes reused); null: the
+  /// built-in method, built for this question.
+  linking::Subsetter* subsetter = nullptr;
+  linking::SubsetOptions link;  // its budget and threshold
+  int candidates = 1;           // k per generator
+  double temperature = -1;      // < 0: 0 for one candidate, 0.7 for more
   bool refine = true;
   int max_refinements = 2;                                  // rounds per candidate
   bool refine_empty = true;                                 // an empty result counts as a problem worth one refinement

@@ -16,6 +16,7 @@
 #include "naturalness/translate_query.h"
 #include "pipeline/config.h"
 #include "pipeline/generators.h"
+#include "pipeline/link_slice.h"
 #include "pipeline/pipeline.h"
 
 namespace plainsql::cli {
@@ -71,7 +72,10 @@ AskCommands::AskCommands(CLI::App& app) {
   ask_->add_flag("--no-vote", no_vote_, "Take the first candidate that runs instead of the majority result");
   ask_->add_flag("--draft", draft_, "Ask for a zero-shot draft first (shown in the trace)");
   ask_->add_option("--slice", slice_,
-                   "Schema sent with the question: full | referenced (the tables a draft reads); default full");
+                   "Schema sent with the question: full | referenced (the tables a draft reads) | link (the tables "
+                   "and columns `plainsql link` keeps, with their keys) | auto (link above --link-above columns, "
+                   "else full; the default)");
+  ask_->add_option("--link-above", link_above_, "With --slice auto: link schemas of more columns than this (1000)");
   ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql (default omnisql)");
   ask_->add_option("--crosswalk", crosswalk_file_, "Show the model natural names from this crosswalk");
   ask_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
@@ -192,6 +196,7 @@ int AskCommands::Ask() {
   pipeline::Options options = config->options;
   if (candidates_ != 0) options.candidates = candidates_;
   if (!slice_.empty()) options.slice = slice_;
+  if (link_above_) options.link_above = *link_above_;
   if (timeout_ms_ != 0) options.limits.timeout = std::chrono::milliseconds(timeout_ms_);
   if (max_rows_ != 0) options.limits.max_rows = max_rows_;
   if (no_refine_) options.refine = false;
@@ -203,8 +208,8 @@ int AskCommands::Ask() {
   if (options.candidates < 1 || options.candidates > 32) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--candidates must be between 1 and 32"));
   }
-  if (options.slice != "full" && options.slice != "referenced") {
-    return Fail(MakeError(ErrorCode::kInvalidArgument, "--slice must be full or referenced"));
+  if (!pipeline::IsSliceName(options.slice)) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--slice must be full, referenced, link or auto"));
   }
   if (options.limits.timeout.count() <= 0 || options.limits.max_rows <= 0 || options.deadline.count() <= 0) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--timeout, --deadline and --max-rows must be positive"));

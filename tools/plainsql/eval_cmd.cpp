@@ -8,8 +8,10 @@
 #include <csignal>
 
 #include "cli.h"
+#include "common/file.h"
 #include "common/strings.h"
 #include "eval/benchmark.h"
+#include "eval/report.h"
 #include "eval/run_text.h"
 #include "eval/runner.h"
 #include "eval/score.h"
@@ -61,8 +63,9 @@ EvalCommands::EvalCommands(CLI::App& app) {
 
   subsets_ = root_->add_subcommand(
       "subsets",
-      "Score predicted schema subsets (JSON Lines, one per question) against what each gold query reads: SchRecall, "
-      "PerfRecall, SchPrecision, SchF1, relation and attribute variants, subset proportion");
+      "Score predicted schema subsets (JSON Lines, one per question) against what each gold query reads, overall and "
+      "by schema size (S < 100, M < 1,000, L < 2,500, XL < 50,000, XXL < 100,000 columns): PRe, SchRecall, "
+      "SchPrecision, SchF1, relation and attribute recall / precision / F1 and proportions, tokens, time");
   subsets_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
   subsets_->add_option("--questions", questions_, "The questions (as for eval score)")->required();
   subsets_->add_option("--tables", tables_, "tables.json, for the schemas' names");
@@ -70,9 +73,11 @@ EvalCommands::EvalCommands(CLI::App& app) {
   subsets_
       ->add_option("--subsets", subsets_file_,
                    "One line per question, in order: a JSON array of names (\"t\", \"t.c\", \"t.*\") or "
-                   "{\"tables\": [...], \"columns\": [...]}")
+                   "{\"tables\": [...], \"columns\": [...], \"ms\": time}")
       ->required();
-  subsets_->add_flag("--json", json_, "Print one JSON object: summary and one entry per question");
+  subsets_->add_flag("--json", json_,
+                     "Print one JSON object: summary (overall and by size) and one entry per question");
+  subsets_->add_option("--html", html_, "Also write the scores as a self-contained HTML report to this file");
 
   run_ = root_->add_subcommand(
       "run",
@@ -105,6 +110,10 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--examples", examples_,
                    "With --system pipeline: the example store (plainsql examples build) for train and ground, or, "
                    "without --configuration, instead of [pipeline] examples");
+  run_->add_option("--subset", subset_,
+                   "Give the system each question's schema restricted to a subset (with the key columns joins need): "
+                   "oracle (what the gold query reads), a subsetting method (builtin, draft) or a subsets file (one "
+                   "JSON line per question, as plainsql link --json writes)");
   run_->add_option("--resume", resume_,
                    "Continue an interrupted run, or join a running one as another worker (its id, id prefix or name)");
   run_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
@@ -114,9 +123,11 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds")->capture_default_str();
   run_->add_flag("--json", json_, "Print the scores as eval score --json does");
   run_->add_option("--workers", workers_, "Questions worked on at once")->capture_default_str();
+  haystack_ = std::make_unique<HaystackCommand>(*root_);
 }
 
 int EvalCommands::Run() {
+  if (haystack_->Selected()) return haystack_->Run();
   if (run_->parsed()) return RunBenchmark();
   if (subsets_->parsed()) return Subsets();
   return Score();
@@ -128,7 +139,7 @@ int EvalCommands::Subsets() {
   }
   auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
   if (!benchmark) return Fail(benchmark.error());
-  auto subsets = eval::LoadSubsets(subsets_file_);
+  auto subsets = eval::LoadSubsetLines(subsets_file_);
   if (!subsets) return Fail(subsets.error());
   if (subsets->size() != benchmark->questions.size()) {
     return Fail(MakeError(ErrorCode::kInvalidArgument,
@@ -142,11 +153,17 @@ int EvalCommands::Subsets() {
   std::vector<eval::SubsetResult> results;
   results.reserve(subsets->size());
   for (size_t i = 0; i < subsets->size(); ++i) {
-    auto r = scorer.ScoreSubset(benchmark->questions[i], (*subsets)[i]);
+    auto r = scorer.ScoreSubset(benchmark->questions[i], (*subsets)[i].names);
     if (!r) return Fail(r.error());
+    r->ms = (*subsets)[i].ms;
     results.push_back(std::move(*r));
   }
   nlohmann::ordered_json j = eval::SubsetJson(results);
+  if (!html_.empty()) {
+    if (Status st = WriteFileAtomically(html_, eval::SubsetReportHtml(j, subsets_file_, questions_)); !st) {
+      return Fail(st.error());
+    }
+  }
   Write(json_ ? j.dump(2) + "\n" : eval::SubsetText(j));
   return 0;
 }
@@ -215,6 +232,7 @@ int EvalCommands::RunBenchmark() {
   request.config_file = config_file_;
   request.configuration = configuration_;
   request.examples = examples_;
+  request.subset = subset_;
   request.resume = resume_;
   request.runs = runs_file_;
   request.workers.threads = workers_;
@@ -246,9 +264,11 @@ int EvalCommands::RunBenchmark() {
   if (json_) {
     auto j = eval::ScoreJson(result->scores);
     j["run"] = result->run_id;
+    if (!subset_.empty()) j["subset"] = subset_;
     Write(j.dump(2) + "\n");
   } else {
-    Write(eval::ScoreText(result->scores) + fmt::format("run {} stored in {}\n", result->run_id, where));
+    std::string subsets = subset_.empty() ? "" : fmt::format("schema subsets: {}\n", subset_);
+    Write(eval::ScoreText(result->scores) + subsets + fmt::format("run {} stored in {}\n", result->run_id, where));
   }
   return 0;
 }

@@ -1,11 +1,14 @@
-// `plainsql eval score | subsets | run`: score predictions or schema subsets against a benchmark, or run a system on it
-// into the runs database.
+// `plainsql eval score | subsets | run | haystack`: score predictions or schema subsets against a benchmark, run a
+// system on it into the runs database, or build the haystack schema.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "haystack_cmd.h"
 
 namespace plainsql::cli {
 
@@ -24,9 +27,10 @@ class EvalCommands {
   CLI::App* score_ = nullptr;
   CLI::App* run_ = nullptr;
   CLI::App* subsets_ = nullptr;
+  std::unique_ptr<HaystackCommand> haystack_;  // eval haystack (haystack_cmd.h)
   std::string infer_keys_;  // eval run --infer-keys[=add|replace]: the built-in translator on inferred keys
   std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_, configuration_, examples_;
-  std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_;
+  std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_, subset_, html_;
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;
   bool json_ = false, keep_distinct_ = false;

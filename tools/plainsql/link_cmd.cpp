@@ -11,6 +11,7 @@
 #include "eval/benchmark.h"
 #include "exec/connection.h"
 #include "linking/subset_methods.h"
+#include "pipeline/config.h"
 
 namespace plainsql::cli {
 
@@ -24,7 +25,9 @@ LinkCommand::LinkCommand(CLI::App& app) {
   cmd_->add_option("question", question_, "The question (\"-\" or none: standard input)");
   cmd_->add_option("--method", method_,
                    "builtin (linker, values, foreign keys and, with the database, the built-in translator's draft, "
-                   "into a learned scorer) | draft (the tables a draft query of the built-in translator reads)")
+                   "into a learned scorer) | draft (the tables a draft query of the built-in translator reads) | "
+                   "skalpel (SKALPEL: an LLM decomposes the question and describes the tables, kept by embedding "
+                   "distance)")
       ->capture_default_str();
   cmd_->add_option("--budget", budget_, "At most this many columns (0: no cap)")->capture_default_str();
   cmd_->add_option("--threshold", threshold_,
@@ -36,6 +39,40 @@ LinkCommand::LinkCommand(CLI::App& app) {
   cmd_->add_option("--tables", tables_, "tables.json, for the schemas");
   cmd_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout), for cell values and schemas");
   cmd_->add_flag("--json", json_, "One JSON object per question: tables, columns, scores, ms");
+  cmd_->add_option("--llm", llm_url_, "skalpel: OpenAI-compatible base URL (default: PLAINSQL_LLM_URL)");
+  cmd_->add_option("--model", model_, "skalpel: model name (default: PLAINSQL_LLM_MODEL)");
+  cmd_->add_option(
+      "--config", config_file_,
+      "skalpel: configuration file (default: ./plainsql.toml, else ~/.config/plainsql/plainsql.toml, when present)");
+  cmd_->add_option("--embedding-model", embedding_model_,
+                   "skalpel: embedding model (default: [examples] embedding_model; none: the offline embedder)");
+  cmd_->add_option("--embedding-url", embedding_url_,
+                   "skalpel: base URL of the embedding model (default: [examples] embedding_url, else --llm)");
+  cmd_->add_option("--max-distance", max_distance_,
+                   "skalpel: the largest cosine distance of a kept table to the question or a phrase (default: 0.6 "
+                   "with an embedding model, 0.75 with the offline embedder)");
+  cmd_->add_option("--column-distance", column_distance_,
+                   "skalpel: also filter columns by this cosine distance (names far from every phrase are left out "
+                   "unless cryptic or keys; default: every column of a kept table)");
+}
+
+Result<linking::SkalpelOptions> LinkCommand::Skalpel() const {
+  // The configuration file, then the environment (the API key only from PLAINSQL_LLM_API_KEY or OPENAI_API_KEY),
+  // then the flags.
+  auto config = pipeline::LoadConfig(config_file_);
+  if (!config) return config.error();
+  linking::SkalpelOptions o;
+  o.chat = config->llm;
+  if (!llm_url_.empty()) o.chat.base_url = llm_url_;
+  if (!model_.empty()) o.chat.model = model_;
+  o.embedding = o.chat;
+  o.embedding.model = embedding_model_.empty() ? config->examples.embedding_model : embedding_model_;
+  o.embedding.base_url = !embedding_url_.empty()                   ? embedding_url_
+                         : !config->examples.embedding_url.empty() ? config->examples.embedding_url
+                                                                   : o.chat.base_url;
+  if (max_distance_) o.max_distance = o.sparse_max_distance = *max_distance_;
+  o.column_max_distance = column_distance_;
+  return o;
 }
 
 int LinkCommand::Run() {
@@ -60,7 +97,14 @@ int LinkCommand::RunOne() {
     auto v = retrieval::ValueIndex::Build(**conn, target->schema);
     if (v) values = std::make_unique<retrieval::ValueIndex>(std::move(*v));
   }
-  auto subsetter = linking::MakeSubsetter(method_, target->schema, conn->get(), values.get(), nullptr);
+  std::optional<linking::SkalpelOptions> skalpel;
+  if (method_ == "skalpel") {
+    auto o = Skalpel();
+    if (!o) return Fail(o.error());
+    skalpel = std::move(*o);
+  }
+  auto subsetter = linking::MakeSubsetter(method_, target->schema, conn->get(), values.get(), nullptr,
+                                          skalpel ? &*skalpel : nullptr);
   if (!subsetter) return Fail(subsetter.error());
   linking::SubsetOptions options{budget_, threshold_, small_table_};
   auto subset = (*subsetter)->Select(question, options);
@@ -77,15 +121,25 @@ int LinkCommand::RunBenchmark() {
   if (!benchmark) return Fail(benchmark.error());
   auto tables = catalog::BenchmarkSchemas::Read(tables_);
   if (!tables) return Fail(tables.error());
-  auto resources = linking::LinkResources::Load();
-  if (!resources) return Fail(resources.error());
+  std::shared_ptr<const linking::LinkResources> resources;
+  std::optional<linking::SkalpelOptions> skalpel;
+  if (method_ == "skalpel") {
+    auto o = Skalpel();
+    if (!o) return Fail(o.error());
+    skalpel = std::move(*o);
+  } else {
+    auto r = linking::LinkResources::Load();
+    if (!r) return Fail(r.error());
+    resources = *r;
+  }
   linking::SubsetOptions options{budget_, threshold_, small_table_};
   std::map<std::string, std::unique_ptr<linking::SubsetDatabase>> dbs;
   for (const auto& q : benchmark->questions) {
     auto& db = dbs[q.db_id];
     if (!db) {
       std::string file = db_dir_.empty() ? "" : eval::SqliteDatabasePath(db_dir_, q.db_id);
-      auto opened = linking::OpenSubsetDatabase(*tables, q.db_id, file, method_, *resources);
+      auto opened =
+          linking::OpenSubsetDatabase(*tables, q.db_id, file, method_, resources, skalpel ? &*skalpel : nullptr);
       if (!opened) return Fail(opened.error());
       db = std::move(*opened);
     }

@@ -6,6 +6,9 @@
 #include <optional>
 #include <string>
 
+#include "common/status.h"
+#include "linking/subset_skalpel.h"
+
 namespace plainsql::cli {
 
 class LinkCommand {
@@ -17,6 +20,8 @@ class LinkCommand {
  private:
   int RunOne();
   int RunBenchmark();
+  /// The skalpel method's options: plainsql.toml, then the environment, then the flags (as `ask` reads its LLM).
+  Result<linking::SkalpelOptions> Skalpel() const;
 
   CLI::App* cmd_ = nullptr;
   std::string conn_, question_, tables_, db_dir_, questions_, benchmark_ = "spider", method_ = "builtin";
@@ -24,6 +29,9 @@ class LinkCommand {
   std::optional<double> threshold_;
   std::optional<size_t> small_table_;
   bool json_ = false;
+  // skalpel: the LLM and the embedding model, and the distance thresholds.
+  std::string llm_url_, model_, config_file_, embedding_url_, embedding_model_;
+  std::optional<double> max_distance_, column_distance_;
 };
 
 }  // namespace plainsql::cli

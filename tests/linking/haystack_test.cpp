@@ -1,0 +1,166 @@
+// The haystack benchmark's merge (issue #18, src/linking/haystack.h) on a tiny fixture laid out as the shared data
+// folder (tests/linking/data/haystack/: two Spider databases, a BIRD database whose db_id Spider also has, a SNAILS
+// database with spaces in its names and T-SQL pairs): tables prefixed by their database, keys rewritten, each gold
+// query mapped as data/haystack_expected.tsv says (set, source database, mapped SQL), what cannot be mapped skipped;
+// the written tables.json reads back as the same schema; the builtin subsetter, narrowed, finds a question's database
+// in it; `eval haystack` (haystack_cmd.h) prints its manifest.
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "../tools/plainsql/haystack_cmd.h"
+#include "catalog/benchmark_schema.h"
+#include "common/strings.h"
+#include "linking/haystack.h"
+#include "linking/subset_builtin.h"
+#include "test_util.h"
+
+namespace plainsql::linking {
+namespace {
+
+const std::string kData = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/";
+
+HaystackOptions FixtureOptions() {
+  HaystackOptions o;
+  o.data_dir = kData + "haystack";
+  return o;
+}
+
+std::vector<std::string> TableNames(const catalog::Schema& s) {
+  std::vector<std::string> out;
+  for (const auto& t : s.tables) out.push_back(t.name);
+  return out;
+}
+
+TEST(HaystackTest, PrefixesEveryTableByItsDatabase) {
+  EXPECT_EQ(HaystackPrefix("SBODemoUS-Business Partners"), "SBODemoUS_Business_Partners__");
+  auto h = BuildHaystack(FixtureOptions());
+  ASSERT_TRUE(h) << h.error().message;
+  EXPECT_EQ(h->schema.database, "haystack");
+  // A db_id two data sets share gets its data set's name in the later one's prefix.
+  EXPECT_EQ(TableNames(h->schema),
+            (std::vector<std::string>{"shop__customer", "shop__orders", "school__student", "school__course",
+                                      "bird_shop__customer", "Field_Data_1__Site Visits", "Field_Data_1__tblObs"}));
+  EXPECT_EQ(h->ColumnCount(), 16u);
+  EXPECT_EQ(h->prefixes.at("bird/shop"), "bird_shop__");
+}
+
+TEST(HaystackTest, RewritesKeysToThePrefixedTables) {
+  auto h = BuildHaystack(FixtureOptions());
+  ASSERT_TRUE(h);
+  const catalog::Table* orders = h->schema.FindTable("shop__orders");
+  ASSERT_NE(orders, nullptr);
+  ASSERT_EQ(orders->foreign_keys.size(), 1u);
+  EXPECT_EQ(orders->foreign_keys[0].ref_table, "shop__customer");
+  EXPECT_EQ(orders->primary_key, std::vector<std::string>{"id"});
+  const catalog::Table* obs = h->schema.FindTable("Field_Data_1__tblObs");
+  ASSERT_NE(obs, nullptr);
+  ASSERT_EQ(obs->foreign_keys.size(), 1u);
+  EXPECT_EQ(obs->foreign_keys[0].ref_table, "Field_Data_1__Site Visits");
+}
+
+TEST(HaystackTest, MapsGoldQueriesAsTheExpectedFileSays) {
+  auto h = BuildHaystack(FixtureOptions());
+  ASSERT_TRUE(h);
+  std::vector<std::string> got;
+  for (const auto& q : h->questions) got.push_back(q.set + "\t" + q.source_db + "\t" + q.gold_sql);
+  std::vector<std::string> want;
+  for (const auto& line : Split(test::ReadFile(kData + "haystack_expected.tsv"), '\n')) {
+    if (!line.empty() && line[0] != '#') want.push_back(line);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(h->skipped.at("spider_dev: no schema for the database"), 1u);
+  EXPECT_EQ(h->skipped.at("spider_dev: gold query does not parse"), 1u);
+  // Every mapped query reads haystack tables only.
+  for (const auto& q : h->questions) {
+    auto tables = QueryTables(q.gold_sql, sql::Sqlite());
+    ASSERT_TRUE(tables) << q.gold_sql;
+    for (const auto& t : *tables) EXPECT_NE(h->schema.FindTable(t), nullptr) << t << " in " << q.gold_sql;
+  }
+}
+
+TEST(HaystackTest, CopiesRepeatTheSchemasUnderTheirOwnPrefix) {
+  HaystackOptions o = FixtureOptions();
+  o.copies = 3;
+  auto h = BuildHaystack(o);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->ColumnCount(), 48u);
+  ASSERT_NE(h->schema.FindTable("k3_shop__orders"), nullptr);
+  EXPECT_EQ(h->schema.FindTable("k3_shop__orders")->foreign_keys[0].ref_table, "k3_shop__customer");
+  EXPECT_EQ(h->questions.size(), 6u);  // the questions target the first copy only
+}
+
+TEST(HaystackTest, WrittenTablesJsonReadsBackAsTheSameSchema) {
+  auto h = BuildHaystack(FixtureOptions());
+  ASSERT_TRUE(h);
+  test::TempDir dir;
+  auto manifest = WriteHaystack(*h, dir.path());
+  ASSERT_TRUE(manifest) << manifest.error().message;
+  EXPECT_EQ((*manifest)["columns"], 16);
+  EXPECT_EQ((*manifest)["questions"]["spider_dev"], 4);
+  auto back = catalog::LoadBenchmarkSchema(dir.File("tables.json"), "haystack");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(TableNames(*back), TableNames(h->schema));
+  for (size_t t = 0; t < back->tables.size(); ++t) {
+    EXPECT_EQ(back->tables[t].primary_key, h->schema.tables[t].primary_key) << back->tables[t].name;
+    ASSERT_EQ(back->tables[t].foreign_keys.size(), h->schema.tables[t].foreign_keys.size());
+    for (size_t k = 0; k < back->tables[t].foreign_keys.size(); ++k) {
+      EXPECT_EQ(back->tables[t].foreign_keys[k].ref_table, h->schema.tables[t].foreign_keys[k].ref_table);
+      EXPECT_EQ(back->tables[t].foreign_keys[k].columns, h->schema.tables[t].foreign_keys[k].columns);
+    }
+  }
+  auto questions = catalog::ReadJsonFile(dir.File("questions_snails.json"));
+  ASSERT_TRUE(questions);
+  ASSERT_EQ(questions->size(), 1u);
+  EXPECT_EQ((*questions)[0]["db_id"], "haystack");
+  EXPECT_EQ((*questions)[0]["source_db"], "Field Data-1");
+}
+
+// The builtin subsetter narrows a schema past `narrow.min_columns` (here every schema): the question's database is
+// found by the first stage and its foreign-key component scored as if it were the schema, its join kept.
+TEST(HaystackTest, NarrowedSubsetterFindsTheQuestionsDatabase) {
+  auto h = BuildHaystack(FixtureOptions());
+  ASSERT_TRUE(h);
+  auto resources = LinkResources::Load();
+  ASSERT_TRUE(resources) << resources.error().message;
+  SubsetModel model = SubsetModel::Shipped();
+  model.narrow.min_columns = 1;
+  BuiltinSubsetter subsetter(h->schema, *resources, nullptr, model);
+  auto s = subsetter.Select("What is the total order amount of each customer name?", {});
+  ASSERT_TRUE(s);
+  std::set<std::string> kept(s->columns.begin(), s->columns.end());
+  for (const char* c :
+       {"shop__customer.name", "shop__orders.amount", "shop__orders.customer_id", "shop__customer.id"}) {
+    EXPECT_TRUE(kept.count(c)) << c << " not in " << Join(s->columns, " ");
+  }
+  EXPECT_FALSE(kept.count("Field_Data_1__tblObs.ObsID"));
+}
+
+// `eval haystack --json`: one JSON object, the manifest without the prefixes; the files in --out.
+TEST(HaystackCommandTest, PrintsTheManifestAndWritesTheFiles) {
+  test::TempDir dir;
+  CLI::App app;
+  cli::HaystackCommand command(app);
+  app.parse("haystack --data-dir " + kData + "haystack --out " + dir.path() + " --json", false);
+  ASSERT_TRUE(command.Selected());
+  testing::internal::CaptureStdout();
+  const int code = command.Run();
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(code, 0) << out;
+  auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["db_id"], "haystack");
+  EXPECT_EQ(j["tables"], 7);
+  EXPECT_EQ(j["columns"], 16);
+  EXPECT_EQ(j["questions"], nlohmann::json::parse(R"({"bird_dev": 1, "snails": 1, "spider_dev": 4})"));
+  EXPECT_TRUE(j.contains("skipped"));
+  EXPECT_TRUE(j.contains("notes"));
+  EXPECT_FALSE(j.contains("prefixes"));
+  for (const char* f : {"tables.json", "manifest.json", "questions_spider_dev.json", "questions_bird_dev.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir.File(f))) << f;
+  }
+}
+
+}  // namespace
+}  // namespace plainsql::linking
