@@ -503,20 +503,7 @@ std::string SubsetTable(const nlohmann::ordered_json& summary) {
     return v.is_null() ? std::string("<td>–</td>")
                        : "<td>" + fmt::format(fmt::runtime(format), v.get<double>()) + "</td>";
   };
-  constexpr std::pair<const char*, const char*> kRows[] = {{"perf_recall", "PRe (perfect recall)"},
-                                                           {"sch_recall", "SchRecall"},
-                                                           {"sch_precision", "SchPrecision"},
-                                                           {"sch_f1", "SchF1"},
-                                                           {"relation_recall", "relation recall"},
-                                                           {"relation_precision", "relation precision"},
-                                                           {"relation_f1", "relation F1"},
-                                                           {"attribute_recall", "attribute recall"},
-                                                           {"attribute_precision", "attribute precision"},
-                                                           {"attribute_f1", "attribute F1"},
-                                                           {"relation_proportion", "relation proportion"},
-                                                           {"attribute_proportion", "attribute proportion"},
-                                                           {"proportion", "subset proportion"}};
-  for (const auto& [key, label] : kRows) {
+  for (const auto& [key, label] : kSubsetRateRows) {
     out += fmt::format("<tr><td>{}</td>", label);
     for (const auto& [name, g] : groups) out += cell((*g)[key], "{:.3f}");
     out += "</tr>\n";

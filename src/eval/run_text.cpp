@@ -98,20 +98,7 @@ std::string SubsetText(const nlohmann::ordered_json& subsets) {
   for (const auto& [name, g] : groups) out += fmt::format(" {:>8}", name);
   out += "\n";
   row("questions", [](const nlohmann::ordered_json& g) { return std::to_string(g["scored"].get<size_t>()); });
-  constexpr std::pair<const char*, const char*> kRows[] = {{"perf_recall", "PRe (PerfRecall)"},
-                                                           {"sch_recall", "SchRecall"},
-                                                           {"sch_precision", "SchPrecision"},
-                                                           {"sch_f1", "SchF1"},
-                                                           {"relation_recall", "relation recall"},
-                                                           {"relation_precision", "relation precision"},
-                                                           {"relation_f1", "relation F1"},
-                                                           {"attribute_recall", "attribute recall"},
-                                                           {"attribute_precision", "attribute precision"},
-                                                           {"attribute_f1", "attribute F1"},
-                                                           {"relation_proportion", "relation proportion"},
-                                                           {"attribute_proportion", "attribute proportion"},
-                                                           {"proportion", "subset proportion"}};
-  for (const auto& [key, label] : kRows) {
+  for (const auto& [key, label] : kSubsetRateRows) {
     row(label, [&, key = key](const nlohmann::ordered_json& g) { return number(g[key], "{:.3f}"); });
   }
   row("tokens (mean)", [&](const nlohmann::ordered_json& g) { return number(g["tokens"], "{:.0f}"); });

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -108,6 +109,23 @@ class Scorer {
 /// relation_f1, attribute_f1, relation_proportion, attribute_proportion, tokens, schema_tokens, ms}]}. Percentiles are
 /// nearest-rank.
 nlohmann::ordered_json SubsetJson(const std::vector<SubsetResult>& results);
+
+/// The rate rows of SubsetJson's summary and of each size category, in the order the text and HTML tables show them:
+/// (JSON key, label).
+inline constexpr std::pair<const char*, const char*> kSubsetRateRows[] = {
+    {"perf_recall", "PRe (perfect recall)"},
+    {"sch_recall", "SchRecall"},
+    {"sch_precision", "SchPrecision"},
+    {"sch_f1", "SchF1"},
+    {"relation_recall", "relation recall"},
+    {"relation_precision", "relation precision"},
+    {"relation_f1", "relation F1"},
+    {"attribute_recall", "attribute recall"},
+    {"attribute_precision", "attribute precision"},
+    {"attribute_f1", "attribute F1"},
+    {"relation_proportion", "relation proportion"},
+    {"attribute_proportion", "attribute proportion"},
+    {"proportion", "subset proportion"}};
 
 /// Reads predicted subsets: JSON Lines, one per question in order, each a JSON array of names or an object with
 /// "tables" and "columns" arrays (and optionally "ms", a number).

@@ -129,16 +129,6 @@ std::string TableText(const std::string& name, const catalog::Table& table) {
   return out;
 }
 
-// A vector of unit length (false for a zero vector).
-bool Normalize(std::vector<float>& v) {
-  double norm = 0;
-  for (float x : v) norm += static_cast<double>(x) * x;
-  if (norm <= 0) return false;
-  const auto inv = static_cast<float>(1.0 / std::sqrt(norm));
-  for (float& x : v) x *= inv;
-  return true;
-}
-
 // Texts embedded and compared: a dense model's (queries embedded in one batched request) or the offline sparse one.
 class Space {
  public:
@@ -195,7 +185,7 @@ class Space {
     if (tokens) *tokens += reply->prompt_tokens;
     for (auto& v : reply->vectors) {
       retrieval::Embedding e;
-      if (Normalize(v)) e.dense = std::move(v);
+      if (retrieval::NormalizeDense(v)) e.dense = std::move(v);
       out.push_back(std::move(e));
     }
     return out;

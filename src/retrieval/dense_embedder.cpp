@@ -12,10 +12,7 @@
 
 namespace plainsql::retrieval {
 
-namespace {
-
-// Scales `v` to unit length; false for a zero vector, which has no direction to compare.
-bool Normalize(std::vector<float>& v) {
+bool NormalizeDense(std::vector<float>& v) {
   double norm = 0;
   for (float x : v) norm += static_cast<double>(x) * x;
   if (norm <= 0) return false;
@@ -23,6 +20,8 @@ bool Normalize(std::vector<float>& v) {
   for (float& x : v) x *= inv;
   return true;
 }
+
+namespace {
 
 float Dot(const float* a, const float* b, size_t n) {
   float sum = 0;
@@ -66,7 +65,7 @@ class DenseIndex final : public TextIndex {
                                                        "the indexed texts",
                                                        e.dense.size(), dim_));
     }
-    if (!Normalize(e.dense)) e.dense.assign(dim_, 0.0f);
+    if (!NormalizeDense(e.dense)) e.dense.assign(dim_, 0.0f);
     return e;
   }
 
@@ -137,7 +136,7 @@ class OpenAiEmbedder final : public Embedder {
           return MakeError(ErrorCode::kFormat,
                            fmt::format("the embedding endpoint sent vectors of {} and {} dimensions", dim, v.size()));
         }
-        if (!Normalize(v)) v.assign(dim, 0.0f);
+        if (!NormalizeDense(v)) v.assign(dim, 0.0f);
         vectors.insert(vectors.end(), v.begin(), v.end());
       }
       if (progress) progress(start + part.size(), texts.size());

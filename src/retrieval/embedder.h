@@ -104,4 +104,8 @@ struct DenseOptions {
 /// llm::Client (retries, timeouts, the API key only in the Authorization header). Errors: the configuration's.
 Result<std::shared_ptr<Embedder>> MakeOpenAiEmbedder(llm::Config config, DenseOptions options = {});
 
+/// Scales a dense vector to unit length (so dot products are cosine similarities); false for a zero vector, which has
+/// no direction to compare.
+bool NormalizeDense(std::vector<float>& v);
+
 }  // namespace plainsql::retrieval
