@@ -18,11 +18,11 @@ start() {  # start REPLIES: the scripted server, its URL in $url
   for _ in $(seq 1 100); do [ -s url ] && break; sleep 0.05; done
   url=$(cat url)
 }
-stop() {  # the number of requests the server received
+stop() {  # stop the server and wait for it (in this shell: a subshell cannot wait for it)
   kill "$server" && wait "$server" 2>/dev/null || true
   server=""
-  sed -n 's/^fake_llm_server: \([0-9]*\) requests$/\1/p' server.err
 }
+served() { sed -n 's/^fake_llm_server: \([0-9]*\) requests$/\1/p' server.err; }  # requests the last server got
 # One reply serves both prompts: a description object that also holds a list of phrases.
 fence='```'
 printf '{"content": "%sjson\\n{\\"description\\": \\"A plant is a factory where technicians work.\\", \\"phrases\\": [\\"A plant is a factory.\\", \\"A technician is a worker at a plant.\\"]}\\n%s"}\n' \
@@ -42,7 +42,8 @@ grep -q '^note: 2 phrases: A plant is a factory. | A technician is a worker at a
 grep -q 'tables,.*columns' first.out || fail "no size line: $(cat first.out)"
 "$bin" link "$db" "$q" --method skalpel --llm "$url" --model fake > second.out || fail "second run exited $?"
 grep -q "^note: descriptions: $n from the cache, 0 written" second.out || fail "not from the cache: $(cat second.out)"
-requests=$(stop)
+stop
+requests=$(served)
 [ "$requests" = $((n + 2)) ] || fail "expected $n descriptions and 2 decompositions, the server got $requests requests"
 
 # An embedding model on the same server; JSON output.
@@ -69,7 +70,7 @@ Q
 PLAINSQL_LLM_URL=$url PLAINSQL_LLM_MODEL=fake "$bin" link --questions q.json --db-dir db --method skalpel --json \
   > batch.jsonl || fail "batch exited $?"
 [ "$(wc -l < batch.jsonl)" = 2 ] || fail "expected 2 subset lines: $(cat batch.jsonl)"
-stop > /dev/null
+stop
 
 # Without a model: a clear error.
 set +e
