@@ -54,33 +54,48 @@ struct FormatError {
   std::string message;
 };
 
-const json& Field(const json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw FormatError{fmt::format("{}: missing \"{}\"", where, key)};
+// Where a field is ("tables[3](plant).columns[2]"), spelled out only for an error: a large schema has ~100,000
+// columns, and formatting each path up front was a good part of reading a snapshot.
+struct Where {
+  std::string_view base;
+  const char* list = nullptr;  // with `index`: the element of a list under `base`
+  size_t index = 0;
+  std::string Str() const {
+    if (!list) return std::string(base);
+    return base.empty() ? fmt::format("{}[{}]", list, index) : fmt::format("{}.{}[{}]", base, list, index);
+  }
+};
+
+const json& Field(const json& j, const char* key, const Where& where) {
+  if (!j.is_object() || !j.contains(key)) throw FormatError{fmt::format("{}: missing \"{}\"", where.Str(), key)};
   return j.at(key);
 }
 
-std::string Str(const json& j, const char* key, const std::string& where, bool required = true) {
-  if (!j.contains(key)) {
-    if (required) throw FormatError{fmt::format("{}: missing \"{}\"", where, key)};
+std::string Str(const json& j, const char* key, const Where& where, bool required = true) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    if (required) throw FormatError{fmt::format("{}: missing \"{}\"", where.Str(), key)};
     return {};
   }
-  if (!j.at(key).is_string()) throw FormatError{fmt::format("{}.{}: expected a string", where, key)};
-  return j.at(key).get<std::string>();
+  if (!it->is_string()) throw FormatError{fmt::format("{}.{}: expected a string", where.Str(), key)};
+  return it->get<std::string>();
 }
 
-std::vector<std::string> StrList(const json& j, const char* key, const std::string& where) {
-  if (!j.contains(key)) return {};
-  const json& a = j.at(key);
-  if (!a.is_array()) throw FormatError{fmt::format("{}.{}: expected an array of strings", where, key)};
+std::vector<std::string> StrList(const json& j, const char* key, const Where& where) {
+  auto it = j.find(key);
+  if (it == j.end()) return {};
+  const json& a = *it;
+  if (!a.is_array()) throw FormatError{fmt::format("{}.{}: expected an array of strings", where.Str(), key)};
   std::vector<std::string> out;
+  out.reserve(a.size());
   for (const json& e : a) {
-    if (!e.is_string()) throw FormatError{fmt::format("{}.{}: expected an array of strings", where, key)};
+    if (!e.is_string()) throw FormatError{fmt::format("{}.{}: expected an array of strings", where.Str(), key)};
     out.push_back(e.get<std::string>());
   }
   return out;
 }
 
-Column ColumnFromJson(const json& j, const std::string& where) {
+Column ColumnFromJson(const json& j, const Where& where) {
   Column c;
   c.name = Str(j, "name", where);
   c.type = Str(j, "type", where, false);
@@ -90,11 +105,11 @@ Column ColumnFromJson(const json& j, const std::string& where) {
   } else if (auto t = TypeClassFromName(tc)) {
     c.type_class = *t;
   } else {
-    throw FormatError{fmt::format("{}.type_class: unknown class \"{}\"", where, tc)};
+    throw FormatError{fmt::format("{}.type_class: unknown class \"{}\"", where.Str(), tc)};
   }
-  if (j.contains("nullable")) {
-    if (!j.at("nullable").is_boolean()) throw FormatError{where + ".nullable: expected true or false"};
-    c.nullable = j.at("nullable").get<bool>();
+  if (auto it = j.find("nullable"); it != j.end()) {
+    if (!it->is_boolean()) throw FormatError{where.Str() + ".nullable: expected true or false"};
+    c.nullable = it->get<bool>();
   }
   if (j.contains("default")) c.default_value = Str(j, "default", where);
   c.comment = Str(j, "comment", where, false);
@@ -103,30 +118,31 @@ Column ColumnFromJson(const json& j, const std::string& where) {
   return c;
 }
 
-Table TableFromJson(const json& j, const std::string& where) {
+Table TableFromJson(const json& j, const Where& where) {
   Table t;
   t.schema = Str(j, "schema", where, false);
   t.name = Str(j, "name", where);
-  std::string w = where + "(" + t.name + ")";
+  const std::string w_text = where.Str() + "(" + t.name + ")";
+  const Where w{w_text};
   std::string kind = Str(j, "kind", w, false);
   if (kind == "view")
     t.kind = TableKind::kView;
   else if (kind.empty() || kind == "table")
     t.kind = TableKind::kTable;
   else
-    throw FormatError{fmt::format("{}.kind: expected \"table\" or \"view\", got \"{}\"", w, kind)};
+    throw FormatError{fmt::format("{}.kind: expected \"table\" or \"view\", got \"{}\"", w_text, kind)};
   t.comment = Str(j, "comment", w, false);
   const json& cols = Field(j, "columns", w);
-  if (!cols.is_array()) throw FormatError{w + ".columns: expected an array"};
-  for (size_t i = 0; i < cols.size(); ++i)
-    t.columns.push_back(ColumnFromJson(cols[i], fmt::format("{}.columns[{}]", w, i)));
+  if (!cols.is_array()) throw FormatError{w_text + ".columns: expected an array"};
+  t.columns.reserve(cols.size());
+  for (size_t i = 0; i < cols.size(); ++i) t.columns.push_back(ColumnFromJson(cols[i], Where{w_text, "columns", i}));
   t.primary_key = StrList(j, "primary_key", w);
   t.primary_key_inferred = j.value("primary_key_inferred", false);
   if (j.contains("foreign_keys")) {
     const json& fks = j.at("foreign_keys");
-    if (!fks.is_array()) throw FormatError{w + ".foreign_keys: expected an array"};
+    if (!fks.is_array()) throw FormatError{w_text + ".foreign_keys: expected an array"};
     for (size_t i = 0; i < fks.size(); ++i) {
-      std::string fw = fmt::format("{}.foreign_keys[{}]", w, i);
+      const Where fw{w_text, "foreign_keys", i};
       ForeignKey fk;
       fk.name = Str(fks[i], "name", fw, false);
       fk.columns = StrList(fks[i], "columns", fw);
@@ -135,21 +151,21 @@ Table TableFromJson(const json& j, const std::string& where) {
       fk.ref_columns = StrList(fks[i], "ref_columns", fw);
       fk.inferred = fks[i].value("inferred", false);
       if (fk.columns.empty() || fk.columns.size() != fk.ref_columns.size()) {
-        throw FormatError{fw + ": columns and ref_columns must be non-empty and of equal length"};
+        throw FormatError{fw.Str() + ": columns and ref_columns must be non-empty and of equal length"};
       }
       t.foreign_keys.push_back(std::move(fk));
     }
   }
   if (j.contains("unique_keys")) {
     const json& uks = j.at("unique_keys");
-    if (!uks.is_array()) throw FormatError{w + ".unique_keys: expected an array"};
+    if (!uks.is_array()) throw FormatError{w_text + ".unique_keys: expected an array"};
     for (size_t i = 0; i < uks.size(); ++i) {
-      std::string uw = fmt::format("{}.unique_keys[{}]", w, i);
+      const Where uw{w_text, "unique_keys", i};
       t.unique_keys.push_back(UniqueKey{Str(uks[i], "name", uw, false), StrList(uks[i], "columns", uw)});
     }
   }
   if (j.contains("row_count")) {
-    if (!j.at("row_count").is_number_integer()) throw FormatError{w + ".row_count: expected an integer"};
+    if (!j.at("row_count").is_number_integer()) throw FormatError{w_text + ".row_count: expected an integer"};
     t.row_count = j.at("row_count").get<int64_t>();
   }
   t.row_count_estimated = j.value("row_count_estimated", false);
@@ -177,13 +193,14 @@ Result<Schema> FromJson(const json& j) {
                                     kSchemaJsonVersion)};
     }
     Schema s;
-    s.database = Str(j, "database", "schema", false);
-    s.source = Str(j, "source", "schema", false);
-    s.namespaces = StrList(j, "namespaces", "schema");
-    const json& tables = Field(j, "tables", "schema");
+    const Where top{"schema"};
+    s.database = Str(j, "database", top, false);
+    s.source = Str(j, "source", top, false);
+    s.namespaces = StrList(j, "namespaces", top);
+    const json& tables = Field(j, "tables", top);
     if (!tables.is_array()) throw FormatError{"schema.tables: expected an array"};
-    for (size_t i = 0; i < tables.size(); ++i)
-      s.tables.push_back(TableFromJson(tables[i], fmt::format("tables[{}]", i)));
+    s.tables.reserve(tables.size());
+    for (size_t i = 0; i < tables.size(); ++i) s.tables.push_back(TableFromJson(tables[i], Where{"", "tables", i}));
     return s;
   } catch (const FormatError& e) {
     return MakeError(ErrorCode::kFormat, e.message);

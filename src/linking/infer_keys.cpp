@@ -21,9 +21,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
+#include "catalog/benchmark_schema.h"
+#include "catalog/json_io.h"
+#include "common/file.h"
 #include "common/strings.h"
 #include "naturalness/identifier.h"
 #include "retrieval/text.h"
@@ -632,6 +636,43 @@ Result<KeyInferenceResult> InferKeys(exec::Connection& conn, Schema& schema, con
   KeyInferenceResult result = InferKeysFromSamples(schema, samples, options, probe);
   result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());
   return result;
+}
+
+Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, const InferKeysOptions& options) {
+  auto infer = [&]() -> Status {
+    auto result = InferKeys(conn, loaded.schema, options);
+    if (!result) return result.error();
+    loaded.warnings.insert(loaded.warnings.end(), result->warnings.begin(), result->warnings.end());
+    return Status::Ok();
+  };
+  if (loaded.cache_file.empty()) return infer();
+  // The snapshot's key names the database state; the mode and the sampling bounds name the inference.
+  std::filesystem::path file(loaded.cache_file);
+  file.replace_extension(
+      fmt::format(".keys-{}-{}-{}-{:g}-{:g}.json", options.mode == KeyInferenceMode::kReplace ? "replace" : "add",
+                  options.sample_rows, options.probe_values, options.threshold, options.min_containment));
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec)) {
+    auto j = catalog::ReadJsonFile(file.string());
+    if (j && j->is_object() && j->contains("schema") && j->contains("warnings") && (*j)["warnings"].is_array()) {
+      if (auto s = catalog::FromJson((*j)["schema"])) {
+        loaded.schema = std::move(*s);
+        for (const auto& w : (*j)["warnings"]) {
+          if (w.is_string()) loaded.warnings.push_back(w.get<std::string>());
+        }
+        return Status::Ok();
+      }
+    }
+    loaded.warnings.push_back(fmt::format("ignored an unreadable key cache {}", file.string()));
+  }
+  const size_t before = loaded.warnings.size();
+  if (Status st = infer(); !st.ok()) return st;
+  nlohmann::json out = {{"schema", catalog::ToJson(loaded.schema)}, {"warnings", nlohmann::json::array()}};
+  for (size_t i = before; i < loaded.warnings.size(); ++i) out["warnings"].push_back(loaded.warnings[i]);
+  if (Status w = WriteFileAtomically(file.string(), out.dump()); !w) {
+    loaded.warnings.push_back("inferred keys not cached: " + w.error().message);
+  }
+  return Status::Ok();
 }
 
 }  // namespace plainsql::linking

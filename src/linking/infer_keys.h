@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "catalog/cache.h"
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "exec/connection.h"
@@ -92,6 +93,12 @@ KeyInferenceResult InferKeysFromSamples(catalog::Schema& schema, const std::vect
 
 /// Samples the database through `conn` and infers keys into `schema`.
 Result<KeyInferenceResult> InferKeys(exec::Connection& conn, catalog::Schema& schema, const InferKeysOptions& options);
+
+/// `loaded` (catalog::LoadSchema's result) with inferred keys added, through a cache file beside its snapshot: the file
+/// is named by the snapshot's key (the catalog digest and introspection options) and the mode, so a database is
+/// sampled once per change of its catalog and a changed one is sampled again. Without a snapshot file (caching off),
+/// the keys are inferred each time. Warnings (tables that could not be read) join `loaded.warnings`.
+Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, const InferKeysOptions& options);
 
 /// Removes every declared (not inferred) primary, unique and foreign key.
 void DropDeclaredKeys(catalog::Schema& schema);

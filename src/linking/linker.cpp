@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <unordered_map>
 
 #include "common/strings.h"
 #include "naturalness/expander.h"
@@ -32,9 +33,10 @@ std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemm
 }
 
 // The phrases that name `name`, each with its weight: 1, or 0.9 when function words were dropped from it (so that
-// "Has_Pet" read as "pet" loses a tie to "Pets").
+// "Has_Pet" read as "pet" loses a tie to "Pets"). `expanded`, when given, gets the expanded name.
 std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& stemmer,
-                                              const naturalness::Expander* expander, std::vector<double>& weights) {
+                                              const naturalness::Expander* expander, std::vector<double>& weights,
+                                              std::string* expanded_name = nullptr) {
   std::vector<std::vector<std::string>> out;
   auto add = [&](std::vector<std::string> p, bool reduced) {
     std::erase_if(p, [](const std::string& s) { return s.empty(); });
@@ -50,6 +52,7 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
     naturalness::Expansion e = expander->Expand(name);
     auto expanded = Stems(naturalness::SplitWords(e.name), stemmer, &reduced);
     add(std::move(expanded), reduced);
+    if (expanded_name) *expanded_name = std::move(e.name);
   }
   return out;
 }
@@ -60,18 +63,25 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
                          const WordNet* wordnet) {
   std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
   std::vector<double> weights;
+  // A name's phrases, once per distinct name: a large schema repeats its column names (id, name, the same key in every
+  // table), and expanding a name is most of the cost of building the index.
+  struct Named {
+    std::vector<std::vector<std::string>> phrases;
+    std::vector<double> weights;
+  };
+  std::unordered_map<std::string, Named> seen;
   auto phrases = [&](const std::string& name) {
-    weights.clear();
-    auto out = Phrases(name, stemmer, expander, weights);
-    if (wordnet) {
-      for (auto w : naturalness::SplitWords(name)) words.insert(ToLower(w));
-      if (expander) {
-        // The expansion must outlive the views SplitWords returns into it.
-        const naturalness::Expansion expansion = expander->Expand(name);
-        for (auto w : naturalness::SplitWords(expansion.name)) words.insert(ToLower(w));
+    auto [it, fresh] = seen.try_emplace(name);
+    if (fresh) {
+      std::string expansion;  // outlives the views SplitWords returns into it
+      it->second.phrases = Phrases(name, stemmer, expander, it->second.weights, &expansion);
+      if (wordnet) {
+        for (auto w : naturalness::SplitWords(name)) words.insert(ToLower(w));
+        for (auto w : naturalness::SplitWords(expansion)) words.insert(ToLower(w));
       }
     }
-    return out;
+    weights = it->second.weights;
+    return it->second.phrases;
   };
   for (const auto& t : schema.tables) {
     const bool view = t.kind == catalog::TableKind::kView;

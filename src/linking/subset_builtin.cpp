@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <future>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "common/file.h"
 #include "common/strings.h"
@@ -139,8 +141,9 @@ struct Arc {
   bool outgoing = true;                          // this table's foreign key (false: `to` references this table)
 };
 
+// A column's stems are kept once per distinct name or label (StemSets): a large schema repeats its column names.
 struct ColumnInfo {
-  std::set<std::string> name_stems, label_stems;
+  uint32_t name_stems = 0, label_stems = 0;  // StemSets indexes (0: none)
   bool primary = false, foreign = false;
 };
 
@@ -150,6 +153,32 @@ struct TableInfo {
   std::vector<ColumnInfo> columns;
   std::vector<Arc> arcs;
   std::vector<size_t> primary;  // primary-key column indexes
+};
+
+// Sets of stems, each once: the set of a name (with its expansion's) or of a label, by index; 0 is the empty set.
+class StemSets {
+ public:
+  StemSets() : sets_(1) {}
+  const std::set<std::string>& operator[](uint32_t i) const { return sets_[i]; }
+  size_t size() const { return sets_.size(); }
+  // The set for `key`, made by `make` the first time.
+  template <typename Make>
+  uint32_t Of(const std::string& key, Make&& make) {
+    auto [it, fresh] = by_key_.try_emplace(key, 0);
+    if (fresh) {
+      std::set<std::string> stems;
+      make(stems);
+      if (!stems.empty()) {
+        it->second = static_cast<uint32_t>(sets_.size());
+        sets_.push_back(std::move(stems));
+      }
+    }
+    return it->second;
+  }
+
+ private:
+  std::vector<std::set<std::string>> sets_;
+  std::unordered_map<std::string, uint32_t> by_key_;
 };
 
 // Per-question evidence for one element, from the linker.
@@ -182,6 +211,9 @@ struct Posting {
   double idf = 0;
   std::vector<std::pair<size_t, double>> tables;  // (table, weight by where it occurs)
 };
+
+// Schemas with at least this many columns build the linker's index on a second thread.
+constexpr size_t kBuildApartColumns = 5000;
 
 // How much the linker's evidence (0..1.35) adds to a table's first-stage score (a sum of idf-weighted words, about
 // 1-6 per word): a table the linker names outright ranks with one that shares a rare word with the question.
@@ -260,6 +292,7 @@ struct BuiltinSubsetter::Impl {
   retrieval::Stemmer stemmer;
   std::unique_ptr<SchemaIndex> index;
   std::vector<TableInfo> tables;
+  StemSets stem_sets;                              // the columns' name and label stems
   std::vector<std::pair<size_t, int>> element_of;  // SchemaIndex element -> (table, column or -1)
   std::map<std::string, size_t> table_by_lower;
   std::vector<std::map<std::string, size_t>> column_by_lower;
@@ -270,10 +303,22 @@ struct BuiltinSubsetter::Impl {
 
   Impl(const catalog::Schema& s, std::shared_ptr<const LinkResources> r, const retrieval::ValueIndex* v, SubsetModel m)
       : schema(s), resources(std::move(r)), values(v), model(std::move(m)) {
-    index = std::make_unique<SchemaIndex>(schema, stemmer, resources ? resources->expander.get() : nullptr,
-                                          resources ? resources->wordnet.get() : nullptr);
-    BuildTables();
     column_count = schema.ColumnCount();
+    const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
+    const WordNet* wordnet = resources ? resources->wordnet.get() : nullptr;
+    if (column_count < kBuildApartColumns) {
+      index = std::make_unique<SchemaIndex>(schema, stemmer, expander, wordnet);
+      BuildTables();
+    } else {
+      // The linker's index and the tables' stems are independent and, on a large schema, most of a first question's
+      // time: build them side by side (the index with a stemmer of its own; the expander and WordNet are read-only).
+      auto built = std::async(std::launch::async, [&] {
+        retrieval::Stemmer own;
+        return std::make_unique<SchemaIndex>(schema, own, expander, wordnet);
+      });
+      BuildTables();
+      index = built.get();
+    }
     BuildComponents();
     for (size_t t = 0; t < schema.tables.size(); ++t) {
       element_of.emplace_back(t, -1);
@@ -283,12 +328,12 @@ struct BuiltinSubsetter::Impl {
 
   void BuildTables() {
     const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
-    auto stems_of = [&](const std::string& name, std::set<std::string>& out) {
-      NameStems(name, stemmer, out);
-      if (expander) {
-        const naturalness::Expansion e = expander->Expand(name);
-        NameStems(e.name, stemmer, out);
-      }
+    // Once per distinct name: expanding a name is the costly part.
+    auto stems_of = [&](const std::string& name) {
+      return stem_sets.Of(name, [&](std::set<std::string>& out) {
+        NameStems(name, stemmer, out);
+        if (expander) NameStems(expander->Expand(name).name, stemmer, out);
+      });
     };
     tables.resize(schema.tables.size());
     column_by_lower.resize(schema.tables.size());
@@ -298,15 +343,19 @@ struct BuiltinSubsetter::Impl {
       info.name = catalog::DisplayName(schema, table);
       table_by_lower[ToLower(table.name)] = t;
       table_by_lower[ToLower(info.name)] = t;
-      stems_of(table.name, info.name_stems);
+      info.name_stems = stem_sets[stems_of(table.name)];
       TextStems(table.comment, stemmer, info.label_stems);
       info.columns.resize(table.columns.size());
       for (size_t c = 0; c < table.columns.size(); ++c) {
         const catalog::Column& col = table.columns[c];
         column_by_lower[t][ToLower(col.name)] = c;
-        stems_of(col.name, info.columns[c].name_stems);
-        TextStems(col.label, stemmer, info.columns[c].label_stems);
-        TextStems(col.comment, stemmer, info.columns[c].label_stems);
+        info.columns[c].name_stems = stems_of(col.name);
+        if (!col.label.empty() || !col.comment.empty()) {
+          info.columns[c].label_stems = stem_sets.Of(col.label + '\x1f' + col.comment, [&](std::set<std::string>& out) {
+            TextStems(col.label, stemmer, out);
+            TextStems(col.comment, stemmer, out);
+          });
+        }
       }
       for (const auto& k : table.primary_key) {
         auto it = column_by_lower[t].find(ToLower(k));
@@ -410,26 +459,41 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
 // The first stage's index: each stem of a table's name, label, column names and column labels -> the table, with a
 // weight by where it occurs (the name counts most), and the stem's inverse document frequency over tables.
 void BuiltinSubsetter::Impl::BuildPostings() {
-  std::map<std::string, std::map<size_t, double>> weights;
-  auto add = [&](const std::set<std::string>& stems, size_t t, double w) {
+  std::unordered_map<std::string, std::vector<std::pair<size_t, double>>> weights;  // stem -> tables in order
+  std::map<std::string, double> table_weights;                                      // one table's stems
+  std::vector<double> set_weight(stem_sets.size(), 0);  // a stem set's best weight in one table
+  std::vector<uint32_t> used;
+  auto add = [&](const std::set<std::string>& stems, double w) {
     for (const auto& s : stems) {
-      double& x = weights[s][t];
+      double& x = table_weights[s];
       x = std::max(x, w);
     }
   };
+  auto add_set = [&](uint32_t set, double w) {
+    if (set == 0) return;
+    if (set_weight[set] == 0) used.push_back(set);
+    set_weight[set] = std::max(set_weight[set], w);
+  };
   for (size_t t = 0; t < tables.size(); ++t) {
-    add(tables[t].name_stems, t, 1.0);   // the table's own name
-    add(tables[t].label_stems, t, 0.5);  // its comment
+    table_weights.clear();
+    add(tables[t].name_stems, 1.0);   // the table's own name
+    add(tables[t].label_stems, 0.5);  // its comment
     for (const auto& c : tables[t].columns) {
-      add(c.name_stems, t, 0.7);   // a column's name: a table is named by what it holds, a little less than by its name
-      add(c.label_stems, t, 0.4);  // a column's label or comment
+      add_set(c.name_stems, 0.7);  // a column's name: a table is named by what it holds, a little less than by its name
+      add_set(c.label_stems, 0.4);  // a column's label or comment
     }
+    for (uint32_t set : used) {
+      add(stem_sets[set], set_weight[set]);
+      set_weight[set] = 0;
+    }
+    used.clear();
+    for (const auto& [stem, w] : table_weights) weights[stem].emplace_back(t, w);
   }
   const auto n = static_cast<double>(tables.size());
   for (auto& [stem, ts] : weights) {
     Posting& p = postings[stem];
     p.idf = std::log(1.0 + n / static_cast<double>(ts.size()));
-    p.tables.assign(ts.begin(), ts.end());
+    p.tables = std::move(ts);
   }
 }
 
@@ -562,7 +626,8 @@ QuestionFeatures BuiltinSubsetter::Impl::FeaturesOn(const Evidence& ev, std::vec
   const size_t n = view.Size();
   std::vector<std::vector<double>> column_overlap(n);
   for (size_t i = 0; i < n; ++i) {
-    for (const auto& c : tables[view.ids[i]].columns) column_overlap[i].push_back(Share(c.name_stems, ev.qstems, 99));
+    for (const auto& c : tables[view.ids[i]].columns)
+      column_overlap[i].push_back(Share(stem_sets[c.name_stems], ev.qstems, 99));
   }
   std::vector<double> evidence;
   std::vector<size_t> distance;
@@ -632,7 +697,7 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    l.whole ? 1.0 : 0.0,
                    l.related ? 1.0 : 0.0,
                    overlap[c],
-                   std::min(1.0, Share(info.label_stems, ev.qstems, 3)),
+                   std::min(1.0, Share(stem_sets[info.label_stems], ev.qstems, 3)),
                    static_cast<double>(ev.value_hit[t][c]),
                    static_cast<double>(ev.value_quoted[t][c]),
                    info.primary ? 1.0 : 0.0,

@@ -157,7 +157,12 @@ TEST(Json, RejectsMalformedInput) {
   auto bad =
       FromJson(nlohmann::json::parse(R"({"plainsql_schema": 1, "tables": [{"name": "t", "columns": [{"name": 3}]}]})"));
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("columns[0]"), std::string::npos) << bad.error().message;
+  EXPECT_EQ(bad.error().message, "tables[0](t).columns[0].name: expected a string");
+  auto bad_key = FromJson(nlohmann::json::parse(
+      R"({"plainsql_schema": 1, "tables": [{"name": "a", "columns": []}, {"name": "b", "columns": [{"name": "x"}],
+          "foreign_keys": [{"columns": ["x"], "ref_columns": ["y"]}]}]})"));
+  ASSERT_FALSE(bad_key.ok());
+  EXPECT_EQ(bad_key.error().message, "tables[1](b).foreign_keys[0]: missing \"ref_table\"");
 }
 
 TEST(Fingerprint, IgnoresCountsAndSamplesButNotStructure) {

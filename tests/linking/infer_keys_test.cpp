@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "catalog/cache.h"
 #include "catalog/introspect.h"
 #include "catalog/json_io.h"
 #include "catalog/render.h"
@@ -119,6 +121,55 @@ TEST_F(InferKeysTest, AddKeepsDeclaredKeysAndReplaceDropsThem) {
   replace.mode = KeyInferenceMode::kReplace;
   ASSERT_TRUE(InferKeys(*fixture_conn, copy, replace).ok());
   EXPECT_EQ(KeyLines(copy), Expected()) << "the declared key was dropped and the keys inferred";
+}
+
+// The keys file beside a snapshot: written on the first run, read (not inferred again) on the next, not read once the
+// database has changed; with caching off the keys are inferred each time.
+TEST_F(InferKeysTest, CachedBesideTheSnapshotUntilTheDatabaseChanges) {
+  catalog::CacheOptions cache;
+  cache.dir = tmp.File("cache");
+  auto keys_files = [&] {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(cache.dir + "/snapshots")) {
+      if (e.path().filename().string().find(".keys-add-") != std::string::npos) out.push_back(e.path().string());
+    }
+    return out;
+  };
+  auto first = catalog::LoadSchema(*fixture_conn, {}, cache);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_TRUE(InferKeysCached(*fixture_conn, *first, {}).ok());
+  EXPECT_EQ(KeyLines(first->schema), Expected());
+  ASSERT_EQ(keys_files().size(), 1u);
+
+  // Mark the cached schema: the next run must return it as it is.
+  const std::string file = keys_files()[0];
+  auto j = nlohmann::json::parse(test::ReadFile(file));
+  j["schema"]["tables"][0]["comment"] = "read from the cache";
+  std::ofstream(file) << j.dump();
+  auto second = catalog::LoadSchema(*fixture_conn, {}, cache);
+  ASSERT_TRUE(second.ok());
+  ASSERT_TRUE(InferKeysCached(*fixture_conn, *second, {}).ok());
+  EXPECT_EQ(second->schema.tables[0].comment, "read from the cache");
+  EXPECT_EQ(KeyLines(second->schema), Expected());
+
+  // A changed database has another snapshot key: inferred again, into a second file.
+  test::MakeSqliteDb(fixture_path, "CREATE VIEW big_orders AS SELECT * FROM orders;");
+  auto third = catalog::LoadSchema(*fixture_conn, {}, cache);
+  ASSERT_TRUE(third.ok());
+  ASSERT_TRUE(InferKeysCached(*fixture_conn, *third, {}).ok());
+  EXPECT_NE(third->schema.tables[0].comment, "read from the cache");
+  EXPECT_NE(third->schema.FindTable("big_orders"), nullptr);
+  EXPECT_EQ(KeyLines(third->schema), Expected());
+  EXPECT_EQ(keys_files().size(), 2u);
+
+  // Caching off: no file, the keys inferred all the same.
+  catalog::CacheOptions off;
+  off.enabled = false;
+  auto uncached = catalog::LoadSchema(*fixture_conn, {}, off);
+  ASSERT_TRUE(uncached.ok());
+  ASSERT_TRUE(InferKeysCached(*fixture_conn, *uncached, {}).ok());
+  EXPECT_EQ(KeyLines(uncached->schema), Expected());
+  EXPECT_EQ(keys_files().size(), 2u);
 }
 
 TEST(InferKeys, ModeNames) {

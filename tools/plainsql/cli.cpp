@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <iostream>
 #include <iterator>
+#include <optional>
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
 #include "exec/connection.h"
+#include "linking/infer_keys.h"
 
 namespace plainsql::cli {
 
@@ -30,9 +32,22 @@ std::string ArgumentOrStdin(const std::string& text) {
 }
 
 Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
-                                    const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache) {
+                                    const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
+                                    const std::string& infer_keys) {
   SchemaTarget out;
   std::vector<std::string> warnings;
+  std::optional<linking::KeyInferenceMode> mode;
+  if (!infer_keys.empty()) {
+    mode = linking::KeyInferenceModeByName(infer_keys);
+    if (!mode) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys));
+    }
+    if (!tables_file.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "--infer-keys checks values in the data: give a database connection, not --tables");
+    }
+  }
   if (!tables_file.empty()) {
     if (!conn_string.empty()) {
       return MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both");
@@ -60,11 +75,22 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
     cache.enabled = use_cache;
     auto loaded = catalog::LoadSchema(**conn, opts, cache);
     if (!loaded) return loaded.error();
+    if (mode) {
+      linking::InferKeysOptions ko;
+      ko.mode = *mode;
+      if (Status st = linking::InferKeysCached(**conn, *loaded, ko); !st.ok()) return st.error();
+    }
     warnings = std::move(loaded->warnings);
     out.schema = std::move(loaded->schema);
   }
   for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
   return out;
+}
+
+void AddInferKeysOption(CLI::App& command, std::string& mode) {
+  command.add_flag("--infer-keys{add}", mode,
+                   "Infer the keys the database does not declare, from names and sampled values (marked as inferred; "
+                   "cached until the schema changes); --infer-keys=replace drops the declared keys and infers all");
 }
 
 Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback) {

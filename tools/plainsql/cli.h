@@ -26,9 +26,14 @@ struct SchemaTarget {
 };
 
 /// The schema a command works on: read from CONN (through the snapshot cache) or from a tables.json entry, with
-/// warnings and progress on stderr.
+/// warnings and progress on stderr. `infer_keys` ("" none, "add", "replace": --infer-keys) adds the keys the database
+/// does not declare, inferred from names and sampled data (cached beside the snapshot); it needs CONN.
 Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
-                                    const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache);
+                                    const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
+                                    const std::string& infer_keys = "");
+
+/// Adds --infer-keys[=add|replace] to `command`, stored in `mode` ("" when not given).
+void AddInferKeysOption(CLI::App& command, std::string& mode);
 
 /// The dialect an option names, or `fallback` when it is empty.
 Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback);

@@ -34,6 +34,7 @@ LinkCommand::LinkCommand(CLI::App& app) {
                    "The probability a table or column needs to be kept (default: the trained model's)");
   cmd_->add_option("--small-table", small_table_,
                    "Kept tables with at most this many columns are kept whole (default: the trained model's)");
+  AddInferKeysOption(*cmd_, infer_keys_);
   cmd_->add_option("--questions", questions_, "A benchmark's questions (as for eval score): one subset per question");
   cmd_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
   cmd_->add_option("--tables", tables_, "tables.json, for the schemas");
@@ -80,6 +81,9 @@ int LinkCommand::Run() {
     if (!conn_.empty()) {
       return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN QUESTION or --questions, not both"));
     }
+    if (!infer_keys_.empty()) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument, "--infer-keys applies to one database (CONN QUESTION)"));
+    }
     return RunBenchmark();
   }
   if (conn_.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "give CONN QUESTION, or --questions Q"));
@@ -87,7 +91,7 @@ int LinkCommand::Run() {
 }
 
 int LinkCommand::RunOne() {
-  auto target = SchemaFromArgs(conn_, "", "", {}, true);
+  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_);
   if (!target) return Fail(target.error());
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());

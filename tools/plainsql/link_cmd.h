@@ -31,6 +31,7 @@ class LinkCommand {
   bool json_ = false;
   // skalpel: the LLM and the embedding model, and the distance thresholds.
   std::string llm_url_, model_, config_file_, embedding_url_, embedding_model_;
+  std::string infer_keys_;  // --infer-keys (one database): "" (off), "add" or "replace"
   std::optional<double> max_distance_, column_distance_;
 };
 

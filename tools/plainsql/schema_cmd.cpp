@@ -28,20 +28,7 @@ SchemaCommand::SchemaCommand(CLI::App& app) {
   command_->add_option("--crosswalk", crosswalk_file_,
                        "Show the names of a crosswalk instead of the native ones (no views needed)");
   command_->add_option("--level", level_, "With --crosswalk: N1, N2 or N3")->capture_default_str();
-  command_->add_flag("--infer-keys{add}", infer_keys_,
-                     "Infer the keys the database does not declare, from names and sampled values, marked as inferred "
-                     "in every format; --infer-keys=replace drops the declared keys and infers all of them");
-}
-
-Status SchemaCommand::InferKeys(catalog::Schema& schema) const {
-  auto conn = exec::Connect(conn_);
-  if (!conn) return conn.error();
-  linking::InferKeysOptions options;
-  options.mode = *linking::KeyInferenceModeByName(infer_keys_);  // checked in Run
-  auto result = linking::InferKeys(**conn, schema, options);
-  if (!result) return result.error();
-  for (const auto& w : result->warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
-  return Status::Ok();
+  AddInferKeysOption(*command_, infer_keys_);
 }
 
 int SchemaCommand::Run() {
@@ -52,25 +39,14 @@ int SchemaCommand::Run() {
                   fmt::format("--format must be json, ddl, prompt-snails, prompt-ddl or list, not '{}'", format_)));
   }
   if (samples_ < 0) return Fail(MakeError(ErrorCode::kInvalidArgument, "--samples must be 0 or more"));
-  if (!infer_keys_.empty() && !linking::KeyInferenceModeByName(infer_keys_)) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys_)));
-  }
-  if (!infer_keys_.empty() && !tables_file_.empty()) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          "--infer-keys checks values in the data: give a database connection, not --tables"));
-  }
   auto level = naturalness::ParseLevel(level_);
   if (!crosswalk_file_.empty() && !level) return Fail(level.error());
   catalog::IntrospectOptions opts;
   opts.samples = samples_;
   opts.schema_filter = schema_filter_;
-  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, !no_cache_);
+  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, !no_cache_, infer_keys_);
   if (!target) return Fail(target.error());
   catalog::Schema& schema = target->schema;
-  if (!infer_keys_.empty()) {
-    if (Status st = InferKeys(schema); !st.ok()) return Fail(st.error());
-  }
   auto dialect = DialectOr(dialect_, "--dialect", target->dialect);
   if (!dialect) return Fail(dialect.error());
   if (!crosswalk_file_.empty()) {

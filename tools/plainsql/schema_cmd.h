@@ -17,7 +17,6 @@ class SchemaCommand {
   int Run();
 
  private:
-  Status InferKeys(catalog::Schema& schema) const;  // --infer-keys: through a second read-only connection
   CLI::App* command_ = nullptr;
   std::string conn_, format_ = "ddl", dialect_, schema_filter_, tables_file_, db_id_, crosswalk_file_, level_ = "N1";
   std::string infer_keys_;  // "" (off), "add" or "replace"

@@ -61,6 +61,7 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   views_->add_option("--crosswalk", crosswalk_file_, "The crosswalk CSV (native -> N1/N2/N3 names)");
   views_->add_option("--level", level_, "N1 (Regular), N2 (Low) or N3 (Least)")->capture_default_str();
   views_->add_flag("--extended", extended_, "Add the columns of the tables each foreign key references");
+  AddInferKeysOption(*views_, infer_keys_);
   views_->add_option("--dialect", dialect_, "DDL to print: sqlite | postgres | tsql (default: the connection's)");
   views_->add_option("--namespace", namespace_, "PostgreSQL / T-SQL: the schema that holds the views")
       ->capture_default_str();
@@ -200,7 +201,7 @@ int ViewsCommands::Views() {
   catalog::IntrospectOptions opts;
   opts.samples = 0;
   opts.row_counts = false;
-  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, /*use_cache=*/!writes);
+  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, /*use_cache=*/!writes, infer_keys_);
   if (!target) return Fail(target.error());
   catalog::Schema schema = std::move(target->schema);
   if (!conn_.empty()) {

@@ -27,6 +27,7 @@ class ViewsCommands {
   std::string conn_, tables_file_, db_id_, crosswalk_file_, level_ = "N1", dialect_, namespace_ = "db_nl", companion_;
   bool extended_ = false, apply_ = false, drop_ = false;
   std::string from_, to_, sql_;
+  std::string infer_keys_;  // views --infer-keys: "" (off), "add" or "replace"
 };
 
 }  // namespace plainsql::cli

@@ -1,0 +1,1 @@
+link --questions q.json --infer-keys

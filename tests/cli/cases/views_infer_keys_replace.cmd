@@ -1,0 +1,1 @@
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_natural.csv --extended --dialect postgres --infer-keys=replace
