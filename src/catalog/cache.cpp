@@ -7,8 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "catalog/benchmark_schema.h"
-#include "catalog/json_io.h"
+#include "catalog/binary_io.h"
 #include "common/file.h"
 #include "common/hash.h"
 
@@ -34,21 +33,21 @@ Result<LoadedSchema> LoadSchema(exec::Connection& conn, const IntrospectOptions&
   auto digest = CatalogDigest(conn, options);
   if (!digest) return digest.error();
   Hasher h;
-  h.Update(int64_t{kSchemaJsonVersion});
+  h.Update(int64_t{kSchemaBinaryVersion});
   h.Update(conn.identity());
   h.Update(*digest);
   h.Update(int64_t{options.samples});
   h.Update(int64_t{options.sample_scan_rows});
   h.Update(int64_t{options.row_counts});
   h.Update(options.schema_filter);
-  fs::path file = fs::path(cache.dir.empty() ? DefaultCacheDir() : cache.dir) / "snapshots" / (h.HexDigest() + ".json");
+  fs::path file = fs::path(cache.dir.empty() ? DefaultCacheDir() : cache.dir) / "snapshots" / (h.HexDigest() + ".bin");
   out.cache_file = file.string();
 
   std::error_code ec;
   if (fs::exists(file, ec)) {
-    auto j = ReadJsonFile(file.string());
-    if (j) {
-      auto s = FromJson(*j);
+    auto bytes = ReadFileToString(file.string());
+    if (bytes) {
+      auto s = FromBinary(*bytes);
       if (s) {
         out.schema = std::move(*s);
         out.from_cache = true;
@@ -60,7 +59,7 @@ Result<LoadedSchema> LoadSchema(exec::Connection& conn, const IntrospectOptions&
   auto s = Introspect(conn, options, &out.warnings);
   if (!s) return s.error();
   out.schema = std::move(*s);
-  if (Status w = WriteFileAtomically(file.string(), ToJson(out.schema).dump()); !w) {
+  if (Status w = WriteFileAtomically(file.string(), ToBinary(out.schema)); !w) {
     out.warnings.push_back("schema snapshot not cached: " + w.error().message);
   }
   return out;

@@ -1,8 +1,9 @@
 // On-disk snapshots of introspected schemas, so that a second run does not introspect again.
 //
-// A snapshot is stored as JSON under a key that hashes the database's identity, its catalog digest (a cheap one-query
-// summary of its structure and of a data-change indicator, see introspect.h) and the options that shape the snapshot.
-// A changed schema or changed data gives a new key, so stale snapshots are never served; they are simply not read.
+// A snapshot is stored in the binary form (binary_io.h) under a key that hashes the database's identity, its catalog
+// digest (a cheap one-query summary of its structure and of a data-change indicator, see introspect.h) and the options
+// that shape the snapshot. A changed schema or changed data gives a new key, so stale snapshots are never served; they
+// are simply not read.
 #pragma once
 
 #include <string>

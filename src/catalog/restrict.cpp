@@ -2,6 +2,7 @@
 #include "catalog/restrict.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -14,23 +15,30 @@ namespace {
 // Kept columns per table index, by lower-case column name.
 using Kept = std::map<size_t, std::set<std::string>>;
 
-// The subset's entries resolved against the schema; entries it does not have go to `unknown`.
+// The subset's entries resolved against the schema; entries it does not have go to `unknown`. Only the tables are
+// indexed: a subset names a few dozen columns of a schema that may have 100,000.
 Kept ResolveEntries(const Schema& schema, const std::vector<std::string>& subset, std::vector<std::string>& unknown) {
   std::map<std::string, size_t> tables;
-  std::map<std::string, std::pair<size_t, std::string>> columns;  // "t.c" -> (table, c)
-  for (size_t i = 0; i < schema.tables.size(); ++i) {
-    std::string t = ToLower(schema.tables[i].name);
-    tables.emplace(t, i);
-    for (const auto& c : schema.tables[i].columns)
-      columns.emplace(t + "." + ToLower(c.name), std::pair(i, ToLower(c.name)));
-  }
+  for (size_t i = 0; i < schema.tables.size(); ++i) tables.emplace(ToLower(schema.tables[i].name), i);
+  // "t.c" with t a table and c one of its columns; a table name may itself hold dots, so each split is tried.
+  auto column = [&](const std::string& e) -> std::optional<std::pair<size_t, std::string>> {
+    for (size_t dot = e.find('.'); dot != std::string::npos; dot = e.find('.', dot + 1)) {
+      auto t = tables.find(e.substr(0, dot));
+      if (t == tables.end()) continue;
+      const std::string name = e.substr(dot + 1);
+      for (const auto& c : schema.tables[t->second].columns) {
+        if (ToLower(c.name) == name) return std::pair(t->second, name);
+      }
+    }
+    return std::nullopt;
+  };
   Kept kept;
   for (const auto& entry : subset) {
     std::string e = ToLower(Trim(entry));
     if (auto t = tables.find(e); t != tables.end()) {
       kept[t->second];
-    } else if (auto c = columns.find(e); c != columns.end()) {
-      kept[c->second.first].insert(c->second.second);
+    } else if (auto c = column(e)) {
+      kept[c->first].insert(c->second);
     } else if (e.ends_with(".*") && tables.count(e.substr(0, e.size() - 2))) {
       size_t i = tables[e.substr(0, e.size() - 2)];
       for (const auto& col : schema.tables[i].columns) kept[i].insert(ToLower(col.name));
@@ -68,8 +76,9 @@ RestrictedSchema RestrictSchema(const Schema& schema, const std::vector<std::str
   out.key_columns_added = AddKeyColumns(schema, kept);
   std::set<std::string> kept_tables;
   for (const auto& [i, cols] : kept) kept_tables.insert(ToLower(schema.tables[i].name));
-  out.schema = schema;
-  out.schema.tables.clear();
+  out.schema.database = schema.database;  // the schema but its tables (copying those would copy every column)
+  out.schema.source = schema.source;
+  out.schema.namespaces = schema.namespaces;
   for (const auto& [i, kept_columns] : kept) {
     const std::set<std::string>& cols = kept_columns;  // clang before 16 cannot capture a structured binding
     Table t = schema.tables[i];

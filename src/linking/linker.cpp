@@ -60,29 +60,34 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
 }  // namespace
 
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
-                         const WordNet* wordnet) {
+                         const WordNet* wordnet, NameDerivations* derived) {
   std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
   std::vector<double> weights;
   // A name's phrases, once per distinct name: a large schema repeats its column names (id, name, the same key in every
   // table), and expanding a name is most of the cost of building the index.
-  struct Named {
-    std::vector<std::vector<std::string>> phrases;
-    std::vector<double> weights;
-  };
-  std::unordered_map<std::string, Named> seen;
+  NameDerivations own;
+  NameDerivations& d = derived ? *derived : own;
+  const bool given = d.complete;  // then `d` is only read (another thread may read it too)
+  std::unordered_map<std::string, NameDerivations::Name> missing;  // names a given derivation lacks
   auto phrases = [&](const std::string& name) {
-    auto [it, fresh] = seen.try_emplace(name);
+    if (given) {
+      if (auto it = d.names.find(name); it != d.names.end()) {
+        weights = it->second.weights;
+        return it->second.phrases;
+      }
+    }
+    auto [it, fresh] = (given ? missing : d.names).try_emplace(name);
     if (fresh) {
-      std::string expansion;  // outlives the views SplitWords returns into it
-      it->second.phrases = Phrases(name, stemmer, expander, it->second.weights, &expansion);
-      if (wordnet) {
+      it->second.phrases = Phrases(name, stemmer, expander, it->second.weights, &it->second.expansion);
+      if (wordnet && !given) {
         for (auto w : naturalness::SplitWords(name)) words.insert(ToLower(w));
-        for (auto w : naturalness::SplitWords(expansion)) words.insert(ToLower(w));
+        for (auto w : naturalness::SplitWords(it->second.expansion)) words.insert(ToLower(w));
       }
     }
     weights = it->second.weights;
     return it->second.phrases;
   };
+  elements_.reserve(schema.tables.size() + schema.ColumnCount());
   for (const auto& t : schema.tables) {
     const bool view = t.kind == catalog::TableKind::kView;
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
@@ -110,6 +115,11 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& e : elements_) {
     for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
   }
+  if (given) {
+    related_ = d.related;
+    return;
+  }
+  d.complete = true;
   if (!wordnet) return;
   for (const auto& w : words) {
     // Digits and one- or two-letter words ("id", "no") relate to too much.
@@ -130,6 +140,49 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
         *it = {schema_stem, weight, r.relation};
       }
     }
+  }
+  d.related = related_;
+}
+
+namespace {
+constexpr int kNameDerivationsVersion = 1;  // bump when what SchemaIndex derives from a name changes
+}  // namespace
+
+nlohmann::json NameDerivations::ToJson() const {
+  nlohmann::json j = {{"plainsql_name_derivations", kNameDerivationsVersion}};
+  nlohmann::json& n = j["names"] = nlohmann::json::object();
+  for (const auto& [name, d] : names) n[name] = {{"p", d.phrases}, {"w", d.weights}, {"e", d.expansion}};
+  nlohmann::json& r = j["related"] = nlohmann::json::object();
+  for (const auto& [stem, alts] : related) {
+    nlohmann::json& a = r[stem] = nlohmann::json::array();
+    for (const auto& alt : alts) a.push_back({alt.schema_stem, alt.weight, static_cast<int>(alt.relation)});
+  }
+  return j;
+}
+
+std::optional<NameDerivations> NameDerivations::FromJson(const nlohmann::json& j) {
+  try {
+    if (!j.is_object() || j.value("plainsql_name_derivations", 0) != kNameDerivationsVersion) return std::nullopt;
+    NameDerivations out;
+    for (const auto& [name, d] : j.at("names").items()) {
+      Name& n = out.names[name];
+      d.at("p").get_to(n.phrases);
+      d.at("w").get_to(n.weights);
+      d.at("e").get_to(n.expansion);
+      if (n.weights.size() != n.phrases.size()) return std::nullopt;
+    }
+    for (const auto& [stem, alts] : j.at("related").items()) {
+      auto& list = out.related[stem];
+      for (const auto& a : alts) {
+        const int relation = a.at(2).get<int>();
+        if (relation < 0 || relation > static_cast<int>(Relation::kDerived)) return std::nullopt;
+        list.push_back({a.at(0).get<std::string>(), a.at(1).get<double>(), static_cast<Relation>(relation)});
+      }
+    }
+    out.complete = true;
+    return out;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
   }
 }
 

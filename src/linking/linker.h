@@ -5,8 +5,11 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -41,12 +44,31 @@ struct Alternative {
   Relation relation = Relation::kSynonym;
 };
 
+/// What indexing a schema derives from each distinct name (its phrases and their weights, the expander's reading of
+/// it) and from WordNet (the question words related to the schema's words): most of the cost of indexing a large
+/// schema, so it can be kept between runs (ToJson / FromJson) and handed back to SchemaIndex.
+struct NameDerivations {
+  struct Name {
+    std::vector<std::vector<std::string>> phrases;
+    std::vector<double> weights;
+    std::string expansion;  // the expander's reading of the name ("" without an expander)
+  };
+  std::unordered_map<std::string, Name> names;
+  std::map<std::string, std::vector<Alternative>> related;  // question stem -> schema stems (WordNet)
+  bool complete = false;  // filled by a SchemaIndex of the same schema, expander and WordNet: nothing left to derive
+  nlohmann::json ToJson() const;
+  /// nullopt when `j` is not a ToJson of this version.
+  static std::optional<NameDerivations> FromJson(const nlohmann::json& j);
+};
+
 class SchemaIndex {
  public:
   /// Indexes every table and column of `schema`; `expander` (optional) adds expansions of names; `wordnet` (optional)
-  /// adds the words related to each word of a name, so that a question may name it by a synonym.
+  /// adds the words related to each word of a name, so that a question may name it by a synonym. `derived`
+  /// (optional): when complete, what was derived for this schema before (used instead of the expander and WordNet);
+  /// else filled and marked complete.
   SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander = nullptr,
-              const WordNet* wordnet = nullptr);
+              const WordNet* wordnet = nullptr, NameDerivations* derived = nullptr);
   const std::vector<SchemaElement>& Elements() const { return elements_; }
   /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
   /// word (an exact match is never replaced by a synonym) or nothing relates it.

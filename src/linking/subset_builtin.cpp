@@ -7,11 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <set>
 #include <unordered_map>
 
+#include "catalog/benchmark_schema.h"
+#include "catalog/cache.h"
 #include "common/file.h"
 #include "common/strings.h"
 #include "naturalness/classifier.h"
@@ -304,21 +307,7 @@ struct BuiltinSubsetter::Impl {
   Impl(const catalog::Schema& s, std::shared_ptr<const LinkResources> r, const retrieval::ValueIndex* v, SubsetModel m)
       : schema(s), resources(std::move(r)), values(v), model(std::move(m)) {
     column_count = schema.ColumnCount();
-    const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
-    const WordNet* wordnet = resources ? resources->wordnet.get() : nullptr;
-    if (column_count < kBuildApartColumns) {
-      index = std::make_unique<SchemaIndex>(schema, stemmer, expander, wordnet);
-      BuildTables();
-    } else {
-      // The linker's index and the tables' stems are independent and, on a large schema, most of a first question's
-      // time: build them side by side (the index with a stemmer of its own; the expander and WordNet are read-only).
-      auto built = std::async(std::launch::async, [&] {
-        retrieval::Stemmer own;
-        return std::make_unique<SchemaIndex>(schema, own, expander, wordnet);
-      });
-      BuildTables();
-      index = built.get();
-    }
+    BuildIndexAndTables();
     BuildComponents();
     for (size_t t = 0; t < schema.tables.size(); ++t) {
       element_of.emplace_back(t, -1);
@@ -326,13 +315,56 @@ struct BuiltinSubsetter::Impl {
     }
   }
 
-  void BuildTables() {
+  // The linker's index and the tables' stems.
+  void BuildIndexAndTables() {
+    const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
+    const WordNet* wordnet = resources ? resources->wordnet.get() : nullptr;
+    if (column_count < kBuildApartColumns) {
+      index = std::make_unique<SchemaIndex>(schema, stemmer, expander, wordnet);
+      BuildTables(nullptr);
+      return;
+    }
+    // A large schema: what its names derive (expansions, WordNet) is read from the cache when it was derived before,
+    // and the linker's index and the tables' stems, independent, are built side by side (the index with a stemmer of
+    // its own; the expander, WordNet and a loaded derivation are only read).
+    const std::string file = NameCacheFile(expander != nullptr, wordnet != nullptr);
+    NameDerivations derived;
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec)) {
+      auto j = catalog::ReadJsonFile(file);
+      if (auto d = j ? NameDerivations::FromJson(*j) : std::nullopt) derived = std::move(*d);
+    }
+    const bool loaded = derived.complete;
+    auto built = std::async(std::launch::async, [&] {
+      retrieval::Stemmer own;
+      return std::make_unique<SchemaIndex>(schema, own, expander, wordnet, &derived);
+    });
+    BuildTables(loaded ? &derived : nullptr);
+    index = built.get();
+    if (!loaded) (void)WriteFileAtomically(file, derived.ToJson().dump());  // a cache: a failed write costs time only
+  }
+
+  // Where what a large schema's names derive is kept: the cache folder (catalog::DefaultCacheDir), named by the
+  // schema's structural fingerprint and the resources used.
+  std::string NameCacheFile(bool with_expander, bool with_wordnet) const {
+    return fmt::format("{}/linking/names-{}-{}{}.json", catalog::DefaultCacheDir(),
+                       catalog::StructuralFingerprint(schema), with_expander ? "e" : "", with_wordnet ? "w" : "");
+  }
+
+  // The tables' stems and keys; `derived` (optional, complete) gives the names' expansions.
+  void BuildTables(const NameDerivations* derived) {
     const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
     // Once per distinct name: expanding a name is the costly part.
     auto stems_of = [&](const std::string& name) {
       return stem_sets.Of(name, [&](std::set<std::string>& out) {
         NameStems(name, stemmer, out);
-        if (expander) NameStems(expander->Expand(name).name, stemmer, out);
+        auto known = derived ? derived->names.find(name)
+                             : std::unordered_map<std::string, NameDerivations::Name>::const_iterator{};
+        if (derived && known != derived->names.end()) {
+          if (!known->second.expansion.empty()) NameStems(known->second.expansion, stemmer, out);
+        } else if (expander) {
+          NameStems(expander->Expand(name).name, stemmer, out);
+        }
       });
     };
     tables.resize(schema.tables.size());

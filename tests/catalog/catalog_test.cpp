@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "catalog/binary_io.h"
 #include "catalog/cache.h"
 #include "catalog/introspect.h"
 #include "catalog/json_io.h"
@@ -149,6 +150,51 @@ TEST(Json, RoundTrips) {
     EXPECT_EQ(*back, s);
     EXPECT_EQ(StructuralFingerprint(*back), StructuralFingerprint(s));
   }
+}
+
+// The snapshot cache's binary form: every field back, on introspected schemas and on one with each optional and flag
+// set the other way; damaged or foreign bytes are refused, never read as a schema.
+TEST(Binary, RoundTripsEveryField) {
+  std::vector<Schema> schemas;
+  for (const std::string& sql : {std::string(kAwkward), std::string()}) {
+    test::TempDir dir;
+    std::string db = sql.empty() ? test::SampleDb() : dir.File("a.db");
+    if (!sql.empty()) test::MakeSqliteDb(db, sql);
+    schemas.push_back(IntrospectFile(db));
+  }
+  Schema odd = schemas.back();
+  odd.source = "postgres";
+  odd.namespaces = {"public", "sales"};
+  Table& t = odd.tables.front();
+  t.schema = "sales";
+  t.kind = TableKind::kView;
+  t.comment = "a comment with\nnewline and \xc3\xa9";
+  t.primary_key_inferred = true;
+  t.row_count = -5'000'000'000;
+  t.row_count_estimated = true;
+  t.unique_keys.push_back({"uk", {"a", "b"}});
+  t.foreign_keys.push_back({"fk", {"a"}, "public", "other", {"b"}, true});
+  Column& c = t.columns.front();
+  c.default_value = "";
+  c.nullable = false;
+  c.type_class = TypeClass::kBoolean;
+  c.label = "a label";
+  c.samples = {"", std::string("nul\0inside", 11)};
+  schemas.push_back(odd);
+  for (const Schema& s : schemas) {
+    const std::string bytes = ToBinary(s);
+    auto back = FromBinary(bytes);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(*back, s);
+    for (size_t cut : {size_t{0}, size_t{10}, bytes.size() / 2, bytes.size() - 1}) {
+      EXPECT_EQ(FromBinary(std::string_view(bytes).substr(0, cut)).error().code, ErrorCode::kFormat) << cut;
+    }
+    EXPECT_FALSE(FromBinary(bytes + "x").ok());
+  }
+  EXPECT_FALSE(FromBinary(ToJson(odd).dump()).ok());
+  std::string other = ToBinary(odd);
+  other[16] = static_cast<char>(kSchemaBinaryVersion + 1);
+  EXPECT_NE(FromBinary(other).error().message.find("another version"), std::string::npos);
 }
 
 TEST(Json, RejectsMalformedInput) {

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <future>
 
+#include "builtin/generator.h"
 #include "cli.h"
 #include "exec/access_check.h"
 #include "exec/render.h"
@@ -238,6 +240,12 @@ int AskCommands::Ask() {
     crosswalk = std::move(*cw);
     options.crosswalk = &*crosswalk;
     options.level = *level;
+  }
+  // The built-in translator's word lists and WordNet load on a second thread while the schema is read (on a large
+  // schema each takes a good part of a question's time).
+  std::future<void> resources;
+  if (config->builtin || config->llm.base_url.empty() || config->llm.base_url == "none") {
+    resources = std::async(std::launch::async, [] { (void)builtin::SharedLinkResources(); });
   }
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
