@@ -4,7 +4,11 @@
 // draft method keeps the tables its draft reads; builtin with the database reads the draft as evidence.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -199,6 +203,86 @@ TEST_F(SubsetTest, DraftKeepsTheTablesItsDraftReads) {
   auto unknown = MakeSubsetter("nope", schema, conn.get(), nullptr, nullptr);
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().message.find("builtin, draft"), std::string::npos);
+}
+
+// A schema over the narrowing size (5,000 columns): 240 tables of 24 columns in 40 foreign-key groups, names from a
+// small vocabulary in plain and cryptic spellings.
+catalog::Schema LargeSchema() {
+  const std::vector<std::string> words = {"customer", "order",   "product", "invoice", "shipment", "employee",
+                                          "plant",    "vehicle", "snake",   "weight",  "region",   "supplier"};
+  const std::vector<std::string> cryptic = {"CUST", "ORD", "PROD", "INV", "SHPMT", "EMP",
+                                            "PLNT", "VEH", "SNK",  "WT",  "RGN",   "SUPP"};
+  catalog::Schema s;
+  s.database = "large";
+  for (size_t t = 0; t < 240; ++t) {
+    catalog::Table table;
+    table.name = fmt::format("{}_{}_{}", cryptic[t % 12], words[(t / 12) % 12], t);
+    for (size_t c = 0; c < 24; ++c) {
+      catalog::Column col;
+      col.name = c == 0 ? "id" : fmt::format("{}_{}", c % 2 ? cryptic[(t + c) % 12] : words[(t + c) % 12], c % 5);
+      col.type_class = c == 0 ? catalog::TypeClass::kNumeric : catalog::TypeClass::kText;
+      table.columns.push_back(col);
+    }
+    table.primary_key = {"id"};
+    if (t % 6 != 0)
+      table.foreign_keys.push_back({"", {table.columns[1].name}, "", s.tables[t - 1].name, {"id"}, false});
+    s.tables.push_back(std::move(table));
+  }
+  return s;
+}
+
+// On a large schema the subsetter keeps what its names derive in the cache folder: a second subsetter reads it and
+// chooses exactly what the first did; the index built from a saved derivation equals the one built without.
+TEST(SubsetLarge, NameCacheGivesTheSameSubsets) {
+  test::TempDir dir;
+  const char* before = std::getenv("PLAINSQL_CACHE_DIR");
+  const std::string saved = before ? before : "";
+  setenv("PLAINSQL_CACHE_DIR", dir.path().c_str(), 1);
+  const catalog::Schema schema = LargeSchema();
+  ASSERT_GT(schema.ColumnCount(), 5000u);
+  auto r = LinkResources::Load();
+  ASSERT_TRUE(r) << r.error().message;
+  const std::vector<std::string> questions = {"What is the weight of each snake?",
+                                              "Which supplier ships the most products to the region?",
+                                              "List the employees of every plant", "How many invoices per customer?"};
+  auto subsets = [&] {
+    BuiltinSubsetter s(schema, *r, nullptr);
+    std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> out;
+    for (const auto& q : questions) {
+      auto got = s.Select(q, {});
+      EXPECT_TRUE(got) << got.error().message;
+      if (got) out.emplace_back(got->tables, got->columns);
+    }
+    return out;
+  };
+  const auto cold = subsets();
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path() + "/linking")) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u);
+  const auto warm = subsets();
+  EXPECT_EQ(warm, cold);
+  ASSERT_FALSE(cold.empty());
+  EXPECT_FALSE(cold[0].first.empty());
+
+  retrieval::Stemmer stemmer;
+  NameDerivations derived;
+  SchemaIndex fresh(schema, stemmer, (*r)->expander.get(), (*r)->wordnet.get(), &derived);
+  ASSERT_TRUE(derived.complete);
+  auto loaded = NameDerivations::FromJson(nlohmann::json::parse(derived.ToJson().dump()));
+  ASSERT_TRUE(loaded.has_value());
+  SchemaIndex again(schema, stemmer, nullptr, nullptr, &*loaded);  // nothing derived anew: no expander, no WordNet
+  ASSERT_EQ(again.Elements().size(), fresh.Elements().size());
+  for (size_t i = 0; i < fresh.Elements().size(); ++i) {
+    EXPECT_EQ(again.Elements()[i].phrases, fresh.Elements()[i].phrases) << i;
+    EXPECT_EQ(again.Elements()[i].weights, fresh.Elements()[i].weights) << i;
+  }
+  for (const auto& [stem, alts] : derived.related) EXPECT_EQ(again.AlternativesFor(stem).size(), alts.size()) << stem;
+  EXPECT_FALSE(NameDerivations::FromJson(nlohmann::json{{"plainsql_name_derivations", 99}}).has_value());
+  if (before) {
+    setenv("PLAINSQL_CACHE_DIR", saved.c_str(), 1);
+  } else {
+    unsetenv("PLAINSQL_CACHE_DIR");
+  }
 }
 
 }  // namespace
