@@ -163,7 +163,7 @@ class StemSets {
  public:
   StemSets() : sets_(1) {}
   const std::set<std::string>& operator[](uint32_t i) const { return sets_[i]; }
-  size_t size() const { return sets_.size(); }
+  size_t Size() const { return sets_.size(); }
   // The set for `key`, made by `make` the first time.
   template <typename Make>
   uint32_t Of(const std::string& key, Make&& make) {
@@ -493,7 +493,7 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
 void BuiltinSubsetter::Impl::BuildPostings() {
   std::unordered_map<std::string, std::vector<std::pair<size_t, double>>> weights;  // stem -> tables in order
   std::map<std::string, double> table_weights;                                      // one table's stems
-  std::vector<double> set_weight(stem_sets.size(), 0);  // a stem set's best weight in one table
+  std::vector<double> set_weight(stem_sets.Size(), 0);  // a stem set's best weight in one table
   std::vector<uint32_t> used;
   auto add = [&](const std::set<std::string>& stems, double w) {
     for (const auto& s : stems) {

@@ -179,7 +179,7 @@ TEST(Binary, RoundTripsEveryField) {
   c.nullable = false;
   c.type_class = TypeClass::kBoolean;
   c.label = "a label";
-  c.samples = {"", std::string("nul\0inside", 11)};
+  c.samples = {"", std::string("nul\0inside", 10)};
   schemas.push_back(odd);
   for (const Schema& s : schemas) {
     const std::string bytes = ToBinary(s);
