@@ -274,8 +274,8 @@ class Inference {
       int s = KeyLikeness(t.column_words[c], t.words, c);
       if (t.HasRows()) {
         if (!t.Unique(c)) continue;
-      } else if (s < 3) {
-        continue;  // no rows to check: the name alone must say it
+      } else if (s < 3 || t.column_words[c].empty() || !IsKeyWord(t.column_words[c].back())) {
+        continue;  // no rows to check: the name alone must say it, with a key word ("id", "code", ...)
       }
       if (s > best) {
         best = s;

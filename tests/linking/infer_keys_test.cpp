@@ -172,6 +172,23 @@ TEST_F(InferKeysTest, CachedBesideTheSnapshotUntilTheDatabaseChanges) {
   EXPECT_EQ(keys_files().size(), 2u);
 }
 
+// A table without rows gets a primary key from its name only when the name says key ("note_id"), not from a first
+// column that shares the table's word ("note_text").
+TEST(InferKeys, EmptyTablesNeedAKeyWord) {
+  test::TempDir tmp;
+  const std::string path = tmp.File("empty.db");
+  test::MakeSqliteDb(path,
+                     "CREATE TABLE notes (note_text TEXT, written DATE); CREATE TABLE memos (memo_id INTEGER, "
+                     "body TEXT);");
+  auto conn = exec::Connect(path);
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  ASSERT_TRUE(InferKeys(**conn, *schema, {}).ok());
+  EXPECT_TRUE(schema->FindTable("notes")->primary_key.empty());
+  EXPECT_EQ(schema->FindTable("memos")->primary_key, std::vector<std::string>{"memo_id"});
+}
+
 TEST(InferKeys, ModeNames) {
   EXPECT_EQ(KeyInferenceModeByName("add"), KeyInferenceMode::kAdd);
   EXPECT_EQ(KeyInferenceModeByName("replace"), KeyInferenceMode::kReplace);
