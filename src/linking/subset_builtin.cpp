@@ -16,6 +16,7 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
 #include "common/file.h"
+#include "common/hash.h"
 #include "common/strings.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
@@ -273,6 +274,34 @@ void WithoutDraft(QuestionFeatures& features) {
 
 LinkResources::~LinkResources() = default;
 
+namespace {
+
+// A digest of what the derivations of names depend on besides the schema: the program (a new build may expand
+// differently) and the naturalness data files, by size and modification time, and whether WordNet is there.
+std::string ResourcesVersion(bool with_wordnet) {
+  Hasher h;
+  auto add = [&](const std::filesystem::path& p) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(p, ec);
+    const auto time = std::filesystem::last_write_time(p, ec);
+    h.Update(p.filename().string());
+    h.Update(static_cast<int64_t>(ec ? 0 : size));
+    h.Update(static_cast<int64_t>(ec ? 0 : time.time_since_epoch().count()));
+  };
+  add("/proc/self/exe");
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(DataDir(), ec)) {
+    if (e.is_regular_file(ec)) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) add(f);
+  h.Update(int64_t{with_wordnet});
+  return h.HexDigest();
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const LinkResources>> LinkResources::Load() {
   auto classifier = naturalness::Classifier::Load(DataDir());
   if (!classifier) return classifier.error();
@@ -283,6 +312,7 @@ Result<std::shared_ptr<const LinkResources>> LinkResources::Load() {
   r->expander = std::make_unique<naturalness::Expander>(r->classifier->Words(), std::move(*abbreviations));
   auto wn = WordNet::Open();
   if (wn) r->wordnet = *wn;  // without WordNet, names are linked as written
+  r->version = ResourcesVersion(r->wordnet != nullptr);
   return std::shared_ptr<const LinkResources>(std::move(r));
 }
 
@@ -327,7 +357,7 @@ struct BuiltinSubsetter::Impl {
     // A large schema: what its names derive (expansions, WordNet) is read from the cache when it was derived before,
     // and the linker's index and the tables' stems, independent, are built side by side (the index with a stemmer of
     // its own; the expander, WordNet and a loaded derivation are only read).
-    const std::string file = NameCacheFile(expander != nullptr, wordnet != nullptr);
+    const std::string file = NameCacheFile();
     NameDerivations derived;
     std::error_code ec;
     if (std::filesystem::exists(file, ec)) {
@@ -345,10 +375,10 @@ struct BuiltinSubsetter::Impl {
   }
 
   // Where what a large schema's names derive is kept: the cache folder (catalog::DefaultCacheDir), named by the
-  // schema's structural fingerprint and the resources used.
-  std::string NameCacheFile(bool with_expander, bool with_wordnet) const {
-    return fmt::format("{}/linking/names-{}-{}{}.json", catalog::DefaultCacheDir(),
-                       catalog::StructuralFingerprint(schema), with_expander ? "e" : "", with_wordnet ? "w" : "");
+  // schema's structural fingerprint and the resources' version (LinkResources::version).
+  std::string NameCacheFile() const {
+    return fmt::format("{}/linking/names-{}-{}.json", catalog::DefaultCacheDir(),
+                       catalog::StructuralFingerprint(schema), resources ? resources->version : "none");
   }
 
   // The tables' stems and keys; `derived` (optional, complete) gives the names' expansions.
@@ -358,10 +388,9 @@ struct BuiltinSubsetter::Impl {
     auto stems_of = [&](const std::string& name) {
       return stem_sets.Of(name, [&](std::set<std::string>& out) {
         NameStems(name, stemmer, out);
-        auto known = derived ? derived->names.find(name)
-                             : std::unordered_map<std::string, NameDerivations::Name>::const_iterator{};
+        const auto known = derived ? derived->names.find(name) : decltype(derived->names)::const_iterator{};
         if (derived && known != derived->names.end()) {
-          if (!known->second.expansion.empty()) NameStems(known->second.expansion, stemmer, out);
+          NameStems(known->second.expansion, stemmer, out);  // "" without an expander: no stems
         } else if (expander) {
           NameStems(expander->Expand(name).name, stemmer, out);
         }

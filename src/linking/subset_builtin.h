@@ -83,6 +83,9 @@ struct LinkResources {
   std::unique_ptr<naturalness::Classifier> classifier;
   std::unique_ptr<naturalness::Expander> expander;
   std::shared_ptr<const WordNet> wordnet;
+  /// Names this program and these resources (the program file's and the data folder's sizes and times, WordNet or
+  /// not): what is cached from them (the subsetter's name derivations) is read back only under the same version.
+  std::string version;
   ~LinkResources();
   static Result<std::shared_ptr<const LinkResources>> Load();
 };

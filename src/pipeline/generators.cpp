@@ -32,10 +32,14 @@ class LazyBuiltin final : public Generator {
 
 }  // namespace
 
+bool UsesBuiltin(const PipelineConfig& config) {
+  return config.builtin || config.llm.base_url.empty() || config.llm.base_url == "none";
+}
+
 Result<GeneratorSet> MakeGenerators(const PipelineConfig& config, exec::Connection& conn,
                                     const catalog::Schema& schema) {
   GeneratorSet set;
-  bool use_llm = !config.llm.base_url.empty() && config.llm.base_url != "none";
+  const bool use_llm = !config.llm.base_url.empty() && config.llm.base_url != "none";
   if (use_llm) {
     if (config.llm.model.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
@@ -47,7 +51,7 @@ Result<GeneratorSet> MakeGenerators(const PipelineConfig& config, exec::Connecti
     set.active.push_back(g->get());
     set.owned.push_back(std::move(*g));
   }
-  if (!use_llm || config.builtin) {
+  if (UsesBuiltin(config)) {
     auto g = builtin::MakeBuiltinGenerator(conn, schema);
     if (!g) return g.error();
     set.active.push_back(g->get());

@@ -33,4 +33,8 @@ struct GeneratorSet {
 Result<GeneratorSet> MakeGenerators(const PipelineConfig& config, exec::Connection& conn,
                                     const catalog::Schema& schema);
 
+/// Whether MakeGenerators makes the built-in translator a generator (not only the fallback): no model configured
+/// (or --llm none), or config.builtin.
+bool UsesBuiltin(const PipelineConfig& config);
+
 }  // namespace plainsql::pipeline

@@ -244,7 +244,7 @@ int AskCommands::Ask() {
   // The built-in translator's word lists and WordNet load on a second thread while the schema is read (on a large
   // schema each takes a good part of a question's time).
   std::future<void> resources;
-  if (config->builtin || config->llm.base_url.empty() || config->llm.base_url == "none") {
+  if (pipeline::UsesBuiltin(*config)) {
     resources = std::async(std::launch::async, [] { (void)builtin::SharedLinkResources(); });
   }
   auto conn = exec::Connect(conn_);
