@@ -36,6 +36,7 @@ double PeakRssMb() {
 
 struct MeasureArgs {
   std::string tables, questions, subsets, benchmark = "spider";
+  bool no_evidence = false;                 // the question alone
   size_t min_columns = 0, max_columns = 0;  // only the questions of schemas of this size (0: no upper bound)
   size_t budget = 0, limit = 0;
   std::optional<double> threshold;
@@ -98,7 +99,8 @@ int Measure(const MeasureArgs& a) {
     if (ncols < a.min_columns || (a.max_columns && ncols > a.max_columns)) continue;
     const auto& schema = &db->schema;
     auto& subsetter = *db->subsetter;
-    auto s = subsetter.Select(q.question, options);
+    auto s = subsetter.Select(
+        a.no_evidence ? q.question : plainsql::linking::QuestionWithEvidence(q.question, q.evidence), options);
     if (!s) continue;
     ms.push_back(s->ms);
     if (out) out << plainsql::linking::SubsetToJson(*s).dump() << "\n";
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
   measure->add_option("--budget", a.budget, "At most this many columns (0: the model's cut)");
   measure->add_option("--threshold", a.threshold, "The probability kept (default: the model's)");
   measure->add_option("--limit", a.limit, "Only the first N questions");
+  measure->add_flag("--no-evidence", a.no_evidence, "Read the question alone, not its evidence");
   measure->add_option("--benchmark", a.benchmark, "spider | bird | snails (the questions' format)");
   measure->add_option("--min-columns", a.min_columns, "Only questions on schemas with at least N columns");
   measure->add_option("--max-columns", a.max_columns, "... and at most N (0: no bound)");

@@ -8,26 +8,41 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs=$(nproc)
+# Both builds compile in unity batches (PLAINSQL_UNITY, about half the compile time) and link with lld (a fifth of the
+# link time of ld.bfd for the many test programs). Each phase prints its duration.
+fast_build=(-DPLAINSQL_UNITY=ON)
+if command -v ld.lld >/dev/null; then
+  fast_build+=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld)
+fi
+phase_start=$SECONDS
+phase_done() { echo "== $1: $((SECONDS - phase_start)) s"; phase_start=$SECONDS; }
 
 echo "== style: clang-format"
 bash scripts/check-style.sh format
 
 echo "== build and test (RelWithDebInfo)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAINSQL_BUILD_TESTS=ON -DPLAINSQL_BUILD_BENCH=ON >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAINSQL_BUILD_TESTS=ON -DPLAINSQL_BUILD_BENCH=ON \
+  "${fast_build[@]}" >/dev/null
 cmake --build build -j"$jobs"
+phase_done "build"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 600 --no-tests=error
+phase_done "tests"
 
 if [ "${PLAINSQL_SKIP_TIDY:-0}" != 1 ]; then
   echo "== style: clang-tidy"
   bash scripts/check-style.sh tidy build
+  phase_done "clang-tidy"
 fi
 
 if [ "${PLAINSQL_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build and test (AddressSanitizer + UndefinedBehaviorSanitizer)"
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPLAINSQL_SANITIZE=ON -DPLAINSQL_BUILD_TESTS=ON -DPLAINSQL_BUILD_BENCH=OFF >/dev/null
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPLAINSQL_SANITIZE=ON -DPLAINSQL_BUILD_TESTS=ON -DPLAINSQL_BUILD_BENCH=OFF \
+    "${fast_build[@]}" >/dev/null
   cmake --build build-asan -j"$jobs"
+  phase_done "sanitizer build"
   # intercept_memmem=0: ASan's memmem wrapper checks the whole haystack on every call, which makes the linear
   # replace() of src/exec/sqlite_connection.cpp quadratic in the sanitizer build only.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_memmem=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 600 --no-tests=error -LE slow
+  phase_done "sanitizer tests"
 fi

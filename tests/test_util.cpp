@@ -64,4 +64,8 @@ std::map<std::string, std::string> GoldRejected(const std::string& what) {
   return out;
 }
 
+std::string DataFile(const std::string& dir, const std::string& name) {
+  return std::string(PLAINSQL_SOURCE_DIR) + "/tests/" + dir + "/data/" + name;
+}
+
 }  // namespace plainsql::test

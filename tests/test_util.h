@@ -30,6 +30,9 @@ std::string FileChecksum(const std::string& path);
 /// The whole content of a file.
 std::string ReadFile(const std::string& path);
 
+/// The path of `name` in tests/<dir>/data/ (test cases kept as data).
+std::string DataFile(const std::string& dir, const std::string& name);
+
 /// The gold lines their own engine rejects, from tests/sql/gold_rejected.txt: "file:line" -> reason, for the lines
 /// whose kind ("parse" or "execute") is `what`, or of every kind when `what` is empty.
 std::map<std::string, std::string> GoldRejected(const std::string& what = "");

@@ -32,6 +32,8 @@ std::string_view Trim(std::string_view s) {
   return s.substr(b, e - b);
 }
 
+std::string TrimmedCopy(std::string_view s) { return std::string(Trim(s)); }
+
 std::vector<std::string> Split(std::string_view s, char sep) {
   std::vector<std::string> out;
   size_t start = 0;

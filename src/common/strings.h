@@ -11,6 +11,8 @@ std::string ToLower(std::string_view s);
 std::string ToUpper(std::string_view s);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 std::string_view Trim(std::string_view s);
+/// Trim(s) as a string of its own.
+std::string TrimmedCopy(std::string_view s);
 std::vector<std::string> Split(std::string_view s, char sep);
 std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 /// Replaces every occurrence of `from` (non-empty) by `to`.

@@ -115,6 +115,22 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& e : elements_) {
     for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
   }
+  // Each distinct name's letters once (a large schema repeats its names), for abbreviation matches.
+  std::unordered_map<std::string, uint32_t> letter_ids;
+  element_letters_.reserve(elements_.size());
+  for (const auto& e : elements_) {
+    std::string letters;
+    for (unsigned char ch : e.column.empty() ? e.table : e.column) {
+      if (std::isalpha(ch)) letters.push_back(static_cast<char>(std::tolower(ch)));
+    }
+    if (letters.size() < 4 || letters.size() > 24) {  // longer: not a few words abbreviated
+      element_letters_.push_back(UINT32_MAX);
+      continue;
+    }
+    auto [it, fresh] = letter_ids.try_emplace(letters, static_cast<uint32_t>(letters_.size()));
+    if (fresh) letters_.push_back(letters);
+    element_letters_.push_back(it->second);
+  }
   if (given) {
     related_ = d.related;
     return;
@@ -192,7 +208,54 @@ const std::vector<Alternative>& SchemaIndex::AlternativesFor(const std::string& 
   return it == related_.end() ? kNone : it->second;
 }
 
-std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens) {
+namespace {
+
+// `piece` (non-empty) is `word`'s first letter and more of its letters in order.
+bool Abbreviates(std::string_view piece, std::string_view word) {
+  if (piece.empty() || word.empty() || piece[0] != word[0]) return false;
+  size_t at = 1;
+  for (size_t i = 1; i < piece.size(); ++i) {
+    at = word.find(piece[i], at);
+    if (at == std::string_view::npos) return false;
+    ++at;
+  }
+  return true;
+}
+
+// Whether letters[from..] splits into pieces abbreviating words[at], words[at + 1], ... and ends with words[end - 1]
+// for some end; pieces of `min_piece` to `max_piece` letters. Returns the end, or 0.
+size_t SegmentFrom(std::string_view letters, size_t from, const std::vector<std::string>& words, size_t at,
+                   size_t min_piece, size_t max_piece) {
+  if (from == letters.size()) return at;
+  if (at >= words.size()) return 0;
+  const size_t longest = std::min(max_piece, letters.size() - from);
+  // Longer pieces first: "lightcond" is "light" + "cond", not "l" + ...
+  for (size_t len = longest; len >= min_piece && len > 0; --len) {
+    if (!Abbreviates(letters.substr(from, len), words[at])) continue;
+    if (size_t end = SegmentFrom(letters, from + len, words, at + 1, min_piece, max_piece)) return end;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
+                                                        const std::vector<std::string>& words) {
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t begin = 0; begin + 1 < words.size(); ++begin) {
+    if (words[begin].empty() || words[begin][0] != letters[0]) continue;
+    size_t end = SegmentFrom(letters, 0, words, begin, 2, letters.size());
+    if (end >= begin + 2) {
+      out.emplace_back(begin, end);
+    } else if (letters.size() >= 3 && begin + letters.size() <= words.size() &&
+               SegmentFrom(letters, 0, words, begin, 1, 1) == begin + letters.size()) {
+      out.emplace_back(begin, begin + letters.size());  // an acronym
+    }
+  }
+  return out;
+}
+
+std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens, const LinkOptions& options) {
   // The question's content words (stop words dropped), remembering their token positions.
   std::vector<size_t> content;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -243,6 +306,33 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           if (w > 0)
             out.push_back({e, content[k], content[k] + 1, 0.5 / static_cast<double>(m - 1) * w, false, w < 1.0});
         }
+      }
+    }
+  }
+  if (options.abbreviations) {
+    // Each distinct name's letters against the content words, once; then every element of that name.
+    std::vector<std::string> words;
+    words.reserve(content.size());
+    for (size_t k : content) {
+      std::string w;
+      for (unsigned char ch : tokens[k].lower) {
+        if (std::isalpha(ch)) w.push_back(static_cast<char>(ch));
+      }
+      words.push_back(std::move(w));
+    }
+    std::vector<std::vector<std::pair<size_t, size_t>>> spans(index.Letters().size());
+    std::vector<bool> done(index.Letters().size(), false);
+    for (size_t e = 0; e < elements.size(); ++e) {
+      const uint32_t id = index.LettersOf(e);
+      if (id == UINT32_MAX) continue;
+      if (!done[id]) {
+        spans[id] = AbbreviatedSpans(index.Letters()[id], words);
+        done[id] = true;
+      }
+      for (auto [b, en] : spans[id]) {
+        // Below a written match of as many words (0.75), as a word's WordNet relative is.
+        const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - 1));
+        out.push_back({e, content[b], content[en - 1] + 1, score, true, true});
       }
     }
   }

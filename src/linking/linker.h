@@ -4,12 +4,15 @@
 // matched against them.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -61,6 +64,14 @@ struct NameDerivations {
   static std::optional<NameDerivations> FromJson(const nlohmann::json& j);
 };
 
+/// Options of Link.
+struct LinkOptions {
+  /// Also match a name written as abbreviations of consecutive question words, each piece a word's first letter and
+  /// more of its letters in order ("LIGHTCOND" for "lighting condition", "curbwt" for "curb weight", "GVWR" for "gross
+  /// vehicle weight rating"): the question says what a cryptic name abbreviates. Scored below a written match.
+  bool abbreviations = false;
+};
+
 class SchemaIndex {
  public:
   /// Indexes every table and column of `schema`; `expander` (optional) adds expansions of names; `wordnet` (optional)
@@ -73,10 +84,16 @@ class SchemaIndex {
   /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
   /// word (an exact match is never replaced by a synonym) or nothing relates it.
   const std::vector<Alternative>& AlternativesFor(const std::string& stem) const;
+  /// The distinct names' lower-case letters (4 to 24 of them), for abbreviation matches; LettersOf(element) indexes it
+  /// (UINT32_MAX: a name too short or too long).
+  const std::vector<std::string>& Letters() const { return letters_; }
+  uint32_t LettersOf(size_t element) const { return element_letters_[element]; }
 
  private:
   std::vector<SchemaElement> elements_;
-  std::set<std::string> vocabulary_;                         // every stem of every phrase
+  std::vector<std::string> letters_;       // distinct names' lower-case letters (4 or more), for abbreviation matches
+  std::vector<uint32_t> element_letters_;  // per element: index into letters_, or UINT32_MAX
+  std::set<std::string> vocabulary_;       // every stem of every phrase
   std::map<std::string, std::vector<Alternative>> related_;  // question stem -> schema stems
 };
 
@@ -92,6 +109,14 @@ struct LinkMatch {
 /// (stop words inside are skipped); a single non-stop word matching the head (last word) of a longer phrase is a
 /// partial match ("names" for "song_name" scores below "song names"). A question word may also match a schema word
 /// through WordNet (SchemaIndex::AlternativesFor), at the alternative's weight.
-std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens);
+std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens,
+                            const LinkOptions& options = {});
+
+/// The spans of consecutive `words` (lower-case letters) that `letters` (a name's lower-case letters, digits and
+/// separators dropped) abbreviates: [begin, end) into `words`, at least two of them, each giving one piece that starts
+/// with its first letter and takes more of its letters in order; either every piece has two or more letters, or every
+/// piece is one letter and there are three words or more (an acronym). Exposed for tests.
+std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
+                                                        const std::vector<std::string>& words);
 
 }  // namespace plainsql::linking

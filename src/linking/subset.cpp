@@ -150,4 +150,8 @@ const SubsetModel& SubsetModel::Shipped() {
   return kModel;
 }
 
+std::string QuestionWithEvidence(const std::string& question, const std::string& evidence) {
+  return evidence.empty() ? question : question + "\n" + evidence;
+}
+
 }  // namespace plainsql::linking

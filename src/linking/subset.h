@@ -35,6 +35,10 @@ nlohmann::ordered_json SubsetToJson(const Subset& subset);
 /// The subset for a reader: each table with its kept columns and scores, then the notes.
 std::string SubsetText(const Subset& subset);
 
+/// What a subsetter reads of a benchmark question: the question and, when the benchmark gives one, its evidence (BIRD's
+/// external knowledge, SNAILS' hints), which a model is shown too and which often names a column or a value.
+std::string QuestionWithEvidence(const std::string& question, const std::string& evidence);
+
 /// A subsetting method for one schema (indexes built once, at construction), asked one question at a time.
 class Subsetter {
  public:

@@ -103,6 +103,21 @@ bool TimeWord(std::string_view lower) {
   return kWords.count(lower) > 0;
 }
 
+// A name that reads as a key's: its last word is a key word ("CardCode", "order_no"), or it ends in one written
+// together ("CASEID", "VEHNO", "DocEntry" split as "doc entry").
+bool KeyLikeName(std::string_view name) {
+  static const std::vector<std::string_view> kKeyWords = {"id",     "code", "key", "no",   "num",
+                                                          "number", "nbr",  "cd",  "entry"};
+  auto words = naturalness::SplitWords(name);
+  if (words.empty()) return false;
+  const std::string last = ToLower(words.back());
+  for (auto k : kKeyWords) {
+    if (last == k) return true;
+    if (words.size() == 1 && last.size() >= k.size() + 2 && last.ends_with(k)) return true;
+  }
+  return false;
+}
+
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
 // w · (x, its pairwise products) + bias, without building the expanded vector.
@@ -139,7 +154,7 @@ double Share(const std::set<std::string>& words, const std::set<std::string>& qu
   return static_cast<double>(hits) / static_cast<double>(std::min(words.size(), cap));
 }
 
-struct Arc {
+struct KeyArc {
   size_t to = 0;
   std::vector<size_t> from_columns, to_columns;  // column indexes at each end
   bool outgoing = true;                          // this table's foreign key (false: `to` references this table)
@@ -151,11 +166,11 @@ struct ColumnInfo {
   bool primary = false, foreign = false;
 };
 
-struct TableInfo {
+struct LinkTable {
   std::string name;  // as the subset names it
   std::set<std::string> name_stems, label_stems;
   std::vector<ColumnInfo> columns;
-  std::vector<Arc> arcs;
+  std::vector<KeyArc> arcs;
   std::vector<size_t> primary;  // primary-key column indexes
 };
 
@@ -324,7 +339,7 @@ struct BuiltinSubsetter::Impl {
   DraftSource draft_source;
   retrieval::Stemmer stemmer;
   std::unique_ptr<SchemaIndex> index;
-  std::vector<TableInfo> tables;
+  std::vector<LinkTable> tables;
   StemSets stem_sets;                              // the columns' name and label stems
   std::vector<std::pair<size_t, int>> element_of;  // SchemaIndex element -> (table, column or -1)
   std::map<std::string, size_t> table_by_lower;
@@ -400,7 +415,7 @@ struct BuiltinSubsetter::Impl {
     column_by_lower.resize(schema.tables.size());
     for (size_t t = 0; t < schema.tables.size(); ++t) {
       const catalog::Table& table = schema.tables[t];
-      TableInfo& info = tables[t];
+      LinkTable& info = tables[t];
       info.name = catalog::DisplayName(schema, table);
       table_by_lower[ToLower(table.name)] = t;
       table_by_lower[ToLower(info.name)] = t;
@@ -431,7 +446,7 @@ struct BuiltinSubsetter::Impl {
       for (const auto& fk : schema.tables[t].foreign_keys) {
         auto to = table_by_lower.find(ToLower(fk.ref_table));
         if (to == table_by_lower.end() || fk.columns.empty()) continue;
-        Arc arc{to->second, {}, {}};
+        KeyArc arc{to->second, {}, {}};
         for (const auto& c : fk.columns) {
           auto it = column_by_lower[t].find(ToLower(c));
           if (it != column_by_lower[t].end()) arc.from_columns.push_back(it->second);
@@ -460,7 +475,7 @@ struct BuiltinSubsetter::Impl {
     while (!queue.empty()) {
       size_t at = queue.front();
       queue.pop_front();
-      for (const Arc& a : tables[view.ids[at]].arcs) {
+      for (const KeyArc& a : tables[view.ids[at]].arcs) {
         const int to = view.local[a.to];
         if (to < 0 || d[static_cast<size_t>(to)] != SIZE_MAX) continue;
         d[static_cast<size_t>(to)] = d[at] + 1;
@@ -503,6 +518,8 @@ struct BuiltinSubsetter::Impl {
   Subset Choose(const QuestionScores& p, const SubsetOptions& options) const;
   void JoinPaths(const View& view, const std::vector<double>& pt, size_t top, const std::vector<bool>& kept,
                  std::vector<bool>& bridge, std::vector<std::set<size_t>>& cols, Subset& s) const;
+  void SharedNameJoins(const View& view, const std::vector<bool>& kept, const std::vector<bool>& bridge,
+                       std::vector<std::set<size_t>>& cols) const;
 };
 
 QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
@@ -590,7 +607,7 @@ std::vector<size_t> BuiltinSubsetter::Impl::BestOf(const std::vector<size_t>& ca
                     [&](size_t a, size_t b) { return score[a] != score[b] ? score[a] > score[b] : a < b; });
   std::set<size_t> keep(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
   for (size_t i = 0; i < std::min(k, model.narrow.neighbours_of); ++i) {
-    for (const Arc& a : tables[order[i]].arcs) keep.insert(a.to);
+    for (const KeyArc& a : tables[order[i]].arcs) keep.insert(a.to);
   }
   return {keep.begin(), keep.end()};
 }
@@ -603,7 +620,7 @@ void BuiltinSubsetter::Impl::BuildComponents() {
     std::vector<size_t> members = {start};
     component_of[start] = components.size();
     for (size_t i = 0; i < members.size(); ++i) {
-      for (const Arc& a : tables[members[i]].arcs) {
+      for (const KeyArc& a : tables[members[i]].arcs) {
         if (component_of[a.to] != SIZE_MAX) continue;
         component_of[a.to] = components.size();
         members.push_back(a.to);
@@ -635,7 +652,7 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question) {
     ev.value_hit[t].assign(tables[t].columns.size(), 0);
     ev.value_quoted[t].assign(tables[t].columns.size(), 0);
   }
-  for (const LinkMatch& m : Link(*index, ev.tokens)) {
+  for (const LinkMatch& m : Link(*index, ev.tokens, {.abbreviations = true})) {
     auto [t, c] = element_of[m.element];
     LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
     if (m.score > e.score) e = {m.score, m.whole, m.related};
@@ -834,7 +851,7 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
     size_t linked_neighbours = 0;
     std::set<size_t> seen;
     bool referenced_by_best = false, references_best = false;
-    for (const Arc& a : tables[t].arcs) {
+    for (const KeyArc& a : tables[t].arcs) {
       const int to = view.local[a.to];
       if (to < 0) continue;
       if (static_cast<size_t>(to) == best && best_evidence > 0)
@@ -885,7 +902,7 @@ void BuiltinSubsetter::Impl::JoinPaths(const View& view, const std::vector<doubl
   in_tree[top] = true;
   for (size_t want : order) {
     if (in_tree[want]) continue;
-    std::vector<std::pair<size_t, const Arc*>> parent(nt, {SIZE_MAX, nullptr});
+    std::vector<std::pair<size_t, const KeyArc*>> parent(nt, {SIZE_MAX, nullptr});
     std::deque<std::pair<size_t, size_t>> queue;  // (table, depth)
     std::vector<bool> seen(in_tree);
     for (size_t t = 0; t < nt; ++t) {
@@ -896,7 +913,7 @@ void BuiltinSubsetter::Impl::JoinPaths(const View& view, const std::vector<doubl
       auto [at, depth] = queue.front();
       queue.pop_front();
       if (depth >= 4) continue;  // farther than four joins: not a path a question means
-      for (const Arc& a : tables[view.ids[at]].arcs) {
+      for (const KeyArc& a : tables[view.ids[at]].arcs) {
         const int to_local = view.local[a.to];
         if (to_local < 0) continue;
         const auto to = static_cast<size_t>(to_local);
@@ -925,6 +942,24 @@ void BuiltinSubsetter::Impl::JoinPaths(const View& view, const std::vector<doubl
       for (size_t c : arc->from_columns) cols[prev].insert(c);
       for (size_t c : arc->to_columns) cols[at].insert(c);
     }
+  }
+}
+
+// Key-like columns of the same name in two kept tables: the join a schema without (or with other) declared keys is
+// read by ("CardCode" in a document table and in the business partners' table; "CASEID" in every table of a case).
+// Kept as join columns.
+void BuiltinSubsetter::Impl::SharedNameJoins(const View& view, const std::vector<bool>& kept,
+                                             const std::vector<bool>& bridge,
+                                             std::vector<std::set<size_t>>& cols) const {
+  std::unordered_map<std::string, std::vector<std::pair<size_t, size_t>>> by_name;
+  for (size_t t = 0; t < view.Size(); ++t) {
+    if (!kept[t] && !bridge[t]) continue;
+    const auto& columns = schema.tables[view.ids[t]].columns;
+    for (size_t c = 0; c < columns.size(); ++c) by_name[ToLower(columns[c].name)].emplace_back(t, c);
+  }
+  for (const auto& [name, at] : by_name) {
+    if (at.size() < 2 || !KeyLikeName(name)) continue;
+    for (auto [t, c] : at) cols[t].insert(c);
   }
 }
 
@@ -960,6 +995,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
     }
   }
   JoinPaths(view, pt, top, kept, bridge, cols, s);
+  SharedNameJoins(view, kept, bridge, cols);
   // Columns: small tables whole, others by the threshold, their primary key, and their best column.
   std::vector<std::pair<double, std::pair<size_t, size_t>>> chosen;  // (rank score, (table, column))
   for (size_t t = 0; t < nt; ++t) {

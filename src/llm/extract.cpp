@@ -6,10 +6,6 @@
 namespace plainsql::llm {
 
 namespace {
-std::string TrimmedCopy(std::string_view s) { return std::string(Trim(s)); }
-}  // namespace
-
-namespace {
 
 bool StartsLikeQuery(std::string_view text) {
   std::string head = ToLower(TrimmedCopy(text).substr(0, 8));

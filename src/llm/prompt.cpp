@@ -12,10 +12,6 @@
 
 namespace plainsql::llm {
 
-namespace {
-std::string TrimmedCopy(std::string_view s) { return std::string(Trim(s)); }
-}  // namespace
-
 Result<PromptTemplate> PromptTemplate::Parse(const std::string& name, const std::string& text) {
   PromptTemplate t;
   t.name_ = name;

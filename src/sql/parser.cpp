@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "common/strings.h"
+#include "sql/precedence.h"
 #include "sql/token.h"
 
 namespace plainsql::sql {
@@ -46,20 +47,6 @@ bool IsNiladicKeyword(const std::string& upper) {
          upper == "LOCALTIMESTAMP" || upper == "CURRENT_USER" || upper == "SESSION_USER" || upper == "SYSTEM_USER" ||
          upper == "CURRENT_ROLE" || upper == "CURRENT_SCHEMA" || upper == "CURRENT_CATALOG";
 }
-
-// Binding power of binary operators (higher binds tighter). One table serves the parser and the printer.
-enum Prec : int {
-  kPrecOr = 1,
-  kPrecAnd = 2,
-  kPrecNot = 3,
-  kPrecCompare = 4,
-  kPrecBit = 5,
-  kPrecAdd = 6,
-  kPrecMul = 7,
-  kPrecConcat = 8,
-  kPrecUnary = 9,
-  kPrecPostfix = 10,
-};
 
 class Parser {
  public:

@@ -4,14 +4,11 @@
 #include <fmt/format.h>
 
 #include "common/strings.h"
+#include "sql/precedence.h"
 
 namespace plainsql::sql {
 
 namespace {
-
-// The same binding powers as the parser: a child binding looser than its parent gets parentheses.
-constexpr int kPrecOr = 1, kPrecAnd = 2, kPrecNot = 3, kPrecCompare = 4, kPrecBit = 5, kPrecAdd = 6, kPrecMul = 7,
-              kPrecConcat = 8, kPrecUnary = 9, kPrecAtom = 11;
 
 int BinaryPrec(const std::string& op) {
   if (op == "OR" || op == "XOR") return kPrecOr;

@@ -14,8 +14,6 @@
 namespace plainsql::examples {
 namespace {
 
-const std::string kData = std::string(PLAINSQL_SOURCE_DIR) + "/tests/examples/data/";
-
 // The sample database, its schema and its value index, read once.
 struct Sample {
   std::unique_ptr<exec::Connection> conn;
@@ -43,7 +41,7 @@ const Sample& GetSample() {
 }
 
 TEST(Mask, QuestionCasesOnTheSampleDatabase) {
-  auto whitelist = Whitelist::Parse(test::ReadFile(kData + "whitelist.tsv"));
+  auto whitelist = Whitelist::Parse(test::ReadFile(test::DataFile("examples", "whitelist.tsv")));
   ASSERT_TRUE(whitelist.ok()) << whitelist.error().message;
   const Sample& sample = GetSample();
   MaskOptions links;
@@ -54,7 +52,7 @@ TEST(Mask, QuestionCasesOnTheSampleDatabase) {
   QuestionMasker by_links(sample.schema, sample.values.get(), links);
   QuestionMasker all(sample.schema, sample.values.get(), unlisted);
   size_t cases = 0;
-  for (const auto& line : Split(test::ReadFile(kData + "mask_cases.txt"), '\n')) {
+  for (const auto& line : Split(test::ReadFile(test::DataFile("examples", "mask_cases.txt")), '\n')) {
     if (line.empty() || line[0] == '#') continue;
     auto f = Split(line, '\t');
     ASSERT_EQ(f.size(), 3u) << line;
@@ -67,7 +65,7 @@ TEST(Mask, QuestionCasesOnTheSampleDatabase) {
 }
 TEST(Mask, QueryCases) {
   size_t cases = 0;
-  for (const auto& line : Split(test::ReadFile(kData + "mask_sql_cases.txt"), '\n')) {
+  for (const auto& line : Split(test::ReadFile(test::DataFile("examples", "mask_sql_cases.txt")), '\n')) {
     if (line.empty() || line[0] == '#') continue;
     auto f = Split(line, '\t');
     ASSERT_EQ(f.size(), 3u) << line;
@@ -85,7 +83,7 @@ TEST(Mask, QueryCases) {
 }
 
 TEST(Mask, WithoutValuesOnlyNumbersAndQuotesAreValues) {
-  auto whitelist = Whitelist::Parse(test::ReadFile(kData + "whitelist.tsv"));
+  auto whitelist = Whitelist::Parse(test::ReadFile(test::DataFile("examples", "whitelist.tsv")));
   ASSERT_TRUE(whitelist.ok());
   MaskOptions options;
   options.whitelist = &*whitelist;

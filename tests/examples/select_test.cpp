@@ -25,11 +25,9 @@ using namespace std::chrono_literals;
 using retrieval::Embedding;
 using retrieval::Hit;
 
-const std::string kData = std::string(PLAINSQL_SOURCE_DIR) + "/tests/examples/data/";
-
 std::vector<Example> Store() {
   std::vector<Example> out;
-  for (const auto& line : Split(test::ReadFile(kData + "select_store.tsv"), '\n')) {
+  for (const auto& line : Split(test::ReadFile(test::DataFile("examples", "select_store.tsv")), '\n')) {
     if (line.empty() || line[0] == '#') continue;
     auto f = Split(line, '\t');
     EXPECT_EQ(f.size(), 3u) << line;
@@ -160,7 +158,7 @@ TEST(Selector, CasesOnTheHandmadeStore) {
   Selector diverse = Build();
   Selector plain = Build({.diverse = false});
   size_t cases = 0;
-  for (const auto& line : Split(test::ReadFile(kData + "select_cases.txt"), '\n')) {
+  for (const auto& line : Split(test::ReadFile(test::DataFile("examples", "select_cases.txt")), '\n')) {
     if (line.empty() || line[0] == '#') continue;
     auto f = Split(line, '\t');
     ASSERT_EQ(f.size(), 5u) << line;

@@ -10,11 +10,9 @@
 namespace plainsql::examples {
 namespace {
 
-const std::string kData = std::string(PLAINSQL_SOURCE_DIR) + "/tests/examples/data/";
-
 TEST(Skeleton, Cases) {
   size_t cases = 0;
-  for (const auto& line : Split(test::ReadFile(kData + "skeleton_cases.txt"), '\n')) {
+  for (const auto& line : Split(test::ReadFile(test::DataFile("examples", "skeleton_cases.txt")), '\n')) {
     if (line.empty() || line[0] == '#') continue;
     auto f = Split(line, '\t');
     ASSERT_EQ(f.size(), 2u) << line;

@@ -1,10 +1,14 @@
 // Schema linking and foreign-key join paths, as the built-in translator uses them.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <fstream>
 
 #include "catalog/introspect.h"
 #include "common/file.h"
+#include "common/strings.h"
 #include "exec/connection.h"
 #include "linking/joins.h"
 #include "linking/linker.h"
@@ -36,6 +40,51 @@ catalog::Schema Concerts() {
   table("concert", {"concert_ID", "concert_Name", "Theme", "Year"});
   table("TB_MO", {"MO_ID", "MO_ST"});
   return s;
+}
+
+// Every case of data/abbreviations.tsv: the spans of question words a name's letters abbreviate.
+TEST(Linker, AbbreviatedSpansCases) {
+  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/abbreviations.tsv";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << file;
+  std::string line;
+  size_t cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 3u) << line;
+    std::vector<std::string> words;
+    for (const auto& w : Split(f[1], ' ')) words.push_back(w);
+    std::string got;
+    for (auto [b, e] : AbbreviatedSpans(f[0], words)) got += (got.empty() ? "" : " ") + fmt::format("{}-{}", b, e);
+    EXPECT_EQ(got.empty() ? "-" : got, f[2]) << line;
+    ++cases;
+  }
+  EXPECT_GE(cases, 10u);
+}
+
+// With LinkOptions::abbreviations a cryptic column links to the words it abbreviates, marked as not written so.
+TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
+  Stemmer st;
+  auto schema = Concerts();
+  catalog::Column c;
+  c.name = "LIGHTCOND";
+  schema.tables[2].columns.push_back(c);
+  SchemaIndex index(schema, st);
+  auto tokens = Tokenize("Count the crashes by lighting condition", st);
+  auto finds = [&](const std::vector<LinkMatch>& links) {
+    return std::any_of(links.begin(), links.end(),
+                       [&](const LinkMatch& m) { return index.Elements()[m.element].column == "LIGHTCOND"; });
+  };
+  EXPECT_FALSE(finds(Link(index, tokens)));
+  auto links = Link(index, tokens, {.abbreviations = true});
+  ASSERT_TRUE(finds(links));
+  for (const auto& m : links) {
+    if (index.Elements()[m.element].column != "LIGHTCOND") continue;
+    EXPECT_TRUE(m.related);
+    EXPECT_LT(m.score, 1.35);  // below a written two-word match
+    EXPECT_EQ(tokens[m.begin].lower, "lighting");
+  }
 }
 
 TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {

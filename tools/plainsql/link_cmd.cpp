@@ -40,6 +40,10 @@ LinkCommand::LinkCommand(CLI::App& app) {
   cmd_->add_option("--tables", tables_, "tables.json, for the schemas");
   cmd_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout), for cell values and schemas");
   cmd_->add_flag("--json", json_, "One JSON object per question: tables, columns, scores, ms");
+  cmd_->add_flag(
+      "--no-evidence", no_evidence_,
+      "Read the question alone, not its evidence (BIRD's external knowledge, SNAILS' hints; read by default, "
+      "as a model is shown it)");
   cmd_->add_option("--llm", llm_url_, "skalpel: OpenAI-compatible base URL (default: PLAINSQL_LLM_URL)");
   cmd_->add_option("--model", model_, "skalpel: model name (default: PLAINSQL_LLM_MODEL)");
   cmd_->add_option(
@@ -147,7 +151,8 @@ int LinkCommand::RunBenchmark() {
       if (!opened) return Fail(opened.error());
       db = std::move(*opened);
     }
-    auto subset = db->subsetter->Select(q.question, options);
+    auto subset = db->subsetter->Select(
+        no_evidence_ ? q.question : linking::QuestionWithEvidence(q.question, q.evidence), options);
     if (!subset) return Fail(subset.error());
     if (json_) {
       Write(linking::SubsetToJson(*subset).dump() + "\n");

@@ -29,6 +29,7 @@ class LinkCommand {
   std::optional<double> threshold_;
   std::optional<size_t> small_table_;
   bool json_ = false;
+  bool no_evidence_ = false;
   // skalpel: the LLM and the embedding model, and the distance thresholds.
   std::string llm_url_, model_, config_file_, embedding_url_, embedding_model_;
   std::string infer_keys_;  // --infer-keys (one database): "" (off), "add" or "replace"
