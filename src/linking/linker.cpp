@@ -223,18 +223,26 @@ bool Abbreviates(std::string_view piece, std::string_view word) {
 }
 
 // Whether letters[from..] splits into pieces abbreviating words[at], words[at + 1], ... and ends with words[end - 1]
-// for some end; pieces of `min_piece` to `max_piece` letters. Returns the end, or 0.
+// for some end; pieces of `min_piece` to `max_piece` letters. Returns the end, or 0. `memo` ((letters + 1) × (words +
+// 1) entries, -1 unknown) keeps each (from, at) answer: without it a name of repeated letters against repeated words
+// would take exponential time.
 size_t SegmentFrom(std::string_view letters, size_t from, const std::vector<std::string>& words, size_t at,
-                   size_t min_piece, size_t max_piece) {
+                   size_t min_piece, size_t max_piece, std::vector<int>& memo) {
   if (from == letters.size()) return at;
   if (at >= words.size()) return 0;
+  int& known = memo[from * (words.size() + 1) + at];
+  if (known >= 0) return static_cast<size_t>(known);
+  known = 0;
   const size_t longest = std::min(max_piece, letters.size() - from);
   // Longer pieces first: "lightcond" is "light" + "cond", not "l" + ...
   for (size_t len = longest; len >= min_piece && len > 0; --len) {
     if (!Abbreviates(letters.substr(from, len), words[at])) continue;
-    if (size_t end = SegmentFrom(letters, from + len, words, at + 1, min_piece, max_piece)) return end;
+    if (size_t end = SegmentFrom(letters, from + len, words, at + 1, min_piece, max_piece, memo)) {
+      known = static_cast<int>(end);
+      break;
+    }
   }
-  return 0;
+  return static_cast<size_t>(known);
 }
 
 }  // namespace
@@ -242,13 +250,22 @@ size_t SegmentFrom(std::string_view letters, size_t from, const std::vector<std:
 std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
                                                         const std::vector<std::string>& words) {
   std::vector<std::pair<size_t, size_t>> out;
+  if (letters.empty()) return out;
+  const size_t states = (letters.size() + 1) * (words.size() + 1);
+  std::vector<int> pieces(states, -1), initials(states, -1);  // memos: pieces of 2+ letters, of 1 letter
   for (size_t begin = 0; begin + 1 < words.size(); ++begin) {
     if (words[begin].empty() || words[begin][0] != letters[0]) continue;
-    size_t end = SegmentFrom(letters, 0, words, begin, 2, letters.size());
+    // The first piece leaves at least one more (two words at least), longest first.
+    size_t end = 0;
+    for (size_t len = letters.size() >= 4 ? letters.size() - 2 : 0; len >= 2 && end == 0; --len) {
+      if (Abbreviates(letters.substr(0, len), words[begin])) {
+        end = SegmentFrom(letters, len, words, begin + 1, 2, letters.size(), pieces);
+      }
+    }
     if (end >= begin + 2) {
       out.emplace_back(begin, end);
     } else if (letters.size() >= 3 && begin + letters.size() <= words.size() &&
-               SegmentFrom(letters, 0, words, begin, 1, 1) == begin + letters.size()) {
+               SegmentFrom(letters, 0, words, begin, 1, 1, initials) == begin + letters.size()) {
       out.emplace_back(begin, begin + letters.size());  // an acronym
     }
   }

@@ -63,6 +63,16 @@ TEST(Linker, AbbreviatedSpansCases) {
   EXPECT_GE(cases, 10u);
 }
 
+// A name of one repeated letter against many words of it: each (position, word) is tried once, not every split.
+TEST(Linker, AbbreviatedSpansStayPolynomial) {
+  const std::string letters(24, 'a');
+  const std::vector<std::string> words(30, std::string(25, 'a'));
+  auto spans = AbbreviatedSpans(letters, words);
+  ASSERT_EQ(spans.size(), 29u);
+  EXPECT_EQ(spans[0], std::make_pair(size_t{0}, size_t{2}));  // 22 letters, then 2
+  EXPECT_TRUE(AbbreviatedSpans("", words).empty());
+}
+
 // With LinkOptions::abbreviations a cryptic column links to the words it abbreviates, marked as not written so.
 TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
   Stemmer st;
