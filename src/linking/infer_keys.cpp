@@ -35,6 +35,11 @@
 
 namespace plainsql::linking {
 
+const std::vector<std::string>& KeyWords() {
+  static const std::vector<std::string> kWords = {"id", "code", "key", "no", "num", "number", "nbr", "cd"};
+  return kWords;
+}
+
 namespace {
 
 using catalog::Schema;
@@ -57,7 +62,7 @@ constexpr size_t kDataOnlyMinValues = 3;     // fewer distinct values are contai
 
 // Last words (stemmed) that make a name a key's: "customer_id", "dept_code", "order_no".
 bool IsKeyWord(const std::string& w) {
-  static const std::set<std::string> kWords = {"id", "code", "key", "no", "num", "number", "nbr", "cd"};
+  static const std::set<std::string> kWords(KeyWords().begin(), KeyWords().end());
   return kWords.count(w) > 0;
 }
 

@@ -100,6 +100,10 @@ Result<KeyInferenceResult> InferKeys(exec::Connection& conn, catalog::Schema& sc
 /// the keys are inferred each time. Warnings (tables that could not be read) join `loaded.warnings`.
 Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, const InferKeysOptions& options);
 
+/// The last words that make a name a key's ("customer_id", "dept_code", "order_no"), lower case; inference compares
+/// them with a name's stemmed words, the subsetter with its joined-up key columns (subset_builtin.cpp).
+const std::vector<std::string>& KeyWords();
+
 /// Removes every declared (not inferred) primary, unique and foreign key.
 void DropDeclaredKeys(catalog::Schema& schema);
 

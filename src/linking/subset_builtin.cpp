@@ -18,6 +18,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "common/strings.h"
+#include "linking/infer_keys.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
@@ -103,19 +104,17 @@ bool TimeWord(std::string_view lower) {
   return kWords.count(lower) > 0;
 }
 
-// A name that reads as a key's: its last word is a key word ("CardCode", "order_no"), or it ends in one written
-// together ("CASEID", "VEHNO", "DocEntry" split as "doc entry").
+// A name that reads as a key's: its last word is a key word (infer_keys.h: "CardCode", "order_no"), or it ends in one
+// written together ("CASEID", "VEHNO"). "entry" counts here too ("DocEntry", a document's key in SAP Business One's
+// schemas); key inference does not use it, its effect on Spider's keys not having been measured.
 bool KeyLikeName(std::string_view name) {
-  static const std::vector<std::string_view> kKeyWords = {"id",     "code", "key", "no",   "num",
-                                                          "number", "nbr",  "cd",  "entry"};
   auto words = naturalness::SplitWords(name);
   if (words.empty()) return false;
   const std::string last = ToLower(words.back());
-  for (auto k : kKeyWords) {
-    if (last == k) return true;
-    if (words.size() == 1 && last.size() >= k.size() + 2 && last.ends_with(k)) return true;
-  }
-  return false;
+  auto ends_in = [&](std::string_view k) {
+    return last == k || (words.size() == 1 && last.size() >= k.size() + 2 && last.ends_with(k));
+  };
+  return ends_in("entry") || std::any_of(KeyWords().begin(), KeyWords().end(), ends_in);
 }
 
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
