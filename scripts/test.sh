@@ -20,9 +20,11 @@ phase_done() { echo "== $1: $((SECONDS - phase_start)) s"; phase_start=$SECONDS;
 echo "== style: clang-format"
 bash scripts/check-style.sh format
 
-echo "== build and test (RelWithDebInfo)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAINSQL_BUILD_TESTS=ON -DPLAINSQL_BUILD_BENCH=ON \
-  "${fast_build[@]}" >/dev/null
+# The first pass is optimized like RelWithDebInfo but without debug information: a fifth less compile time and much
+# faster links; the sanitizer pass keeps it for its stack traces.
+echo "== build and test (-O2, no debug information)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+  -DPLAINSQL_BUILD_TESTS=ON -DPLAINSQL_BUILD_BENCH=ON "${fast_build[@]}" >/dev/null
 cmake --build build -j"$jobs"
 phase_done "build"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 600 --no-tests=error

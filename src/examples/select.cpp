@@ -43,6 +43,17 @@ std::vector<std::string> Distinct(const std::vector<Example>& examples, Field fi
   return texts;
 }
 
+// Rows grouped by key in compressed-row form: key k's rows are rows[offsets[k] .. offsets[k + 1]), ascending.
+void GroupRows(const std::vector<uint32_t>& key_of, size_t keys, std::vector<uint32_t>& offsets,
+               std::vector<uint32_t>& rows) {
+  offsets.assign(keys + 1, 0);
+  for (uint32_t k : key_of) ++offsets[k + 1];
+  for (size_t i = 1; i < offsets.size(); ++i) offsets[i] += offsets[i - 1];
+  rows.resize(key_of.size());
+  std::vector<uint32_t> fill(offsets.begin(), offsets.end() - 1);
+  for (size_t i = 0; i < key_of.size(); ++i) rows[fill[key_of[i]]++] = static_cast<uint32_t>(i);
+}
+
 }  // namespace
 
 struct Selector::Scored {
@@ -57,7 +68,8 @@ struct Selector::Scores {
   retrieval::Embedding sql_embedding;
   bool has_sql = false;
   double question_weight = 1, sql_weight = 0, sample_weight = 0.7, schema_weight = 0.3;
-  double unseen_bound = 0;  // the best score an example the question index did not return can have
+  double unseen_bound = 0;     // the best score an example the question index did not return can have
+  bool unseen_scored = false;  // those examples were scored against the floors already (ScoreRest)
   // Which scored examples are kept as candidates (see Selector::Score): those reaching floor_all, and with `diverse`
   // the best so far of their skeleton when it reaches floor_skeleton. `pruned`: some example was left out.
   double floor_all = -std::numeric_limits<double>::infinity();
@@ -110,13 +122,19 @@ Result<Selector> Selector::Build(std::vector<Example> examples, std::shared_ptr<
   });
   if (!sq) return sq.error();
   s.queries_ = std::move(*sq);
-  // Each distinct question's examples, in compressed-row form.
-  s.by_question_offsets_.assign(questions.size() + 1, 0);
-  for (uint32_t qid : s.question_of_) ++s.by_question_offsets_[qid + 1];
-  for (size_t i = 1; i < s.by_question_offsets_.size(); ++i) s.by_question_offsets_[i] += s.by_question_offsets_[i - 1];
-  s.by_question_.resize(s.examples_.size());
-  std::vector<uint32_t> fill(s.by_question_offsets_.begin(), s.by_question_offsets_.end() - 1);
-  for (size_t i = 0; i < s.examples_.size(); ++i) s.by_question_[fill[s.question_of_[i]]++] = static_cast<uint32_t>(i);
+  GroupRows(s.question_of_, questions.size(), s.by_question_offsets_, s.by_question_);
+  std::unordered_map<uint64_t, uint32_t> pair_ids;
+  std::vector<uint32_t> pair_of(s.examples_.size());
+  for (size_t i = 0; i < s.examples_.size(); ++i) {
+    const uint64_t key = (static_cast<uint64_t>(s.query_of_[i]) << 32) | s.db_of_[i];
+    auto [it, inserted] = pair_ids.try_emplace(key, static_cast<uint32_t>(s.pair_query_.size()));
+    if (inserted) {
+      s.pair_query_.push_back(s.query_of_[i]);
+      s.pair_db_.push_back(s.db_of_[i]);
+    }
+    pair_of[i] = it->second;
+  }
+  GroupRows(pair_of, s.pair_query_.size(), s.by_pair_offsets_, s.by_pair_);
   if (progress) progress(total, total);
   return s;
 }
@@ -124,7 +142,8 @@ Result<Selector> Selector::Build(std::vector<Example> examples, std::shared_ptr<
 size_t Selector::IndexBytes() const {
   return questions_->MemoryBytes() + queries_->MemoryBytes() +
          (question_of_.capacity() + query_of_.capacity() + group_of_query_.capacity() + db_of_.capacity() +
-          by_question_offsets_.capacity() + by_question_.capacity()) *
+          by_question_offsets_.capacity() + by_question_.capacity() + pair_query_.capacity() + pair_db_.capacity() +
+          by_pair_offsets_.capacity() + by_pair_.capacity()) *
              sizeof(uint32_t);
 }
 
@@ -244,6 +263,11 @@ std::vector<Selector::Scored> Selector::Candidates(const SelectRequest& request,
   for (size_t i = 0; i < head; ++i) score_all(hits[i]);
   SetFloors(scores, out, want, request.k);
   const double lowest = weights_.diverse ? std::min(scores.floor_all, scores.floor_skeleton) : scores.floor_all;
+  if (questions_->Exact()) {
+    ScoreRest(request, scores, hits, head, lowest, out);
+    scores.unseen_scored = true;
+    return out;
+  }
   const double question_weight = scores.sample_weight * scores.question_weight;
   for (size_t i = head; i < hits.size(); ++i) {
     if (question_weight * hits[i].similarity + scores.unseen_bound >= lowest) {
@@ -253,6 +277,41 @@ std::vector<Selector::Scored> Selector::Candidates(const SelectRequest& request,
     }
   }
   return out;
+}
+
+void Selector::ScoreRest(const SelectRequest& request, Scores& scores, const std::vector<retrieval::Hit>& hits,
+                         size_t head, double lowest, std::vector<Scored>& out) const {
+  // An example scores a·(its question's similarity) + b(its pair), with b the same for every example of a (masked
+  // query, db) pair: a pair is skipped whole when even the most similar question left could not lift it to `lowest`,
+  // and within a pair each example's exact bound is one look-up, far cheaper than scoring it. The head's questions
+  // are marked (−1) as done. One similarity table per thread, left all zero after each use.
+  thread_local std::vector<float> similarity;
+  if (similarity.size() < questions_->Size()) similarity.resize(questions_->Size(), 0.0f);
+  float best_rest = 0;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    similarity[hits[i].id] = i < head ? -1.0f : hits[i].similarity;
+    if (i >= head) best_rest = std::max(best_rest, hits[i].similarity);
+  }
+  const double a = scores.sample_weight * scores.question_weight;
+  for (size_t p = 0; p < pair_query_.size(); ++p) {
+    double b = scores.schema_weight * scores.closeness[pair_db_[p]];
+    if (scores.has_sql) b += scores.sample_weight * scores.sql_weight * scores.sql[pair_query_[p]];
+    if (a * best_rest + b < lowest) {
+      scores.pruned = true;
+      continue;
+    }
+    for (uint32_t i = by_pair_offsets_[p]; i < by_pair_offsets_[p + 1]; ++i) {
+      const uint32_t e = by_pair_[i];
+      const float s = similarity[question_of_[e]];
+      if (s < 0) continue;  // scored with the head
+      if (a * s + b >= lowest) {
+        Score(request, scores, e, s, out);
+      } else {
+        scores.pruned = true;
+      }
+    }
+  }
+  for (const auto& h : hits) similarity[h.id] = 0.0f;
 }
 
 void Selector::AddUnseen(const SelectRequest& request, Scores& scores, std::vector<Scored>& candidates) const {
@@ -349,7 +408,7 @@ Result<std::vector<Selected>> Selector::TrySelect(const SelectRequest& request) 
   const size_t want = CandidatesWanted(request.k);
   scores->best_of_skeleton.assign(groups_, static_cast<float>(kNone));
   std::vector<Scored> candidates = Candidates(request, *scores, want);
-  bool unseen_added = !questions_->Exact() || scores->unseen_bound < weights_.threshold;
+  bool unseen_added = !questions_->Exact() || scores->unseen_bound < weights_.threshold || scores->unseen_scored;
   std::optional<std::vector<Scored>> chosen;
   while (!(chosen = Choose(candidates, request.k,
                            std::max(unseen_added ? kNone : scores->unseen_bound, PrunedBound(*scores))))) {

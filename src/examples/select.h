@@ -103,6 +103,10 @@ class Selector {
   // The examples of the distinct questions the question index returned: with `want` > 0, those of the most similar
   // questions set the floors first (SetFloors); with want 0, all of them.
   std::vector<Scored> Candidates(const SelectRequest& request, Scores& scores, size_t want) const;
+  // After the head's floors are set: every example not yet scored whose exact score can reach the lower floor, the
+  // distinct questions the index did not return included (similarity 0); hits[0 .. head) were scored already.
+  void ScoreRest(const SelectRequest& request, Scores& scores, const std::vector<retrieval::Hit>& hits, size_t head,
+                 double lowest, std::vector<Scored>& out) const;
   // The examples of the distinct questions it did not return (question similarity 0).
   void AddUnseen(const SelectRequest& request, Scores& scores, std::vector<Scored>& candidates) const;
   // The greedy picks among `ranked` (sorted best first) with the vote and the repeat penalty; `enough` is false when a
@@ -128,6 +132,11 @@ class Selector {
   std::vector<std::string> dbs_;                     // distinct db_ids
   std::vector<uint32_t> by_question_offsets_;        // distinct question q's examples:
   std::vector<uint32_t> by_question_;                //   by_question_[offsets[q] .. offsets[q + 1])
+  // Examples grouped by their (masked query, db) pair, whose part of the score does not depend on the question asked:
+  // pair p's query and db, and its examples by_pair_[by_pair_offsets_[p] .. by_pair_offsets_[p + 1]).
+  std::vector<uint32_t> pair_query_, pair_db_;
+  std::vector<uint32_t> by_pair_offsets_;
+  std::vector<uint32_t> by_pair_;
 };
 
 }  // namespace plainsql::examples

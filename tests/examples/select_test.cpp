@@ -382,6 +382,29 @@ TEST(Selector, ALessSimilarQuestionStillWinsOnTheRest) {
   EXPECT_EQ(Indexes(picks), BruteForce(s, r));
 }
 
+TEST(Selector, AnUnrelatedQuestionStillWinsOnTheRest) {
+  // As above, with the winner's question sharing no word with the one asked (similarity 0: not among the index's
+  // hits), and a second example of the same query and database with a similar question.
+  std::vector<Example> store;
+  for (int i = 0; i < 2000; ++i) {
+    store.push_back({0, "far", "", "", "how many <mask> are there w" + std::to_string(i), "SELECT <mask> FROM <mask>"});
+  }
+  store.push_back({0, "near", "", "", "zebra giraffe", "SELECT count(*) FROM <mask>"});
+  store.push_back({0, "near", "", "", "how many <mask>", "SELECT count(*) FROM <mask>"});
+  Selector s = Build({.question = 0.2, .sql = 0.8, .sample = 0.5, .schema = 0.5, .diverse = false}, store);
+  SelectRequest r;
+  r.masked_question = "how many <mask> are there";
+  r.masked_sql = "SELECT count(*) FROM <mask>";
+  r.schema_distance = [](const std::string& db) { return db == "near" ? 0.0 : 1.0; };
+  r.k = 3;
+  auto picks = s.Select(r);
+  ASSERT_EQ(picks.size(), 3u);
+  EXPECT_EQ(picks[0].index, 2001u);
+  EXPECT_EQ(picks[1].index, 2000u);
+  EXPECT_EQ(picks[1].question_similarity, 0.0);
+  EXPECT_EQ(Indexes(picks), BruteForce(s, r));
+}
+
 TEST(Selector, WithTheDenseEmbedder) {
   auto make = [](const test::FakeLlmServer& server) {
     auto embedder = retrieval::MakeOpenAiEmbedder(FakeConfig(server), Exactly(100));
