@@ -16,6 +16,15 @@ using retrieval::IsStopWord;
 
 namespace {
 
+// A name's lower-case letters and digits, its separators dropped ("NumGE1500" -> "numge1500").
+std::string Squashed(std::string_view name) {
+  std::string out;
+  for (unsigned char ch : name) {
+    if (std::isalnum(ch)) out.push_back(static_cast<char>(std::tolower(ch)));
+  }
+  return out;
+}
+
 // The stems of a name's words. Function words are dropped ("date_of_birth" is matched as "date birth", as the
 // question's stop words are skipped too), unless the name has nothing else.
 std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemmer& stemmer, bool* reduced = nullptr) {
@@ -131,6 +140,16 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     if (fresh) letters_.push_back(letters);
     element_letters_.push_back(it->second);
   }
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
+    const size_t name_words = naturalness::SplitWords(name).size();
+    if (name_words < 2) continue;  // a one-word name is matched as written already
+    std::string squashed = Squashed(name);
+    if (squashed.size() < 3) continue;
+    auto& entry = squashed_[squashed];
+    entry.first = std::max(entry.first, name_words);
+    entry.second.push_back(static_cast<uint32_t>(e));
+  }
   if (given) {
     related_ = d.related;
     return;
@@ -200,6 +219,11 @@ std::optional<NameDerivations> NameDerivations::FromJson(const nlohmann::json& j
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
   }
+}
+
+const std::pair<size_t, std::vector<uint32_t>>* SchemaIndex::WrittenAs(const std::string& squashed) const {
+  auto it = squashed_.find(squashed);
+  return it == squashed_.end() ? nullptr : &it->second;
 }
 
 const std::vector<Alternative>& SchemaIndex::AlternativesFor(const std::string& stem) const {
@@ -351,6 +375,15 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - 1));
         out.push_back({e, content[b], content[en - 1] + 1, score, true, true});
       }
+    }
+  }
+  if (options.identifiers) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (tokens[i].kind != TokenKind::kWord) continue;
+      const auto* written = index.WrittenAs(Squashed(tokens[i].text));
+      if (!written) continue;
+      const double score = 1.0 + 0.35 * static_cast<double>(written->first - 1);
+      for (uint32_t e : written->second) out.push_back({e, i, i + 1, score, true, false});
     }
   }
   // Views repeat their base tables' names: on a tie the base table is meant.

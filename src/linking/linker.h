@@ -70,6 +70,10 @@ struct LinkOptions {
   /// more of its letters in order ("LIGHTCOND" for "lighting condition", "curbwt" for "curb weight", "GVWR" for "gross
   /// vehicle weight rating"): the question says what a cryptic name abbreviates. Scored below a written match.
   bool abbreviations = false;
+  /// Also match a question word that is a multi-word name written as one ("NumGE1500", "borderColor", "EILCode"; case
+  /// and separators ignored): a question or its evidence quoting an identifier. Scored as a written match of the
+  /// name's words.
+  bool identifiers = false;
 };
 
 class SchemaIndex {
@@ -88,12 +92,17 @@ class SchemaIndex {
   /// (UINT32_MAX: a name too short or too long).
   const std::vector<std::string>& Letters() const { return letters_; }
   uint32_t LettersOf(size_t element) const { return element_letters_[element]; }
+  /// The elements whose name has two words or more and reads `squashed` (lower-case letters and digits) with its
+  /// separators and case dropped, with that word count; null when none.
+  const std::pair<size_t, std::vector<uint32_t>>* WrittenAs(const std::string& squashed) const;
 
  private:
   std::vector<SchemaElement> elements_;
   std::vector<std::string> letters_;       // distinct names' lower-case letters (4 or more), for abbreviation matches
   std::vector<uint32_t> element_letters_;  // per element: index into letters_, or UINT32_MAX
-  std::set<std::string> vocabulary_;       // every stem of every phrase
+  // Multi-word names squashed (see WrittenAs) -> (words, elements).
+  std::unordered_map<std::string, std::pair<size_t, std::vector<uint32_t>>> squashed_;
+  std::set<std::string> vocabulary_;                         // every stem of every phrase
   std::map<std::string, std::vector<Alternative>> related_;  // question stem -> schema stems
 };
 

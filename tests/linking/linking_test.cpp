@@ -97,6 +97,40 @@ TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
   }
 }
 
+// With LinkOptions::identifiers a question word that writes a multi-word name as one ("numge1500" for NumGE1500,
+// "bordercolor" for border_color) links to it as a written match of all its words.
+TEST(Linker, IdentifierWrittenAsOneWordOnlyWhenAsked) {
+  Stemmer st;
+  auto schema = Concerts();
+  for (const char* name : {"NumGE1500", "border_color"}) {
+    catalog::Column c;
+    c.name = name;
+    schema.tables[2].columns.push_back(c);
+  }
+  SchemaIndex index(schema, st);
+  auto tokens = Tokenize("Excellence rate = NumGE1500 / total; cards with BORDERCOLOR white", st);
+  auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
+    double score = 0;
+    for (const auto& m : links) {
+      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
+    }
+    return score;
+  };
+  auto plain = Link(index, tokens);
+  EXPECT_EQ(best(plain, "NumGE1500"), 0.0);
+  EXPECT_EQ(best(plain, "border_color"), 0.0);
+  auto links = Link(index, tokens, {.identifiers = true});
+  EXPECT_NEAR(best(links, "NumGE1500"), 1.7, 1e-9);  // three words: num, ge, 1500
+  EXPECT_NEAR(best(links, "border_color"), 1.35, 1e-9);
+  for (const auto& m : links) {
+    if (index.Elements()[m.element].column == "border_color") {
+      EXPECT_TRUE(m.whole);
+      EXPECT_FALSE(m.related);
+      EXPECT_EQ(tokens[m.begin].text, "BORDERCOLOR");
+    }
+  }
+}
+
 TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
   Stemmer st;
   auto schema = Concerts();
