@@ -39,7 +39,7 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   r.choices = choices;
   r.tokens = retrieval::Tokenize(question, stemmer);
   r.intent = ReadIntent(r.tokens);
-  r.links = linking::Link(index_, r.tokens);
+  r.links = linking::Link(index_, r.tokens, {.identifiers = true});
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
     r.values = values_->Match(r.tokens);
