@@ -263,7 +263,8 @@ std::vector<Selector::Scored> Selector::Candidates(const SelectRequest& request,
   for (size_t i = 0; i < head; ++i) score_all(hits[i]);
   SetFloors(scores, out, want, request.k);
   const double lowest = weights_.diverse ? std::min(scores.floor_all, scores.floor_skeleton) : scores.floor_all;
-  if (questions_->Exact()) {
+  // ScoreRest needs every example's SQL similarity up front (an exact query index) to bound each pair.
+  if (questions_->Exact() && (!scores.has_sql || queries_->Exact())) {
     ScoreRest(request, scores, hits, head, lowest, out);
     scores.unseen_scored = true;
     return out;
