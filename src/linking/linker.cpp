@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <set>
 #include <unordered_map>
 
@@ -124,28 +125,26 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& e : elements_) {
     for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
   }
-  // Each distinct name's letters once (a large schema repeats its names), for abbreviation matches.
+  // Per element, from its name: its letters for abbreviation matches (each distinct name's once: a large schema repeats
+  // its names), and, for a name of two words or more, its squashed form for identifier matches.
   std::unordered_map<std::string, uint32_t> letter_ids;
   element_letters_.reserve(elements_.size());
-  for (const auto& e : elements_) {
-    std::string letters;
-    for (unsigned char ch : e.column.empty() ? e.table : e.column) {
-      if (std::isalpha(ch)) letters.push_back(static_cast<char>(std::tolower(ch)));
-    }
-    if (letters.size() < 4 || letters.size() > 24) {  // longer: not a few words abbreviated
-      element_letters_.push_back(UINT32_MAX);
-      continue;
-    }
-    auto [it, fresh] = letter_ids.try_emplace(letters, static_cast<uint32_t>(letters_.size()));
-    if (fresh) letters_.push_back(letters);
-    element_letters_.push_back(it->second);
-  }
   for (size_t e = 0; e < elements_.size(); ++e) {
     const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
+    const std::string squashed = Squashed(name);
+    std::string letters;
+    std::copy_if(squashed.begin(), squashed.end(), std::back_inserter(letters),
+                 [](unsigned char ch) { return std::isalpha(ch); });
+    if (letters.size() < 4 || letters.size() > 24) {  // longer: not a few words abbreviated
+      element_letters_.push_back(UINT32_MAX);
+    } else {
+      auto [it, fresh] = letter_ids.try_emplace(letters, static_cast<uint32_t>(letters_.size()));
+      if (fresh) letters_.push_back(letters);
+      element_letters_.push_back(it->second);
+    }
+    if (squashed.size() < 3) continue;
     const size_t name_words = naturalness::SplitWords(name).size();
     if (name_words < 2) continue;  // a one-word name is matched as written already
-    std::string squashed = Squashed(name);
-    if (squashed.size() < 3) continue;
     auto& entry = squashed_[squashed];
     entry.first = std::max(entry.first, name_words);
     entry.second.push_back(static_cast<uint32_t>(e));

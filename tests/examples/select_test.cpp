@@ -359,21 +359,32 @@ TEST(Selector, AgreesWithBruteForceOnRandomStores) {
   }
 }
 
-TEST(Selector, ALessSimilarQuestionStillWinsOnTheRest) {
-  // A thousand distinct questions close to the one asked, in a far database with another skeleton, and one barely
-  // similar question in the database asked with the draft's skeleton: candidates are scored against a floor set by the
-  // closest questions, and the far one must still be found.
+// `n` distinct questions close to the one FarRequest asks, in a far database with another skeleton than its draft's.
+std::vector<Example> FarStore(int n) {
   std::vector<Example> store;
-  for (int i = 0; i < 1000; ++i) {
+  for (int i = 0; i < n; ++i) {
     store.push_back({0, "far", "", "", "how many <mask> are there w" + std::to_string(i), "SELECT <mask> FROM <mask>"});
   }
-  store.push_back({0, "near", "", "", "zebra <mask>", "SELECT count(*) FROM <mask>"});
-  Selector s = Build({.question = 0.2, .sql = 0.8, .sample = 0.5, .schema = 0.5}, store);
+  return store;
+}
+
+SelectRequest FarRequest() {
   SelectRequest r;
   r.masked_question = "how many <mask> are there";
   r.masked_sql = "SELECT count(*) FROM <mask>";
   r.schema_distance = [](const std::string& db) { return db == "near" ? 0.0 : 1.0; };
   r.k = 3;
+  return r;
+}
+
+TEST(Selector, ALessSimilarQuestionStillWinsOnTheRest) {
+  // A thousand distinct questions close to the one asked, in a far database with another skeleton, and one barely
+  // similar question in the database asked with the draft's skeleton: candidates are scored against a floor set by the
+  // closest questions, and the far one must still be found.
+  std::vector<Example> store = FarStore(1000);
+  store.push_back({0, "near", "", "", "zebra <mask>", "SELECT count(*) FROM <mask>"});
+  Selector s = Build({.question = 0.2, .sql = 0.8, .sample = 0.5, .schema = 0.5}, store);
+  const SelectRequest r = FarRequest();
   auto picks = s.Select(r);
   ASSERT_EQ(picks.size(), 3u);
   EXPECT_EQ(picks[0].index, 1000u);
@@ -385,18 +396,11 @@ TEST(Selector, ALessSimilarQuestionStillWinsOnTheRest) {
 TEST(Selector, AnUnrelatedQuestionStillWinsOnTheRest) {
   // As above, with the winner's question sharing no word with the one asked (similarity 0: not among the index's
   // hits), and a second example of the same query and database with a similar question.
-  std::vector<Example> store;
-  for (int i = 0; i < 2000; ++i) {
-    store.push_back({0, "far", "", "", "how many <mask> are there w" + std::to_string(i), "SELECT <mask> FROM <mask>"});
-  }
+  std::vector<Example> store = FarStore(2000);
   store.push_back({0, "near", "", "", "zebra giraffe", "SELECT count(*) FROM <mask>"});
   store.push_back({0, "near", "", "", "how many <mask>", "SELECT count(*) FROM <mask>"});
   Selector s = Build({.question = 0.2, .sql = 0.8, .sample = 0.5, .schema = 0.5, .diverse = false}, store);
-  SelectRequest r;
-  r.masked_question = "how many <mask> are there";
-  r.masked_sql = "SELECT count(*) FROM <mask>";
-  r.schema_distance = [](const std::string& db) { return db == "near" ? 0.0 : 1.0; };
-  r.k = 3;
+  const SelectRequest r = FarRequest();
   auto picks = s.Select(r);
   ASSERT_EQ(picks.size(), 3u);
   EXPECT_EQ(picks[0].index, 2001u);
