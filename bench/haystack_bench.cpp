@@ -90,7 +90,7 @@ int Measure(const MeasureArgs& a) {
   size_t scored = 0, perfect = 0, stage_perfect = 0, shown = 0;
   double stage_columns = 0;
   double proportion = 0, attribute = 0, rel_recall = 0, att_recall = 0;
-  plainsql::linking::SubsetOptions options{a.budget, a.threshold, std::nullopt};
+  plainsql::linking::SubsetOptions options{a.budget, a.threshold, std::nullopt, std::nullopt, std::nullopt};
   for (const auto& q : benchmark->questions) {
     if (a.limit && ms.size() >= a.limit) break;
     Db* db = open(q.db_id);

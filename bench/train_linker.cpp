@@ -8,12 +8,13 @@
 // examples_quality does). Each table and column of a question's database is one example for the table or column
 // logistic regression (liblinear, L2, C = --c), labelled by whether the gold query reads it (the identifiers `eval
 // subsets` scores against: sql::Resolve + eval::QueryIdentifiers). The regressions are fitted on the 80 %; on the
-// held-out 20 % a grid of (table threshold, column threshold, whole-table size) is scored with eval::ScoreSubset and
-// the setting with the highest perfect recall whose mean proportion stays under --max-proportion is written with the
-// weights. Each database is opened with its SQLite file, so every question has the built-in translator's draft as
-// evidence; each training question is also fitted once without it (its draft features 0), so the one model serves a
-// schema without a database as well, and the held-out score is printed both ways. Nothing is keyed to a name of a
-// benchmark's schemas or to its questions; dev is never read here.
+// held-out 20 % a grid of (table threshold, column threshold, whole-table size) is scored with eval::ScoreSubset, then
+// a floor on the share of columns kept (SubsetCut::min_share) with the thresholds tried again around it, and the
+// setting with the highest perfect recall whose mean proportion stays under --max-proportion is written with the
+// weights. Each database is opened with its SQLite file, so every question has the built-in translator's draft and the
+// cell values as evidence; each training question is also fitted once as if no database were at hand (no draft, no
+// cell values), so the one model serves a schema alone as well, and the held-out score is printed both ways. Nothing
+// is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
 #include <fmt/format.h>
 #include <linear.h>
 
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -49,7 +51,7 @@ bool HeldOut(const std::string& db_id) { return plainsql::Hash64(db_id) % 5 == 0
 struct Example {
   std::string db_id, question;
   size_t db = 0;                     // the database's number (the cluster of the proportion's standard error)
-  QuestionFeatures features, plain;  // with the draft, and without it
+  QuestionFeatures features, plain;  // with the database (draft, values), and without it
   plainsql::linking::QuestionScores scores, plain_scores;  // under the fitted weights
   std::set<std::string> gold;                              // lower-case tables and "table.column"
   BuiltinSubsetter* subsetter = nullptr;
@@ -106,6 +108,20 @@ std::pair<std::vector<double>, double> Fit(Rows& rows, double c) {
   double bias = sign * get_decfun_coef(lm, n + 1, 0);
   free_and_destroy_model(&lm);
   return {w, bias};
+}
+
+// Sets the named features (table or column ones; a name may be both) to 0 in every row: an ablation.
+void Drop(const std::vector<std::string>& names, QuestionFeatures& f) {
+  auto clear = [&](const std::vector<std::string>& all, std::vector<double>& x) {
+    for (const auto& name : names) {
+      const auto i = static_cast<size_t>(std::find(all.begin(), all.end(), name) - all.begin());
+      if (i < x.size()) x[i] = 0;
+    }
+  };
+  for (auto& t : f.tables) clear(plainsql::linking::TableFeatureNames(), t);
+  for (auto& table : f.columns) {
+    for (auto& c : table) clear(plainsql::linking::ColumnFeatureNames(), c);
+  }
 }
 
 std::set<std::string> Kept(const plainsql::linking::Subset& s) {
@@ -206,16 +222,46 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
       best = cut;
     }
   }
+  // Then a floor on the share of columns kept (SubsetCut::min_share) and many-to-many associations between kept tables
+  // (SubsetCut::associations), with the thresholds tried again around them.
+  const plainsql::linking::SubsetCut base = best;
+  for (size_t variant = 0; variant < 14; ++variant) {
+    const double share = std::vector<double>{0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.4}[variant % 7];
+    for (size_t setting = 0; setting < grid.size() * grid.size(); ++setting) {
+      plainsql::linking::SubsetCut cut = base;
+      cut.min_share = share;
+      cut.associations = variant >= 7;
+      cut.table_threshold = grid[setting % grid.size()];
+      cut.column_threshold = grid[setting / grid.size()];
+      SubsetModel m = model;
+      m.cut = m.plain_cut = cut;
+      SetModel(dbs, m);
+      Totals t = Score(examples, true, plain);
+      double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
+      for (size_t i = 0; i < caps.size(); ++i) {
+        if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
+      }
+      if (t.ProportionBound(z) > max_proportion) continue;
+      if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
+        best_perfect = perfect;
+        best_proportion = proportion;
+        best = cut;
+      }
+    }
+  }
   for (size_t i = 0; i < caps.size(); ++i) {
-    fmt::print("held-out{}: best PRe {:.3f} at mean proportion <= {:.2f}\n", plain ? " (no draft)" : "", curve[i],
+    fmt::print("held-out{}: best PRe {:.3f} at mean proportion <= {:.2f}\n", plain ? " (no database)" : "", curve[i],
                caps[i]);
   }
   return best;
 }
 
 std::string CutLine(const plainsql::linking::SubsetCut& c) {
-  return fmt::format("table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns",
-                     c.table_threshold, c.table_lambda, c.column_threshold, c.column_lambda, c.small_table);
+  return fmt::format(
+      "table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns, at least {:.2f} of the "
+      "columns, associations {}",
+      c.table_threshold, c.table_lambda, c.column_threshold, c.column_lambda, c.small_table, c.min_share,
+      c.associations ? "kept" : "not kept");
 }
 
 // The gold identifiers of a question, or nothing when its query does not parse.
@@ -297,6 +343,8 @@ int main(int argc, char** argv) {
   double c = 1.0, max_proportion = 0.5, z = 1.645;
   bool speed = false, plain_copies = true;
   size_t misses = 0;
+  std::vector<std::string> drop;
+  std::string weights;
   app.add_option("--questions", questions, "Spider train.json");
   app.add_option("--tables", tables_file, "tables.json");
   app.add_option("--db-dir", db_dir, "Spider's database folder (cell values)");
@@ -310,8 +358,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--misses", misses, "Print this many held-out questions the chosen setting misses");
   app.add_flag("--plain-copies,!--no-plain-copies", plain_copies,
-               "Also fit each training question without its draft (for schemas without a database)")
+               "Also fit each training question as if no database were at hand (no draft, no values)")
       ->capture_default_str();
+  app.add_option("--weights", weights,
+                 "Take the weights of this model file instead of fitting them (only the cuts are chosen again)");
+  app.add_option("--drop", drop, "Features to leave out (set to 0 before fitting): an ablation")->delimiter(',');
   app.add_flag("--speed", speed, "Time the shipped model on a 90,000-column synthetic schema");
   CLI11_PARSE(app, argc, argv);
   if (speed) return Speed();
@@ -346,8 +397,8 @@ int main(int argc, char** argv) {
     if (e.gold.empty()) continue;
     e.subsetter = dynamic_cast<BuiltinSubsetter*>(db->subsetter.get());
     e.features = e.subsetter->Features(q.question);
-    e.plain = e.features;
-    plainsql::linking::WithoutDraft(e.plain);
+    e.plain = e.subsetter->Features(q.question, false);  // no database: no cell values, no draft
+    for (QuestionFeatures* f : {&e.features, &e.plain}) Drop(drop, *f);
     e.schema_size = db->schema.tables.size() + db->schema.ColumnCount();
     e.held_out = HeldOut(q.db_id);
     examples.push_back(std::move(e));
@@ -373,8 +424,18 @@ int main(int argc, char** argv) {
   }
   fmt::print(stderr, "fitting on {} table and {} column examples\n", trows.x.size(), crows.x.size());
   SubsetModel model;
-  std::tie(model.table_weights, model.table_bias) = Fit(trows, c);
-  std::tie(model.column_weights, model.column_bias) = Fit(crows, c);
+  if (!weights.empty()) {
+    std::ifstream in(weights);
+    auto parsed = SubsetModel::Parse(std::string(std::istreambuf_iterator<char>(in), {}));
+    if (!in || !parsed) {
+      fmt::print(stderr, "cannot read the model file {}\n", weights);
+      return 1;
+    }
+    model = std::move(*parsed);
+  } else {
+    std::tie(model.table_weights, model.table_bias) = Fit(trows, c);
+    std::tie(model.column_weights, model.column_bias) = Fit(crows, c);
+  }
   SetModel(dbs, model);
   for (auto& e : examples) {
     e.scores = e.subsetter->Score(e.features);
@@ -409,8 +470,8 @@ int main(int argc, char** argv) {
     }
   }
   fmt::print("held-out misses: {} with a table missing, {} with only columns missing\n", miss_table, miss_column_only);
-  fmt::print("thresholds: {}\nwithout a draft: {}\n", CutLine(best.cut), CutLine(best.plain_cut));
-  fmt::print("train (80 %):      {}\nvalidation (20 %): {}\nvalidation, no draft: {}\n", train_line, held_line,
+  fmt::print("thresholds: {}\nwithout a database: {}\n", CutLine(best.cut), CutLine(best.plain_cut));
+  fmt::print("train (80 %):      {}\nvalidation (20 %): {}\nvalidation, no database: {}\n", train_line, held_line,
              plain_line);
   if (!out.empty()) {
     std::ofstream f(out);
@@ -418,8 +479,9 @@ int main(int argc, char** argv) {
         "Generated by bench/train_linker (do not edit): logistic regressions (liblinear L2, C = {}) fitted on Spider\n"
         "train's databases not held out; thresholds chosen on the held-out 20 % (hash of db_id 0 mod 5) for the\n"
         "highest perfect recall with a mean proportion of at most {} after adding {} standard errors (clustered by\n"
-        "database). Features include the built-in translator's draft (each training question also fitted without\n"
-        "it).\nvalidation: {}\nvalidation without a draft: {}",
+        "database), then a floor on the share of columns kept. Features include the built-in translator's draft and\n"
+        "the cell values (each training question also fitted as if no database were at hand: no draft, no values).\n"
+        "validation: {}\nvalidation without a database: {}",
         c, max_proportion, z, held_line, plain_line));
   }
   return 0;

@@ -18,6 +18,8 @@ struct SubsetOptions {
   size_t budget = 0;                  // at most this many columns (key columns count too); 0: no cap
   std::optional<double> threshold;    // the probability a table or column needs; default: the model's own
   std::optional<size_t> small_table;  // a kept table with at most this many columns is kept whole
+  std::optional<double> min_share;    // at least this share of the columns, most probable first (SubsetCut)
+  std::optional<bool> associations;   // keep tables that reference two kept tables (SubsetCut)
 };
 
 /// A subset: tables in schema order, columns as "table.column", and a score (0..1) per kept table and column.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -12,6 +13,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
@@ -53,6 +55,7 @@ const std::vector<std::string> kTableFeatures = {
     "bridge",               // links two tables with evidence (a many-to-many table the question never names)
     "referenced_by_best",   // the best table has a foreign key to it (a detail table's parent: its names, its labels)
     "references_best",      // it has a foreign key to the best table
+    "proper_noun_names",    // the question names someone or something (a proper noun) and the table has a name column
     "draft_reads",          // the built-in translator's draft reads it (0 without a database)
     "draft_given",          // the translator gave a draft for the question (its products say how far to trust it)
 };
@@ -86,6 +89,9 @@ const std::vector<std::string> kColumnFeatures = {
     "time_and_date",         // the question asks about time or age ("youngest", "recent") and the column is a date
     "table_evidence_share",  // its table's evidence / the best table's
     "table_rank",            // its table's 1 / (1 + rank by evidence)
+    "proper_noun_name",      // the question has a proper noun and the column is a name ("surname", "title")
+    "proper_noun_text",      // ... and the column holds text (where a named thing is looked up)
+    "quoted_text",           // the question quotes a text value and the column holds text
     "draft_reads",           // the built-in translator's draft reads it (0 without a database)
     "draft_table",           // the draft reads its table
     "draft_given",           // the translator gave a draft for the question
@@ -115,6 +121,26 @@ bool KeyLikeName(std::string_view name) {
     return last == k || (words.size() == 1 && last.size() >= k.size() + 2 && last.ends_with(k));
   };
   return ends_in("entry") || std::any_of(KeyWords().begin(), KeyWords().end(), ends_in);
+}
+
+// A name that reads as what a row is called by: its last word is "name" or "title", or a one-word name ends in "name"
+// ("surname", "forename", "LASTNAME"): where a person, a place or a work the question names is looked up.
+bool NameLikeName(std::string_view name) {
+  auto words = naturalness::SplitWords(name);
+  if (words.empty()) return false;
+  const std::string last = ToLower(words.back());
+  return last == "name" || last == "title" || (words.size() == 1 && last.size() > 4 && last.ends_with("name"));
+}
+
+// Whether the word at `offset` opens a sentence of `text` (nothing but spaces, quotes and brackets after the start or
+// after a full stop, question mark, exclamation mark, colon or line break): its capital says nothing then.
+bool OpensSentence(std::string_view text, size_t offset) {
+  for (size_t i = std::min(offset, text.size()); i > 0; --i) {
+    const char ch = text[i - 1];
+    if (ch == ' ' || ch == '\t' || ch == '"' || ch == '\'' || ch == '(' || ch == '[') continue;
+    return ch == '.' || ch == '?' || ch == '!' || ch == ':' || ch == '\n' || ch == '\r';
+  }
+  return true;
 }
 
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
@@ -163,6 +189,7 @@ struct KeyArc {
 struct ColumnInfo {
   uint32_t name_stems = 0, label_stems = 0;  // StemSets indexes (0: none)
   bool primary = false, foreign = false;
+  bool name_like = false;  // NameLikeName
 };
 
 struct LinkTable {
@@ -171,6 +198,7 @@ struct LinkTable {
   std::vector<ColumnInfo> columns;
   std::vector<KeyArc> arcs;
   std::vector<size_t> primary;  // primary-key column indexes
+  bool has_name = false;        // a column is NameLikeName
 };
 
 // Sets of stems, each once: the set of a name (with its expansion's) or of a label, by index; 0 is the empty set.
@@ -210,6 +238,8 @@ struct Evidence {
   std::vector<retrieval::Token> tokens;
   std::set<std::string> qstems;
   bool has_number = false, time_word = false;
+  bool proper_noun = false;  // a capitalised word that opens no sentence and is no schema word ("Parravicini")
+  bool quoted_text = false;  // a quoted value with letters ('CZE')
   std::vector<LinkEvidence> table_link;
   std::vector<std::vector<LinkEvidence>> column_link;
   std::vector<std::vector<int>> value_hit, value_quoted;
@@ -343,10 +373,11 @@ struct BuiltinSubsetter::Impl {
   std::vector<std::pair<size_t, int>> element_of;  // SchemaIndex element -> (table, column or -1)
   std::map<std::string, size_t> table_by_lower;
   std::vector<std::map<std::string, size_t>> column_by_lower;
-  size_t column_count = 0;                      // the schema's columns
-  std::map<std::string, Posting> postings;      // the first stage's index (built on the first narrowed question)
-  std::vector<std::vector<size_t>> components;  // the tables joined by foreign keys, directly or not
-  std::vector<size_t> component_of;             // table -> its component
+  size_t column_count = 0;                       // the schema's columns
+  std::map<std::string, Posting> postings;       // the first stage's index (built on the first narrowed question)
+  std::vector<std::vector<size_t>> components;   // the tables joined by foreign keys, directly or not
+  std::vector<size_t> component_of;              // table -> its component
+  std::unordered_set<std::string> schema_stems;  // every stem of a table's or column's name (and its expansion)
 
   Impl(const catalog::Schema& s, std::shared_ptr<const LinkResources> r, const retrieval::ValueIndex* v, SubsetModel m)
       : schema(s), resources(std::move(r)), values(v), model(std::move(m)) {
@@ -419,12 +450,16 @@ struct BuiltinSubsetter::Impl {
       table_by_lower[ToLower(table.name)] = t;
       table_by_lower[ToLower(info.name)] = t;
       info.name_stems = stem_sets[stems_of(table.name)];
+      schema_stems.insert(info.name_stems.begin(), info.name_stems.end());
       TextStems(table.comment, stemmer, info.label_stems);
       info.columns.resize(table.columns.size());
       for (size_t c = 0; c < table.columns.size(); ++c) {
         const catalog::Column& col = table.columns[c];
         column_by_lower[t][ToLower(col.name)] = c;
         info.columns[c].name_stems = stems_of(col.name);
+        info.columns[c].name_like = NameLikeName(col.name);
+        info.has_name |= info.columns[c].name_like;
+        for (const auto& stem : stem_sets[info.columns[c].name_stems]) schema_stems.insert(stem);
         if (!col.label.empty() || !col.comment.empty()) {
           info.columns[c].label_stems = stem_sets.Of(col.label + '\x1f' + col.comment, [&](std::set<std::string>& out) {
             TextStems(col.label, stemmer, out);
@@ -503,8 +538,8 @@ struct BuiltinSubsetter::Impl {
   void BuildComponents();
   std::vector<double> FirstStageScores(const Evidence& ev);
   std::vector<size_t> BestOf(const std::vector<size_t>& candidates, const std::vector<double>& score) const;
-  Evidence Gather(const std::string& question);
-  QuestionFeatures Features(const std::string& question);
+  Evidence Gather(const std::string& question, bool with_values);
+  QuestionFeatures Features(const std::string& question, bool with_database);
   QuestionFeatures FeaturesOn(const Evidence& ev, std::vector<size_t> ids, const DraftReads& draft) const;
   Subset SelectNarrowed(const std::string& question, const SubsetOptions& options);
   std::vector<std::vector<double>> TableFeatures(const View& view, const Evidence& ev,
@@ -519,6 +554,8 @@ struct BuiltinSubsetter::Impl {
                  std::vector<bool>& bridge, std::vector<std::set<size_t>>& cols, Subset& s) const;
   void SharedNameJoins(const View& view, const std::vector<bool>& kept, const std::vector<bool>& bridge,
                        std::vector<std::set<size_t>>& cols) const;
+  void Associations(const View& view, const std::vector<bool>& kept, std::vector<bool>& bridge,
+                    std::vector<std::set<size_t>>& cols, Subset& s) const;
 };
 
 QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
@@ -630,14 +667,22 @@ void BuiltinSubsetter::Impl::BuildComponents() {
   }
 }
 
-Evidence BuiltinSubsetter::Impl::Gather(const std::string& question) {
+Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_values) {
   const size_t nt = tables.size();
   Evidence ev;
   ev.tokens = retrieval::Tokenize(question, stemmer);
   for (const auto& t : ev.tokens) {
-    if (t.kind == retrieval::TokenKind::kWord && TimeWord(t.lower)) ev.time_word = true;
-    if (t.kind == retrieval::TokenKind::kWord && !retrieval::IsStopWord(t.lower)) ev.qstems.insert(t.stem);
+    const bool word = t.kind == retrieval::TokenKind::kWord;
+    if (word && TimeWord(t.lower)) ev.time_word = true;
+    if (word && !retrieval::IsStopWord(t.lower)) ev.qstems.insert(t.stem);
     if (t.kind == retrieval::TokenKind::kNumber) ev.has_number = true;
+    if (t.kind == retrieval::TokenKind::kQuoted &&
+        std::any_of(t.text.begin(), t.text.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }))
+      ev.quoted_text = true;
+    // A proper noun is evidence for where names are kept even when no value index can say which value it is.
+    if (word && !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0])) &&
+        !OpensSentence(question, t.offset) && !retrieval::IsStopWord(t.lower) && !schema_stems.count(t.stem))
+      ev.proper_noun = true;
   }
   // The linker's best match per element.
   ev.table_link.resize(nt);
@@ -656,7 +701,7 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question) {
     LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
     if (m.score > e.score) e = {m.score, m.whole, m.related};
   }
-  if (!values) return ev;
+  if (!values || !with_values) return ev;
   // Cell values the question names. A quoted name may be stored split over columns ("Ada Lovelace" as first and last
   // name): its words are matched one by one too.
   std::vector<retrieval::ValueMatch> matches = values->Match(ev.tokens);
@@ -683,15 +728,15 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question) {
   return ev;
 }
 
-QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question) {
-  const Evidence ev = Gather(question);
+QuestionFeatures BuiltinSubsetter::Impl::Features(const std::string& question, bool with_database) {
+  const Evidence ev = Gather(question, with_database);
   std::vector<size_t> ids;
   if (Narrowed()) {
     std::vector<size_t> all(tables.size());
     for (size_t t = 0; t < all.size(); ++t) all[t] = t;
     ids = BestOf(all, FirstStageScores(ev));
   }
-  return FeaturesOn(ev, std::move(ids), draft_source ? draft_source(question) : DraftReads{});
+  return FeaturesOn(ev, std::move(ids), draft_source && with_database ? draft_source(question) : DraftReads{});
 }
 
 // The features of the tables `ids` (empty: all) as if they were the schema.
@@ -718,7 +763,7 @@ QuestionFeatures BuiltinSubsetter::Impl::FeaturesOn(const Evidence& ev, std::vec
 // A narrowed schema's subset: the model run on the best foreign-key components, one at a time as if each were the
 // schema, their subsets joined while they fit the column budget (see SubsetNarrow).
 Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const SubsetOptions& options) {
-  const Evidence ev = Gather(question);
+  const Evidence ev = Gather(question, true);
   const std::vector<double> score = FirstStageScores(ev);
   std::vector<double> best(components.size(), 0);
   for (size_t t = 0; t < tables.size(); ++t) best[component_of[t]] = std::max(best[component_of[t]], score[t]);
@@ -797,7 +842,10 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    c == first_text ? 1.0 : 0.0,
                    ev.time_word && tc == catalog::TypeClass::kDatetime ? 1.0 : 0.0,
                    tf[18],
-                   tf[11]});
+                   tf[11],
+                   ev.proper_noun && info.name_like ? 1.0 : 0.0,
+                   ev.proper_noun && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
+                   ev.quoted_text && tc == catalog::TypeClass::kText ? 1.0 : 0.0});
   }
 }
 
@@ -881,7 +929,8 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
               best_evidence > 0 ? evidence[i] / best_evidence : 0.0,
               linked_neighbours >= 2 ? 1.0 : 0.0,
               referenced_by_best ? 1.0 : 0.0,
-              references_best ? 1.0 : 0.0};
+              references_best ? 1.0 : 0.0,
+              ev.proper_noun && tables[t].has_name ? 1.0 : 0.0};
   }
   return out;
 }
@@ -944,6 +993,33 @@ void BuiltinSubsetter::Impl::JoinPaths(const View& view, const std::vector<doubl
   }
 }
 
+// Tables that reference two or more kept tables (many-to-many associations between them), kept with their join
+// columns: a question about clients' accounts means the table that pairs them, even when both also reference a third.
+void BuiltinSubsetter::Impl::Associations(const View& view, const std::vector<bool>& kept, std::vector<bool>& bridge,
+                                          std::vector<std::set<size_t>>& cols, Subset& s) const {
+  for (size_t t = 0; t < view.Size(); ++t) {
+    if (kept[t] || bridge[t]) continue;
+    std::vector<const KeyArc*> arcs;
+    std::set<size_t> targets;
+    for (const KeyArc& a : tables[view.ids[t]].arcs) {
+      const int to = view.local[a.to];
+      if (!a.outgoing || to < 0 || static_cast<size_t>(to) == t || !kept[static_cast<size_t>(to)]) continue;
+      arcs.push_back(&a);
+      targets.insert(static_cast<size_t>(to));
+    }
+    if (targets.size() < 2) continue;
+    bridge[t] = true;
+    std::vector<std::string> names;
+    names.reserve(targets.size());
+    for (size_t to : targets) names.push_back(tables[view.ids[to]].name);
+    s.notes.push_back(fmt::format("{}: associates {}", tables[view.ids[t]].name, Join(names, " and ")));
+    for (const KeyArc* a : arcs) {
+      for (size_t c : a->from_columns) cols[t].insert(c);
+      for (size_t c : a->to_columns) cols[static_cast<size_t>(view.local[a->to])].insert(c);
+    }
+  }
+}
+
 // Key-like columns of the same name in two kept tables: the join a schema without (or with other) declared keys is
 // read by ("CardCode" in a document table and in the business partners' table; "CASEID" in every table of a case).
 // Kept as join columns.
@@ -962,6 +1038,22 @@ void BuiltinSubsetter::Impl::SharedNameJoins(const View& view, const std::vector
   }
 }
 
+namespace {
+
+// The probability of the column at rank ceil(share × columns), most probable first: keeping every column at least as
+// probable keeps at least that share of them.
+double ShareThreshold(const std::vector<std::vector<double>>& columns, double share) {
+  std::vector<double> all;
+  for (const auto& table : columns) all.insert(all.end(), table.begin(), table.end());
+  if (all.empty()) return 1.0;
+  const auto k = std::min(all.size(), static_cast<size_t>(std::ceil(share * static_cast<double>(all.size()))));
+  if (k == 0) return 1.0;
+  std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k - 1), all.end(), std::greater<>());
+  return all[k - 1];
+}
+
+}  // namespace
+
 Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options) const {
   const View view = MakeView(p.table_ids);
   const size_t nt = view.Size();
@@ -972,8 +1064,10 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   const SubsetCut& cut = p.draft ? model.cut : model.plain_cut;
   const double tt =
       options.threshold.value_or(std::max(cut.table_threshold, 1.0 - std::exp(-cut.table_lambda / std::max(1.0, n))));
-  const double ct =
+  double ct =
       options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
+  const double min_share = options.min_share.value_or(cut.min_share);
+  if (min_share > 0 && p.table_ids.empty()) ct = std::min(ct, ShareThreshold(p.columns, min_share));
   const size_t small = options.small_table.value_or(cut.small_table);
   const std::vector<double>& pt = p.tables;
   const std::vector<std::vector<double>>& pc = p.columns;
@@ -994,6 +1088,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
     }
   }
   JoinPaths(view, pt, top, kept, bridge, cols, s);
+  if (options.associations.value_or(cut.associations)) Associations(view, kept, bridge, cols, s);
   SharedNameJoins(view, kept, bridge, cols);
   // Columns: small tables whole, others by the threshold, their primary key, and their best column.
   std::vector<std::pair<double, std::pair<size_t, size_t>>> chosen;  // (rank score, (table, column))
@@ -1041,7 +1136,9 @@ BuiltinSubsetter::BuiltinSubsetter(const catalog::Schema& schema, std::shared_pt
 
 BuiltinSubsetter::~BuiltinSubsetter() = default;
 
-QuestionFeatures BuiltinSubsetter::Features(const std::string& question) { return impl_->Features(question); }
+QuestionFeatures BuiltinSubsetter::Features(const std::string& question, bool with_database) {
+  return impl_->Features(question, with_database);
+}
 
 Subset BuiltinSubsetter::Choose(const QuestionFeatures& features, const SubsetOptions& options) const {
   return impl_->Choose(impl_->Score(features), options);
@@ -1064,7 +1161,7 @@ Result<Subset> BuiltinSubsetter::Select(const std::string& question, const Subse
     s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return s;
   }
-  QuestionFeatures f = impl_->Features(question);
+  QuestionFeatures f = impl_->Features(question, true);
   Subset s = impl_->Choose(impl_->Score(f), options);
   if (!f.draft.empty()) s.notes.push_back("draft: " + f.draft);
   s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -38,6 +38,13 @@ struct SubsetCut {
   double table_threshold = 0.1, column_threshold = 0.1;  // the least probability kept, in a schema of any size
   double table_lambda = 0, column_lambda = 0;  // in a schema of N elements the threshold is >= 1 - exp(-lambda / N)
   size_t small_table = 8;                      // kept tables with at most this many columns are kept whole
+  /// At least this share of the schema's columns, most probable first: the column threshold is lowered to the
+  /// probability of the column at that rank (a schema whose probabilities are less sharp than the training set's
+  /// still gets a subset of a predictable size). Not applied to a narrowed schema, which has its own budget.
+  double min_share = 0;
+  /// Also keep a table that references two or more kept tables (a many-to-many association between them: a
+  /// person's accounts through a table of dispositions) with its join columns, though a shorter path joins them.
+  bool associations = false;
 };
 
 /// A schema too large to score whole (a haystack, a warehouse) is narrowed first: a first stage ranks its tables by the
@@ -68,9 +75,9 @@ struct SubsetModel {
   SubsetCut plain_cut;  // for one without (its probabilities are less sharp, so its thresholds are its own)
   SubsetNarrow narrow;  // the first stage for a large schema
   /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
-  /// column_lambda, small_table, the same prefixed "plain_" for the cut without a draft (absent: the same cut),
-  /// narrow_min_columns, narrow_tables, narrow_neighbours_of (absent: the defaults), table_bias, column_bias) and
-  /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
+  /// column_lambda, small_table, min_share, associations (0 or 1), the same prefixed "plain_" for the cut without a
+  /// draft (absent: the same cut), narrow_min_columns, narrow_tables, narrow_neighbours_of (absent: the defaults),
+  /// table_bias, column_bias) and "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
   static Result<SubsetModel> Parse(const std::string& text);
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).
@@ -130,7 +137,8 @@ class BuiltinSubsetter final : public Subsetter {
   Result<Subset> Select(const std::string& question, const SubsetOptions& options) override;
 
   /// The features alone (for training) and the choice from them (for choosing thresholds without recomputing them).
-  QuestionFeatures Features(const std::string& question);
+  /// `with_database` false: as if no database were at hand (no cell values, no draft), as for a schema alone.
+  QuestionFeatures Features(const std::string& question, bool with_database = true);
   Subset Choose(const QuestionFeatures& features, const SubsetOptions& options) const;
   QuestionScores Score(const QuestionFeatures& features) const;
   Subset Choose(const QuestionScores& scores, const SubsetOptions& options) const;

@@ -1,6 +1,8 @@
 // The subsetting methods by name (see subset_methods.h).
 #include "linking/subset_methods.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <filesystem>
 #include <mutex>
@@ -159,11 +161,10 @@ Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, cons
                    "unknown subsetting method '" + method + "' (methods: " + Join(SubsetMethods(), ", ") + ")");
 }
 
-Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
-                                                           const std::string& db_id, const std::string& sqlite_file,
-                                                           const std::string& method,
-                                                           std::shared_ptr<const LinkResources> resources,
-                                                           const SkalpelOptions* skalpel) {
+Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
+    const catalog::BenchmarkSchemas& tables, const std::string& db_id, const std::string& sqlite_file,
+    const std::string& method, std::shared_ptr<const LinkResources> resources, const SkalpelOptions* skalpel,
+    const InferKeysOptions* infer_keys, std::vector<std::string>* notes) {
   auto db = std::make_unique<SubsetDatabase>();
   std::error_code ec;
   if (!sqlite_file.empty() && std::filesystem::exists(sqlite_file, ec)) {
@@ -189,6 +190,24 @@ Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::Benchm
     auto s = catalog::Introspect(*db->conn, io);
     if (!s) return s.error();
     db->schema = std::move(*s);
+  }
+  if (infer_keys) {
+    KeyInferenceResult inferred;
+    if (db->conn) {
+      auto r = InferKeys(*db->conn, db->schema, *infer_keys);
+      if (!r) return r.error();
+      inferred = std::move(*r);
+    } else {
+      // No database: every table unread, so names and types alone decide.
+      inferred = InferKeysFromSamples(db->schema, std::vector<TableValues>(db->schema.tables.size()), *infer_keys);
+    }
+    if (notes) {
+      for (const auto& k : inferred.keys) {
+        notes->push_back(fmt::format(
+            "{}: inferred {} key {}({}){}", db_id, k.primary ? "primary" : "foreign", k.table, Join(k.columns, ", "),
+            k.primary ? "" : fmt::format(" -> {}({})", k.ref_table, Join(k.ref_columns, ", "))));
+      }
+    }
   }
   if (db->conn && method == "builtin") {
     auto v = retrieval::ValueIndex::Build(*db->conn, db->schema);

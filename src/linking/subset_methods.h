@@ -14,6 +14,7 @@
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "exec/connection.h"
+#include "linking/infer_keys.h"
 #include "linking/subset.h"
 #include "linking/subset_builtin.h"
 #include "linking/subset_skalpel.h"
@@ -44,11 +45,12 @@ struct SubsetDatabase {
 };
 
 /// Opens `db_id` from `tables` (may be empty) and `sqlite_file` ("" or missing: no database) for `method`
-/// (`skalpel` as for MakeSubsetter).
-Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
-                                                           const std::string& db_id, const std::string& sqlite_file,
-                                                           const std::string& method,
-                                                           std::shared_ptr<const LinkResources> resources,
-                                                           const SkalpelOptions* skalpel = nullptr);
+/// (`skalpel` as for MakeSubsetter). With `infer_keys`, the keys the schema does not declare are inferred first (from
+/// sampled values when the database is at hand, else from names and types alone); `notes` (may be null) receives what
+/// was inferred.
+Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
+    const catalog::BenchmarkSchemas& tables, const std::string& db_id, const std::string& sqlite_file,
+    const std::string& method, std::shared_ptr<const LinkResources> resources, const SkalpelOptions* skalpel = nullptr,
+    const InferKeysOptions* infer_keys = nullptr, std::vector<std::string>* notes = nullptr);
 
 }  // namespace plainsql::linking

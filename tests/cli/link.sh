@@ -49,4 +49,26 @@ s = json.load(open(sys.argv[1]))["summary"]
 assert s["scored"] == 3, s
 assert s["perf_recall"] == 1.0, s
 PY
+# Batch with --infer-keys on a schema alone (tables.json, no database, no declared foreign key): names and types decide.
+cat >"$tmp/t.json" <<'T'
+[{"db_id": "crm", "table_names_original": ["customer", "invoice"], "table_names": ["customer", "invoice"],
+  "column_names_original": [[-1, "*"], [0, "customer_id"], [0, "full_name"], [1, "invoice_id"], [1, "customer_id"],
+                            [1, "amount"]],
+  "column_names": [[-1, "*"], [0, "customer id"], [0, "full name"], [1, "invoice id"], [1, "customer id"],
+                   [1, "amount"]],
+  "column_types": ["text", "number", "text", "number", "number", "number"],
+  "primary_keys": [1, 3], "foreign_keys": []}]
+T
+cat >"$tmp/qk.json" <<'Q'
+[{"db_id": "crm", "question": "What is the total invoice amount of each customer?",
+  "query": "SELECT T1.full_name, sum(T2.amount) FROM customer AS T1 JOIN invoice AS T2 ON T1.customer_id = T2.customer_id GROUP BY T1.full_name"}]
+Q
+"$bin" link --questions "$tmp/qk.json" --tables "$tmp/t.json" --infer-keys --json >"$tmp/sk.jsonl" 2>"$tmp/errk" ||
+  fail "link --infer-keys in batch: $(cat "$tmp/errk")"
+grep -q 'crm: inferred foreign key invoice(customer_id) -> customer(customer_id)' "$tmp/errk" ||
+  fail "no inferred key reported: $(cat "$tmp/errk")"
+set +e
+"$bin" link --questions "$tmp/qk.json" --tables "$tmp/t.json" --infer-keys=sideways >/dev/null 2>"$tmp/err"; code=$?
+set -e
+[ "$code" = 2 ] && grep -q "add (the default) or replace" "$tmp/err" || fail "bad --infer-keys mode: exit $code"
 echo "link ok"

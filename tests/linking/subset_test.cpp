@@ -171,6 +171,28 @@ TEST_F(SubsetTest, JoinPathTablesComeWithTheirKeys) {
   EXPECT_TRUE(kept.count("order_line.order_id") && kept.count("order_line.product_id")) << SubsetText(*s);
 }
 
+// Without a database no value index can say that "Grace Hopper" is a customer's name, but a proper noun is still
+// evidence for where names are kept: the name column scores higher than for the same question without one. As if no
+// database were at hand: no cell values, no draft.
+TEST_F(SubsetTest, AProperNounPointsAtNameColumnsWithoutADatabase) {
+  auto name_score = [&](const std::string& question) {
+    QuestionScores p = subsetter->Score(subsetter->Features(question, false));
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      if (schema.tables[t].name != "customer") continue;
+      for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) {
+        if (schema.tables[t].columns[c].name == "full_name") return p.columns[t][c];
+      }
+    }
+    return -1.0;
+  };
+  const double named = name_score("Which orders did Grace Hopper place?");
+  const double unnamed = name_score("Which orders did she place?");
+  ASSERT_GE(unnamed, 0);
+  EXPECT_GT(named, unnamed + 0.05);
+  // A capital that only opens a sentence names nothing.
+  EXPECT_DOUBLE_EQ(name_score("Which orders did she place? Show them."), name_score("Which orders did she place?"));
+}
+
 TEST_F(SubsetTest, BudgetCapsTheColumns) {
   SubsetOptions options;
   options.budget = 3;
@@ -182,6 +204,70 @@ TEST_F(SubsetTest, BudgetCapsTheColumns) {
   auto all = subsetter->Select("anything", options);
   ASSERT_TRUE(all);
   EXPECT_EQ(all->columns.size(), schema.ColumnCount());
+}
+
+// A floor on the share of columns: at least that share is kept, most probable first, whatever the thresholds.
+TEST_F(SubsetTest, MinShareKeepsAtLeastThatShareOfTheColumns) {
+  SubsetOptions options;
+  options.threshold = 1.0;  // nothing passes the threshold but the best table
+  auto few = subsetter->Select("Which orders did Ada Lovelace place?", options);
+  ASSERT_TRUE(few);
+  options.min_share = 0.5;
+  auto half = subsetter->Select("Which orders did Ada Lovelace place?", options);
+  ASSERT_TRUE(half);
+  EXPECT_LT(few->columns.size(), schema.ColumnCount() / 2) << SubsetText(*few);
+  EXPECT_GE(half->columns.size() * 2, schema.ColumnCount()) << SubsetText(*half);
+}
+
+// A table that references two kept tables is kept with its join columns when the cut says so, though a path through
+// a third table joins them as short (clients and accounts both reference a district; dispositions pair them).
+TEST(SubsetAssociations, ATablePairingTwoKeptTablesIsKept) {
+  catalog::Schema schema;
+  auto table = [&](const std::string& name, const std::vector<std::string>& columns) {
+    catalog::Table t;
+    t.name = name;
+    for (const auto& column : columns) {
+      catalog::Column c;
+      c.name = column;
+      t.columns.push_back(std::move(c));
+    }
+    t.primary_key = {t.columns.front().name};
+    schema.tables.push_back(std::move(t));
+  };
+  table("district", {"district_id", "region"});
+  table("client", {"client_id", "district_id", "gender"});
+  table("account", {"account_id", "district_id", "opened"});
+  table("disp", {"disp_id", "client_id", "account_id", "kind"});
+  auto key = [&](size_t from, const std::string& column, const std::string& to) {
+    catalog::ForeignKey fk;
+    fk.columns = {column};
+    fk.ref_table = to;
+    fk.ref_columns = {column};
+    schema.tables[from].foreign_keys.push_back(std::move(fk));
+  };
+  key(1, "district_id", "district");
+  key(2, "district_id", "district");
+  key(3, "client_id", "client");
+  key(3, "account_id", "account");
+  auto r = LinkResources::Load();
+  ASSERT_TRUE(r) << r.error().message;
+  SubsetModel model = SubsetModel::Shipped();
+  model.plain_cut = SubsetCut();
+  model.plain_cut.table_threshold = model.plain_cut.column_threshold = 0.5;
+  model.plain_cut.small_table = 0;
+  BuiltinSubsetter subsetter(schema, *r, nullptr, model);
+  QuestionScores p;  // clients and their accounts: the two tables and one column each
+  p.tables = {0.2, 0.9, 0.8, 0.1};
+  p.columns = {{0.1, 0.1}, {0.1, 0.1, 0.9}, {0.1, 0.1, 0.9}, {0.1, 0.1, 0.1, 0.1}};
+  subsetter.SetModel(model);
+  EXPECT_FALSE(Kept(subsetter.Choose(p, {})).count("disp"));  // joined through their district
+  model.plain_cut.associations = true;
+  subsetter.SetModel(model);
+  std::set<std::string> kept = Kept(subsetter.Choose(p, {}));
+  EXPECT_TRUE(kept.count("disp") && kept.count("disp.client_id") && kept.count("disp.account_id") &&
+              kept.count("client.client_id") && kept.count("account.account_id"))
+      << Join(std::vector<std::string>(kept.begin(), kept.end()), " ");
+  EXPECT_FALSE(kept.count("disp.kind"));
 }
 
 TEST_F(SubsetTest, SubsetLineIsWhatEvalSubsetsReads) {
@@ -212,6 +298,12 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   for (size_t i = 0; i < shipped.column_weights.size(); ++i) {
     EXPECT_NEAR(again->column_weights[i], shipped.column_weights[i], 1e-5) << ColumnFeatureNames()[i];
   }
+  SubsetModel floor = shipped;
+  floor.plain_cut.min_share = 0.3;
+  auto floored = SubsetModel::Parse(floor.Serialize("min share"));
+  ASSERT_TRUE(floored) << floored.error().message;
+  EXPECT_NEAR(floored->plain_cut.min_share, 0.3, 1e-4);
+  EXPECT_NEAR(floored->cut.min_share, shipped.cut.min_share, 1e-4);
   EXPECT_FALSE(SubsetModel::Parse("table\tno_such_feature\t1\n"));
   EXPECT_FALSE(SubsetModel::Parse("nonsense\n"));
 }

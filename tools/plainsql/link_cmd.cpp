@@ -34,6 +34,12 @@ LinkCommand::LinkCommand(CLI::App& app) {
                    "The probability a table or column needs to be kept (default: the trained model's)");
   cmd_->add_option("--small-table", small_table_,
                    "Kept tables with at most this many columns are kept whole (default: the trained model's)");
+  cmd_->add_option("--min-share", min_share_,
+                   "Keep at least this share of the columns, most probable first (default: the trained model's)")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd_->add_flag("--associations,!--no-associations", associations_,
+                 "Also keep a table that references two kept tables, with its join columns (default: the trained "
+                 "model's)");
   AddInferKeysOption(*cmd_, infer_keys_);
   cmd_->add_option("--questions", questions_, "A benchmark's questions (as for eval score): one subset per question");
   cmd_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
@@ -85,9 +91,6 @@ int LinkCommand::Run() {
     if (!conn_.empty()) {
       return Fail(MakeError(ErrorCode::kInvalidArgument, "give either CONN QUESTION or --questions, not both"));
     }
-    if (!infer_keys_.empty()) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument, "--infer-keys applies to one database (CONN QUESTION)"));
-    }
     return RunBenchmark();
   }
   if (conn_.empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "give CONN QUESTION, or --questions Q"));
@@ -114,7 +117,7 @@ int LinkCommand::RunOne() {
   auto subsetter = linking::MakeSubsetter(method_, target->schema, conn->get(), values.get(), nullptr,
                                           skalpel ? &*skalpel : nullptr);
   if (!subsetter) return Fail(subsetter.error());
-  linking::SubsetOptions options{budget_, threshold_, small_table_};
+  linking::SubsetOptions options{budget_, threshold_, small_table_, min_share_, associations_};
   auto subset = (*subsetter)->Select(question, options);
   if (!subset) return Fail(subset.error());
   Write(json_ ? linking::SubsetToJson(*subset).dump() + "\n" : linking::SubsetText(*subset));
@@ -140,15 +143,27 @@ int LinkCommand::RunBenchmark() {
     if (!r) return Fail(r.error());
     resources = *r;
   }
-  linking::SubsetOptions options{budget_, threshold_, small_table_};
+  std::optional<linking::InferKeysOptions> infer;
+  if (!infer_keys_.empty()) {
+    auto mode = linking::KeyInferenceModeByName(infer_keys_);
+    if (!mode) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys_)));
+    }
+    infer.emplace();
+    infer->mode = *mode;
+  }
+  linking::SubsetOptions options{budget_, threshold_, small_table_, min_share_, associations_};
   std::map<std::string, std::unique_ptr<linking::SubsetDatabase>> dbs;
   for (const auto& q : benchmark->questions) {
     auto& db = dbs[q.db_id];
     if (!db) {
       std::string file = db_dir_.empty() ? "" : eval::SqliteDatabasePath(db_dir_, q.db_id);
-      auto opened =
-          linking::OpenSubsetDatabase(*tables, q.db_id, file, method_, resources, skalpel ? &*skalpel : nullptr);
+      std::vector<std::string> notes;
+      auto opened = linking::OpenSubsetDatabase(*tables, q.db_id, file, method_, resources,
+                                                skalpel ? &*skalpel : nullptr, infer ? &*infer : nullptr, &notes);
       if (!opened) return Fail(opened.error());
+      for (const auto& note : notes) fmt::print(stderr, "{}\n", note);
       db = std::move(*opened);
     }
     auto subset = db->subsetter->Select(

@@ -27,12 +27,14 @@ class LinkCommand {
   std::string conn_, question_, tables_, db_dir_, questions_, benchmark_ = "spider", method_ = "builtin";
   size_t budget_ = 0;
   std::optional<double> threshold_;
+  std::optional<double> min_share_;
+  std::optional<bool> associations_;
   std::optional<size_t> small_table_;
   bool json_ = false;
   bool no_evidence_ = false;
   // skalpel: the LLM and the embedding model, and the distance thresholds.
   std::string llm_url_, model_, config_file_, embedding_url_, embedding_model_;
-  std::string infer_keys_;  // --infer-keys (one database): "" (off), "add" or "replace"
+  std::string infer_keys_;  // --infer-keys: "" (off), "add" or "replace"
   std::optional<double> max_distance_, column_distance_;
 };
 
