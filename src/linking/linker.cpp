@@ -26,6 +26,31 @@ std::string Squashed(std::string_view name) {
   return out;
 }
 
+// Whether `word` is all digits.
+bool IsNumeral(std::string_view word) {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char ch) { return std::isdigit(ch); });
+}
+
+// The digits that end a name after a letter ("JKWGT3" -> "3", "street_2" -> "2"; "1500" alone -> "").
+std::string TrailingNumber(std::string_view name) {
+  size_t i = name.size();
+  while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1]))) --i;
+  if (i == name.size() || i == 0) return "";
+  const bool after_letter = std::any_of(name.begin(), name.begin() + static_cast<std::ptrdiff_t>(i),
+                                        [](unsigned char ch) { return std::isalpha(ch); });
+  return after_letter ? std::string(name.substr(i)) : "";
+}
+
+// Whether token `at` is a number equal to the numeral `digits` ("03" and "3" are equal).
+bool FollowedByNumber(const std::vector<Token>& tokens, size_t at, std::string_view digits) {
+  if (at >= tokens.size() || tokens[at].kind != TokenKind::kNumber) return false;
+  auto trim = [](std::string_view d) {
+    while (d.size() > 1 && d.front() == '0') d.remove_prefix(1);
+    return d;
+  };
+  return IsNumeral(tokens[at].lower) && trim(tokens[at].lower) == trim(digits);
+}
+
 // The stems of a name's words. Function words are dropped ("date_of_birth" is matched as "date birth", as the
 // question's stop words are skipped too), unless the name has nothing else.
 std::vector<std::string> Stems(const std::vector<std::string_view>& words, Stemmer& stemmer, bool* reduced = nullptr) {
@@ -339,6 +364,25 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           }
         }
       }
+      // A numbered name ("street 2", "weight 3"): its words followed by that number in the question, so the question
+      // tells the numbered siblings apart (the number is no content word: numbers are values elsewhere).
+      if (m > 1 && IsNumeral(phrase.back())) {
+        for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
+          double least = 1.0;
+          for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+          const size_t next = content[k + m - 2] + 1;
+          if (least > 0 && FollowedByNumber(tokens, next, phrase.back())) {
+            out.push_back(
+                {e, content[k], next + 1, (1.0 + 0.35 * static_cast<double>(m - 1)) * least * pw, true, least < 1.0});
+          }
+        }
+        // ... or its last word alone before the number ("weight 3" for "jk weight 3"), as a head word is.
+        for (size_t k = 0; m > 2 && k < content.size(); ++k) {
+          const double w = weight(k, phrase[m - 2]);
+          if (w > 0 && FollowedByNumber(tokens, content[k] + 1, phrase.back()))
+            out.push_back({e, content[k], content[k] + 2, 0.5 / static_cast<double>(m - 2) * w, false, w < 1.0});
+        }
+      }
       // Part of a longer phrase: its head word alone.
       if (m > 1) {
         for (size_t k = 0; k < content.size(); ++k) {
@@ -369,10 +413,14 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         spans[id] = AbbreviatedSpans(index.Letters()[id], words);
         done[id] = true;
       }
+      // A numbered name (`JKWGT3`) is told apart from its siblings by the number after the abbreviated words.
+      const std::string number = TrailingNumber(elements[e].column.empty() ? elements[e].table : elements[e].column);
       for (auto [b, en] : spans[id]) {
         // Below a written match of as many words (0.75), as a word's WordNet relative is.
-        const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - 1));
-        out.push_back({e, content[b], content[en - 1] + 1, score, true, true});
+        const size_t next = content[en - 1] + 1;
+        const bool numbered = !number.empty() && FollowedByNumber(tokens, next, number);
+        const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - (numbered ? 0 : 1)));
+        out.push_back({e, content[b], numbered ? next + 1 : next, score, true, true});
       }
     }
   }

@@ -131,6 +131,34 @@ TEST(Linker, IdentifierWrittenAsOneWordOnlyWhenAsked) {
   }
 }
 
+// A numbered name is told apart from its siblings by the number after its words: "street 2" links street_2 as a
+// whole and street_1 not at all; an abbreviated one (CRDLMT2) likewise with LinkOptions::abbreviations.
+TEST(Linker, NumberedNamesFollowTheQuestionsNumber) {
+  Stemmer st;
+  auto schema = Concerts();
+  for (const char* name : {"street_1", "street_2", "CRDLMT1", "CRDLMT2"}) {
+    catalog::Column c;
+    c.name = name;
+    schema.tables[2].columns.push_back(c);
+  }
+  SchemaIndex index(schema, st);
+  auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
+    double score = 0;
+    for (const auto& m : links) {
+      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
+    }
+    return score;
+  };
+  auto links =
+      Link(index, Tokenize("Show street 2 and the credit limit 02 of every stadium", st), {.abbreviations = true});
+  EXPECT_NEAR(best(links, "street_2"), 1.35, 1e-9);  // two words: street, 2
+  EXPECT_EQ(best(links, "street_1"), 0.0);
+  EXPECT_GT(best(links, "CRDLMT2"), best(links, "CRDLMT1"));
+  // Without the number the siblings are alike.
+  auto plain = Link(index, Tokenize("Show the credit limit of every stadium", st), {.abbreviations = true});
+  EXPECT_DOUBLE_EQ(best(plain, "CRDLMT2"), best(plain, "CRDLMT1"));
+}
+
 TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
   Stemmer st;
   auto schema = Concerts();
