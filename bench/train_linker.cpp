@@ -194,6 +194,23 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
   plainsql::linking::SubsetCut best = model.cut;
   const std::vector<double> caps = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
   std::vector<double> curve(caps.size(), 0.0);
+  // Scores one cut on the held-out questions: the curve, and the best cut whose proportion bound stays under the cap.
+  auto try_cut = [&](const plainsql::linking::SubsetCut& cut) {
+    SubsetModel m = model;
+    m.cut = m.plain_cut = cut;
+    SetModel(dbs, m);
+    Totals t = Score(examples, true, plain);
+    double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
+    for (size_t i = 0; i < caps.size(); ++i) {
+      if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
+    }
+    if (t.ProportionBound(z) > max_proportion) return;
+    if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
+      best_perfect = perfect;
+      best_proportion = proportion;
+      best = cut;
+    }
+  };
   const size_t settings = grid.size() * grid.size() * lambdas.size() * lambdas.size() * sizes.size();
   for (size_t setting = 0; setting < settings; ++setting) {
     size_t k = setting;
@@ -207,46 +224,21 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
     cut.column_lambda = lambdas[k % lambdas.size()];
     k /= lambdas.size();
     cut.small_table = sizes[k % sizes.size()];
-    SubsetModel m = model;
-    m.cut = m.plain_cut = cut;
-    SetModel(dbs, m);
-    Totals t = Score(examples, true, plain);
-    double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
-    for (size_t i = 0; i < caps.size(); ++i) {
-      if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
-    }
-    if (t.ProportionBound(z) > max_proportion) continue;
-    if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
-      best_perfect = perfect;
-      best_proportion = proportion;
-      best = cut;
-    }
+    try_cut(cut);
   }
   // Then a floor on the share of columns kept (SubsetCut::min_share) and many-to-many associations between kept tables
   // (SubsetCut::associations), with the thresholds tried again around them.
   const plainsql::linking::SubsetCut base = best;
-  for (size_t variant = 0; variant < 14; ++variant) {
-    const double share = std::vector<double>{0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.4}[variant % 7];
+  const std::vector<double> shares = {0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.4};
+  for (size_t variant = 0; variant < 2 * shares.size(); ++variant) {
+    const double share = shares[variant % shares.size()];
     for (size_t setting = 0; setting < grid.size() * grid.size(); ++setting) {
       plainsql::linking::SubsetCut cut = base;
       cut.min_share = share;
-      cut.associations = variant >= 7;
+      cut.associations = variant >= shares.size();
       cut.table_threshold = grid[setting % grid.size()];
       cut.column_threshold = grid[setting / grid.size()];
-      SubsetModel m = model;
-      m.cut = m.plain_cut = cut;
-      SetModel(dbs, m);
-      Totals t = Score(examples, true, plain);
-      double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
-      for (size_t i = 0; i < caps.size(); ++i) {
-        if (proportion <= caps[i] && perfect > curve[i]) curve[i] = perfect;
-      }
-      if (t.ProportionBound(z) > max_proportion) continue;
-      if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
-        best_perfect = perfect;
-        best_proportion = proportion;
-        best = cut;
-      }
+      try_cut(cut);
     }
   }
   for (size_t i = 0; i < caps.size(); ++i) {
