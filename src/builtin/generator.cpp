@@ -68,6 +68,13 @@ class BuiltinGenerator final : public generate::Generator {
     const retrieval::ValueIndex* values = values_ ? values_.get() : ix.values.get();
     Translator translator(shown, *ix.names, native ? values : nullptr);
     Translation t = translator.Translate(request.question, dialect, stemmer_);
+    if (native && &dialect == &conn_.dialect()) {
+      // The reading scorer reads what each candidate returns: they are run here, briefly, and ranked by it.
+      RunCandidates(t.candidates, conn_, kScoringLimits, kScoredCandidates);
+      RankCandidates(t.candidates, ReadingScorer::Builtin(), kScoredCandidates);
+    } else {
+      RankCandidates(t.candidates, ReadingScorer::Builtin(), kScoredCandidates);
+    }
     if (t.candidates.empty()) {
       std::string unlinked = t.unlinked.empty() ? "" : " (not linked: " + Join(t.unlinked, ", ") + ")";
       return MakeError(ErrorCode::kNotFound, "the built-in translator cannot answer this: " + t.reason + unlinked);
@@ -105,10 +112,10 @@ class BuiltinGenerator final : public generate::Generator {
       if (static_cast<int>(g.candidates.size()) >= std::max(3, request.n)) break;
       g.candidates.push_back(c.sql);
       g.queries.push_back(TreeOf(c, dialect));
-      g.confidence.push_back(c.score);
+      g.confidence.push_back(c.probability);
       g.caveats.push_back(caveat);
       for (const auto& n : c.notes) g.notes.push_back(n);
-      g.notes.push_back(fmt::format("score {:.2f}", c.score));
+      g.notes.push_back(fmt::format("coverage {:.2f}, P(right) {:.2f}", c.score, c.probability));
     }
     if (!caveat.empty()) g.notes.push_back(caveat);
     if (!resources_->wordnet) {
@@ -116,6 +123,10 @@ class BuiltinGenerator final : public generate::Generator {
     }
     return g;
   }
+
+  // Candidates run for the reading scorer, and how long each may take (a candidate that times out counts as failed).
+  static constexpr size_t kScoredCandidates = 8;
+  static constexpr exec::Limits kScoringLimits{std::chrono::milliseconds(2'000), 1'000};
 
   exec::Connection& conn_;
   const catalog::Schema& schema_;

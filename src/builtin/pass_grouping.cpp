@@ -66,13 +66,21 @@ std::set<std::string> AnchoredTables(const Reading& r) {
   return anchored;
 }
 
-// The columns named and not used for anything else, in question order. A column named only by its head word
-// ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
-void ShowNamedColumns(Reading& r) {
+// The columns named and not used for anything else, in question order; those used are returned. A column named only
+// by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
+std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
+  std::vector<ColumnRef> used;
   std::set<std::string> anchored = AnchoredTables(r);
   for (size_t k = 0; k < r.mentions.size(); ++k) {
     const auto& el = ElementOf(r, r.mentions[k]);
-    if (el.column.empty() || r.consumed.count(k)) continue;
+    if (el.column.empty()) continue;
+    if (r.consumed.count(k)) {
+      // Used by a condition, the grouping or the ordering: shown after the rest in the "with used" reading.
+      r.choices.outputs_vary = true;
+      ColumnRef c{el.table, el.column};
+      if (std::find(used.begin(), used.end(), c) == used.end()) used.push_back(c);
+      continue;
+    }
     if (!r.mentions[k].whole && !anchored.count(ToLower(el.table))) {
       r.notes.push_back(fmt::format("not shown: {}.{} (only its head word named, its table not otherwise needed)",
                                     el.table, el.column));
@@ -81,6 +89,7 @@ void ShowNamedColumns(Reading& r) {
     ColumnRef c{el.table, el.column};
     if (std::find(r.shown.begin(), r.shown.end(), c) == r.shown.end()) r.shown.push_back(c);
   }
+  return used;
 }
 
 // "the categories and the count", "each bed type's average price" ("different bed types" with an aggregate): a
@@ -202,10 +211,14 @@ void ReadOrder(Reading& r) {
 }
 
 void ChooseOutputs(Reading& r) {
-  ShowNamedColumns(r);
+  const std::vector<ColumnRef> used = ShowNamedColumns(r);
   GroupByShown(r);
   if (r.group) r.shown.insert(r.shown.begin(), *r.group);
   if (r.counting && !r.group && !r.group_by_count) r.shown.clear();
+  if (r.shown.size() > 1) {
+    r.choices.outputs_vary = true;
+    if (r.choices.outputs == OutputChoice::kFirstOnly) r.shown.resize(1);
+  }
   for (const auto& c : r.shown) r.select.push_back(ColumnOutput(c));
   for (const auto& a : r.aggregates) r.select.push_back(a);
   if (r.counting && !r.group_by_count) {
@@ -221,6 +234,13 @@ void ChooseOutputs(Reading& r) {
   if (r.select.empty()) {
     auto name = ColumnNamed(r.ctx.schema, r.subject, "name");
     r.select.push_back(name && !everything ? ColumnOutput(*name) : Output{Output::Kind::kStar, {}, ""});
+  }
+  if (r.choices.outputs == OutputChoice::kWithUsed && r.select.front().kind != Output::Kind::kStar) {
+    for (const auto& c : used) {
+      if (std::find(r.select.begin(), r.select.end(), ColumnOutput(c)) == r.select.end()) {
+        r.select.push_back(ColumnOutput(c));
+      }
+    }
   }
 }
 

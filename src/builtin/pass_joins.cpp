@@ -14,7 +14,9 @@ void Need(std::vector<std::string>& tables, const std::string& table) {
   if (std::find(tables.begin(), tables.end(), table) == tables.end()) tables.push_back(table);
 }
 
-std::vector<std::string> NeededTables(const Reading& r) {
+// The tables the reading needs; those joined only because the question names them are counted in `choices`, and left
+// out when the choice says so.
+std::vector<std::string> NeededTables(Reading& r) {
   std::vector<std::string> tables = {r.subject};
   for (const auto& t : r.need_tables_extra) tables.push_back(t);
   for (const auto& c : r.shown) Need(tables, c.table);
@@ -22,10 +24,24 @@ std::vector<std::string> NeededTables(const Reading& r) {
   for (const auto& f : r.filters) Need(tables, f.col.table);
   if (r.order_column) Need(tables, r.order_column->table);
   if (r.year_column) Need(tables, r.year_column->table);
+  const size_t by_columns = tables.size();
+  const auto needed = [&](const std::string& table) {
+    return std::find(tables.begin(), tables.begin() + static_cast<std::ptrdiff_t>(by_columns), table) !=
+           tables.begin() + static_cast<std::ptrdiff_t>(by_columns);
+  };
+  r.choices.named_only_as_column = 0;
   for (const auto& m : r.mentions) {
     const auto& el = ElementOf(r, m);
-    if (el.column.empty()) Need(tables, el.table);
+    if (!el.column.empty() || needed(el.table)) continue;
+    Need(tables, el.table);
+    const bool as_column = std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& l) {
+      const auto& other = r.ctx.index.Elements()[l.element];
+      return !other.column.empty() && needed(other.table) && l.begin < m.end && m.begin < l.end;
+    });
+    if (as_column) ++r.choices.named_only_as_column;
   }
+  r.choices.named_only_tables = tables.size() - by_columns;
+  if (r.choices.used_tables_only) tables.resize(by_columns);
   return tables;
 }
 

@@ -84,13 +84,24 @@ struct Output {
   bool operator==(const Output&) const = default;
 };
 
-/// Which of the columns holding a stored value a reading uses; set by the caller, filled in by the value pass.
+/// How the select list is chosen: the columns named and not used otherwise (as read), only the first of them, or every
+/// column named, those a condition, the grouping or the ordering uses included.
+enum class OutputChoice { kAsRead, kFirstOnly, kWithUsed };
+
+/// Which of the columns holding a stored value a reading uses, and how its select list is chosen; set by the caller,
+/// filled in by the passes.
 struct Choices {
-  size_t value_choice = 0;        // which column holds the varied value (0: the preferred one)
-  bool value_seen = false;        // set by the passes: the varied value was met
-  size_t value_alternatives = 0;  // set by the passes: how many other columns hold it
-  std::string varied_table;       // set by the passes: the table of the column chosen for it
-  bool lost = false;              // set by the passes: that table was dropped (no join to the subject)
+  OutputChoice outputs = OutputChoice::kAsRead;
+  bool used_tables_only = false;    // join only the tables a column of the reading needs, not those merely named
+  size_t value_choice = 0;          // which column holds the varied value (0: the preferred one)
+  bool value_seen = false;          // set by the passes: the varied value was met
+  size_t value_alternatives = 0;    // set by the passes: how many other columns hold it
+  std::string varied_table;         // set by the passes: the table of the column chosen for it
+  bool lost = false;                // set by the passes: that table was dropped (no join to the subject)
+  bool outputs_vary = false;        // set by the passes: another output choice would give another select list
+  size_t named_only_tables = 0;     // set by the passes: tables joined only because the question names them
+  size_t named_only_as_column = 0;  // set by the passes: of those, named by words that also name a column of a table
+                                    // the reading needs ("department 80": departments, or employees.department_id)
 };
 
 /// One candidate the build pass made: the tree, its printed SQL and why it reads so.

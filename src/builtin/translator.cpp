@@ -15,19 +15,38 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   // column that holds it ("Toledo" as a city, else as a customer's name): later readings, ranked lower.
   Choices first;
   Translation out = Assemble(question, dialect, stemmer, first);
-  if (out.candidates.empty() || !first.value_alternatives) return out;
+  if (out.candidates.empty()) return out;
+  auto add = [&](Translation t, size_t alternative, double penalty) {
+    for (auto& c : t.candidates) {
+      bool seen = std::any_of(out.candidates.begin(), out.candidates.end(),
+                              [&](const TranslatorCandidate& x) { return x.sql == c.sql; });
+      if (seen) continue;
+      c.score = std::max(0.0, c.score - penalty);
+      c.features[ReadingFeatureIndex("alternative")] = static_cast<double>(alternative);
+      out.candidates.push_back(std::move(c));
+    }
+  };
+  // Other select lists: only the first column named, or the columns the conditions use shown too.
+  if (first.outputs_vary) {
+    for (OutputChoice o : {OutputChoice::kFirstOnly, OutputChoice::kWithUsed}) {
+      Choices other;
+      other.outputs = o;
+      add(Assemble(question, dialect, stemmer, other), 0, 0.1);
+    }
+  }
+  // The tables a column needs, without those only named.
+  if (first.named_only_tables > 0) {
+    Choices other;
+    other.used_tables_only = true;
+    add(Assemble(question, dialect, stemmer, other), 0, 0.1);
+  }
+  if (!first.value_alternatives) return out;
   for (size_t k = 1; k <= first.value_alternatives && k <= 2; ++k) {
     Choices other;
     other.value_choice = k;
     Translation t = Assemble(question, dialect, stemmer, other);
     if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
-    for (auto& c : t.candidates) {
-      bool seen = std::any_of(out.candidates.begin(), out.candidates.end(),
-                              [&](const TranslatorCandidate& x) { return x.sql == c.sql; });
-      if (seen) continue;
-      c.score = std::max(0.0, c.score - 0.2 * static_cast<double>(k));
-      out.candidates.push_back(std::move(c));
-    }
+    add(std::move(t), k, 0.2 * static_cast<double>(k));
   }
   return out;
 }
@@ -55,6 +74,8 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   }
   choices = r.choices;
   Translation out;
+  std::vector<ReadingFeatureVector> features;
+  for (size_t i = 0; i < r.built.size(); ++i) features.push_back(FeaturesOfReading(r, i));
   out.unlinked = std::move(r.unlinked);
   out.reason = std::move(r.reason);
   for (size_t i = 0; i < r.built.size(); ++i) {
@@ -63,11 +84,39 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
     c.query = std::make_shared<const sql::Query>(std::move(r.built[i].query));
     c.score = std::max(0.0, r.score - 0.1 * static_cast<double>(i));
     c.notes = r.notes;
+    c.features = features[i];
     if (!r.built[i].note.empty()) c.notes.push_back(r.built[i].note);
     out.candidates.push_back(std::move(c));
   }
   if (!out.candidates.empty()) out.reason.clear();
   return out;
+}
+
+std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<TranslatorCandidate>& candidates,
+                                                          exec::Connection& conn, const exec::Limits& limits,
+                                                          size_t max) {
+  std::vector<std::optional<exec::ResultSet>> results;
+  for (size_t i = 0; i < candidates.size() && i < max; ++i) {
+    TranslatorCandidate& c = candidates[i];
+    auto rs = c.query ? conn.QueryParsed(*c.query, limits) : conn.Query(c.sql, limits);
+    results.push_back(rs ? std::optional<exec::ResultSet>(std::move(*rs)) : std::nullopt);
+    SetResultFeatures(c.features, results.back() ? &*results.back() : nullptr);
+  }
+  return results;
+}
+
+void RankCandidates(std::vector<TranslatorCandidate>& candidates, const ReadingScorer& scorer, size_t max) {
+  const auto end = candidates.begin() + static_cast<std::ptrdiff_t>(std::min(max, candidates.size()));
+  for (auto it = candidates.begin(); it != end; ++it) it->probability = scorer.Probability(it->features);
+  std::vector<std::pair<double, size_t>> order;
+  for (auto it = candidates.begin(); it != end; ++it) {
+    order.emplace_back(scorer.RankScore(it->features), static_cast<size_t>(it - candidates.begin()));
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<TranslatorCandidate> ranked;
+  ranked.reserve(order.size());
+  for (const auto& [score, i] : order) ranked.push_back(std::move(candidates[i]));
+  std::move(ranked.begin(), ranked.end(), candidates.begin());
 }
 
 }  // namespace plainsql::builtin

@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "builtin/scorer.h"
 #include "catalog/schema.h"
 #include "common/status.h"
+#include "exec/connection.h"
 #include "linking/linker.h"
 #include "retrieval/text.h"
 #include "retrieval/value_index.h"
@@ -32,7 +34,9 @@ struct TranslatorCandidate {
   std::string sql;                          // `query` printed in the dialect
   std::shared_ptr<const sql::Query> query;  // the tree the SQL was printed from
   double score = 0;  // 0..1: the share of the question's content words the query accounts for, less penalties
-  std::vector<std::string> notes;  // what was linked, and how
+  std::vector<std::string> notes;   // what was linked, and how
+  ReadingFeatureVector features{};  // the reading scorer's inputs (scorer.h); the result's once RunCandidates ran it
+  double probability = 0;           // the reading scorer's P(right), set by RankCandidates
 };
 
 struct Translation {
@@ -58,5 +62,14 @@ class Translator {
   const SchemaIndex& index_;
   const ValueIndex* values_;
 };
+
+/// Runs the first `max` candidates on `conn` (limits as given) and sets their result features; returns what each gave
+/// (nullopt: it failed). The candidates must be written against the connection's own names.
+std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<TranslatorCandidate>& candidates,
+                                                          exec::Connection& conn, const exec::Limits& limits,
+                                                          size_t max);
+/// Sets each candidate's probability under `scorer` and orders them by the scorer's ranking, best first (ties keep the
+/// translator's order). Candidates past the first `max` keep their place after the ranked ones.
+void RankCandidates(std::vector<TranslatorCandidate>& candidates, const ReadingScorer& scorer, size_t max);
 
 }  // namespace plainsql::builtin

@@ -184,6 +184,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
       auto score = scorer->Score(q, answer.sql);
       if (!score) return score;
       score->stages.insert(score->stages.begin(), answer.stages.begin(), answer.stages.end());
+      score->confidence = answer.confidence;
       if (!answer.error.empty() && answer.sql.empty()) score->error = "system: " + answer.error;
       return score;
     });

@@ -46,11 +46,12 @@ struct QuestionScore {
   bool linked = false;                        // linking was scored (the gold parses and the database's names are known)
   std::vector<std::string> gold_identifiers;  // what the gold query reads: tables and "table.column", lower-case
   std::vector<std::string> predicted_identifiers;  // the same for the prediction (when it parses)
-  std::string error;              // why the prediction failed (parse, execution, timeout); "" if it ran
-  std::string gold_error;         // the gold query failed: the question cannot be scored by execution
-  bool database_missing = false;  // the database folder has no file for db_id: not executed
-  double predicted_ms = 0;        // running the prediction
-  double latency_ms = 0;          // the whole question in a stored run (the system's answer and the scoring)
+  std::string error;                 // why the prediction failed (parse, execution, timeout); "" if it ran
+  std::string gold_error;            // the gold query failed: the question cannot be scored by execution
+  bool database_missing = false;     // the database folder has no file for db_id: not executed
+  std::optional<double> confidence;  // the system's probability that its answer is right, when it gives one
+  double predicted_ms = 0;           // running the prediction
+  double latency_ms = 0;             // the whole question in a stored run (the system's answer and the scoring)
   /// Where the time (and tokens) went: the system's own stages (eval run), then "execute gold", "execute prediction"
   /// and "scoring" (parsing, resolving, comparing), in order.
   std::vector<StageCost> stages;

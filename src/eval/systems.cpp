@@ -166,6 +166,9 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     return out;
   }
   out.sql = answer->sql;
+  if (answer->winner < answer->candidates.size() && answer->candidates[answer->winner].confidence >= 0) {
+    out.confidence = answer->candidates[answer->winner].confidence;
+  }
   for (const auto& st : answer->trace) {
     out.stages.push_back({st.stage, st.ms, st.prompt_tokens, st.completion_tokens});
   }

@@ -26,10 +26,11 @@
 namespace plainsql::eval {
 
 struct SystemAnswer {
-  std::string sql;                // "" when the system gave no query
-  std::string error;              // why not
-  std::optional<ErrorCode> code;  // of `error`
-  std::vector<StageCost> stages;  // time and tokens per stage
+  std::string sql;                   // "" when the system gave no query
+  std::string error;                 // why not
+  std::optional<ErrorCode> code;     // of `error`
+  std::vector<StageCost> stages;     // time and tokens per stage
+  std::optional<double> confidence;  // the winning candidate's, when its generator gives one
 };
 
 /// The thesis's configurations (NATURAL, section 6.1.4-6.1.5), by name:

@@ -296,5 +296,44 @@ TEST(Translator, ScoresUnlinkedWordsAndTrees) {
   EXPECT_EQ(pg.candidates[0].sql, "SELECT count(*) FROM technician WHERE is_certified = TRUE");
 }
 
+TEST(Translator, OtherSelectListsAndTheScorersFeatures) {
+  auto f = OpenFixture(test::SampleDb());
+  ASSERT_TRUE(f);
+  Stemmer& st = Parts().stemmer;
+  const sql::Dialect& d = f->conn->dialect();
+  // Two columns listed: the reading shows both, another reading only the first; the features count what is listed.
+  auto t = f->translator->Translate("Show the names and cities of all plants.", d, st);
+  ASSERT_GE(t.candidates.size(), 2u);
+  EXPECT_EQ(t.candidates[0].sql, "SELECT plant_name, city FROM plant");
+  const auto first_only = std::find_if(t.candidates.begin(), t.candidates.end(), [](const TranslatorCandidate& c) {
+    return c.features[ReadingFeatureIndex("first_only")] == 1;
+  });
+  ASSERT_NE(first_only, t.candidates.end());
+  EXPECT_EQ(first_only->sql, "SELECT plant_name FROM plant");
+  EXPECT_EQ(t.candidates[0].features[ReadingFeatureIndex("listed")], 2);
+  EXPECT_EQ(t.candidates[0].features[ReadingFeatureIndex("outputs_under")], 0);
+  EXPECT_EQ(first_only->features[ReadingFeatureIndex("outputs_under")], 1);
+  // A column a condition uses is shown too, after the others, in another reading ("with_used"; "opened" names the
+  // yes/no column IS_OPEN of the sample database).
+  auto used = f->translator->Translate("Which plants opened after 1990?", d, st);
+  const auto with_used = std::find_if(used.candidates.begin(), used.candidates.end(), [](const TranslatorCandidate& c) {
+    return c.features[ReadingFeatureIndex("with_used")] == 1;
+  });
+  ASSERT_NE(with_used, used.candidates.end());
+  EXPECT_EQ(with_used->sql.rfind("SELECT T1.plant_name, T4.IS_OPEN FROM", 0), 0u) << with_used->sql;
+  EXPECT_EQ(with_used->features[ReadingFeatureIndex("shown_used")], 1);
+  // Run and ranked: result features set, every probability in (0, 1), best first.
+  RunCandidates(used.candidates, *f->conn, {}, 8);
+  RankCandidates(used.candidates, ReadingScorer::Builtin(), 8);
+  for (size_t i = 0; i < used.candidates.size(); ++i) {
+    EXPECT_GT(used.candidates[i].probability, 0);
+    EXPECT_LT(used.candidates[i].probability, 1);
+    EXPECT_EQ(used.candidates[i].features[ReadingFeatureIndex("fails")], 0);
+    if (i > 0) {
+      EXPECT_GE(used.candidates[i - 1].probability, used.candidates[i].probability);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace plainsql::builtin

@@ -8,6 +8,7 @@
 #include <future>
 
 #include "builtin/generator.h"
+#include "builtin/scorer.h"
 #include "cli.h"
 #include "exec/access_check.h"
 #include "exec/render.h"
@@ -60,6 +61,9 @@ AskCommands::AskCommands(CLI::App& app) {
   ask_->add_option("QUESTION", question_, "The question")->required();
   ask_->add_option("--format,-f", format_, "table | csv | json (json: sql, columns, rows and the trace)")
       ->capture_default_str();
+  ask_->add_flag("--force", force_,
+                 "Show the answer even when the built-in translator is unsure of it (by default an answer below the "
+                 "reading scorer's threshold is not run as the answer: the two most probable readings are shown)");
   ask_->add_flag("--explain", explain_, "Print the trace: every stage's time, tokens and decisions, every candidate");
   ask_->add_option("--llm", llm_url_,
                    "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none for the built-in offline "
@@ -265,16 +269,30 @@ int AskCommands::Ask() {
     Write(pipeline::AnswerToJson(*answer).dump(2) + "\n");
     return 0;
   }
+  // Honesty: an answer the built-in translator's reading scorer finds unlikely is not presented as the answer; the
+  // two most probable readings are shown instead, each with its probability.
+  const pipeline::Candidate& won = answer->candidates[answer->winner];
+  const double threshold = builtin::ReadingScorer::Builtin().threshold;
+  if (won.generator == "builtin" && won.confidence >= 0 && won.confidence < threshold && !force_) {
+    std::string out =
+        fmt::format("-- unsure: the most probable reading is right with probability {:.2f} (below {:.2f})",
+                    won.confidence, threshold);
+    if (!won.caveat.empty()) out += "; " + won.caveat;
+    out += "\n-- the two most probable readings (run one with `plainsql sql`, or ask again with --force):\n";
+    std::vector<size_t> readings = {answer->winner};
+    for (size_t i = 0; i < answer->candidates.size() && readings.size() < 2; ++i) {
+      if (i != answer->winner && answer->candidates[i].generator == "builtin") readings.push_back(i);
+    }
+    for (size_t n = 0; n < readings.size(); ++n) {
+      const pipeline::Candidate& c = answer->candidates[readings[n]];
+      out += fmt::format("-- {}. P(right) {:.2f}\n{}\n", n + 1, std::max(0.0, c.confidence), c.sql);
+    }
+    Write(out);
+    return 0;
+  }
   std::string out = answer->sql + "\n\n" + exec::Render(answer->result, format);
   if (explain_) out += "\n" + pipeline::TraceText(*answer);
   Write(out);
-  // Honesty: an answer built from a small part of the question is flagged, with the words it left out.
-  const pipeline::Candidate& won = answer->candidates[answer->winner];
-  if (won.confidence >= 0 && won.confidence < 0.5) {
-    fmt::print(stderr, "plainsql: note: {} accounted for {:.0f}% of the question's words{}; check the SQL above\n",
-               won.generator == "builtin" ? "the built-in translator" : won.generator, 100 * won.confidence,
-               won.caveat.empty() ? "" : " (" + won.caveat + ")");
-  }
   return 0;
 }
 

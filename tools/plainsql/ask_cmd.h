@@ -31,6 +31,7 @@ class AskCommands {
   std::optional<size_t> link_above_;
   int candidates_ = 0, max_rows_ = 0, examples_k_ = 0;  // 0: from the configuration
   int64_t timeout_ms_ = 0, deadline_ms_ = 0;
+  bool force_ = false;  // --force: run and show an answer the reading scorer is unsure of
   bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false, no_fallback_ = false;
   bool no_examples_ = false;
 };

@@ -8,6 +8,7 @@
 #include <exception>
 
 #include "ask_cmd.h"
+#include "builtin_cmd.h"
 #include "check_access_cmd.h"
 #include "cli.h"
 #include "common/version.h"
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   plainsql::cli::CheckAccessCommand check_access(app);
   plainsql::cli::ExamplesCommands examples(app);
   plainsql::cli::LinkCommand link(app);
+  plainsql::cli::BuiltinCommands builtin(app);
   plainsql::cli::AllowGroupOptionsAfterSubcommands(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
@@ -79,7 +81,7 @@ int main(int argc, char** argv) {
   }
   try {
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
-                                      check_access, examples, link);
+                                      check_access, examples, link, builtin);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

@@ -1,0 +1,111 @@
+// `plainsql builtin train` (see builtin_cmd.h).
+#include "builtin_cmd.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "builtin/train.h"
+#include "cli.h"
+#include "common/file.h"
+#include "eval/benchmark.h"
+
+namespace plainsql::cli {
+
+namespace {
+
+nlohmann::ordered_json ReportJson(const builtin::RankingReport& r) {
+  auto share = [&](size_t n) { return r.questions ? static_cast<double>(n) / static_cast<double>(r.questions) : 0.0; };
+  return {{"questions", r.questions},
+          {"translator_ex", share(r.translator_right)},
+          {"ranked_ex", share(r.ranked_right)},
+          {"oracle_ex", share(r.any_right)},
+          {"ece", r.ece},
+          {"top_half_accuracy", r.top_half},
+          {"bottom_half_accuracy", r.bottom_half}};
+}
+
+}  // namespace
+
+BuiltinCommands::BuiltinCommands(CLI::App& app) {
+  CLI::App* group = app.add_subcommand("builtin", "The built-in offline translator's learned parts");
+  group->require_subcommand(1);
+  train_ = group->add_subcommand(
+      "train",
+      "Fit the reading scorer on a Spider-format training set: every question translated, each candidate run and "
+      "labelled by whether its result equals the gold result; a share of the databases is held out to report on, "
+      "then the model is fitted on all of them and written");
+  train_->add_option("--questions", questions_, "Training questions (Spider JSON: db_id, question, query)")->required();
+  train_->add_option("--db-dir", db_dir_, "Folder of the SQLite databases (Spider layout)")->required();
+  train_->add_option("-o,--out", out_, "Where to write the model (none: only the report)");
+  train_->add_option("--validation", validation_, "Share of the databases held out for the report")
+      ->check(CLI::Range(0.0, 0.9))
+      ->capture_default_str();
+  train_->add_option("--c", c_, "liblinear's C (inverse regularisation)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  train_->add_option("--candidates", candidates_, "Candidates run per question")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  train_
+      ->add_option("--unsure-accuracy", unsure_accuracy_,
+                   "The unsure threshold is the highest probability below which at most this share of the held-out "
+                   "answers were right (`ask` shows answers below it as unsure)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  train_->add_flag("--json", json_, "The report as one JSON object");
+}
+
+int BuiltinCommands::Run() {
+  auto bench = eval::LoadSpiderQuestions(questions_);
+  if (!bench) return Fail(bench.error());
+  auto resources = linking::LinkResources::Load();
+  if (!resources) return Fail(resources.error());
+  builtin::TrainOptions options;
+  options.collect.db_dir = db_dir_;
+  options.collect.max_candidates = candidates_;
+  size_t shown = 0;
+  options.collect.progress = [&](size_t done, size_t total) {
+    if (done == total || done >= shown + 250) {
+      fmt::print(stderr, "\rtranslated and ran {} of {} questions", done, total);
+      if (done == total) fmt::print(stderr, "\n");
+      shown = done;
+    }
+  };
+  options.validation = validation_;
+  options.c = c_;
+  options.unsure_accuracy = unsure_accuracy_;
+  options.source = std::filesystem::path(questions_).filename().string();
+  auto trained = builtin::TrainReadingScorer(*bench, options, **resources);
+  if (!trained) return Fail(trained.error());
+  if (!out_.empty()) {
+    if (auto w = WriteFileAtomically(out_, trained->text); !w) return Fail(w.error());
+  }
+  const builtin::Collected& d = trained->data;
+  nlohmann::ordered_json j = {{"questions", d.questions},
+                              {"skipped", d.skipped},
+                              {"candidates", d.rows.size()},
+                              {"held_out", ReportJson(trained->held_out)},
+                              {"threshold", trained->model.threshold},
+                              {"unsure_share", trained->unsure_share},
+                              {"unsure_accuracy", trained->unsure_accuracy}};
+  if (json_) {
+    Write(j.dump() + "\n");
+    return 0;
+  }
+  Write(fmt::format("{} questions ({} skipped), {} candidates\n", d.questions, d.skipped, d.rows.size()));
+  const auto& h = j["held_out"];
+  Write(
+      fmt::format("held out ({} questions on {:.0f}% of the databases): EX translator order {:.4f}, ranked {:.4f}, any "
+                  "candidate {:.4f}; ECE {:.4f}; accuracy of the more / less confident half {:.4f} / {:.4f}\n",
+                  h["questions"].get<size_t>(), validation_ * 100, h["translator_ex"].get<double>(),
+                  h["ranked_ex"].get<double>(), h["oracle_ex"].get<double>(), h["ece"].get<double>(),
+                  h["top_half_accuracy"].get<double>(), h["bottom_half_accuracy"].get<double>()));
+  Write(fmt::format("unsure threshold {:.2f}: {:.1f}% of the held-out answers fall below it, {:.1f}% of those right\n",
+                    trained->model.threshold, 100 * trained->unsure_share, 100 * trained->unsure_accuracy));
+  if (!out_.empty()) Write(fmt::format("model written to {}\n", out_));
+  return 0;
+}
+
+}  // namespace plainsql::cli
