@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "common/strings.h"
+#include "linking/lexicon.h"
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
 
@@ -95,7 +96,7 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
 }  // namespace
 
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
-                         const WordNet* wordnet, NameDerivations* derived) {
+                         const WordNet* wordnet, NameDerivations* derived, const Lexicon* lexicon) {
   std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
   std::vector<double> weights;
   // A name's phrases, once per distinct name: a large schema repeats its column names (id, name, the same key in every
@@ -179,14 +180,36 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     return;
   }
   d.complete = true;
-  if (!wordnet) return;
+  if (wordnet) AddRelated(*wordnet, words, stemmer);
+  AddLearned(lexicon ? *lexicon : Lexicon::Active());
+  d.related = related_;
+}
+
+void SchemaIndex::AddLearned(const Lexicon& lexicon) {
+  // A learned pair never replaces what a question word names as written, nor a WordNet relation that weighs more.
+  for (const auto& schema_stem : vocabulary_) {
+    for (const LexiconEntry* e : lexicon.ForSchemaStem(schema_stem)) {
+      if (vocabulary_.count(e->question_stem)) continue;
+      auto& alts = related_[e->question_stem];
+      auto it =
+          std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
+      if (it == alts.end()) {
+        alts.push_back({schema_stem, Lexicon::kWeight, Relation::kLearned});
+      } else if (it->weight < Lexicon::kWeight) {
+        *it = {schema_stem, Lexicon::kWeight, Relation::kLearned};
+      }
+    }
+  }
+}
+
+void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>& words, Stemmer& stemmer) {
   for (const auto& w : words) {
     // Digits and one- or two-letter words ("id", "no") relate to too much.
     if (w.size() < 3 || !std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isalpha(c) != 0; })) {
       continue;
     }
     std::string schema_stem = stemmer.Stem(w);
-    for (const auto& r : wordnet->Related(w)) {
+    for (const auto& r : wordnet.Related(w)) {
       std::string stem = stemmer.Stem(r.word);
       if (stem == schema_stem || vocabulary_.count(stem) || IsStopWord(r.word)) continue;
       double weight = r.relation == Relation::kSynonym ? 0.85 : r.relation == Relation::kDerived ? 0.75 : 0.7;
@@ -200,11 +223,10 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       }
     }
   }
-  d.related = related_;
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 1;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 2;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {
@@ -234,7 +256,7 @@ std::optional<NameDerivations> NameDerivations::FromJson(const nlohmann::json& j
       auto& list = out.related[stem];
       for (const auto& a : alts) {
         const int relation = a.at(2).get<int>();
-        if (relation < 0 || relation > static_cast<int>(Relation::kDerived)) return std::nullopt;
+        if (relation < 0 || relation > static_cast<int>(Relation::kLearned)) return std::nullopt;
         list.push_back({a.at(0).get<std::string>(), a.at(1).get<double>(), static_cast<Relation>(relation)});
       }
     }

@@ -40,7 +40,9 @@ struct SchemaElement {
   std::vector<double> weights;                    // per phrase: 1, or 0.9 when function words were dropped from it
 };
 
-/// A question word that stands for a schema word through WordNet ("vocalist" for "singer").
+class Lexicon;
+
+/// A question word that stands for a schema word through WordNet ("vocalist" for "singer") or the learned lexicon.
 struct Alternative {
   std::string schema_stem;
   double weight = 0;  // < 1: synonyms 0.85, derived forms 0.75, hypernyms 0.7
@@ -81,9 +83,9 @@ class SchemaIndex {
   /// Indexes every table and column of `schema`; `expander` (optional) adds expansions of names; `wordnet` (optional)
   /// adds the words related to each word of a name, so that a question may name it by a synonym. `derived`
   /// (optional): when complete, what was derived for this schema before (used instead of the expander and WordNet);
-  /// else filled and marked complete.
+  /// else filled and marked complete. `lexicon`: the learned words to add (null: Lexicon::Active()).
   SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander = nullptr,
-              const WordNet* wordnet = nullptr, NameDerivations* derived = nullptr);
+              const WordNet* wordnet = nullptr, NameDerivations* derived = nullptr, const Lexicon* lexicon = nullptr);
   const std::vector<SchemaElement>& Elements() const { return elements_; }
   /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
   /// word (an exact match is never replaced by a synonym) or nothing relates it.
@@ -104,6 +106,11 @@ class SchemaIndex {
   std::unordered_map<std::string, std::pair<size_t, std::vector<uint32_t>>> squashed_;
   std::set<std::string> vocabulary_;                         // every stem of every phrase
   std::map<std::string, std::vector<Alternative>> related_;  // question stem -> schema stems
+
+  /// WordNet's words related to the schema's `words`, as alternatives.
+  void AddRelated(const WordNet& wordnet, const std::set<std::string>& words, Stemmer& stemmer);
+  /// The learned lexicon's question words for the schema's stems, as alternatives.
+  void AddLearned(const Lexicon& lexicon);
 };
 
 struct LinkMatch {

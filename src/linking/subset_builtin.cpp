@@ -7,6 +7,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <future>
@@ -341,6 +342,11 @@ std::string ResourcesVersion(bool with_wordnet) {
   std::sort(files.begin(), files.end());
   for (const auto& f : files) add(f);
   h.Update(int64_t{with_wordnet});
+  // A lexicon given for a measurement (linking/lexicon.h) changes what is derived.
+  if (const char* lexicon = std::getenv("PLAINSQL_LEXICON")) {
+    h.Update(std::string_view(lexicon));
+    if (*lexicon != '\0' && std::string_view(lexicon) != "none") add(lexicon);
+  }
   return h.HexDigest();
 }
 

@@ -13,7 +13,7 @@
 
 namespace plainsql::retrieval {
 
-enum class Relation { kSynonym, kHypernym, kDerived };
+enum class Relation { kSynonym, kHypernym, kDerived, kLearned };  // kLearned: from the lexicon (linking/lexicon.h)
 
 struct RelatedWord {
   std::string word;  // a single-word lemma, lower case ("vocalist")

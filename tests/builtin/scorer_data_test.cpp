@@ -1,9 +1,10 @@
-// The shipped reading scorer (data/reading_scorer.tsv) is what `plainsql builtin train` makes of Spider train: the
-// same text, byte for byte, and its held-out figures are those quoted in docs/BENCHMARKS.md.
+// The shipped reading scorer (data/reading_scorer.tsv) and lexicon (data/lexicon.tsv) are what `plainsql builtin
+// train` and `plainsql builtin lexicon` make of Spider train: the same text, byte for byte.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "builtin/lexicon_train.h"
 #include "builtin/train.h"
 #include "common/file.h"
 #include "data_test.h"
@@ -30,6 +31,27 @@ TEST(ReadingScorerData, TheShippedModelRegeneratesFromSpiderTrain) {
                                      << "/train.json --db-dir " << spider << "/database -o data/reading_scorer.tsv";
   // The scorer ranks at least as well as the translator's own order on the held-out databases.
   EXPECT_GE(trained->held_out.ranked_right, trained->held_out.translator_right);
+}
+
+TEST(ReadingScorerData, TheShippedLexiconRegeneratesFromSpiderTrain) {
+  const std::string spider = std::string(PLAINSQL_SHARED_DATA) + "/spider";
+  if (!std::filesystem::exists(spider + "/train.json")) PLAINSQL_DATA_MISSING() << spider << "/train.json not found";
+  auto bench = eval::LoadSpiderQuestions(spider + "/train.json");
+  ASSERT_TRUE(bench.ok()) << bench.error().message;
+  auto resources = linking::LinkResources::Load();
+  ASSERT_TRUE(resources.ok()) << resources.error().message;
+  LexiconOptions options;
+  options.db_dir = spider + "/database";
+  auto entries = LearnLexicon(*bench, options, **resources);
+  ASSERT_TRUE(entries.ok()) << entries.error().message;
+  const auto& shipped = linking::Lexicon::Builtin().Entries();
+  ASSERT_EQ(entries->size(), shipped.size()) << "relearn: plainsql builtin lexicon --questions " << spider
+                                             << "/train.json --db-dir " << spider << "/database -o data/lexicon.tsv";
+  for (size_t i = 0; i < shipped.size(); ++i) {
+    EXPECT_EQ((*entries)[i].question_stem, shipped[i].question_stem);
+    EXPECT_EQ((*entries)[i].schema_stem, shipped[i].schema_stem);
+    EXPECT_EQ((*entries)[i].count, shipped[i].count);
+  }
 }
 
 }  // namespace

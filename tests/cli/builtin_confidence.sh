@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The built-in translator's reading scorer (issue #19) end to end: `eval run` stores each answer's confidence and
+# The built-in translator's learned parts (issue #19) end to end: `eval run` stores each answer's confidence and
 # prints it in --json; `ask` shows an unsure answer as two readings unless --force; `builtin train` fits a model on a
-# Spider-format set, writes it in the shipped format, and does so deterministically.
+# Spider-format set and `builtin lexicon` learns pairs from one, each in its shipped format, deterministically.
 #   builtin_confidence.sh PLAINSQL SAMPLE_DB FIXTURES
 set -euo pipefail
 bin=$1 sample=$2 fixtures=$3
@@ -42,4 +42,21 @@ grep -q '^12 questions (0 skipped)' "$work/train.txt" || fail "report: $(cat "$w
 for f in bias threshold coverage fails columns; do grep -q "^$f	" "$work/a.tsv" || fail "no $f line in the model"; done
 "$bin" builtin train --questions "$fixtures/plant_train.json" --db-dir "$work/nowhere" 2> "$work/err.txt" && fail "no databases"
 grep -q 'no question could be used' "$work/err.txt" || fail "unclear error: $(cat "$work/err.txt")"
+# builtin lexicon: pairs in the shipped format, the same twice; the defaults want pairs from several databases.
+"$bin" builtin lexicon --questions "$fixtures/plant_train.json" --db-dir "$work/db" -o "$work/none.tsv" > /dev/null 2>&1
+[ "$(grep -vc '^#' "$work/none.tsv")" -eq 0 ] || fail "pairs from one database with the defaults"
+for f in la lb; do
+  "$bin" builtin lexicon --questions "$fixtures/plant_train.json" --db-dir "$work/db" --min-databases 1 --min-count 1 \
+    -o "$work/$f.tsv" > /dev/null 2>&1
+done
+cmp "$work/la.tsv" "$work/lb.tsv" || fail "the lexicon is not deterministic"
+grep -vq '^#' "$work/la.tsv" || fail "no pairs with --min-databases 1 --min-count 1"
+awk -F'\t' '!/^#/ && NF != 5 { bad = 1 } END { exit bad }' "$work/la.tsv" || fail "a lexicon line without 5 fields"
+PLAINSQL_LEXICON="$work/la.tsv" "$bin" ask "$sample" "How many plants are there?" --llm none > /dev/null \
+  || fail "ask with a lexicon given by PLAINSQL_LEXICON"
+PLAINSQL_LEXICON=builtin "$bin" ask "$sample" "How many plants are there?" --llm none > /dev/null \
+  || fail "ask with the shipped lexicon"
+PLAINSQL_LEXICON="$work/missing.tsv" "$bin" ask "$sample" "How many plants are there?" --llm none 2> "$work/lexerr.txt" \
+  > /dev/null || fail "a missing lexicon file stops ask"
+grep -q 'warning: PLAINSQL_LEXICON' "$work/lexerr.txt" || fail "no warning for a missing lexicon file"
 echo "builtin confidence ok"

@@ -11,6 +11,7 @@
 #include "common/strings.h"
 #include "exec/connection.h"
 #include "linking/joins.h"
+#include "linking/lexicon.h"
 #include "linking/linker.h"
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
@@ -157,6 +158,51 @@ TEST(Linker, NumberedNamesFollowTheQuestionsNumber) {
   // Without the number the siblings are alike.
   auto plain = Link(index, Tokenize("Show the credit limit of every stadium", st), {.abbreviations = true});
   EXPECT_DOUBLE_EQ(best(plain, "CRDLMT2"), best(plain, "CRDLMT1"));
+}
+
+TEST(Lexicon, TextRoundTripAndErrors) {
+  std::vector<LexiconEntry> entries = {{"youngest", "age", 13, 7, 0.65}, {"tallest", "height", 3, 3, 1.0}};
+  auto back = Lexicon::Parse(Lexicon::Format(entries, "a header"));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->Entries().size(), 2u);
+  EXPECT_EQ(back->Entries()[0].question_stem, "youngest");
+  EXPECT_EQ(back->Entries()[0].count, 13u);
+  EXPECT_EQ(back->Entries()[0].databases, 7u);
+  EXPECT_DOUBLE_EQ(back->Entries()[0].share, 0.65);
+  ASSERT_EQ(back->ForSchemaStem("height").size(), 1u);
+  EXPECT_EQ(back->ForSchemaStem("height")[0]->question_stem, "tallest");
+  EXPECT_TRUE(back->ForSchemaStem("nothing").empty());
+  auto short_line = Lexicon::Parse("# c\nyoungest\tage\t13\n");
+  ASSERT_FALSE(short_line.ok());
+  EXPECT_NE(short_line.error().message.find("line 2"), std::string::npos);
+  EXPECT_FALSE(Lexicon::Parse("youngest\tage\tmany\t7\t0.5\n").ok());
+}
+
+TEST(Linker, LearnedWordsLinkAsAlternatives) {
+  // The shipped lexicon (data/lexicon.tsv) holds "youngest" for age, learned from Spider train: given it, the
+  // question links to Age without WordNet, below a written match. By default (no PLAINSQL_LEXICON) linking has no
+  // learned words, and an index without them does not link it.
+  ASSERT_FALSE(Lexicon::Builtin().ForSchemaStem("age").empty());
+  EXPECT_TRUE(Lexicon::Active().Entries().empty());
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex index(schema, st, nullptr, nullptr, nullptr, &Lexicon::Builtin());
+  const auto& alts = index.AlternativesFor(st.Stem("youngest"));
+  auto age = std::find_if(alts.begin(), alts.end(), [](const Alternative& a) { return a.schema_stem == "age"; });
+  ASSERT_NE(age, alts.end());
+  EXPECT_EQ(age->relation, retrieval::Relation::kLearned);
+  EXPECT_DOUBLE_EQ(age->weight, Lexicon::kWeight);
+  auto linked = [&](const SchemaIndex& ix) {
+    for (const auto& m : Link(ix, Tokenize("Who is the youngest singer?", st))) {
+      if (ix.Elements()[m.element].column == "Age") return m.score;
+    }
+    return 0.0;
+  };
+  EXPECT_GT(linked(index), 0.0);
+  EXPECT_LT(linked(index), 1.0);
+  SchemaIndex plain(schema, st);
+  EXPECT_TRUE(plain.AlternativesFor(st.Stem("youngest")).empty());
+  EXPECT_EQ(linked(plain), 0.0);
 }
 
 TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {

@@ -1,5 +1,7 @@
-// `plainsql builtin train`: fits the built-in translator's reading scorer (src/builtin/train.h) on a Spider-format
-// training set, reports it on held-out databases and writes the model (data/reading_scorer.tsv is the shipped one).
+// `plainsql builtin train` and `plainsql builtin lexicon`. train fits the built-in translator's reading scorer
+// (src/builtin/train.h) on a Spider-format training set, reports it on held-out databases and writes the model
+// (data/reading_scorer.tsv is the shipped one); lexicon learns question-word / schema-word pairs from one
+// (src/builtin/lexicon_train.h; data/lexicon.tsv).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,11 +12,17 @@ namespace plainsql::cli {
 class BuiltinCommands {
  public:
   explicit BuiltinCommands(CLI::App& app);
-  bool Selected() const { return train_->parsed(); }
+  bool Selected() const { return train_->parsed() || lexicon_->parsed(); }
   int Run();
 
  private:
+  int RunTrain();
+  int RunLexicon();
   CLI::App* train_ = nullptr;
+  CLI::App* lexicon_ = nullptr;
+  size_t min_count_ = 3, min_databases_ = 3;
+  double min_share_ = 0.2;
+  double learn_validation_ = 0;
   std::string questions_, db_dir_, out_;
   double validation_ = 0.2;
   double c_ = 1.0;
