@@ -1,6 +1,8 @@
 // Learning the lexicon (see lexicon_train.h).
 #include "builtin/lexicon_train.h"
 
+#include "builtin/train.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -41,14 +43,10 @@ struct LexiconDatabase {
 
 std::unique_ptr<LexiconDatabase> OpenForLexicon(const std::string& db_dir, const std::string& db_id,
                                                 retrieval::Stemmer& stemmer, const linking::LinkResources& resources) {
-  const std::string path = eval::SqliteDatabasePath(db_dir, db_id);
-  if (path.empty()) return nullptr;
-  auto conn = exec::Connect(path);
-  if (!conn) return nullptr;
-  auto schema = catalog::Introspect(**conn, {});
-  if (!schema) return nullptr;
+  auto opened = OpenTrainingDatabase(db_dir, db_id);
+  if (!opened) return nullptr;
   auto db = std::make_unique<LexiconDatabase>();
-  db->schema = std::move(*schema);
+  db->schema = std::move(opened->schema);
   db->index = std::make_unique<linking::SchemaIndex>(db->schema, stemmer, resources.expander.get(),
                                                      resources.wordnet.get(), nullptr, &kNoLexicon);
   for (const auto& e : db->index->Elements()) {

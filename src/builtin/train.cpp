@@ -30,15 +30,11 @@ struct Database {
 
 std::unique_ptr<Database> OpenDatabase(const std::string& db_dir, const std::string& db_id, retrieval::Stemmer& stemmer,
                                        const linking::LinkResources& resources) {
-  const std::string path = eval::SqliteDatabasePath(db_dir, db_id);
-  if (path.empty()) return nullptr;
-  auto conn = exec::Connect(path);
-  if (!conn) return nullptr;
-  auto schema = catalog::Introspect(**conn, {});
-  if (!schema) return nullptr;
+  auto opened = OpenTrainingDatabase(db_dir, db_id);
+  if (!opened) return nullptr;
   auto db = std::make_unique<Database>();
-  db->conn = std::move(*conn);
-  db->schema = std::make_unique<catalog::Schema>(std::move(*schema));
+  db->conn = std::move(opened->conn);
+  db->schema = std::make_unique<catalog::Schema>(std::move(opened->schema));
   db->index =
       std::make_unique<linking::SchemaIndex>(*db->schema, stemmer, resources.expander.get(), resources.wordnet.get());
   auto values = retrieval::ValueIndex::Build(*db->conn, *db->schema);
@@ -50,6 +46,16 @@ std::unique_ptr<Database> OpenDatabase(const std::string& db_dir, const std::str
 void Quiet(const char*) {}
 
 }  // namespace
+
+std::optional<TrainingDatabase> OpenTrainingDatabase(const std::string& db_dir, const std::string& db_id) {
+  const std::string path = eval::SqliteDatabasePath(db_dir, db_id);
+  if (path.empty()) return std::nullopt;
+  auto conn = exec::Connect(path);
+  if (!conn) return std::nullopt;
+  auto schema = catalog::Introspect(**conn, {});
+  if (!schema) return std::nullopt;
+  return TrainingDatabase{std::move(*conn), std::move(*schema)};
+}
 
 Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOptions& options,
                                   const linking::LinkResources& resources) {

@@ -8,10 +8,13 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "builtin/scorer.h"
+#include "catalog/schema.h"
 #include "common/status.h"
 #include "eval/benchmark.h"
 #include "exec/connection.h"
@@ -40,6 +43,14 @@ struct Collected {
   size_t questions = 0;            // questions whose database opened and whose gold query ran
   size_t skipped = 0;              // questions without a usable database or gold result
 };
+
+/// A training database: its SQLite file under `db_dir` (Spider layout) opened read-only and its schema read; nullopt
+/// when there is none or it cannot be read.
+struct TrainingDatabase {
+  std::unique_ptr<exec::Connection> conn;
+  catalog::Schema schema;
+};
+std::optional<TrainingDatabase> OpenTrainingDatabase(const std::string& db_dir, const std::string& db_id);
 
 /// Translates and runs every question of `bench` on its database under `options.db_dir`.
 Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOptions& options,
