@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     auto t = translator.Translate(q.question, it->second.conn->dialect(), stemmer);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     // Then as the builtin generator does: every reading run briefly and ranked by the reading scorer.
-    builtin::RunCandidates(t.candidates, *it->second.conn, {std::chrono::milliseconds(2'000), 1'000}, 8);
+    builtin::RunCandidates(t.candidates, *it->second.conn, builtin::kReadingRunLimits, 8);
     builtin::RankCandidates(t.candidates, builtin::ReadingScorer::Builtin(), 8);
     ranked_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (dump) {

@@ -68,13 +68,15 @@ class BuiltinGenerator final : public generate::Generator {
     const retrieval::ValueIndex* values = values_ ? values_.get() : ix.values.get();
     Translator translator(shown, *ix.names, native ? values : nullptr);
     Translation t = translator.Translate(request.question, dialect, stemmer_);
-    if (native && &dialect == &conn_.dialect()) {
-      // The reading scorer reads what each candidate returns: they are run here, briefly, and ranked by it.
-      RunCandidates(t.candidates, conn_, kScoringLimits, kScoredCandidates);
-      RankCandidates(t.candidates, ReadingScorer::Builtin(), kScoredCandidates);
-    } else {
-      RankCandidates(t.candidates, ReadingScorer::Builtin(), kScoredCandidates);
+    // The reading scorer reads what each candidate returns: on the database's own names they are run here, briefly
+    // and never past the request's deadline, then ranked. (Readings under other names cannot run: ranked without.)
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(request.deadline - generate::Clock::now());
+    if (native && &dialect == &conn_.dialect() && left.count() > 0) {
+      exec::Limits limits = kReadingRunLimits;
+      limits.timeout = std::min(limits.timeout, left);
+      RunCandidates(t.candidates, conn_, limits, kScoredCandidates);
     }
+    RankCandidates(t.candidates, ReadingScorer::Builtin(), kScoredCandidates);
     if (t.candidates.empty()) {
       std::string unlinked = t.unlinked.empty() ? "" : " (not linked: " + Join(t.unlinked, ", ") + ")";
       return MakeError(ErrorCode::kNotFound, "the built-in translator cannot answer this: " + t.reason + unlinked);
@@ -124,9 +126,8 @@ class BuiltinGenerator final : public generate::Generator {
     return g;
   }
 
-  // Candidates run for the reading scorer, and how long each may take (a candidate that times out counts as failed).
+  // Candidates run and ranked by the reading scorer.
   static constexpr size_t kScoredCandidates = 8;
-  static constexpr exec::Limits kScoringLimits{std::chrono::milliseconds(2'000), 1'000};
 
   exec::Connection& conn_;
   const catalog::Schema& schema_;

@@ -135,7 +135,7 @@ void SetResultFeatures(ReadingFeatureVector& f, const exec::ResultSet* result) {
     Set(f, "fails", 1.0);
     return;
   }
-  const size_t rows = result->rows.size();
+  const size_t rows = std::min(result->rows.size(), kResultRowsSeen);
   Set(f, "empty", rows == 0 ? 1.0 : 0.0);
   Set(f, "one_row", rows == 1 ? 1.0 : 0.0);
   Set(f, "rows", Log1p(rows));
@@ -214,7 +214,8 @@ std::string ReadingScorer::Serialize(std::string_view header) const {
 }
 
 const ReadingScorer& ReadingScorer::Builtin() {
-  // The shipped text is checked by a test; a broken one would be a build error, so parse failures fall back to zeros.
+  // The shipped text is checked by tests (it parses, and it regenerates from Spider train); were it unreadable, the
+  // readings would keep the translator's order.
   static const ReadingScorer kScorer = [] {
     auto parsed = Parse(internal::kReadingScorerTsv);
     return parsed ? std::move(*parsed) : ReadingScorer{std::vector<double>(kReadingFeatureCount, 0.0), 0, {}, 0.5};

@@ -75,6 +75,10 @@ using ReadingFeatureVector = std::array<double, kReadingFeatureCount>;
 
 /// The features of the `rank`-th candidate the build pass made of `r` (the result features left 0).
 ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank);
+/// The rows of a result the features count: a reading is run with at most this many (kReadingRunLimits), and a result
+/// read with a higher cap (training) is counted the same way.
+inline constexpr size_t kResultRowsSeen = 1'000;
+
 /// Sets the result features: `result` is null when running the candidate failed.
 void SetResultFeatures(ReadingFeatureVector& f, const exec::ResultSet* result);
 

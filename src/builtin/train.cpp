@@ -79,7 +79,8 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
     out.db_of[qi] = q.db_id;
     Translator translator(*db->schema, *db->index, db->values.get());
     Translation t = translator.Translate(q.question, db->conn->dialect(), stemmer);
-    auto results = RunCandidates(t.candidates, *db->conn, options.limits, options.max_candidates);
+    const exec::Limits reading_limits{kReadingRunLimits.timeout, options.limits.max_rows};
+    auto results = RunCandidates(t.candidates, *db->conn, reading_limits, options.max_candidates);
     const bool ordered = eval::OrderMatters(q.gold_sql);
     for (size_t i = 0; i < results.size(); ++i) {
       ScorerRow row;

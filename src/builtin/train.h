@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "builtin/scorer.h"
+#include "builtin/translator.h"
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "eval/benchmark.h"
@@ -31,10 +32,11 @@ struct ScorerRow {
 };
 
 struct CollectOptions {
-  std::string db_dir;         // Spider-style folder of SQLite databases
-  size_t max_candidates = 8;  // candidates run per question
-  exec::Limits limits{std::chrono::milliseconds(5'000), 10'000};
-  std::function<void(size_t done, size_t total)> progress;  // may be empty
+  std::string db_dir;                                             // Spider-style folder of SQLite databases
+  size_t max_candidates = 8;                                      // candidates run per question
+  exec::Limits limits{std::chrono::milliseconds(5'000), 10'000};  // the gold query, and the readings' rows compared
+                                                                  // with it (readings time out as in ask)
+  std::function<void(size_t done, size_t total)> progress;        // may be empty
 };
 
 struct Collected {

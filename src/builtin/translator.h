@@ -63,6 +63,11 @@ class Translator {
   const ValueIndex* values_;
 };
 
+/// How each reading is run for the scorer, in `ask` and in training: briefly, and with few rows (a reading that times
+/// out counts as failed).
+inline constexpr exec::Limits kReadingRunLimits{std::chrono::milliseconds(2'000),
+                                                static_cast<int64_t>(kResultRowsSeen)};
+
 /// Runs the first `max` candidates on `conn` (limits as given) and sets their result features; returns what each gave
 /// (nullopt: it failed). The candidates must be written against the connection's own names.
 std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<TranslatorCandidate>& candidates,
