@@ -16,7 +16,6 @@
 // cell values), so the one model serves a schema alone as well, and the held-out score is printed both ways. Nothing
 // is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
 #include <fmt/format.h>
-#include <linear.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -31,6 +30,7 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/name_catalog.h"
 #include "common/hash.h"
+#include "common/logistic.h"
 #include "common/strings.h"
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
@@ -59,19 +59,17 @@ struct Example {
   bool held_out = false;
 };
 
-void Quiet(const char*) {}
-
-// Training rows for liblinear: each the model's inputs (features and their products) as sparse nodes.
+// Training rows: each the model's inputs (features and their products), sparse.
 struct Rows {
   int n = 0;  // inputs per row
-  std::vector<std::vector<feature_node>> x;
+  std::vector<plainsql::SparseRow> x;
   std::vector<double> y;
   void Add(const std::vector<double>& features, bool label) {
     const std::vector<double> inputs = plainsql::linking::ModelInputs(features);
     n = static_cast<int>(inputs.size());
-    std::vector<feature_node> row;
+    plainsql::SparseRow row;
     for (size_t f = 0; f < inputs.size(); ++f) {
-      if (inputs[f] != 0) row.push_back({static_cast<int>(f) + 1, inputs[f]});
+      if (inputs[f] != 0) row.emplace_back(static_cast<int>(f) + 1, inputs[f]);
     }
     x.push_back(std::move(row));
     y.push_back(label ? 1 : -1);
@@ -79,35 +77,9 @@ struct Rows {
 };
 
 // liblinear's L2 logistic regression; returns the weights and the bias (for label 1).
-std::pair<std::vector<double>, double> Fit(Rows& rows, double c) {
-  const int n = rows.n;
-  std::vector<feature_node*> x;
-  for (auto& row : rows.x) {
-    row.push_back({n + 1, 1.0});  // the bias, regularised like the weights
-    row.push_back({-1, 0});
-    x.push_back(row.data());
-  }
-  std::vector<double>& y = rows.y;
-  problem prob{};
-  prob.l = static_cast<int>(rows.x.size());
-  prob.n = n + 1;
-  prob.y = y.data();
-  prob.x = x.data();
-  prob.bias = -1;
-  parameter param{};
-  param.solver_type = L2R_LR;
-  param.eps = 0.001;
-  param.C = c;
-  set_print_string_function(Quiet);
-  model* lm = train(&prob, &param);
-  std::vector<int> labels(2);
-  get_labels(lm, labels.data());
-  const double sign = labels[0] == 1 ? 1.0 : -1.0;  // liblinear's weights favour its first label
-  std::vector<double> w;
-  for (int f = 1; f <= n; ++f) w.push_back(sign * get_decfun_coef(lm, f, 0));
-  double bias = sign * get_decfun_coef(lm, n + 1, 0);
-  free_and_destroy_model(&lm);
-  return {w, bias};
+std::pair<std::vector<double>, double> Fit(const Rows& rows, double c) {
+  plainsql::LogisticFit fit = plainsql::FitLogistic(rows.x, rows.y, rows.n, {.c = c});
+  return {std::move(fit.weights), fit.bias};
 }
 
 // Sets the named features (table or column ones; a name may be both) to 0 in every row: an ablation.

@@ -1,8 +1,6 @@
 // Training the reading scorer (see train.h).
 #include "builtin/train.h"
 
-#include <linear.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,8 +11,10 @@
 #include "builtin/translator.h"
 #include "catalog/introspect.h"
 #include "common/hash.h"
+#include "common/logistic.h"
 #include "eval/metrics.h"
 #include "retrieval/value_index.h"
+#include "sql/parser.h"
 
 namespace plainsql::builtin {
 
@@ -43,7 +43,44 @@ std::unique_ptr<Database> OpenDatabase(const std::string& db_dir, const std::str
   return db;
 }
 
-void Quiet(const char*) {}
+// Every `foreign_every`-th question's database is also asked a question written for another database (picked by a
+// fixed stride): whatever the translator reads of it is wrong. Spider has no unanswerable question; these show P(right)
+// what a question about something else looks like ("what weather did the plants experience"). They come after the
+// real questions (Collected::real_questions), and the ranking, fitted on right/wrong pairs of one question, never sees
+// them.
+void AddForeignQuestions(const eval::Benchmark& bench, const CollectOptions& options,
+                         std::map<std::string, std::unique_ptr<Database>>& dbs, retrieval::Stemmer& stemmer,
+                         Collected& out) {
+  const size_t n = bench.questions.size();
+  out.real_questions = n;
+  if (options.foreign_every == 0) return;
+  const exec::Limits limits{kTrainingReadingTimeout, options.limits.max_rows, kReadingRunLimits.max_steps};
+  for (size_t qi = 0; qi < n; qi += options.foreign_every) {
+    if (out.db_of[qi].empty()) continue;
+    const std::string& db_id = out.db_of[qi];
+    const eval::Question& asked = bench.questions[(qi * 7919 + 104'729) % n];
+    if (asked.db_id == db_id) continue;
+    Database* db = dbs.at(db_id).get();
+    Translator translator(*db->schema, *db->index, db->values.get());
+    translator.UseShapeModel(nullptr);
+    Translation t = translator.Translate(asked.question, db->conn->dialect(), stemmer);
+    const size_t id = out.db_of.size();
+    out.db_of.push_back(db_id);
+    out.masked_words.push_back(t.masked_words);
+    out.gold_shapes.emplace_back(std::nullopt);
+    RunCandidates(t.candidates, *db->conn, limits, options.max_candidates);
+    for (size_t i = 0; i < t.candidates.size() && i < options.max_candidates; ++i) {
+      ScorerRow row;
+      row.question = id;
+      row.rank = i;
+      row.features = t.candidates[i].features;
+      if (t.candidates[i].query) row.shape = ShapeOf(*t.candidates[i].query);
+      row.correct = false;
+      out.rows.push_back(row);
+      ++out.foreign_readings;
+    }
+  }
+}
 
 }  // namespace
 
@@ -61,6 +98,8 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
                                   const linking::LinkResources& resources) {
   Collected out;
   out.db_of.assign(bench.questions.size(), "");
+  out.masked_words.assign(bench.questions.size(), {});
+  out.gold_shapes.assign(bench.questions.size(), std::nullopt);
   retrieval::Stemmer stemmer;
   std::map<std::string, std::unique_ptr<Database>> dbs;
   for (size_t qi = 0; qi < bench.questions.size(); ++qi) {
@@ -78,8 +117,11 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
     ++out.questions;
     out.db_of[qi] = q.db_id;
     Translator translator(*db->schema, *db->index, db->values.get());
+    translator.UseShapeModel(nullptr);  // the shape features come from models that have not seen the question
     Translation t = translator.Translate(q.question, db->conn->dialect(), stemmer);
-    const exec::Limits reading_limits{kReadingRunLimits.timeout, options.limits.max_rows};
+    out.masked_words[qi] = t.masked_words;
+    if (auto parsed = sql::ParseQuery(q.gold_sql, db->conn->dialect())) out.gold_shapes[qi] = ShapeOf(*parsed);
+    const exec::Limits reading_limits{kTrainingReadingTimeout, options.limits.max_rows, kReadingRunLimits.max_steps};
     auto results = RunCandidates(t.candidates, *db->conn, reading_limits, options.max_candidates);
     const bool ordered = eval::OrderMatters(q.gold_sql);
     for (size_t i = 0; i < results.size(); ++i) {
@@ -87,11 +129,13 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
       row.question = qi;
       row.rank = i;
       row.features = t.candidates[i].features;
+      if (t.candidates[i].query) row.shape = ShapeOf(*t.candidates[i].query);
       row.correct = results[i] && eval::ExStrict(*gold, *results[i], ordered);
       out.rows.push_back(row);
     }
   }
   if (options.progress) options.progress(bench.questions.size(), bench.questions.size());
+  AddForeignQuestions(bench, options, dbs, stemmer, out);
   if (out.questions == 0) {
     return MakeError(ErrorCode::kNotFound, "no question could be used: no database under '" + options.db_dir +
                                                "' opened, or no gold query ran");
@@ -105,47 +149,20 @@ bool InValidation(const std::string& db_id, double share) {
 
 namespace {
 
-// liblinear's L2-regularised logistic regression on dense rows; returns the weights and the bias (0 without one).
-std::pair<std::vector<double>, double> FitLogistic(const std::vector<ReadingFeatureVector>& rows,
+// liblinear's L2-regularised logistic regression on the feature vectors; the weights and the bias (0 without one).
+std::pair<std::vector<double>, double> FitFeatures(const std::vector<ReadingFeatureVector>& rows,
                                                    const std::vector<double>& y, double c, bool bias) {
-  // liblinear wants sparse rows ending in index -1; the bias is one more input, regularised like the weights.
-  const int n = static_cast<int>(kReadingFeatureCount);
-  std::vector<double> weights(kReadingFeatureCount, 0.0);
-  const bool both = std::find(y.begin(), y.end(), 1.0) != y.end() && std::find(y.begin(), y.end(), -1.0) != y.end();
-  if (!both) return {weights, 0.0};  // one class only: nothing to learn
-  std::vector<std::vector<feature_node>> nodes;
+  std::vector<SparseRow> sparse;
+  sparse.reserve(rows.size());
   for (const auto& row : rows) {
-    std::vector<feature_node> x;
-    for (int f = 0; f < n; ++f) {
-      if (row[static_cast<size_t>(f)] != 0) x.push_back({f + 1, row[static_cast<size_t>(f)]});
+    SparseRow x;
+    for (size_t f = 0; f < row.size(); ++f) {
+      if (row[f] != 0) x.emplace_back(static_cast<int>(f) + 1, row[f]);
     }
-    if (bias) x.push_back({n + 1, 1.0});
-    x.push_back({-1, 0});
-    nodes.push_back(std::move(x));
+    sparse.push_back(std::move(x));
   }
-  std::vector<feature_node*> x;
-  x.reserve(nodes.size());
-  for (auto& row : nodes) x.push_back(row.data());
-  std::vector<double> labels_y = y;
-  problem prob{};
-  prob.l = static_cast<int>(nodes.size());
-  prob.n = bias ? n + 1 : n;
-  prob.y = labels_y.data();
-  prob.x = x.data();
-  prob.bias = -1;
-  parameter param{};
-  param.solver_type = L2R_LR;
-  param.eps = 0.001;
-  param.C = c;
-  set_print_string_function(Quiet);
-  model* lm = train(&prob, &param);
-  std::vector<int> labels(2);
-  get_labels(lm, labels.data());
-  const double sign = labels[0] == 1 ? 1.0 : -1.0;  // liblinear's weights favour its first label
-  for (int f = 1; f <= n; ++f) weights[static_cast<size_t>(f - 1)] = sign * get_decfun_coef(lm, f, 0);
-  const double b = bias ? sign * get_decfun_coef(lm, n + 1, 0) : 0.0;
-  free_and_destroy_model(&lm);
-  return {weights, b};
+  LogisticFit fit = plainsql::FitLogistic(sparse, y, static_cast<int>(kReadingFeatureCount), {.c = c, .bias = bias});
+  return {std::move(fit.weights), fit.bias};
 }
 
 }  // namespace
@@ -159,7 +176,7 @@ ReadingScorer FitReadingScorer(const std::vector<ScorerRow>& rows, double c) {
     x.push_back(row.features);
     y.push_back(row.correct ? 1 : -1);
   }
-  std::tie(s.weights, s.bias) = FitLogistic(x, y, c, true);
+  std::tie(s.weights, s.bias) = FitFeatures(x, y, c, true);
   // The ranking: within a question, a right reading against a wrong one (the difference of their features, both
   // ways), so that what every reading of a question shares does not count.
   x.clear();
@@ -176,7 +193,7 @@ ReadingScorer FitReadingScorer(const std::vector<ScorerRow>& rows, double c) {
       y.push_back(rows[i].correct ? -1 : 1);
     }
   }
-  s.rank_weights = FitLogistic(x, y, c, false).first;
+  s.rank_weights = FitFeatures(x, y, c, false).first;
   return s;
 }
 
@@ -279,21 +296,86 @@ RankingReport EvaluateScorer(const Collected& data, const ReadingScorer& scorer,
   return r;
 }
 
+namespace {
+
+// Trained::shape_accuracy and shape_majority.
+void ReportShapeModel(const Collected& d, const std::function<bool(size_t)>& held_out, double c, Trained& out) {
+  std::vector<std::vector<std::string>> words;
+  std::vector<Shape> shapes;
+  std::vector<size_t> tested;
+  for (size_t q = 0; q < d.gold_shapes.size(); ++q) {
+    if (!d.gold_shapes[q]) continue;
+    if (held_out(q)) {
+      tested.push_back(q);
+      continue;
+    }
+    words.push_back(d.masked_words[q]);
+    shapes.push_back(*d.gold_shapes[q]);
+  }
+  if (tested.empty()) return;
+  const ShapeModel model = FitShapeModel(words, shapes, c);
+  std::array<size_t, kShapePropertyCount> right{}, positive{};
+  for (size_t q : tested) {
+    const ShapePrediction p = model.Predict(d.masked_words[q]);
+    for (size_t k = 0; k < kShapePropertyCount; ++k) {
+      const bool truth = (*d.gold_shapes[q])[k];
+      right[k] += (p[k] >= 0.5) == truth ? 1 : 0;
+      positive[k] += truth ? 1 : 0;
+    }
+  }
+  const auto n = static_cast<double>(tested.size());
+  for (size_t k = 0; k < kShapePropertyCount; ++k) {
+    out.shape_accuracy[k] = static_cast<double>(right[k]) / n;
+    out.shape_majority[k] = static_cast<double>(std::max(positive[k], tested.size() - positive[k])) / n;
+  }
+}
+
+}  // namespace
+
 Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOptions& options,
                                    const linking::LinkResources& resources) {
   auto data = CollectReadings(bench, options.collect, resources);
   if (!data) return data.error();
   Trained out;
   out.data = std::move(*data);
-  const Collected& d = out.data;
+  Collected& d = out.data;
+  // Held out: the questions of the held-out databases, foreign ones included (they are not fitted on); reported: the
+  // real ones among them.
   auto held_out = [&](size_t q) { return InValidation(d.db_of[q], options.validation); };
+  auto reported = [&](size_t q) { return q < d.real_questions && held_out(q); };
+  // The shape features: for the report, from models that saw neither the question's database nor the held-out ones;
+  // for the model shipped, from models that did not see the question's database.
+  const size_t folds = std::max<size_t>(2, options.shape_folds);
+  auto fold = [&](size_t q, size_t k) { return static_cast<int>(Hash64(d.db_of[q] + "/shape") % k); };
+  std::vector<int> report_folds(d.db_of.size()), ship_folds(d.db_of.size());
+  for (size_t q = 0; q < d.db_of.size(); ++q) {
+    report_folds[q] = held_out(q) ? -1 : fold(q, folds - 1);
+    ship_folds[q] = fold(q, folds);
+  }
+  Collected report = d;
+  SetOutOfFoldShapeFeatures(report, report_folds, options.shape_c);
+  SetOutOfFoldShapeFeatures(d, ship_folds, options.shape_c);
+  std::vector<std::vector<std::string>> shape_words;
+  std::vector<Shape> shapes;
+  for (size_t q = 0; q < d.gold_shapes.size(); ++q) {
+    if (!d.gold_shapes[q]) continue;
+    shape_words.push_back(d.masked_words[q]);
+    shapes.push_back(*d.gold_shapes[q]);
+  }
+  out.shape = FitShapeModel(shape_words, shapes, options.shape_c);
+  ReportShapeModel(d, reported, options.shape_c, out);
+  out.shape_text = out.shape.Serialize(fmt::format(
+      "Generated by `plainsql builtin train` (do not edit): the shape model of src/builtin/shape.h, one logistic\n"
+      "regression per property (liblinear L1, C = {}) over the words and word pairs of {} masked questions ({}) that\n"
+      "at least 2 of them have; {} inputs with a weight.",
+      options.shape_c, shapes.size(), options.source, out.shape.Inputs()));
   std::vector<ScorerRow> fit_rows;
-  for (const auto& row : d.rows) {
+  for (const auto& row : report.rows) {
     if (!held_out(row.question)) fit_rows.push_back(row);
   }
   const ReadingScorer held = FitReadingScorer(fit_rows, options.c);
-  out.held_out = EvaluateScorer(d, held, held_out);
-  const auto answers = ScoredAnswers(d, held, held_out);
+  out.held_out = EvaluateScorer(report, held, reported);
+  const auto answers = ScoredAnswers(report, held, reported);
   const double threshold = ChooseThreshold(answers, options.unsure_accuracy);
   size_t unsure = 0, unsure_right = 0;
   for (const auto& [p, right] : answers) {
@@ -303,19 +385,33 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
   }
   out.unsure_share = answers.empty() ? 0 : static_cast<double>(unsure) / static_cast<double>(answers.size());
   out.unsure_accuracy = unsure ? static_cast<double>(unsure_right) / static_cast<double>(unsure) : 0;
+  // The held-out databases' foreign questions that got a reading: how many of them `ask` would call unsure.
+  size_t foreign = 0, foreign_unsure = 0;
+  ForEachQuestion(
+      report, [&](size_t q) { return q >= d.real_questions && held_out(q); },
+      [&](const ScorerRow* begin, const ScorerRow* end) {
+        const ScorerRow* best = Best(begin, end, held);
+        if (!best) return;
+        ++foreign;
+        foreign_unsure += held.Probability(best->features) < threshold ? 1 : 0;
+      });
+  out.foreign_answered = foreign;
+  out.foreign_unsure = foreign ? static_cast<double>(foreign_unsure) / static_cast<double>(foreign) : 0;
   out.model = FitReadingScorer(d.rows, options.c);
   out.model.threshold = threshold;
   const RankingReport& r = out.held_out;
   auto share = [&](size_t n) { return r.questions ? static_cast<double>(n) / static_cast<double>(r.questions) : 0.0; };
   out.text = out.model.Serialize(fmt::format(
       "Generated by `plainsql builtin train` (do not edit): logistic regressions (liblinear L2, C = {}) over the\n"
-      "features of src/builtin/scorer.h, fitted on {} readings of {} questions ({}): the weight (P(right)), then the\n"
-      "ranking weight (pairs of a right and a wrong reading of one question).\n"
+      "features of src/builtin/scorer.h, fitted on {} readings of {} questions ({}), {} of them of questions asked of\n"
+      "another database (wrong; every {}th database asked one): the weight (P(right)), then the ranking weight (pairs\n"
+      "of a right and a wrong reading of one question).\n"
       "Held out ({} of the databases, {} questions): EX in the translator's order {:.4f}, ranked {:.4f}, best "
       "possible\n"
       "{:.4f}; ECE {:.4f}. Unsure threshold: at most {} of the held-out answers below it were right.",
-      options.c, d.rows.size(), d.questions, options.source, options.validation, r.questions, share(r.translator_right),
-      share(r.ranked_right), share(r.any_right), r.ece, options.unsure_accuracy));
+      options.c, d.rows.size(), d.questions, options.source, d.foreign_readings, options.collect.foreign_every,
+      options.validation, r.questions, share(r.translator_right), share(r.ranked_right), share(r.any_right), r.ece,
+      options.unsure_accuracy));
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "builtin/scorer.h"
+#include "builtin/shape.h"
 #include "builtin/translator.h"
 #include "catalog/schema.h"
 #include "common/status.h"
@@ -28,6 +29,7 @@ struct ScorerRow {
   size_t question = 0;  // index into the benchmark's questions
   size_t rank = 0;      // the translator's order
   ReadingFeatureVector features{};
+  Shape shape{};  // the reading's shape (shape.h)
   bool correct = false;
 };
 
@@ -37,13 +39,20 @@ struct CollectOptions {
   exec::Limits limits{std::chrono::milliseconds(5'000), 10'000};  // the gold query, and the readings' rows compared
                                                                   // with it (readings time out as in ask)
   std::function<void(size_t done, size_t total)> progress;        // may be empty
+  /// Every this many questions, the question's database is also asked another database's question, all of whose
+  /// readings count as wrong (0: none). See AddForeignQuestions in train.cpp.
+  size_t foreign_every = 10;
 };
 
 struct Collected {
   std::vector<ScorerRow> rows;
-  std::vector<std::string> db_of;  // per question: its database ("" when it could not be used)
-  size_t questions = 0;            // questions whose database opened and whose gold query ran
-  size_t skipped = 0;              // questions without a usable database or gold result
+  std::vector<std::string> db_of;                      // per question: its database ("" when it could not be used)
+  std::vector<std::vector<std::string>> masked_words;  // per question: as the shape model reads it
+  std::vector<std::optional<Shape>> gold_shapes;       // per question: the gold query's shape (nullopt: not parsed)
+  size_t questions = 0;                                // questions whose database opened and whose gold query ran
+  size_t real_questions = 0;    // the benchmark's questions; those after them were asked of another database
+  size_t foreign_readings = 0;  // readings of those
+  size_t skipped = 0;           // questions without a usable database or gold result
 };
 
 /// A training database: its SQLite file under `db_dir` (Spider layout) opened read-only and its schema read; nullopt
@@ -85,21 +94,40 @@ double ChooseThreshold(const std::vector<std::pair<double, bool>>& answers, doub
 RankingReport EvaluateScorer(const Collected& data, const ReadingScorer& scorer,
                              const std::function<bool(size_t)>& keep);
 
+/// The shape model fitted on masked questions and their gold shapes: one L1-regularised logistic regression per
+/// property (liblinear, C = `c`) over the inputs (ShapeInputs) that at least `min_questions` of the questions have.
+ShapeModel FitShapeModel(const std::vector<std::vector<std::string>>& masked_words, const std::vector<Shape>& shapes,
+                         double c, size_t min_questions = 2);
+
+/// Sets the shape features of every row from a shape model that has not seen the row's question: questions are put in
+/// folds by `fold_of` (-1: in no fold); each fold's rows get the prediction of a model fitted on the questions of the
+/// other folds, the rows of questions in no fold that of a model fitted on every fold.
+void SetOutOfFoldShapeFeatures(Collected& data, const std::vector<int>& fold_of, double c);
+
 struct TrainOptions {
   CollectOptions collect;
   double validation = 0.2;       // share of the databases held out for the report and the threshold
   double c = 1.0;                // liblinear's C
+  double shape_c = 0.1;          // liblinear's C for the shape model (0.1, 0.3, 1, 3 tried: 0.1 and 0.3 best held out)
+  size_t shape_folds = 5;        // folds of databases for the out-of-fold shape features
   double unsure_accuracy = 0.1;  // the threshold: the highest below which at most this share of answers were right
   std::string source;            // what the questions are called in the model's header (a file name)
 };
 
 struct Trained {
-  ReadingScorer model;  // fitted on every database, with the threshold chosen on the held-out ones
-  std::string text;     // the model in its text form, with a header saying how it was made
+  ReadingScorer model;     // fitted on every database, with the threshold chosen on the held-out ones
+  std::string text;        // the model in its text form, with a header saying how it was made
+  ShapeModel shape;        // the shape model, fitted on every question
+  std::string shape_text;  // in its text form
+  // The shape model fitted without the held-out databases, on their questions: per property, the share predicted right
+  // (P >= 0.5) and the share the more common value alone gets right.
+  std::array<double, kShapePropertyCount> shape_accuracy{}, shape_majority{};
   Collected data;
-  RankingReport held_out;      // the model fitted without the held-out databases, on their questions
-  double unsure_share = 0;     // share of the held-out answers below the threshold
-  double unsure_accuracy = 0;  // and how many of those were right
+  RankingReport held_out;       // the model fitted without the held-out databases, on their questions
+  double unsure_share = 0;      // share of the held-out answers below the threshold
+  double unsure_accuracy = 0;   // and how many of those were right
+  size_t foreign_answered = 0;  // held-out questions asked of another database that got a reading
+  double foreign_unsure = 0;    // the share of those whose answer falls below the threshold
 };
 
 /// The whole of `plainsql builtin train`: collect, hold out, report, choose the threshold, fit on everything.

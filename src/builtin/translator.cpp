@@ -40,7 +40,6 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     other.used_tables_only = true;
     add(Assemble(question, dialect, stemmer, other), 0, 0.1);
   }
-  if (!first.value_alternatives) return out;
   for (size_t k = 1; k <= first.value_alternatives && k <= 2; ++k) {
     Choices other;
     other.value_choice = k;
@@ -48,6 +47,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
     add(std::move(t), k, 0.2 * static_cast<double>(k));
   }
+  if (shape_model_ && !shape_model_->Empty()) SetShapeFeatures(out.candidates, shape_model_->Predict(out.masked_words));
   return out;
 }
 
@@ -58,7 +58,10 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   r.choices = choices;
   r.tokens = retrieval::Tokenize(question, stemmer);
   r.intent = ReadIntent(r.tokens);
-  r.links = linking::Link(index_, r.tokens, {.identifiers = true});
+  // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
+  // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and
+  // stay off.
+  r.links = linking::Link(index_, r.tokens, {.abbreviated_words = true, .identifiers = true});
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
     r.values = values_->Match(r.tokens);
@@ -77,6 +80,7 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   std::vector<ReadingFeatureVector> features;
   for (size_t i = 0; i < r.built.size(); ++i) features.push_back(FeaturesOfReading(r, i));
   out.unlinked = std::move(r.unlinked);
+  out.masked_words = MaskedWords(r);
   out.reason = std::move(r.reason);
   for (size_t i = 0; i < r.built.size(); ++i) {
     TranslatorCandidate c;
@@ -103,6 +107,15 @@ std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<Translator
     SetResultFeatures(c.features, results.back() ? &*results.back() : nullptr);
   }
   return results;
+}
+
+void SetShapeFeatures(std::vector<TranslatorCandidate>& candidates, const ShapePrediction& prediction) {
+  for (auto& c : candidates) {
+    if (!c.query) continue;
+    const auto [fit, worst] = ShapeAgreement(ShapeOf(*c.query), prediction);
+    c.features[ReadingFeatureIndex("shape_fit")] = fit;
+    c.features[ReadingFeatureIndex("shape_worst")] = worst;
+  }
 }
 
 void RankCandidates(std::vector<TranslatorCandidate>& candidates, const ReadingScorer& scorer, size_t max) {

@@ -35,6 +35,9 @@ std::string RedactConnectionString(std::string_view conn);
 struct Limits {
   std::chrono::milliseconds timeout{30'000};  // the query is stopped after this long
   int64_t max_rows = 10'000;                  // at most this many rows are returned; `truncated` tells if more existed
+  // SQLite: the query is also stopped after about this many virtual-machine instructions (checked every 1,000), a
+  // budget that ends a query at the same point on every machine however loaded; 0: none. PostgreSQL: not used.
+  int64_t max_steps = 0;
 };
 
 /// Ceilings no query may pass, whatever its text: a query that would is stopped with ErrorCode::kResourceLimit and a

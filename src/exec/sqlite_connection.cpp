@@ -22,6 +22,7 @@ namespace plainsql::exec {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr int64_t kProgressSteps = 1000;  // instructions between two calls of the progress handler
 
 // PRAGMAs that only read, and that take a table or index name as their argument (pragma_table_info('t') and friends).
 constexpr std::string_view kReadPragmasWithArg[] = {"table_info", "table_xinfo", "table_list",      "index_list",
@@ -184,7 +185,10 @@ class SqliteConnection final : public Connection {
   std::vector<std::string> ctes_;  // the CTE names of the query being run (lower case)
   std::string denied_;             // what the authorizer refused last, for the error message
   Clock::time_point deadline_{};
+  int64_t max_steps_ = 0;  // Limits::max_steps of the query being run
+  int64_t steps_ = 0;      // its instructions so far, as counted by the progress handler
   bool timed_out_ = false;
+  bool out_of_steps_ = false;
 };
 
 Result<const AccessPolicy*> SqliteConnection::LoadPolicy(bool reread) {
@@ -304,6 +308,11 @@ int SqliteConnection::Authorize(void* p, int action, const char* a1, const char*
 
 int SqliteConnection::Progress(void* p) {
   auto* self = static_cast<SqliteConnection*>(p);
+  self->steps_ += kProgressSteps;
+  if (self->max_steps_ > 0 && self->steps_ > self->max_steps_) {
+    self->out_of_steps_ = true;
+    return 1;
+  }
   if (Clock::now() >= self->deadline_) {
     self->timed_out_ = true;
     return 1;  // non-zero interrupts the statement with SQLITE_INTERRUPT
@@ -386,6 +395,10 @@ Result<ResultSet> SqliteConnection::QueryParsed(const sql::Query& query, const L
 
 Error SqliteConnection::Fail(int rc, const Limits& limits) {
   int primary = rc & 0xff;
+  if (out_of_steps_) {
+    return MakeError(ErrorCode::kTimeout,
+                     fmt::format("query stopped: it ran past its budget of {} instructions", limits.max_steps));
+  }
   if (timed_out_ || primary == SQLITE_INTERRUPT) {
     return MakeError(ErrorCode::kTimeout,
                      fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
@@ -417,13 +430,16 @@ Result<ResultSet> SqliteConnection::Run(std::string_view sql, const Limits& limi
   auto start = Clock::now();
   deadline_ = start + limits.timeout;
   timed_out_ = false;
+  max_steps_ = limits.max_steps;
+  steps_ = 0;
+  out_of_steps_ = false;
   denied_.clear();
   const Ceilings& ceil = settings_.ceilings;
   // One value (and one row) can never pass max_value_bytes: SQLite refuses to build it (SQLITE_TOOBIG).
   sqlite3_limit(db_, SQLITE_LIMIT_LENGTH,
                 static_cast<int>(std::clamp<int64_t>(ceil.max_value_bytes, 1, std::numeric_limits<int>::max())));
-  // Every 1000 virtual-machine instructions SQLite asks whether the deadline has passed.
-  sqlite3_progress_handler(db_, 1000, &SqliteConnection::Progress, this);
+  // Every kProgressSteps virtual-machine instructions SQLite asks whether the deadline or the budget has passed.
+  sqlite3_progress_handler(db_, static_cast<int>(kProgressSteps), &SqliteConnection::Progress, this);
   struct ProgressOff {
     sqlite3* db;
     ~ProgressOff() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }

@@ -151,6 +151,19 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& e : elements_) {
     for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
   }
+  if (expander) {
+    std::set<std::string> seen;
+    for (const auto& e : elements_) {
+      const std::string& name = e.column.empty() ? e.table : e.column;
+      if (!seen.insert(name).second) continue;
+      for (auto w : naturalness::SplitWords(name)) {
+        const std::string lower = ToLower(w);
+        if (lower.size() < 2 || IsStopWord(lower) || expander->IsWord(lower)) continue;
+        if (!std::all_of(lower.begin(), lower.end(), [](unsigned char ch) { return std::isalpha(ch); })) continue;
+        cryptic_.emplace(stemmer.Stem(lower), lower);
+      }
+    }
+  }
   // Per element, from its name: its letters for abbreviation matches (each distinct name's once: a large schema repeats
   // its names), and, for a name of two words or more, its squashed form for identifier matches.
   std::unordered_map<std::string, uint32_t> letter_ids;
@@ -342,6 +355,11 @@ std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters
   return out;
 }
 
+const std::string* SchemaIndex::CrypticWord(const std::string& stem) const {
+  auto it = cryptic_.find(stem);
+  return it == cryptic_.end() ? nullptr : &it->second;
+}
+
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens, const LinkOptions& options) {
   // The question's content words (stop words dropped), remembering their token positions.
   std::vector<size_t> content;
@@ -358,6 +376,18 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     if (tokens[content[k]].stem == stem) return 1.0;
     for (const auto& a : *alternatives[k]) {
       if (a.schema_stem == stem) return a.weight;
+    }
+    if (options.abbreviated_words) {
+      // The word as written, or a plural in -ies as its singular ("cities" is abbreviated "cty").
+      const std::string* written = index.CrypticWord(stem);
+      const std::string& word = tokens[content[k]].lower;
+      const std::string singular = word.ends_with("ies") ? word.substr(0, word.size() - 3) + "y" : word;
+      // At least a third of the word's letters: "cd" abbreviates "code", not "completed".
+      for (const std::string& w : {word, singular}) {
+        if (written && written->size() < w.size() && 3 * written->size() >= w.size() && Abbreviates(*written, w)) {
+          return kAbbreviatedWordWeight;
+        }
+      }
     }
     return 0.0;
   };

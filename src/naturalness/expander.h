@@ -66,6 +66,10 @@ class Expander {
 
   Expansion Expand(std::string_view identifier) const;
 
+  /// Whether a lower-case word reads as a dictionary word: a common one, or any of 5 letters or more, and no known
+  /// abbreviation.
+  bool IsWord(const std::string& lower) const;
+
  private:
   struct Candidate {
     double score = 0;
@@ -73,7 +77,6 @@ class Expander {
     std::string source;
   };
   std::vector<Candidate> Candidates(const std::string& lower) const;
-  bool IsWord(const std::string& lower) const;
   std::optional<double> PieceCost(const std::string& piece) const;
   std::vector<std::string> SegmentRun(const std::string& lower) const;
   ExpandedWord ExpandPiece(const std::string& written, const std::string& lower) const;

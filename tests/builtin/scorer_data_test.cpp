@@ -1,5 +1,6 @@
-// The shipped reading scorer (data/reading_scorer.tsv) and lexicon (data/lexicon.tsv) are what `plainsql builtin
-// train` and `plainsql builtin lexicon` make of Spider train: the same text, byte for byte.
+// The shipped reading scorer (data/reading_scorer.tsv), shape model (data/shape_model.tsv) and lexicon
+// (data/lexicon.tsv) are what `plainsql builtin train` and `plainsql builtin lexicon` make of Spider train: the same
+// text, byte for byte.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,7 +29,16 @@ TEST(ReadingScorerData, TheShippedModelRegeneratesFromSpiderTrain) {
   auto shipped = ReadFileToString(std::string(PLAINSQL_SOURCE_DIR) + "/data/reading_scorer.tsv");
   ASSERT_TRUE(shipped.ok());
   EXPECT_EQ(trained->text, *shipped) << "retrain: plainsql builtin train --questions " << spider
-                                     << "/train.json --db-dir " << spider << "/database -o data/reading_scorer.tsv";
+                                     << "/train.json --db-dir " << spider
+                                     << "/database -o data/reading_scorer.tsv --shape-out data/shape_model.tsv";
+  auto shipped_shape = ReadFileToString(std::string(PLAINSQL_SOURCE_DIR) + "/data/shape_model.tsv");
+  ASSERT_TRUE(shipped_shape.ok());
+  EXPECT_EQ(trained->shape_text, *shipped_shape) << "retrain with --shape-out data/shape_model.tsv";
+  // The shape model predicts the held-out questions' shapes better than the more common value of each property.
+  double accuracy = 0, majority = 0;
+  for (size_t p = 0; p < kShapePropertyCount; ++p)
+    accuracy += trained->shape_accuracy[p], majority += trained->shape_majority[p];
+  EXPECT_GT(accuracy, majority);
   // The scorer ranks at least as well as the translator's own order on the held-out databases.
   EXPECT_GE(trained->held_out.ranked_right, trained->held_out.translator_right);
 }

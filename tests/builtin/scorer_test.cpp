@@ -46,11 +46,13 @@ TEST(ReadingScorer, TextRoundTripAndErrors) {
 
 TEST(ReadingScorer, TheShippedModelIsTrained) {
   // data/reading_scorer.tsv is compiled in: trained weights (not all zero), a failing candidate and an empty result
-  // count against a reading, covering the question counts for it, and the unsure threshold is a probability.
+  // rank a reading lower, covering the question counts for it, and the unsure threshold is a probability.
   const ReadingScorer& s = ReadingScorer::Builtin();
   ASSERT_EQ(s.weights.size(), kReadingFeatureCount);
   EXPECT_GT(s.weights[ReadingFeatureIndex("coverage")], 0);
-  EXPECT_LT(s.weights[ReadingFeatureIndex("empty")], 0);
+  ASSERT_EQ(s.rank_weights.size(), kReadingFeatureCount);
+  EXPECT_LT(s.rank_weights[ReadingFeatureIndex("empty")], 0);
+  EXPECT_LT(s.rank_weights[ReadingFeatureIndex("fails")], 0);
   EXPECT_GT(s.threshold, 0);
   EXPECT_LT(s.threshold, 1);
   ReadingFeatureVector good{}, bad{};

@@ -180,6 +180,29 @@ TEST(SqliteExec, StopsAtTheTimeout) {
   EXPECT_TRUE(again.ok());
 }
 
+TEST(SqliteExec, StopsAtTheInstructionBudget) {
+  auto conn = Open(test::SampleDb());
+  const char* q =
+      "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 200000) SELECT count(*) FROM c";
+  // Without a budget the query runs to its end; with one far below its work it is stopped, however long the timeout.
+  auto whole = conn->Query(q, Limits{60'000ms, 10});
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_EQ(whole->rows.at(0).at(0).as_integer(), 200000);
+  auto stopped = conn->Query(q, Limits{60'000ms, 10, 100'000});
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error().code, ErrorCode::kTimeout);
+  EXPECT_NE(stopped.error().message.find("budget of 100000 instructions"), std::string::npos)
+      << stopped.error().message;
+  // A budget the query stays within changes nothing, and each query starts with a fresh count (run four times, the
+  // query would pass this budget from the second run on if the counts added up).
+  const int64_t kBudget = 5'000'000;  // the query takes about 3.4 million
+  for (int i = 0; i < 4; ++i) {
+    auto within = conn->Query(q, Limits{60'000ms, 10, kBudget});
+    ASSERT_TRUE(within.ok()) << i << ": " << within.error().message;
+    EXPECT_EQ(within->rows.at(0).at(0).as_integer(), 200000);
+  }
+}
+
 TEST(SqliteExec, CapsRows) {
   auto conn = Open(test::SampleDb());
   const char* q = "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100) SELECT n FROM c";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <stdexcept>
 
 #include "catalog/introspect.h"
 #include "common/file.h"
@@ -41,6 +42,21 @@ catalog::Schema Concerts() {
   table("concert", {"concert_ID", "concert_Name", "Theme", "Year"});
   table("TB_MO", {"MO_ID", "MO_ST"});
   return s;
+}
+
+// The expander as the linker gets it: the shipped word list and abbreviations.
+const naturalness::Expander& ShippedExpander() {
+  static const naturalness::Classifier kClassifier = [] {
+    auto c = naturalness::Classifier::Load(DataDir());
+    if (!c) throw std::runtime_error(c.error().message);
+    return std::move(*c);
+  }();
+  static const naturalness::Expander kExpander = [] {
+    auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
+    if (!abbreviations) throw std::runtime_error(abbreviations.error().message);
+    return naturalness::Expander(kClassifier.Words(), std::move(*abbreviations));
+  }();
+  return kExpander;
 }
 
 // Every case of data/abbreviations.tsv: the spans of question words a name's letters abbreviate.
@@ -235,11 +251,7 @@ TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
 }
 
 TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
-  auto classifier = naturalness::Classifier::Load(DataDir());
-  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
-  auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
-  ASSERT_TRUE(abbreviations.ok());
-  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  const naturalness::Expander& expander = ShippedExpander();
   Stemmer st;
   auto schema = Concerts();
   SchemaIndex index(schema, st, &expander);
@@ -247,6 +259,36 @@ TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   bool status = false;
   for (const auto& m : links) status |= index.Elements()[m.element].column == "MO_ST";
   EXPECT_TRUE(status) << "MO_ST should be found through its expansion";
+}
+
+// With LinkOptions::abbreviated_words a word of a name that is no dictionary word links to the question word it
+// abbreviates ("Cty" for "cities", "Fndd" for "founded"), below a written match; a dictionary word of a name never
+// does ("Age" is no abbreviation of "average").
+TEST(Linker, CrypticWordsOfNamesAbbreviateQuestionWords) {
+  const naturalness::Expander& expander = ShippedExpander();
+  Stemmer st;
+  auto schema = Concerts();
+  for (const char* name : {"Cty", "Yr_of_Fndd"}) {
+    catalog::Column c;
+    c.name = name;
+    schema.tables[0].columns.push_back(c);
+  }
+  SchemaIndex index(schema, st, &expander);
+  ASSERT_NE(index.CrypticWord(st.Stem("cty")), nullptr);
+  EXPECT_EQ(index.CrypticWord(st.Stem("age")), nullptr);
+  auto best = [&](const std::string& question, const LinkOptions& options, const std::string& word) {
+    auto tokens = Tokenize(question, st);
+    for (const auto& m : Link(index, tokens, options)) {
+      if (tokens[m.begin].lower == word)
+        return index.Elements()[m.element].column + " " + fmt::format("{:.2f}", m.score);
+    }
+    return std::string("none");
+  };
+  const std::string question = "Which cities had singers in the year the orchestra was founded?";
+  EXPECT_EQ(best(question, {}, "cities"), "none");
+  EXPECT_EQ(best(question, {.abbreviated_words = true}, "cities"), fmt::format("Cty {:.2f}", kAbbreviatedWordWeight));
+  EXPECT_EQ(best(question, {.abbreviated_words = true}, "founded").substr(0, 10), "Yr_of_Fndd");
+  EXPECT_EQ(best("What is the average of their ages?", {.abbreviated_words = true}, "average"), "none");
 }
 
 TEST(Linker, SynonymsAndHypernymsThroughWordNet) {

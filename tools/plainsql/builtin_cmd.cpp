@@ -40,11 +40,23 @@ BuiltinCommands::BuiltinCommands(CLI::App& app) {
   train_->add_option("--questions", questions_, "Training questions (Spider JSON: db_id, question, query)")->required();
   train_->add_option("--db-dir", db_dir_, "Folder of the SQLite databases (Spider layout)")->required();
   train_->add_option("-o,--out", out_, "Where to write the model (none: only the report)");
+  train_->add_option("--shape-out", shape_out_,
+                     "Where to write the shape model, which predicts a query's shape from the question and whose "
+                     "agreement with each reading the scorer reads (none: not written)");
+  train_->add_option("--shape-c", shape_c_, "liblinear's C for the shape model")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   train_->add_option("--validation", validation_, "Share of the databases held out for the report")
       ->check(CLI::Range(0.0, 0.9))
       ->capture_default_str();
   train_->add_option("--c", c_, "liblinear's C (inverse regularisation)")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  train_
+      ->add_option("--foreign-every", foreign_every_,
+                   "Every N questions, the question's database is also asked another database's question, whose "
+                   "readings all count as wrong, so that P(right) learns what an unanswerable question looks like (0: "
+                   "none)")
       ->capture_default_str();
   train_->add_option("--candidates", candidates_, "Candidates run per question")
       ->check(CLI::Range(1, 64))
@@ -143,6 +155,7 @@ int BuiltinCommands::RunTrain() {
   builtin::TrainOptions options;
   options.collect.db_dir = db_dir_;
   options.collect.max_candidates = candidates_;
+  options.collect.foreign_every = foreign_every_;
   size_t shown = 0;
   options.collect.progress = [&](size_t done, size_t total) {
     if (done == total || done >= shown + 250) {
@@ -153,6 +166,7 @@ int BuiltinCommands::RunTrain() {
   };
   options.validation = validation_;
   options.c = c_;
+  options.shape_c = shape_c_;
   options.unsure_accuracy = unsure_accuracy_;
   options.source = std::filesystem::path(questions_).filename().string();
   auto trained = builtin::TrainReadingScorer(*bench, options, **resources);
@@ -160,19 +174,33 @@ int BuiltinCommands::RunTrain() {
   if (!out_.empty()) {
     if (auto w = WriteFileAtomically(out_, trained->text); !w) return Fail(w.error());
   }
+  if (!shape_out_.empty()) {
+    if (auto w = WriteFileAtomically(shape_out_, trained->shape_text); !w) return Fail(w.error());
+  }
   const builtin::Collected& d = trained->data;
   nlohmann::ordered_json j = {{"questions", d.questions},
                               {"skipped", d.skipped},
                               {"candidates", d.rows.size()},
+                              {"foreign_candidates", d.foreign_readings},
                               {"held_out", ReportJson(trained->held_out)},
                               {"threshold", trained->model.threshold},
                               {"unsure_share", trained->unsure_share},
-                              {"unsure_accuracy", trained->unsure_accuracy}};
+                              {"unsure_accuracy", trained->unsure_accuracy},
+                              {"foreign_answered", trained->foreign_answered},
+                              {"foreign_unsure", trained->foreign_unsure}};
+  double shape_mean = 0, majority_mean = 0;
+  for (size_t k = 0; k < builtin::kShapePropertyCount; ++k) {
+    const std::string name(builtin::kShapeProperties[k]);
+    j["shape_held_out"][name] = {{"accuracy", trained->shape_accuracy[k]}, {"majority", trained->shape_majority[k]}};
+    shape_mean += trained->shape_accuracy[k] / static_cast<double>(builtin::kShapePropertyCount);
+    majority_mean += trained->shape_majority[k] / static_cast<double>(builtin::kShapePropertyCount);
+  }
   if (json_) {
     Write(j.dump() + "\n");
     return 0;
   }
-  Write(fmt::format("{} questions ({} skipped), {} candidates\n", d.questions, d.skipped, d.rows.size()));
+  Write(fmt::format("{} questions ({} skipped), {} candidates ({} of them of questions asked of another database)\n",
+                    d.questions, d.skipped, d.rows.size(), d.foreign_readings));
   const auto& h = j["held_out"];
   Write(
       fmt::format("held out ({} questions on {:.0f}% of the databases): EX translator order {:.4f}, ranked {:.4f}, any "
@@ -182,7 +210,16 @@ int BuiltinCommands::RunTrain() {
                   h["top_half_accuracy"].get<double>(), h["bottom_half_accuracy"].get<double>()));
   Write(fmt::format("unsure threshold {:.2f}: {:.1f}% of the held-out answers fall below it, {:.1f}% of those right\n",
                     trained->model.threshold, 100 * trained->unsure_share, 100 * trained->unsure_accuracy));
+  Write(
+      fmt::format("questions asked of another held-out database: {} got a reading, {:.1f}% of those below the "
+                  "threshold\n",
+                  trained->foreign_answered, 100 * trained->foreign_unsure));
+  Write(
+      fmt::format("shape model on the held-out questions: {:.4f} of the properties predicted right (the more common "
+                  "value alone: {:.4f}); {} inputs with a weight when fitted on all\n",
+                  shape_mean, majority_mean, trained->shape.Inputs()));
   if (!out_.empty()) Write(fmt::format("model written to {}\n", out_));
+  if (!shape_out_.empty()) Write(fmt::format("shape model written to {}\n", shape_out_));
   return 0;
 }
 
