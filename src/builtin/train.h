@@ -34,13 +34,13 @@ struct ScorerRow {
 };
 
 struct CollectOptions {
-  std::string db_dir;                                             // Spider-style folder of SQLite databases
-  size_t max_candidates = 8;                                      // candidates run per question
+  std::string db_dir;         // Spider-style folder of SQLite databases
+  size_t max_candidates = 8;  // candidates run per question
   // The gold query (stopped by a budget of SQLite instructions, so a loaded machine skips the same questions as an idle
   // one; Spider train's slowest gold query takes 16 million), and the readings' rows compared with it (readings are
   // stopped as in ask).
   exec::Limits limits{std::chrono::milliseconds(60'000), 10'000, 500'000'000};
-  std::function<void(size_t done, size_t total)> progress;        // may be empty
+  std::function<void(size_t done, size_t total)> progress;  // may be empty
   /// Every this many questions, the question's database is also asked another database's question, all of whose
   /// readings count as wrong (0: none). See AddForeignQuestions in train.cpp.
   size_t foreign_every = 10;
