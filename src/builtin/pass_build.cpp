@@ -220,6 +220,31 @@ sql::Query Intersect(const sql::Select& s, const std::vector<Cond>& conds, const
   return q;
 }
 
+// The conditions split at the first "and", "but" or "or" between two of them into the group before and the group after,
+// read as two queries of the same select list: INTERSECT for "and" / "but" ("problems reported by both Lacey Bosco and
+// Kenton Champlin": each name two conditions on one staff row, which no single row meets together), UNION for "or".
+// Another reading for the scorer, whose shape features say whether the question reads like a set operation.
+std::optional<sql::Query> SplitAtConjunction(const Reading& r, const sql::Select& s, const std::vector<Cond>& conds) {
+  for (size_t i = 0; i + 1 < conds.size(); ++i) {
+    const bool either = WordBetween(r, conds[i].at, conds[i + 1].at, "or");
+    const bool both = WordBetween(r, conds[i].at, conds[i + 1].at, "and") ||
+                      WordBetween(r, conds[i].at, conds[i + 1].at, "but");
+    if (!either && !both) continue;
+    std::vector<sql::Expr> before, after;
+    for (size_t k = 0; k < conds.size(); ++k) (k <= i ? before : after).push_back(conds[k].expr);
+    sql::Select left = s, right = s;
+    left.where = tree::AllOf(std::move(before));
+    right.where = tree::AllOf(std::move(after));
+    sql::Query q;
+    q.body.kind = sql::QueryBodyKind::kSetOp;
+    q.body.set_op = either ? sql::SetOp::kUnion : sql::SetOp::kIntersect;
+    q.body.left = tree::QueryOf(std::move(left)).body;
+    q.body.right = tree::QueryOf(std::move(right)).body;
+    return q;
+  }
+  return std::nullopt;
+}
+
 // The share of the question's content words the reading accounts for; the others are unlinked.
 void Score(Reading& r) {
   size_t content = 0, covered = 0;
@@ -252,8 +277,11 @@ void BuildQueries(Reading& r) {
   bool ordered = Ordering(r, a, main);
   // The readings, best first: the conditions as read, then the other reading of a same-column pair. No INTERSECT
   // with ordering or aggregates: the pair is an OR then, never an AND that no row meets.
-  std::optional<sql::Query> intersect;
+  std::optional<sql::Query> intersect, split;
   if (p.clash && !ordered && !r.counting && r.aggregates.empty()) intersect = Intersect(s, conds, p.or_next, *p.clash);
+  if (!p.clash && !ordered && !r.counting && r.aggregates.empty() && s.group_by.empty() && !s.having) {
+    split = SplitAtConjunction(r, s, conds);
+  }
   bool both_first = p.clash && !p.or_next[p.clash->first] && intersect;
   if (p.clash) p.or_next[p.clash->first] = true;
   if (auto w = Where(conds, p.or_next, std::nullopt)) s.where = std::move(*w);
@@ -266,6 +294,7 @@ void BuildQueries(Reading& r) {
     Add(r, std::move(main), "");
     if (intersect) Add(r, std::move(*intersect), "both values: INTERSECT");
   }
+  if (split) Add(r, std::move(*split), "conditions before and after the conjunction: a set operation");
   Score(r);
 }
 
