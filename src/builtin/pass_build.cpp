@@ -227,8 +227,8 @@ sql::Query Intersect(const sql::Select& s, const std::vector<Cond>& conds, const
 std::optional<sql::Query> SplitAtConjunction(const Reading& r, const sql::Select& s, const std::vector<Cond>& conds) {
   for (size_t i = 0; i + 1 < conds.size(); ++i) {
     const bool either = WordBetween(r, conds[i].at, conds[i + 1].at, "or");
-    const bool both = WordBetween(r, conds[i].at, conds[i + 1].at, "and") ||
-                      WordBetween(r, conds[i].at, conds[i + 1].at, "but");
+    const bool both =
+        WordBetween(r, conds[i].at, conds[i + 1].at, "and") || WordBetween(r, conds[i].at, conds[i + 1].at, "but");
     if (!either && !both) continue;
     std::vector<sql::Expr> before, after;
     for (size_t k = 0; k < conds.size(); ++k) (k <= i ? before : after).push_back(conds[k].expr);
