@@ -377,17 +377,15 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     for (const auto& a : *alternatives[k]) {
       if (a.schema_stem == stem) return a.weight;
     }
-    if (options.abbreviated_words) {
-      // The word as written, or a plural in -ies as its singular ("cities" is abbreviated "cty").
-      const std::string* written = index.CrypticWord(stem);
-      const std::string& word = tokens[content[k]].lower;
-      const std::string singular = word.ends_with("ies") ? word.substr(0, word.size() - 3) + "y" : word;
+    if (const std::string* written = options.abbreviated_words ? index.CrypticWord(stem) : nullptr) {
       // At least a third of the word's letters: "cd" abbreviates "code", not "completed".
-      for (const std::string& w : {word, singular}) {
-        if (written && written->size() < w.size() && 3 * written->size() >= w.size() && Abbreviates(*written, w)) {
-          return kAbbreviatedWordWeight;
-        }
-      }
+      auto abbreviates = [&](std::string_view w) {
+        return written->size() < w.size() && 3 * written->size() >= w.size() && Abbreviates(*written, w);
+      };
+      // The word as written, or a plural in -ies as its singular ("cities" is abbreviated "cty").
+      const std::string& word = tokens[content[k]].lower;
+      if (abbreviates(word)) return kAbbreviatedWordWeight;
+      if (word.ends_with("ies") && abbreviates(word.substr(0, word.size() - 3) + "y")) return kAbbreviatedWordWeight;
     }
     return 0.0;
   };
