@@ -120,6 +120,14 @@ class BuiltinGenerator final : public generate::Generator {
       g.notes.push_back(fmt::format("coverage {:.2f}, P(right) {:.2f}", c.score, c.probability));
     }
     if (!caveat.empty()) g.notes.push_back(caveat);
+    if (t.shape) {  // what the shape model expects of the query, for --explain
+      std::vector<std::string> likely;
+      for (size_t p = 0; p < kShapePropertyCount; ++p) {
+        if ((*t.shape)[p] >= 0.5) likely.push_back(fmt::format("{} {:.2f}", kShapeProperties[p], (*t.shape)[p]));
+      }
+      g.notes.push_back("shape model: the question reads like a query with " +
+                        (likely.empty() ? std::string("none of its properties (a plain list)") : Join(likely, ", ")));
+    }
     if (!resources_->wordnet) {
       g.notes.emplace_back("WordNet not found (package wordnet-base): names linked as written, no synonyms");
     }

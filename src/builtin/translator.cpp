@@ -47,7 +47,10 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
     add(std::move(t), k, 0.2 * static_cast<double>(k));
   }
-  if (shape_model_ && !shape_model_->Empty()) SetShapeFeatures(out.candidates, shape_model_->Predict(out.masked_words));
+  if (shape_model_ && !shape_model_->Empty()) {
+    out.shape = shape_model_->Predict(out.masked_words);
+    SetShapeFeatures(out.candidates, *out.shape);
+  }
   return out;
 }
 

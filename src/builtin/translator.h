@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct Translation {
   std::vector<std::string> unlinked;            // content words nothing accounts for
   std::string reason;                           // why there is no candidate
   std::vector<std::string> masked_words;        // the question as the shape model reads it (shape.h)
+  std::optional<ShapePrediction> shape;         // the shape model's prediction, when the translator used one
 };
 
 class Translator {

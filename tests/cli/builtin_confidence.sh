@@ -32,6 +32,11 @@ grep -q 'rows)' "$work/unsure.txt" && fail "an unsure answer was shown as rows"
 "$bin" ask "$sample" "$q" --llm none --force > "$work/forced.txt"
 grep -q '(6 rows)' "$work/forced.txt" || fail "--force did not show the answer: $(cat "$work/forced.txt")"
 
+# ask --explain: what the shape model expects of the query ("how many ... each": a count per group).
+"$bin" ask "$sample" "How many technicians does each plant have?" --llm none --explain > "$work/shape.txt"
+grep -q 'shape model: the question reads like a query with [^"]*count 0\.' "$work/shape.txt" \
+  || fail "no shape prediction in --explain: $(cat "$work/shape.txt")"
+
 # builtin train: a model in the shipped format, the same twice.
 "$bin" builtin train --questions "$fixtures/plant_train.json" --db-dir "$work/db" --validation 0.5 \
   -o "$work/a.tsv" > "$work/train.txt" 2> /dev/null
