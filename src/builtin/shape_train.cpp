@@ -59,18 +59,23 @@ ShapeModel FitShapeModel(const std::vector<std::vector<std::string>>& masked_wor
   return {std::move(weights), bias};
 }
 
+ShapeModel FitShapeModelOn(const Collected& data, const std::function<bool(size_t question)>& keep, double c) {
+  std::vector<std::vector<std::string>> words;
+  std::vector<Shape> shapes;
+  for (size_t q = 0; q < data.gold_shapes.size(); ++q) {
+    if (!data.gold_shapes[q] || !keep(q)) continue;
+    words.push_back(data.masked_words[q]);
+    shapes.push_back(*data.gold_shapes[q]);
+  }
+  return FitShapeModel(words, shapes, c);
+}
+
 void SetOutOfFoldShapeFeatures(Collected& data, const std::vector<int>& fold_of, double c) {
   std::set<int> folds(fold_of.begin(), fold_of.end());
   folds.insert(-1);
   for (int k : folds) {
-    std::vector<std::vector<std::string>> words;
-    std::vector<Shape> shapes;
-    for (size_t q = 0; q < data.gold_shapes.size(); ++q) {
-      if (!data.gold_shapes[q] || fold_of[q] < 0 || fold_of[q] == k) continue;
-      words.push_back(data.masked_words[q]);
-      shapes.push_back(*data.gold_shapes[q]);
-    }
-    const ShapeModel model = FitShapeModel(words, shapes, c);
+    const ShapeModel model = FitShapeModelOn(
+        data, [&](size_t q) { return fold_of[q] >= 0 && fold_of[q] != k; }, c);
     std::map<size_t, ShapePrediction> predicted;
     for (ScorerRow& row : data.rows) {
       if (fold_of[row.question] != k) continue;

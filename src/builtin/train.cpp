@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -48,37 +49,53 @@ std::unique_ptr<Database> OpenDatabase(const std::string& db_dir, const std::str
 // what a question about something else looks like ("what weather did the plants experience"). They come after the
 // real questions (Collected::real_questions), and the ranking, fitted on right/wrong pairs of one question, never sees
 // them.
+// How training runs a question's readings: within ask's instruction budget, the wall clock only as a guard.
+exec::Limits TrainingReadingLimits(const CollectOptions& options) {
+  return {kTrainingReadingTimeout, options.limits.max_rows, kReadingRunLimits.max_steps};
+}
+
+// Translates `question` on `db` without a shape model (training sets the shape features itself, from models that have
+// not seen the question), runs its first readings and appends a row for each to `out` under question number `id`,
+// right when `right` says so of what it returned (nullopt: it failed).
+Translation AddReadings(const std::string& question, Database& db, const CollectOptions& options,
+                        retrieval::Stemmer& stemmer, size_t id,
+                        const std::function<bool(const std::optional<exec::ResultSet>&)>& right, Collected& out) {
+  Translator translator(*db.schema, *db.index, db.values.get());
+  translator.UseShapeModel(nullptr);
+  Translation t = translator.Translate(question, db.conn->dialect(), stemmer);
+  const auto results = RunCandidates(t.candidates, *db.conn, TrainingReadingLimits(options), options.max_candidates);
+  for (size_t i = 0; i < results.size(); ++i) {
+    ScorerRow row;
+    row.question = id;
+    row.rank = i;
+    row.features = t.candidates[i].features;
+    if (t.candidates[i].query) row.shape = ShapeOf(*t.candidates[i].query);
+    row.correct = right(results[i]);
+    out.rows.push_back(row);
+  }
+  return t;
+}
+
 void AddForeignQuestions(const eval::Benchmark& bench, const CollectOptions& options,
                          std::map<std::string, std::unique_ptr<Database>>& dbs, retrieval::Stemmer& stemmer,
                          Collected& out) {
   const size_t n = bench.questions.size();
   out.real_questions = n;
   if (options.foreign_every == 0) return;
-  const exec::Limits limits{kTrainingReadingTimeout, options.limits.max_rows, kReadingRunLimits.max_steps};
   for (size_t qi = 0; qi < n; qi += options.foreign_every) {
     if (out.db_of[qi].empty()) continue;
     const std::string& db_id = out.db_of[qi];
     const eval::Question& asked = bench.questions[(qi * 7919 + 104'729) % n];
     if (asked.db_id == db_id) continue;
-    Database* db = dbs.at(db_id).get();
-    Translator translator(*db->schema, *db->index, db->values.get());
-    translator.UseShapeModel(nullptr);
-    Translation t = translator.Translate(asked.question, db->conn->dialect(), stemmer);
     const size_t id = out.db_of.size();
+    const size_t before = out.rows.size();
+    Translation t = AddReadings(
+        asked.question, *dbs.at(db_id), options, stemmer, id,
+        [](const std::optional<exec::ResultSet>&) { return false; }, out);
     out.db_of.push_back(db_id);
-    out.masked_words.push_back(t.masked_words);
+    out.masked_words.push_back(std::move(t.masked_words));
     out.gold_shapes.emplace_back(std::nullopt);
-    RunCandidates(t.candidates, *db->conn, limits, options.max_candidates);
-    for (size_t i = 0; i < t.candidates.size() && i < options.max_candidates; ++i) {
-      ScorerRow row;
-      row.question = id;
-      row.rank = i;
-      row.features = t.candidates[i].features;
-      if (t.candidates[i].query) row.shape = ShapeOf(*t.candidates[i].query);
-      row.correct = false;
-      out.rows.push_back(row);
-      ++out.foreign_readings;
-    }
+    out.foreign_readings += out.rows.size() - before;
   }
 }
 
@@ -116,23 +133,12 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
     }
     ++out.questions;
     out.db_of[qi] = q.db_id;
-    Translator translator(*db->schema, *db->index, db->values.get());
-    translator.UseShapeModel(nullptr);  // the shape features come from models that have not seen the question
-    Translation t = translator.Translate(q.question, db->conn->dialect(), stemmer);
-    out.masked_words[qi] = t.masked_words;
-    if (auto parsed = sql::ParseQuery(q.gold_sql, db->conn->dialect())) out.gold_shapes[qi] = ShapeOf(*parsed);
-    const exec::Limits reading_limits{kTrainingReadingTimeout, options.limits.max_rows, kReadingRunLimits.max_steps};
-    auto results = RunCandidates(t.candidates, *db->conn, reading_limits, options.max_candidates);
     const bool ordered = eval::OrderMatters(q.gold_sql);
-    for (size_t i = 0; i < results.size(); ++i) {
-      ScorerRow row;
-      row.question = qi;
-      row.rank = i;
-      row.features = t.candidates[i].features;
-      if (t.candidates[i].query) row.shape = ShapeOf(*t.candidates[i].query);
-      row.correct = results[i] && eval::ExStrict(*gold, *results[i], ordered);
-      out.rows.push_back(row);
-    }
+    Translation t = AddReadings(
+        q.question, *db, options, stemmer, qi,
+        [&](const std::optional<exec::ResultSet>& rs) { return rs && eval::ExStrict(*gold, *rs, ordered); }, out);
+    out.masked_words[qi] = std::move(t.masked_words);
+    if (auto parsed = sql::ParseQuery(q.gold_sql, db->conn->dialect())) out.gold_shapes[qi] = ShapeOf(*parsed);
   }
   if (options.progress) options.progress(bench.questions.size(), bench.questions.size());
   AddForeignQuestions(bench, options, dbs, stemmer, out);
@@ -300,20 +306,13 @@ namespace {
 
 // Trained::shape_accuracy and shape_majority.
 void ReportShapeModel(const Collected& d, const std::function<bool(size_t)>& held_out, double c, Trained& out) {
-  std::vector<std::vector<std::string>> words;
-  std::vector<Shape> shapes;
   std::vector<size_t> tested;
   for (size_t q = 0; q < d.gold_shapes.size(); ++q) {
-    if (!d.gold_shapes[q]) continue;
-    if (held_out(q)) {
-      tested.push_back(q);
-      continue;
-    }
-    words.push_back(d.masked_words[q]);
-    shapes.push_back(*d.gold_shapes[q]);
+    if (d.gold_shapes[q] && held_out(q)) tested.push_back(q);
   }
   if (tested.empty()) return;
-  const ShapeModel model = FitShapeModel(words, shapes, c);
+  const ShapeModel model = FitShapeModelOn(
+      d, [&](size_t q) { return !held_out(q); }, c);
   std::array<size_t, kShapePropertyCount> right{}, positive{};
   for (size_t q : tested) {
     const ShapePrediction p = model.Predict(d.masked_words[q]);
@@ -355,20 +354,16 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
   Collected report = d;
   SetOutOfFoldShapeFeatures(report, report_folds, options.shape_c);
   SetOutOfFoldShapeFeatures(d, ship_folds, options.shape_c);
-  std::vector<std::vector<std::string>> shape_words;
-  std::vector<Shape> shapes;
-  for (size_t q = 0; q < d.gold_shapes.size(); ++q) {
-    if (!d.gold_shapes[q]) continue;
-    shape_words.push_back(d.masked_words[q]);
-    shapes.push_back(*d.gold_shapes[q]);
-  }
-  out.shape = FitShapeModel(shape_words, shapes, options.shape_c);
+  out.shape = FitShapeModelOn(
+      d, [](size_t) { return true; }, options.shape_c);
+  const auto shaped =
+      std::count_if(d.gold_shapes.begin(), d.gold_shapes.end(), [](const auto& s) { return s.has_value(); });
   ReportShapeModel(d, reported, options.shape_c, out);
   out.shape_text = out.shape.Serialize(fmt::format(
       "Generated by `plainsql builtin train` (do not edit): the shape model of src/builtin/shape.h, one logistic\n"
       "regression per property (liblinear L1, C = {}) over the words and word pairs of {} masked questions ({}) that\n"
       "at least 2 of them have; {} inputs with a weight.",
-      options.shape_c, shapes.size(), options.source, out.shape.Inputs()));
+      options.shape_c, shaped, options.source, out.shape.Inputs()));
   std::vector<ScorerRow> fit_rows;
   for (const auto& row : report.rows) {
     if (!held_out(row.question)) fit_rows.push_back(row);
@@ -404,7 +399,7 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
   out.text = out.model.Serialize(fmt::format(
       "Generated by `plainsql builtin train` (do not edit): logistic regressions (liblinear L2, C = {}) over the\n"
       "features of src/builtin/scorer.h, fitted on {} readings of {} questions ({}), {} of them of questions asked of\n"
-      "another database (wrong; every {}th database asked one): the weight (P(right)), then the ranking weight (pairs\n"
+      "another database (wrong; one every {} questions): the weight (P(right)), then the ranking weight (pairs\n"
       "of a right and a wrong reading of one question).\n"
       "Held out ({} of the databases, {} questions): EX in the translator's order {:.4f}, ranked {:.4f}, best "
       "possible\n"

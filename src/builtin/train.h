@@ -101,6 +101,9 @@ RankingReport EvaluateScorer(const Collected& data, const ReadingScorer& scorer,
 ShapeModel FitShapeModel(const std::vector<std::vector<std::string>>& masked_words, const std::vector<Shape>& shapes,
                          double c, size_t min_questions = 2);
 
+/// The shape model fitted on the questions of `data` that have a gold shape and that `keep` selects.
+ShapeModel FitShapeModelOn(const Collected& data, const std::function<bool(size_t question)>& keep, double c);
+
 /// Sets the shape features of every row from a shape model that has not seen the row's question: questions are put in
 /// folds by `fold_of` (-1: in no fold); each fold's rows get the prediction of a model fitted on the questions of the
 /// other folds, the rows of questions in no fold that of a model fitted on every fold.

@@ -14,7 +14,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   // The best reading, then the same question with the first stored value that several columns hold read as the next
   // column that holds it ("Toledo" as a city, else as a customer's name): later readings, ranked lower.
   Choices first;
-  Translation out = Assemble(question, dialect, stemmer, first);
+  Translation out = Assemble(question, dialect, stemmer, first, true);
   if (out.candidates.empty()) return out;
   auto add = [&](Translation t, size_t alternative, double penalty) {
     for (auto& c : t.candidates) {
@@ -55,7 +55,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
 }
 
 Translation Translator::Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
-                                 Choices& choices) const {
+                                 Choices& choices, bool masked_words) const {
   Context context{schema_, index_, values_, dialect};
   Reading r(context);
   r.choices = choices;
@@ -83,7 +83,7 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   std::vector<ReadingFeatureVector> features;
   for (size_t i = 0; i < r.built.size(); ++i) features.push_back(FeaturesOfReading(r, i));
   out.unlinked = std::move(r.unlinked);
-  out.masked_words = MaskedWords(r);
+  if (masked_words) out.masked_words = MaskedWords(r);
   out.reason = std::move(r.reason);
   for (size_t i = 0; i < r.built.size(); ++i) {
     TranslatorCandidate c;

@@ -62,9 +62,10 @@ class Translator {
 
  private:
   /// One reading of the question: the passes of passes.h in order, `choices` saying which column a stored value
-  /// several columns hold is read in (and, on return, what the passes found about it).
-  Translation Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
-                       Choices& choices) const;
+  /// several columns hold is read in (and, on return, what the passes found about it); with `masked_words`, the
+  /// question as the shape model reads it too (Translate keeps the first reading's).
+  Translation Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer, Choices& choices,
+                       bool masked_words = false) const;
   const catalog::Schema& schema_;
   const SchemaIndex& index_;
   const ValueIndex* values_;
@@ -76,8 +77,8 @@ void SetShapeFeatures(std::vector<TranslatorCandidate>& candidates, const ShapeP
 
 /// How each reading is run for the scorer, in `ask` and in training: briefly, with few rows, and within a budget of
 /// SQLite instructions that stops a long reading at the same point on every machine, so training gives the same model
-/// on a loaded machine as on an idle one (a reading stopped counts as failed). 20 million instructions take about
-/// 0.3 to 0.8 s here; 5 of the 12,683 readings of Spider train pass it, all joins of six tables.
+/// on a loaded machine as on an idle one (a reading stopped counts as failed). 20 million instructions took 0.3 to
+/// 0.8 s here; when the budget was set, 5 of Spider train's 12,683 readings passed it, all joins of six tables.
 inline constexpr exec::Limits kReadingRunLimits{std::chrono::milliseconds(2'000), static_cast<int64_t>(kResultRowsSeen),
                                                 20'000'000};
 /// Training runs readings with kReadingRunLimits' budget and this wall-clock timeout, far beyond it, only as a guard.
