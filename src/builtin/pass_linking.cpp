@@ -33,6 +33,37 @@ void PreferNamedTables(Reading& r) {
                    [](const linking::LinkMatch& a, const linking::LinkMatch& b) { return a.score > b.score; });
 }
 
+// A link may stand for a mention: a whole phrase, or part of one that scores well enough.
+bool CanMention(const linking::LinkMatch& m) { return m.whole || m.score >= 0.5; }
+
+// The other links a mention could take: another element linked on exactly its tokens, at most kLinkMargin below the
+// link taken. The closest (smallest gap, then earliest mention) come first; Choices::link_choice = k swaps in the k-th.
+struct OtherLink {
+  double gap = 0;
+  size_t mention = 0;
+  const linking::LinkMatch* link = nullptr;
+};
+
+std::vector<OtherLink> OtherLinks(const Reading& r, const std::vector<double>& taken_scores) {
+  constexpr double kLinkMargin = 0.5;
+  constexpr size_t kMaxOtherLinks = 3;
+  std::vector<OtherLink> out;
+  for (size_t i = 0; i < r.mentions.size(); ++i) {
+    const Mention& m = r.mentions[i];
+    for (const auto& l : r.links) {
+      if (l.begin != m.begin || l.end != m.end || l.element == m.element || !CanMention(l)) continue;
+      const double gap = taken_scores[i] - l.score;
+      if (gap > kLinkMargin) continue;
+      const bool seen = std::any_of(out.begin(), out.end(),
+                                    [&](const OtherLink& o) { return o.mention == i && o.link->element == l.element; });
+      if (!seen) out.push_back({std::max(0.0, gap), i, &l});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const OtherLink& a, const OtherLink& b) { return a.gap < b.gap; });
+  if (out.size() > kMaxOtherLinks) out.resize(kMaxOtherLinks);
+  return out;
+}
+
 }  // namespace
 
 void LinkSchema(Reading& r) {
@@ -40,12 +71,28 @@ void LinkSchema(Reading& r) {
   for (const auto& m : r.links) {
     if (!Free(r, m)) continue;
     // A partial match only stands in for a column when nothing better names that word.
-    if (!m.whole && m.score < 0.5) continue;  // (boosted partial links pass)
+    if (!CanMention(m)) continue;  // (boosted partial links pass)
     r.mentions.push_back({m.element, m.begin, m.end, m.whole});
     for (size_t i = m.begin; i < m.end; ++i) r.used[i] = true;
-    r.linked_tables.insert(ToLower(r.ctx.index.Elements()[m.element].table));
   }
   std::sort(r.mentions.begin(), r.mentions.end(), [](const Mention& a, const Mention& b) { return a.begin < b.begin; });
+  // The scores of the links taken (links are best first: the first on a mention's span and element).
+  std::vector<double> taken;
+  for (const Mention& m : r.mentions) {
+    auto it = std::find_if(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& l) {
+      return l.element == m.element && l.begin == m.begin && l.end == m.end;
+    });
+    taken.push_back(it == r.links.end() ? 0.0 : it->score);
+  }
+  const std::vector<OtherLink> others = OtherLinks(r, taken);
+  r.choices.link_alternatives = others.size();
+  if (r.choices.link_choice > 0 && r.choices.link_choice <= others.size()) {
+    const OtherLink& o = others[r.choices.link_choice - 1];
+    r.mentions[o.mention].element = o.link->element;
+    r.mentions[o.mention].whole = o.link->whole;
+    r.choices.link_gap = o.gap;
+  }
+  for (const Mention& m : r.mentions) r.linked_tables.insert(ToLower(r.ctx.index.Elements()[m.element].table));
 }
 
 }  // namespace plainsql::builtin

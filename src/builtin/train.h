@@ -72,7 +72,8 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
 /// Whether a database is in the validation part (a stable hash of its name; `share` of them, 0..1).
 bool InValidation(const std::string& db_id, double share);
 
-/// liblinear's L2-regularised logistic regression on the rows (C = `c`); the threshold is left at 0.5.
+/// liblinear's L2-regularised logistic regressions (C = `c`): the ranking on pairs of a right and a wrong reading of
+/// one question, then P(right) on the reading the ranking puts first in each question; the threshold is left at 0.5.
 ReadingScorer FitReadingScorer(const std::vector<ScorerRow>& rows, double c);
 
 /// How a scorer ranks the candidates of a set of questions (questions without a candidate count as wrong).

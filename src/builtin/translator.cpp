@@ -47,6 +47,12 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
     add(std::move(t), k, 0.2 * static_cast<double>(k));
   }
+  // Another link for an ambiguous mention ("name" of the singer or of the song), the closest first.
+  for (size_t k = 1; k <= first.link_alternatives; ++k) {
+    Choices other;
+    other.link_choice = k;
+    add(Assemble(question, dialect, stemmer, other), 0, 0.15 * static_cast<double>(k));
+  }
   if (shape_model_ && !shape_model_->Empty()) {
     out.shape = shape_model_->Predict(out.masked_words);
     SetShapeFeatures(out.candidates, *out.shape);

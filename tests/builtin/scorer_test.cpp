@@ -100,6 +100,9 @@ TEST(ReadingScorer, FitLearnsWhatSeparatesRightFromWrong) {
   ReadingScorer ranked = FitReadingScorer(pairs, 1.0);
   EXPECT_LT(ranked.rank_weights[ReadingFeatureIndex("empty")], 0);
   EXPECT_GT(ranked.RankScore(rows[0].features), ranked.RankScore(rows[1].features));
+  // P(right) is the answer's: fitted on the reading the ranking puts first in each question. Here that reading is
+  // always the right one, the wrong ones are never answers, so nothing is learnt from them.
+  for (double w : ranked.weights) EXPECT_EQ(w, 0);
   // The same rows give the same model; one class alone gives all-zero weights.
   EXPECT_EQ(FitReadingScorer(rows, 1.0).weights, s.weights);
   std::vector<ScorerRow> one(rows.begin(), rows.begin() + 1);
