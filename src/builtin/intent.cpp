@@ -63,6 +63,8 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
          t[i - 1].lower == "sort" || t[i - 1].lower == "ranked")) {
       in.order_token = i + 1;
     }
+    // "in descending order of age": the column follows "order of".
+    if (w == "of" && i > 0 && t[i - 1].lower == "order" && !in.order_token) in.order_token = i + 1;
     // Limits: "top 3", "first 5", "the three lowest", "5 largest".
     if ((w == "top" || w == "first") && i + 1 < t.size()) {
       if (auto n = SmallNumber(t[i + 1])) in.limit = *n;
@@ -73,14 +75,23 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
         if (auto n = SmallNumber(t[i])) in.limit = *n;
       }
     }
-    // Superlatives.
+    // Superlatives. "most expensive", "least recently": the adjective after "most" / "least" names the quantity (the
+    // quantities list), so it is the superlative, not a count.
     static const words::WordMap kSuper = words::Pairs("superlatives");
-    if (auto it = kSuper.find(w); it != kSuper.end()) {
-      // "most recent" is one cue; "at least 3" is a comparison, not a superlative.
+    static const words::WordMap kQuantities = words::Pairs("quantities");
+    const bool by_adjective = (w == "most" || w == "least") && i + 1 < t.size() && kQuantities.count(t[i + 1].lower) &&
+                              !(i > 0 && t[i - 1].lower == "at");
+    const bool after_by_adjective =
+        i > 0 && (t[i - 1].lower == "most" || t[i - 1].lower == "least") && kQuantities.count(w);
+    if (by_adjective) {
+      in.superlatives.push_back({w == "most", i + 1, t[i + 1].text});
+    } else if (after_by_adjective) {
+      // read with the word before it
+    } else if (auto it = kSuper.find(w); it != kSuper.end()) {
+      // "at least 3" is a comparison, not a superlative.
       bool at_least = w == "least" && i > 0 && t[i - 1].lower == "at";
       bool at_most = w == "most" && i > 0 && t[i - 1].lower == "at";
-      bool most_recent = w == "most" && Is(t, i + 1, "recent");
-      if (!at_least && !at_most && !most_recent) {
+      if (!at_least && !at_most) {
         in.superlatives.push_back({it->second == "desc", i, t[i].text});
       }
     }

@@ -181,6 +181,14 @@ void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
   if (r.group) {
     s.group_by.push_back(a.Ref(*r.group));
   } else if (r.group_by_count || r.having) {
+    // Grouped by the subject's key, a shown column of another could group instead ("the city with the most students":
+    // per city, not per student): another reading (Choices::group_by_shown).
+    const bool own_rows =
+        (r.having && ToLower(r.having->counted) == ToLower(r.subject) && !r.group_by_count) || r.by_shown;
+    if (!own_rows && std::any_of(r.shown.begin(), r.shown.end(), [&](const ColumnRef& c) { return a.Has(c.table); })) {
+      r.choices.group_varies = true;
+      if (r.choices.group_by_shown) r.by_shown = true;
+    }
     if (auto key = SubjectKey(r, a)) {
       s.group_by.push_back(std::move(*key));
     } else {

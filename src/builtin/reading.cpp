@@ -1,6 +1,8 @@
 // Questions the passes ask of a reading and of the schema (see reading.h).
 #include "builtin/reading.h"
 
+#include <algorithm>
+
 #include "builtin/words.h"
 #include "common/strings.h"
 
@@ -61,11 +63,52 @@ void MarkConsumed(Reading& r, const ColumnRef& c) {
   }
 }
 
+namespace {
+
+bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
+  auto same = [&](const std::string& c) { return EqualsIgnoreCase(c, column); };
+  if (std::any_of(t.primary_key.begin(), t.primary_key.end(), same)) return true;
+  return std::any_of(t.foreign_keys.begin(), t.foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
+    return std::any_of(fk.columns.begin(), fk.columns.end(), same);
+  });
+}
+
+// No mention names a numeric column: a word near the comparison that no link took may still be part of one's name
+// ("price above 10000": price_range; "more than two bathrooms": bathroom_count), where the linker only takes a name's
+// last word alone. Words nearest the cue first, on either side; the subject's columns, then the linked tables'; key
+// columns are not quantities.
+std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
+  constexpr size_t kReach = 4;
+  std::vector<std::string> tables = {r.subject};
+  for (const auto& t : r.linked_tables) tables.push_back(t);
+  for (size_t d = 1; d <= kReach; ++d) {
+    for (size_t k : {token - d, token + d}) {  // (token - d wraps past the end when d > token)
+      if (k >= r.tokens.size() || r.used[k]) continue;
+      const retrieval::Token& w = r.tokens[k];
+      if (w.kind != retrieval::TokenKind::kWord || retrieval::IsStopWord(w.lower) || w.stem.size() < 3) continue;
+      for (const auto& name : tables) {
+        const catalog::Table* t = r.ctx.schema.FindTable(name);
+        if (!t) continue;
+        for (const auto& c : t->columns) {
+          if (c.type_class != catalog::TypeClass::kNumeric || IsKeyColumn(*t, c.name)) continue;
+          if (ToLower(c.name).find(w.stem) == std::string::npos) continue;
+          r.used[k] = true;
+          return ColumnRef{t->name, c.name};
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint) {
-  if (!hint.empty()) {
-    if (auto c = ColumnNamed(r.ctx.schema, r.subject, hint)) return c;
+  // A hint may list words to try in turn ("date/year" for "recently").
+  for (const std::string& word : hint.empty() ? std::vector<std::string>{} : Split(hint, '/')) {
+    if (auto c = ColumnNamed(r.ctx.schema, r.subject, word)) return c;
     for (const auto& t : r.linked_tables) {
-      if (auto c = ColumnNamed(r.ctx.schema, t, hint)) return c;
+      if (auto c = ColumnNamed(r.ctx.schema, t, word)) return c;
     }
   }
   std::optional<size_t> best;
@@ -79,7 +122,7 @@ std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string
       best_distance = d;
     }
   }
-  if (!best) return std::nullopt;
+  if (!best) return NumericByWord(r, token);
   r.consumed.insert(*best);
   const auto& el = ElementOf(r, r.mentions[*best]);
   return ColumnRef{el.table, el.column};

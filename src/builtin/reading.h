@@ -95,12 +95,14 @@ struct Choices {
   bool used_tables_only = false;    // join only the tables a column of the reading needs, not those merely named
   size_t value_choice = 0;          // which column holds the varied value (0: the preferred one)
   size_t link_choice = 0;           // which other link a mention takes (0: none, as linked; see LinkSchema)
+  bool group_by_shown = false;      // a count per group groups by the column shown, not the subject's key
   bool value_seen = false;          // set by the passes: the varied value was met
   size_t value_alternatives = 0;    // set by the passes: how many other columns hold it
   std::string varied_table;         // set by the passes: the table of the column chosen for it
   bool lost = false;                // set by the passes: that table was dropped (no join to the subject)
   bool outputs_vary = false;        // set by the passes: another output choice would give another select list
   size_t link_alternatives = 0;     // set by the passes: how many other links LinkSchema offers
+  bool group_varies = false;        // set by the passes: group_by_shown would group by another column
   double link_gap = 0;              // set by the passes: how much lower the link taken by link_choice scored
   size_t named_only_tables = 0;     // set by the passes: tables joined only because the question names them
   size_t named_only_as_column = 0;  // set by the passes: of those, named by words that also name a column of a table

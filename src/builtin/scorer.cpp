@@ -126,6 +126,7 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
   }
   Set(f, "first_only", r.choices.outputs == OutputChoice::kFirstOnly ? 1.0 : 0.0);
   Set(f, "with_used", r.choices.outputs == OutputChoice::kWithUsed ? 1.0 : 0.0);
+  if (r.choices.group_by_shown) Set(f, "group_by_shown", 1.0);
   if (r.choices.link_choice > 0) {
     Set(f, "link_varied", 1.0);
     Set(f, "link_gap", r.choices.link_gap);

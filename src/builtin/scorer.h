@@ -17,7 +17,7 @@ namespace plainsql::builtin {
 struct Reading;
 
 /// The features, in order: what a reading found and built (from the reading), then what running it gave.
-inline constexpr std::array<std::string_view, 44> kReadingFeatures = {
+inline constexpr std::array<std::string_view, 45> kReadingFeatures = {
     "coverage",              // share of the question's content words the reading accounts for
     "unlinked",              // log(1 + content words nothing accounts for)
     "rank",                  // the build pass's order of this candidate (0: as read, 1: the other reading of a pair)
@@ -54,6 +54,7 @@ inline constexpr std::array<std::string_view, 44> kReadingFeatures = {
     "distinct_cue",          // "different" / "distinct" / "unique" in the question
     "link_varied",           // a mention takes another link than the best (Choices::link_choice)
     "link_gap",              // how much lower that link scored
+    "group_by_shown",        // a count per group by the column shown instead of the subject's key (Choices)
     "shape_fit",             // mean log P of the reading's shape under the shape model's prediction (shape.h)
     "shape_worst",           // the lowest of those log P: the property the prediction most disagrees with
     "fails",                 // running it failed

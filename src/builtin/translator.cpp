@@ -47,6 +47,12 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
     add(std::move(t), k, 0.2 * static_cast<double>(k));
   }
+  // A count per group by the column shown rather than per subject row.
+  if (first.group_varies) {
+    Choices other;
+    other.group_by_shown = true;
+    add(Assemble(question, dialect, stemmer, other), 0, 0.1);
+  }
   // Another link for an ambiguous mention ("name" of the singer or of the song), the closest first.
   for (size_t k = 1; k <= first.link_alternatives; ++k) {
     Choices other;
