@@ -66,6 +66,30 @@ std::vector<OtherLink> OtherLinks(const Reading& r, const std::vector<double>& t
 
 }  // namespace
 
+std::vector<retrieval::Token> ExpandCoordinatedNames(const std::vector<retrieval::Token>& tokens,
+                                                     const linking::SchemaIndex& index) {
+  using retrieval::TokenKind;
+  auto word = [&](size_t i) {
+    return i < tokens.size() && tokens[i].kind == TokenKind::kWord && !retrieval::IsStopWord(tokens[i].lower);
+  };
+  std::vector<retrieval::Token> out;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    out.push_back(tokens[i]);
+    // tokens: i "first", i + 1 "and" / "or", i + 2 "last", i + 3 "names"
+    const bool coordinated = word(i) && i + 1 < tokens.size() &&
+                             (tokens[i + 1].lower == "and" || tokens[i + 1].lower == "or") && word(i + 2) &&
+                             word(i + 3);
+    if (!coordinated) continue;
+    const std::vector<retrieval::Token> pair = {tokens[i], tokens[i + 3]};
+    const auto links = linking::Link(index, pair);
+    const bool named = std::any_of(links.begin(), links.end(), [](const linking::LinkMatch& m) {
+      return m.begin == 0 && m.end == 2 && !m.related;
+    });
+    if (named) out.push_back(tokens[i + 3]);
+  }
+  return out;
+}
+
 void LinkSchema(Reading& r) {
   PreferNamedTables(r);
   for (const auto& m : r.links) {

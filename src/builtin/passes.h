@@ -10,6 +10,11 @@ namespace plainsql::builtin {
 
 using Pass = void (*)(Reading&);
 
+/// pass_linking.cpp — before the passes: "the first and last names" is read as "the first names and last names" when
+/// the first word and the shared noun name a column together (first_name), so each coordinated name links whole.
+std::vector<retrieval::Token> ExpandCoordinatedNames(const std::vector<retrieval::Token>& tokens,
+                                                     const linking::SchemaIndex& index);
+
 /// pass_cues.cpp — cue words ("how many", "sorted by", superlatives) are marked used: they name no table or column.
 void MaskCues(Reading& r);
 /// pass_linking.cpp — the tables and columns the question names (`mentions`), best links first, one per token span,

@@ -71,7 +71,7 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   Context context{schema_, index_, values_, dialect};
   Reading r(context);
   r.choices = choices;
-  r.tokens = retrieval::Tokenize(question, stemmer);
+  r.tokens = ExpandCoordinatedNames(retrieval::Tokenize(question, stemmer), index_);
   r.intent = ReadIntent(r.tokens);
   // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and

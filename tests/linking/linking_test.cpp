@@ -250,6 +250,40 @@ TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
   EXPECT_TRUE(Link(index, Tokenize("Nothing relevant here", st)).empty());
 }
 
+TEST(Linker, TheLastWordsOfALongerNameArePartOfIt) {
+  // "first name" names customer_first_name: a partial match of two words, above a whole one-word name ("name") and
+  // below a whole two-word one.
+  Stemmer st;
+  catalog::Schema schema;
+  catalog::Table customer;
+  customer.name = "customer";
+  for (const char* name : {"customer_first_name", "name", "last_name"}) {
+    catalog::Column c;
+    c.name = name;
+    c.type = "text";
+    customer.columns.push_back(c);
+  }
+  schema.tables.push_back(customer);
+  SchemaIndex index(schema, st);
+  auto links = Link(index, Tokenize("the first name and last name", st));
+  auto find = [&](const std::string& column, size_t begin) {
+    return std::find_if(links.begin(), links.end(), [&](const LinkMatch& m) {
+      return index.Elements()[m.element].column == column && m.begin == begin;
+    });
+  };
+  auto first = find("customer_first_name", 1);
+  ASSERT_NE(first, links.end());
+  EXPECT_FALSE(first->whole);
+  EXPECT_EQ(first->end, 3u);
+  auto name = find("name", 2);
+  ASSERT_NE(name, links.end());
+  EXPECT_GT(first->score, name->score);
+  auto last = find("last_name", 4);
+  ASSERT_NE(last, links.end());
+  EXPECT_TRUE(last->whole);
+  EXPECT_GT(last->score, first->score);
+}
+
 TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   const naturalness::Expander& expander = ShippedExpander();
   Stemmer st;
