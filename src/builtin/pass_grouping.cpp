@@ -43,10 +43,10 @@ void ReadSuperlative(Reading& r) {
     // Only the mention that names the ordering is used up: "the name and age of the oldest singer" shows age.
     r.order_column = next_column;
     MarkMention(r, s.token + 1);
-  } else {
-    r.order_column = NumericNear(r, s.token, QuantityOf(word));
   }
-  r.order_desc = s.descending;
+  bool reversed = false;  // "the oldest" by a date: the earliest
+  if (!counts && !next_column) r.order_column = NumericNear(r, s.token, QuantityOf(word), &reversed);
+  r.order_desc = s.descending != reversed;
   r.limit = "1";
 }
 

@@ -103,12 +103,17 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
 
 }  // namespace
 
-std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint) {
-  // A hint may list words to try in turn ("date/year" for "recently").
-  for (const std::string& word : hint.empty() ? std::vector<std::string>{} : Split(hint, '/')) {
-    if (auto c = ColumnNamed(r.ctx.schema, r.subject, word)) return c;
-    for (const auto& t : r.linked_tables) {
-      if (auto c = ColumnNamed(r.ctx.schema, t, word)) return c;
+std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint, bool* reversed) {
+  for (const std::string& alternative : hint.empty() ? std::vector<std::string>{} : Split(hint, '/')) {
+    const bool other_way = alternative.starts_with('-');
+    if (other_way && !reversed) continue;
+    const std::string word = other_way ? alternative.substr(1) : alternative;
+    std::optional<ColumnRef> c = ColumnNamed(r.ctx.schema, r.subject, word);
+    for (auto t = r.linked_tables.begin(); !c && t != r.linked_tables.end(); ++t)
+      c = ColumnNamed(r.ctx.schema, *t, word);
+    if (c) {
+      if (reversed) *reversed = other_way;
+      return c;
     }
   }
   std::optional<size_t> best;

@@ -198,7 +198,9 @@ void MarkMention(Reading& r, size_t token);
 /// Marks the mentions of column `c` as used.
 void MarkConsumed(Reading& r, const ColumnRef& c);
 /// The numeric column named nearest to `token` (before it first), else one named after `hint` (marked used).
-std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint);
+/// A hint lists words to try in turn ("date/year"); a word marked '-' ("oldest": "age/-date") counts the other way
+/// (the oldest has the earliest date) and is tried only when `reversed` is given, which says whether it was the one.
+std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint, bool* reversed = nullptr);
 /// The quantity an adjective or superlative names ("oldest" → age).
 std::string QuantityOf(std::string_view word);
 /// The quantity a unit at `at` names: "30 years old" → age, "10 lbs" → weight.

@@ -137,8 +137,8 @@ struct LinkMatch {
 /// Every match of a schema element in the question's tokens, best first. A whole phrase matches contiguous tokens
 /// (stop words inside are skipped); the last two or more words of a longer phrase are a partial match ("first name" for
 /// "customer_first_name", above one whole word, below two); a single non-stop word matching the head (last word) of a
-/// longer phrase is a partial match ("names" for "song_name" scores below "song names"). A question word may also match a schema word
-/// through WordNet (SchemaIndex::AlternativesFor), at the alternative's weight.
+/// longer phrase is a partial match ("names" for "song_name" scores below "song names"). A question word may also match
+/// a schema word through WordNet (SchemaIndex::AlternativesFor), at the alternative's weight.
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens,
                             const LinkOptions& options = {});
 
