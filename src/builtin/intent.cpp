@@ -83,11 +83,10 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
                               !(i > 0 && t[i - 1].lower == "at");
     const bool after_by_adjective =
         i > 0 && (t[i - 1].lower == "most" || t[i - 1].lower == "least") && kQuantities.count(w);
+    auto it = kSuper.find(w);
     if (by_adjective) {
       in.superlatives.push_back({w == "most", i + 1, t[i + 1].text});
-    } else if (after_by_adjective) {
-      // read with the word before it
-    } else if (auto it = kSuper.find(w); it != kSuper.end()) {
+    } else if (!after_by_adjective && it != kSuper.end()) {  // (an adjective after "most" was read with it)
       // "at least 3" is a comparison, not a superlative.
       bool at_least = w == "least" && i > 0 && t[i - 1].lower == "at";
       bool at_most = w == "most" && i > 0 && t[i - 1].lower == "at";

@@ -162,13 +162,17 @@ std::optional<sql::Expr> Where(const std::vector<Cond>& conds, const std::vector
   return tree::AllOf(std::move(groups));
 }
 
-// Counting per subject row groups by its key; counting the subject's own rows ("statuses shared by more than two
-// roller coasters") groups by what is shown.
+// Counting the subject's own rows ("statuses shared by more than two roller coasters") rather than rows per subject
+// row.
+bool CountsOwnRows(const Reading& r) {
+  return (r.having && ToLower(r.having->counted) == ToLower(r.subject) && !r.group_by_count) || r.by_shown;
+}
+
+// Counting per subject row groups by its key; counting the subject's own rows groups by what is shown.
 std::optional<sql::Expr> SubjectKey(const Reading& r, const Aliases& a) {
   const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
-  bool own_rows = (r.having && ToLower(r.having->counted) == ToLower(r.subject) && !r.group_by_count) || r.by_shown;
   bool keyed = t && !t->primary_key.empty();
-  if (keyed && !own_rows) return a.Ref(r.subject, t->primary_key.front());
+  if (keyed && !CountsOwnRows(r)) return a.Ref(r.subject, t->primary_key.front());
   for (const auto& c : r.shown) {
     if (a.Has(c.table)) return a.Ref(c);
   }
@@ -183,9 +187,8 @@ void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
   } else if (r.group_by_count || r.having) {
     // Grouped by the subject's key, a shown column of another could group instead ("the city with the most students":
     // per city, not per student): another reading (Choices::group_by_shown).
-    const bool own_rows =
-        (r.having && ToLower(r.having->counted) == ToLower(r.subject) && !r.group_by_count) || r.by_shown;
-    if (!own_rows && std::any_of(r.shown.begin(), r.shown.end(), [&](const ColumnRef& c) { return a.Has(c.table); })) {
+    if (!CountsOwnRows(r) &&
+        std::any_of(r.shown.begin(), r.shown.end(), [&](const ColumnRef& c) { return a.Has(c.table); })) {
       r.choices.group_varies = true;
       if (r.choices.group_by_shown) r.by_shown = true;
     }

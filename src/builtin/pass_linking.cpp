@@ -44,7 +44,7 @@ struct OtherLink {
   const linking::LinkMatch* link = nullptr;
 };
 
-std::vector<OtherLink> OtherLinks(const Reading& r, const std::vector<double>& taken_scores) {
+std::vector<OtherLink> OtherLinks(const Reading& r) {
   constexpr double kLinkMargin = 0.5;
   constexpr size_t kMaxOtherLinks = 3;
   std::vector<OtherLink> out;
@@ -52,7 +52,7 @@ std::vector<OtherLink> OtherLinks(const Reading& r, const std::vector<double>& t
     const Mention& m = r.mentions[i];
     for (const auto& l : r.links) {
       if (l.begin != m.begin || l.end != m.end || l.element == m.element || !CanMention(l)) continue;
-      const double gap = taken_scores[i] - l.score;
+      const double gap = m.score - l.score;
       if (gap > kLinkMargin) continue;
       const bool seen = std::any_of(out.begin(), out.end(),
                                     [&](const OtherLink& o) { return o.mention == i && o.link->element == l.element; });
@@ -96,24 +96,15 @@ void LinkSchema(Reading& r) {
     if (!Free(r, m)) continue;
     // A partial match only stands in for a column when nothing better names that word.
     if (!CanMention(m)) continue;  // (boosted partial links pass)
-    r.mentions.push_back({m.element, m.begin, m.end, m.whole});
+    r.mentions.push_back({m.element, m.begin, m.end, m.whole, m.score});
     for (size_t i = m.begin; i < m.end; ++i) r.used[i] = true;
   }
   std::sort(r.mentions.begin(), r.mentions.end(), [](const Mention& a, const Mention& b) { return a.begin < b.begin; });
-  // The scores of the links taken (links are best first: the first on a mention's span and element).
-  std::vector<double> taken;
-  for (const Mention& m : r.mentions) {
-    auto it = std::find_if(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& l) {
-      return l.element == m.element && l.begin == m.begin && l.end == m.end;
-    });
-    taken.push_back(it == r.links.end() ? 0.0 : it->score);
-  }
-  const std::vector<OtherLink> others = OtherLinks(r, taken);
+  const std::vector<OtherLink> others = OtherLinks(r);
   r.choices.link_alternatives = others.size();
   if (r.choices.link_choice > 0 && r.choices.link_choice <= others.size()) {
     const OtherLink& o = others[r.choices.link_choice - 1];
-    r.mentions[o.mention].element = o.link->element;
-    r.mentions[o.mention].whole = o.link->whole;
+    r.mentions[o.mention] = {o.link->element, o.link->begin, o.link->end, o.link->whole, o.link->score};
     r.choices.link_gap = o.gap;
   }
   for (const Mention& m : r.mentions) r.linked_tables.insert(ToLower(r.ctx.index.Elements()[m.element].table));

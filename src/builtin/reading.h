@@ -54,6 +54,7 @@ struct Filter {
 struct Mention {
   size_t element = 0, begin = 0, end = 0;  // an index into the schema index's elements; tokens [begin, end)
   bool whole = true;                       // every word of a name matched, not just its head word
+  double score = 0;                        // the link's score (linking::LinkMatch)
 };
 
 /// "names containing the word 'court'", "starting with 'A'": a LIKE on a text column.
