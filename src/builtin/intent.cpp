@@ -116,8 +116,9 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
     } else {
       continue;
     }
-    // "between 5 and 10"
-    if (i >= 1 && Is(t, i - 1, "between") && Is(t, i + 1, "and") && IsNumber(t, i + 2)) {
+    // "between 5 and 10", "between 50 to 100"
+    const bool to_or_and = Is(t, i + 1, "and") || Is(t, i + 1, "to");
+    if (i >= 1 && Is(t, i - 1, "between") && to_or_and && IsNumber(t, i + 2)) {
       in.comparisons.push_back({"BETWEEN", t[i].lower, t[i + 2].lower, i - 1, i, "", false});
       continue;
     }
@@ -129,7 +130,7 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
         continue;
       }
     }
-    if (i >= 3 && Is(t, i - 1, "and") && Is(t, i - 3, "between")) continue;  // the upper bound, taken above
+    if (i >= 3 && (Is(t, i - 1, "and") || Is(t, i - 1, "to")) && Is(t, i - 3, "between")) continue;  // taken above
     // Look back up to 3 words for a cue: "more than 30", "at least 3", "before 2010", "older than 30".
     // Function words and "year" do not count: "before the year of 2010".
     for (size_t back = 1, words = 0; words < 3 && back <= i && back <= 6; ++back) {

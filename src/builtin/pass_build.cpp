@@ -80,11 +80,26 @@ struct Cond {
   std::string op;
 };
 
+// A filter's condition. A number compared with a column that keeps its numbers as text (ValueIndex::HoldsNumbers) is
+// compared as a number: "fewer than 100 days" must not read '99' as more than '100', as comparing the text would (and
+// PostgreSQL compares no text with a number); equal to one, it is written as the text.
+sql::Expr NumberCondition(const Reading& r, const Aliases& a, const Filter& f) {
+  if (f.value.kind != Literal::Kind::kNumber || IsNumericColumn(r.ctx.schema, f.col)) {
+    return tree::Condition(r.ctx.dialect, a.Ref(f.col), f);
+  }
+  if (f.op == "=" || f.op == "!=") {
+    Filter text = f;
+    text.value.kind = Literal::Kind::kString;
+    return tree::Condition(r.ctx.dialect, a.Ref(f.col), text);
+  }
+  return tree::Condition(r.ctx.dialect, tree::Cast(a.Ref(f.col), "REAL"), f);
+}
+
 // The conditions in question order: the filters, the NOT IN of the negation, then the years.
 std::vector<Cond> Conditions(const Reading& r, const Aliases& a) {
   std::vector<Cond> conds;
   for (const auto& f : r.filters) {
-    Cond c{tree::Condition(r.ctx.dialect, a.Ref(f.col), f), f.col, f.at, f.op == "=", 0, false, f.op};
+    Cond c{NumberCondition(r, a, f), f.col, f.at, f.op == "=", 0, false, f.op};
     std::string text = tree::ValueText(r.ctx.dialect, f.value);
     if (!text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-')) {
       c.number = std::atof(text.c_str());

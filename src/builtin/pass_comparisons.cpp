@@ -17,7 +17,7 @@ void CompareWithAverage(Reading& r, const Comparison& c) {
   std::optional<ColumnRef> col;
   if (!QuantityOf(c.adjective).empty()) col = NumericNear(r, c.cue, QuantityOf(c.adjective));
   for (size_t k = c.number + 1; !col && k < r.tokens.size() && k <= c.number + 2; ++k) {
-    if (auto named = ColumnAt(r, k); named && IsNumericColumn(r.ctx.schema, *named)) {
+    if (auto named = ColumnAt(r, k); named && HoldsQuantities(r.ctx, *named)) {
       col = named;
       MarkMention(r, k);
     }
@@ -54,6 +54,17 @@ bool CountPerGroup(Reading& r, const Comparison& c) {
   r.notes.push_back(counted ? fmt::format("a count of {} per group {} {}", *counted, c.op, c.value)
                             : fmt::format("a count per group {} {}", c.op, c.value));
   return true;
+}
+
+// BETWEEN's upper bound is the next number after the lower one: accounted for with it.
+void MarkHigh(Reading& r, const Comparison& c) {
+  if (c.high.empty()) return;
+  for (size_t k = c.number + 1; k < r.tokens.size(); ++k) {
+    if (r.tokens[k].kind == TokenKind::kNumber && r.tokens[k].lower == c.high) {
+      r.used[k] = true;
+      return;
+    }
+  }
 }
 
 // The date column named nearest to the cue.
@@ -111,6 +122,7 @@ void CompareDate(Reading& r, const Comparison& c) {
     return;
   }
   r.used[c.cue] = r.used[c.number] = true;
+  MarkHigh(r, c);
   Literal high;
   if (!c.high.empty()) high = {Literal::Kind::kString, c.high, {}};
   r.filters.push_back({*col, c.op, {Literal::Kind::kString, c.value, {}}, high, c.cue});
@@ -130,9 +142,55 @@ void CompareNumber(Reading& r, const Comparison& c) {
     return;
   }
   r.used[c.cue] = r.used[c.number] = true;
+  MarkHigh(r, c);
   Literal high;
   if (!c.high.empty()) high = {Literal::Kind::kNumber, c.high, {}};
   r.filters.push_back({*col, c.op, {Literal::Kind::kNumber, c.value, {}}, high, c.cue});
+}
+
+bool IsYear(const std::string& number) { return number.size() == 4 && number >= "1800" && number <= "2100"; }
+
+// "18 years old", "4 minutes": a number and the unit after it, with no comparison, is the quantity the unit names
+// equal to the number.
+bool NumberWithUnit(Reading& r, size_t i) {
+  if (i + 1 >= r.tokens.size()) return false;
+  const std::string hint = QuantityOfUnit(r.tokens, i + 1);
+  if (hint.empty()) return false;
+  auto col = NumericNear(r, i, hint);
+  if (!col) return false;
+  r.filters.push_back({*col, "=", {Literal::Kind::kNumber, r.tokens[i].lower, {}}, {}, i});
+  r.used[i] = r.used[i + 1] = true;
+  if (i + 2 < r.tokens.size() && IsWord(r.tokens[i + 2], "old")) r.used[i + 2] = true;
+  return true;
+}
+
+// "student 1004", "store 1", "flight number 99", "the aircraft that has an id of 12": a number right after a table's
+// name, or after a word saying it identifies something ("id", "number", "no") with the table named before that (else
+// the subject), is the table's primary key (one column). Right after a table's name, a year is left to ReadNumbers'
+// lone years ("films 2010").
+bool NumberAsKey(Reading& r, size_t i) {
+  size_t k = i;
+  bool id_word = false;
+  while (k > 0 && i - k < 5 && r.tokens[k - 1].kind == TokenKind::kWord) {
+    const std::string& w = r.tokens[k - 1].lower;
+    if (w == "id" || w == "number" || w == "no") {
+      id_word = true;
+    } else if (!IsStopWord(w) || r.used[k - 1]) {
+      break;
+    }
+    --k;
+  }
+  std::optional<std::string> table = k > 0 ? TableAt(r, k - 1) : std::nullopt;
+  if (!id_word && (!table || k != i || IsYear(r.tokens[i].lower))) return false;
+  const catalog::Table* t = r.ctx.schema.FindTable(table ? *table : r.subject);
+  if (!t || t->primary_key.size() != 1) return false;
+  ColumnRef key{t->name, t->primary_key.front()};
+  const bool numeric = IsNumericColumn(r.ctx.schema, key);
+  r.filters.push_back(
+      {key, "=", {numeric ? Literal::Kind::kNumber : Literal::Kind::kString, r.tokens[i].lower, {}}, {}, i});
+  for (size_t j = k; j <= i; ++j) r.used[j] = true;
+  r.notes.push_back(fmt::format("{} is {}.{}", r.tokens[i].text, key.table, key.column));
+  return true;
 }
 
 }  // namespace
@@ -154,25 +212,49 @@ void ReadComparisons(Reading& r) {
 
 void ReadNumbers(Reading& r) {
   const auto& tokens = r.tokens;
-  // A number right after a column's name: "student with ID 1004", "room number 101" → that column equals it.
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
+    // A number right after a column's name: "student with ID 1004", "room number 101", "age either 24 or 25".
     size_t k = i;
-    while (k > 0 && tokens[k - 1].kind == TokenKind::kWord && IsStopWord(tokens[k - 1].lower) && i - k < 2) --k;
-    if (k == 0) continue;
-    auto col = ColumnAt(r, k - 1);
-    if (!col) continue;
-    bool numeric = IsNumericColumn(r.ctx.schema, *col);
-    r.filters.push_back(
-        {*col, "=", {numeric ? Literal::Kind::kNumber : Literal::Kind::kString, tokens[i].lower, {}}, {}, i});
+    while (k > 0 && tokens[k - 1].kind == TokenKind::kWord &&
+           (IsStopWord(tokens[k - 1].lower) || tokens[k - 1].lower == "either") && i - k < 2) {
+      --k;
+    }
+    std::optional<ColumnRef> col = k > 0 ? ColumnAt(r, k - 1) : std::nullopt;
+    if (col) {
+      MarkMention(r, k - 1);
+    } else if (NumberWithUnit(r, i)) {
+      col = r.filters.back().col;
+    } else if (auto after = ColumnAt(r, i + 1); after && HoldsQuantities(r.ctx, *after)) {
+      // Right before one: "rated 3 stars", "5 star ratings".
+      col = after;
+      MarkMention(r, i + 1);
+    } else if (NumberAsKey(r, i)) {
+      col = r.filters.back().col;
+    } else {
+      continue;
+    }
+    const Literal::Kind kind = IsNumericColumn(r.ctx.schema, *col) ? Literal::Kind::kNumber : Literal::Kind::kString;
+    if (!r.used[i]) r.filters.push_back({*col, "=", {kind, tokens[i].lower, {}}, {}, i});
     r.used[i] = true;
-    MarkMention(r, k - 1);
+    // The numbers coordinated with it are values of the same column: "district 1 or 2", "3 or 4 stars".
+    auto coordinated = [&](size_t number, size_t between) {
+      return number < tokens.size() && tokens[number].kind == TokenKind::kNumber && !r.used[number] &&
+             (IsWord(tokens[between], "or") || IsWord(tokens[between], "and"));
+    };
+    for (size_t j = i; j >= 2 && coordinated(j - 2, j - 1); j -= 2) {
+      r.filters.push_back({*col, "=", {kind, tokens[j - 2].lower, {}}, {}, j - 2});
+      r.used[j - 2] = true;
+    }
+    for (size_t j = i; coordinated(j + 2, j + 1); j += 2) {
+      r.filters.push_back({*col, "=", {kind, tokens[j + 2].lower, {}}, {}, j + 2});
+      r.used[j + 2] = true;
+    }
   }
   // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR).
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
-    bool year = tokens[i].lower.size() == 4 && tokens[i].lower >= "1800" && tokens[i].lower <= "2100";
-    if (year) {
+    if (IsYear(tokens[i].lower)) {
       r.years.push_back(tokens[i].lower);
       r.used[i] = true;
     }

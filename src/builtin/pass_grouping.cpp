@@ -21,7 +21,7 @@ bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggrega
   size_t k = a.token + 1;
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   auto named = ColumnAt(r, k);
-  return other_aggregates || (named && IsNumericColumn(r.ctx.schema, *named));
+  return other_aggregates || (named && HoldsQuantities(r.ctx, *named));
 }
 
 // A superlative: "the oldest singer" orders by the quantity and keeps one row; "the stadium with the most concerts"

@@ -94,6 +94,14 @@ sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool di
   return e;
 }
 
+sql::Expr Cast(sql::Expr e, std::string type) {
+  sql::Expr c;
+  c.kind = sql::ExprKind::kCast;
+  c.args.push_back(std::move(e));
+  c.type.name = std::move(type);
+  return c;
+}
+
 sql::Expr CountStar() {
   sql::Expr e = Function("count", {});
   e.star_arg = true;

@@ -29,6 +29,8 @@ sql::Expr String(const std::string& text);
 /// function(args), function(DISTINCT arg), count(*).
 sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool distinct = false);
 sql::Expr CountStar();
+/// CAST(e AS type).
+sql::Expr Cast(sql::Expr e, std::string type);
 /// A literal of a filter in the dialect (the true literal from `dialect.true_literal`).
 sql::Expr Value(const sql::Dialect& d, const Literal& literal);
 /// The literal's text as SQL, for deciding whether two conditions compare numbers.

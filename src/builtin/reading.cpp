@@ -22,6 +22,10 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c) {
   return col && col->type_class == catalog::TypeClass::kNumeric;
 }
 
+bool HoldsQuantities(const Context& ctx, const ColumnRef& c) {
+  return IsNumericColumn(ctx.schema, c) || (ctx.values && ctx.values->HoldsNumbers(c.table, c.column));
+}
+
 std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::string& table, std::string_view word) {
   const catalog::Table* t = schema.FindTable(table);
   if (!t) return std::nullopt;
@@ -73,10 +77,21 @@ bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
   });
 }
 
+// Whether a word of a column's name, as the schema index stems it, is `stem` ("memories": Memory_in_G).
+bool NameHasStem(const Reading& r, const std::string& table, const std::string& column, const std::string& stem) {
+  for (const auto& el : r.ctx.index.Elements()) {
+    if (!EqualsIgnoreCase(el.table, table) || !EqualsIgnoreCase(el.column, column)) continue;
+    for (const auto& phrase : el.phrases) {
+      if (std::find(phrase.begin(), phrase.end(), stem) != phrase.end()) return true;
+    }
+  }
+  return false;
+}
+
 // No mention names a numeric column: a word near the comparison that no link took may still be part of one's name
-// ("price above 10000": price_range; "more than two bathrooms": bathroom_count), where the linker only takes a name's
-// last word alone. Words nearest the cue first, on either side; the subject's columns, then the linked tables'; key
-// columns are not quantities.
+// ("price above 10000": price_range; "more than two bathrooms": bathroom_count; "memories": Memory_in_G), where the
+// linker only takes a name's last word alone. Words nearest the cue first, on either side; the subject's columns, then
+// the linked tables'; key columns are not quantities.
 std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
   constexpr size_t kReach = 4;
   std::vector<std::string> tables = {r.subject};
@@ -90,8 +105,8 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
         const catalog::Table* t = r.ctx.schema.FindTable(name);
         if (!t) continue;
         for (const auto& c : t->columns) {
-          if (c.type_class != catalog::TypeClass::kNumeric || IsKeyColumn(*t, c.name)) continue;
-          if (ToLower(c.name).find(w.stem) == std::string::npos) continue;
+          if (!HoldsQuantities(r.ctx, {t->name, c.name}) || IsKeyColumn(*t, c.name)) continue;
+          if (ToLower(c.name).find(w.stem) == std::string::npos && !NameHasStem(r, t->name, c.name, w.stem)) continue;
           r.used[k] = true;
           return ColumnRef{t->name, c.name};
         }
@@ -120,7 +135,7 @@ std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string
   size_t best_distance = SIZE_MAX;
   for (size_t k = 0; k < r.mentions.size(); ++k) {
     const auto& el = ElementOf(r, r.mentions[k]);
-    if (el.column.empty() || !IsNumericColumn(r.ctx.schema, {el.table, el.column})) continue;
+    if (el.column.empty() || !HoldsQuantities(r.ctx, {el.table, el.column})) continue;
     size_t d = r.mentions[k].end <= token ? token - r.mentions[k].end : r.mentions[k].begin - token + 1;
     if (d < best_distance) {
       best = k;

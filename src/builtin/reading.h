@@ -188,6 +188,9 @@ struct Reading {
 /// The schema element a mention names.
 const linking::SchemaElement& ElementOf(const Reading& r, const Mention& m);
 bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
+/// A column a comparison with a number or an average may name: a numeric one, or a text column whose stored values
+/// are all numbers (retrieval::ValueIndex::HoldsNumbers; only with a value index).
+bool HoldsQuantities(const Context& ctx, const ColumnRef& c);
 /// A column of `table` whose name contains `word` (case-insensitive), numeric ones first.
 std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::string& table, std::string_view word);
 /// The column a mention at `token` names.

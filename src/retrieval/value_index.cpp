@@ -11,6 +11,30 @@
 
 namespace plainsql::retrieval {
 
+namespace {
+
+// A number as a database would print one: an optional sign, digits, an optional fraction.
+bool IsNumberText(std::string_view v) {
+  size_t i = (!v.empty() && (v[0] == '-' || v[0] == '+')) ? 1 : 0;
+  size_t digits = 0, dots = 0;
+  for (; i < v.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(v[i]))) {
+      ++digits;
+    } else if (v[i] == '.' && dots == 0) {
+      ++dots;
+    } else {
+      return false;
+    }
+  }
+  return digits > 0;
+}
+
+std::string ColumnKey(std::string_view table, std::string_view column) {
+  return ToLower(table) + "." + ToLower(column);
+}
+
+}  // namespace
+
 Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Schema& schema,
                                      const ValueIndexOptions& options) {
   ValueIndex index;
@@ -42,17 +66,24 @@ Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Sche
         }
         return rs.error();
       }
+      bool numbers = !rs->rows.empty();
       for (const auto& row : rs->rows) {
         if (row.empty() || row[0].is_null()) continue;
         std::string v = row[0].ToString();
+        numbers = numbers && IsNumberText(v);
         if (v.empty() || v.size() > options.max_value_length) continue;
         index.by_lower_[ToLower(v)].push_back({t.name, c.name, v});
         ++index.values_;
       }
+      if (numbers) index.numeric_text_.insert(ColumnKey(t.name, c.name));
     }
   }
   index.build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return index;
+}
+
+bool ValueIndex::HoldsNumbers(std::string_view table, std::string_view column) const {
+  return numeric_text_.count(ColumnKey(table, column)) > 0;
 }
 
 std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) const {

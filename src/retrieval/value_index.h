@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -38,6 +40,10 @@ class ValueIndex {
   /// ignoring case. Longer matches first; a span covered by a longer match is not reported again.
   std::vector<ValueMatch> Match(const std::vector<Token>& tokens) const;
 
+  /// Whether `table`.`column` is a text column every value read of which is a number ("344", "-2.5"): a quantity kept
+  /// as text (Spider's wrestler.Days_held), which a comparison with a number may still name. Case-insensitive.
+  bool HoldsNumbers(std::string_view table, std::string_view column) const;
+
   size_t Values() const { return values_; }
   size_t ColumnsSkipped() const { return skipped_; }
   double BuildMs() const { return build_ms_; }
@@ -47,6 +53,7 @@ class ValueIndex {
     std::string table, column, value;
   };
   std::map<std::string, std::vector<Where>> by_lower_;  // lower-case value -> where it occurs
+  std::set<std::string> numeric_text_;                  // lower-case "table.column" of the text columns HoldsNumbers
   size_t values_ = 0, skipped_ = 0;
   double build_ms_ = 0;
 };
