@@ -186,11 +186,41 @@ void ReadAverageComparisons(const std::vector<Token>& t, Intent& in) {
   }
 }
 
+// "the highest, lowest, and average cost", "the greatest and average capacity": a superlative listed with an aggregate
+// (words joined by "and", "or" or commas, which the tokens leave out) is one more aggregate of the same quantity, the
+// maximum or the minimum, not an ordering.
+void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
+  auto aggregate_at = [&](size_t k) {
+    return std::any_of(in.aggregates.begin(), in.aggregates.end(),
+                       [&](const AggregateCue& a) { return a.token == k && a.kind != Aggregate::kCount; });
+  };
+  auto superlative_at = [&](size_t k) {
+    return std::any_of(in.superlatives.begin(), in.superlatives.end(),
+                       [&](const Superlative& s) { return s.token == k; });
+  };
+  auto listed = [&](size_t k) { return Is(t, k, "and") || Is(t, k, "or") || superlative_at(k) || aggregate_at(k); };
+  std::vector<AggregateCue> added;
+  for (const Superlative& s : in.superlatives) {
+    bool with_aggregate = false;
+    for (size_t k = s.token + 1; k < t.size() && listed(k) && !with_aggregate; ++k) with_aggregate = aggregate_at(k);
+    for (size_t k = s.token; k > 0 && listed(k - 1) && !with_aggregate; --k) with_aggregate = aggregate_at(k - 1);
+    if (with_aggregate) added.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
+  }
+  if (added.empty()) return;
+  std::erase_if(in.superlatives, [&](const Superlative& s) {
+    return std::any_of(added.begin(), added.end(), [&](const AggregateCue& a) { return a.token == s.token; });
+  });
+  in.aggregates.insert(in.aggregates.end(), added.begin(), added.end());
+  std::stable_sort(in.aggregates.begin(), in.aggregates.end(),
+                   [](const AggregateCue& a, const AggregateCue& b) { return a.token < b.token; });
+}
+
 }  // namespace
 
 Intent ReadIntent(const std::vector<Token>& t) {
   Intent in;
   ReadWordCues(t, in);
+  ListedSuperlatives(t, in);
   ReadNumberComparisons(t, in);
   ReadAverageComparisons(t, in);
   return in;

@@ -1,5 +1,6 @@
 // The linking pass (see passes.h): the tables and columns the question names.
 #include <algorithm>
+#include <optional>
 
 #include "builtin/passes.h"
 #include "common/strings.h"
@@ -72,20 +73,37 @@ std::vector<retrieval::Token> ExpandCoordinatedNames(const std::vector<retrieval
   auto word = [&](size_t i) {
     return i < tokens.size() && tokens[i].kind == TokenKind::kWord && !retrieval::IsStopWord(tokens[i].lower);
   };
+  auto conjunction = [&](size_t i) { return tokens[i].lower == "and" || tokens[i].lower == "or"; };
+  // Whether a modifier and the noun name a column together ("first" + "names": first_name).
+  auto names = [&](size_t modifier, size_t noun) {
+    const auto links = linking::Link(index, {tokens[modifier], tokens[noun]});
+    return std::any_of(links.begin(), links.end(),
+                       [](const linking::LinkMatch& m) { return m.begin == 0 && m.end == 2 && !m.related; });
+  };
+  // The shared noun of a list of modifiers that starts at `i`: "first and last names" (i "first", then "and", "last",
+  // "names"), "first, middle, and last names" (the tokens leave out the commas): the word after the last modifier,
+  // which follows the list's "and" / "or". A modifier between the first and the conjunction must name a column with
+  // the noun too ("lot details and investor ids" lists two names, not modifiers of "ids").
+  auto shared_noun = [&](size_t i) -> std::optional<size_t> {
+    if (!word(i)) return std::nullopt;
+    for (size_t n = i + 3; n < tokens.size() && n <= i + 5; ++n) {
+      if (!word(n - 1) || !conjunction(n - 2)) {
+        if (!word(n - 1) && !conjunction(n - 1)) return std::nullopt;
+        continue;
+      }
+      if (!word(n)) return std::nullopt;
+      for (size_t k = i + 1; k + 2 < n; ++k) {
+        if (!conjunction(k) && !names(k, n)) return std::nullopt;
+      }
+      return n;
+    }
+    return std::nullopt;
+  };
   std::vector<retrieval::Token> out;
   for (size_t i = 0; i < tokens.size(); ++i) {
     out.push_back(tokens[i]);
-    // tokens: i "first", i + 1 "and" / "or", i + 2 "last", i + 3 "names"
-    const bool coordinated = word(i) && i + 1 < tokens.size() &&
-                             (tokens[i + 1].lower == "and" || tokens[i + 1].lower == "or") && word(i + 2) &&
-                             word(i + 3);
-    if (!coordinated) continue;
-    const std::vector<retrieval::Token> pair = {tokens[i], tokens[i + 3]};
-    const auto links = linking::Link(index, pair);
-    const bool named = std::any_of(links.begin(), links.end(), [](const linking::LinkMatch& m) {
-      return m.begin == 0 && m.end == 2 && !m.related;
-    });
-    if (named) out.push_back(tokens[i + 3]);
+    const std::optional<size_t> noun = shared_noun(i);
+    if (noun && names(i, *noun)) out.push_back(tokens[*noun]);
   }
   return out;
 }
