@@ -67,12 +67,21 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     if (w == "of" && i > 0 && t[i - 1].lower == "order" && !in.order_token) in.order_token = i + 1;
     // Limits: "top 3", "first 5", "the three lowest", "5 largest".
     if ((w == "top" || w == "first") && i + 1 < t.size()) {
-      if (auto n = SmallNumber(t[i + 1])) in.limit = *n;
+      if (auto n = SmallNumber(t[i + 1])) {
+        in.limit = *n;
+        in.limit_token = i + 1;
+      }
     }
-    if (i + 1 < t.size() && w != "once" && w != "twice" && w != "thrice") {
-      static const words::WordSet kLimited = words::List("limit_superlatives");
-      if (kLimited.count(t[i + 1].lower)) {
-        if (auto n = SmallNumber(t[i])) in.limit = *n;
+    // (Read from the superlative: the number before it may be a digit, which this loop of words does not visit. A
+    // digit after a content word is that word's value: "the patient who stayed in room 111 most recently".)
+    static const words::WordSet kLimited = words::List("limit_superlatives");
+    const bool valued = i > 1 && t[i - 1].kind == TokenKind::kNumber && t[i - 2].kind == TokenKind::kWord &&
+                        !IsStopWord(t[i - 2].lower);
+    if (i > 0 && kLimited.count(w) && !valued && t[i - 1].lower != "once" && t[i - 1].lower != "twice" &&
+        t[i - 1].lower != "thrice") {
+      if (auto n = SmallNumber(t[i - 1])) {
+        in.limit = *n;
+        in.limit_token = i - 1;
       }
     }
     // Superlatives. "most expensive", "least recently": the adjective after "most" / "least" names the quantity (the
@@ -123,7 +132,7 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
       continue;
     }
     // "4 or more", "two or fewer".
-    if (Is(t, i + 1, "or") && i + 2 < t.size()) {
+    if (Is(t, i + 1, "or") && i + 2 < t.size() && !Is(t, i + 3, "than")) {  // ("over 1500 or less than 500")
       static const words::WordMap kAfter = words::Pairs("comparisons_after");
       if (auto it = kAfter.find(t[i + 2].lower); it != kAfter.end()) {
         in.comparisons.push_back({it->second, value, "", i + 2, i, "", false});

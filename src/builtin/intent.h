@@ -47,6 +47,7 @@ struct Intent {
   std::optional<bool> order_descending;  // an explicit order cue: "in descending order", "sorted by … ascending"
   std::optional<size_t> order_token;     // "ordered by" / "sorted by": the token after "by"
   std::optional<int64_t> limit;          // "top 3", "first 5", "3 highest"
+  std::optional<size_t> limit_token;     // the limit's number
   std::vector<Superlative> superlatives;
   std::vector<Comparison> comparisons;
   std::vector<size_t> negations;  // "not", "no", "never", "without", "n't"

@@ -31,6 +31,7 @@ void MaskCues(Reading& r) {
     if (IsCue(r.tokens, i)) r.used[i] = true;
   }
   for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
+  if (r.intent.limit_token) r.used[*r.intent.limit_token] = true;  // "the 2 oldest": no value of a column
 }
 
 }  // namespace plainsql::builtin

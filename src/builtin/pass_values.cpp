@@ -28,6 +28,7 @@ void PatternAt(Reading& r, size_t i) {
   bool ends = with && kEnds.count(w);
   if (!contains && !starts && !ends) return;
   for (size_t k = i + 1; k < tokens.size() && k <= i + 5; ++k) {
+    if (r.used[k]) continue;  // another cue's pattern ("contains the substring 'ee'": one pattern)
     bool quoted = tokens[k].kind == TokenKind::kQuoted;
     bool named = k > 0 && kNouns.count(tokens[k - 1].lower);
     if (!quoted && !named) continue;

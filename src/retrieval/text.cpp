@@ -41,6 +41,8 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
     t.lower = ToLower(text);
     if (kind == TokenKind::kWord && t.lower.size() > 2 && t.lower.ends_with("'s")) {
       t.lower.resize(t.lower.size() - 2);
+    } else if (kind == TokenKind::kWord && t.lower.size() > 4 && t.lower.ends_with("\xe2\x80\x99s")) {  // ’s
+      t.lower.resize(t.lower.size() - 4);
     }
     t.stem = kind == TokenKind::kWord ? stemmer.Stem(t.lower) : t.lower;
     t.text = std::move(text);
@@ -49,7 +51,7 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
   };
   while (i < q.size()) {
     unsigned char c = static_cast<unsigned char>(q[i]);
-    // Quoted strings: ASCII quotes, and the UTF-8 curly double quotes “ ”.
+    // Quoted strings: ASCII quotes.
     if (c == '"' || (c == '\'' && (i == 0 || !IsWordChar(static_cast<unsigned char>(q[i - 1]))))) {
       size_t end = q.find(static_cast<char>(c), i + 1);
       if (end != std::string_view::npos && end > i + 1) {
@@ -58,9 +60,11 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
         continue;
       }
     }
-    if (q.substr(i).starts_with("\xe2\x80\x9c")) {  // “
-      size_t end = q.find("\xe2\x80\x9d", i + 3);   // ”
-      if (end != std::string_view::npos) {
+    // The curly quotes: “ … ” and ‘ … ’ (’ alone is an apostrophe: "owner’s").
+    const bool double_curly = q.substr(i).starts_with("\xe2\x80\x9c");
+    if (double_curly || q.substr(i).starts_with("\xe2\x80\x98")) {
+      size_t end = q.find(double_curly ? "\xe2\x80\x9d" : "\xe2\x80\x99", i + 3);
+      if (end != std::string_view::npos && end > i + 3) {
         push(TokenKind::kQuoted, std::string(q.substr(i + 3, end - i - 3)), i);
         i = end + 3;
         continue;

@@ -50,6 +50,16 @@ TEST(Text, TokensStemsNumbersAndQuotes) {
   EXPECT_EQ(c[2].kind, TokenKind::kQuoted);
   EXPECT_EQ(c[2].text, "Hey Jude");
   EXPECT_EQ(c[4].lower, "o'brien");
+  // Curly single quotes quote; the right one alone is an apostrophe.
+  auto s = Tokenize(
+      "the owner\xe2\x80\x99"
+      "s name contains \xe2\x80\x98"
+      "ee\xe2\x80\x99",
+      st);
+  ASSERT_EQ(s.size(), 5u);
+  EXPECT_EQ(s[1].lower, "owner");
+  EXPECT_EQ(s[4].kind, TokenKind::kQuoted);
+  EXPECT_EQ(s[4].text, "ee");
 }
 
 TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
