@@ -182,9 +182,50 @@ void ReadAggregates(Reading& r) {
   }
 }
 
+namespace {
+
+// "the three accounts with the highest balances", "three churches that opened most recently": a number right before
+// the table a superlative after it picks rows of is how many it keeps.
+std::optional<std::string> CountBeforeTable(Reading& r) {
+  static const words::WordMap kNumbers = words::Pairs("number_words");
+  const size_t superlative = r.intent.superlatives.front().token;
+  for (size_t i = 0; i + 1 < superlative; ++i) {
+    const retrieval::Token& t = r.tokens[i];
+    if (r.used[i] || !TableAt(r, i + 1)) continue;
+    if (t.kind == TokenKind::kNumber && t.lower.find_first_not_of("0123456789") == std::string::npos &&
+        t.lower.size() <= 3) {
+      r.used[i] = true;
+      return t.lower;
+    }
+    if (auto it = kNumbers.find(t.lower); t.kind == TokenKind::kWord && it != kNumbers.end() && it->second != "1") {
+      r.used[i] = true;
+      return it->second;
+    }
+  }
+  return std::nullopt;
+}
+
+// "frequency", "count", "the number of": the token that says the ordering is by a count, at or after `at`.
+std::optional<size_t> CountCue(const Reading& r, size_t at) {
+  size_t k = at;
+  while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+  if (k >= r.tokens.size()) return std::nullopt;
+  const std::string& w = r.tokens[k].lower;
+  if (w == "frequency" || w == "count") return k;
+  if (w == "number" && k + 1 < r.tokens.size() && r.tokens[k + 1].lower == "of") return k + 1;
+  return std::nullopt;
+}
+
+}  // namespace
+
 void ReadOrder(Reading& r) {
   r.order_desc = r.intent.order_descending.value_or(false);
-  if (!r.intent.superlatives.empty() && r.aggregates.empty()) ReadSuperlative(r);
+  if (!r.intent.superlatives.empty() && r.aggregates.empty()) {
+    ReadSuperlative(r);
+    if (!r.intent.limit) {
+      if (auto n = CountBeforeTable(r)) r.limit = *n;
+    }
+  }
   if (r.intent.order_token) {
     // "ordered by descending market value": the column may follow a cue word.
     const size_t at = *r.intent.order_token;
@@ -198,11 +239,13 @@ void ReadOrder(Reading& r) {
     if (by) {
       r.order_column = by;
       MarkMention(r, by_at);
-    } else if (r.tokens[at].lower == "frequency" || r.tokens[at].lower == "count") {
-      // "ordered by frequency": values of what is shown, by how often they occur.
-      r.used[at] = true;
+    } else if (const std::optional<size_t> c = CountCue(r, at)) {
+      // "ordered by frequency", "sorted by the number of apartments": values of what is shown, by how often they
+      // occur.
+      for (size_t k = at; k <= *c; ++k) r.used[k] = true;
       r.group_by_count = r.by_shown = true;
-      r.order_desc = r.intent.order_descending.value_or(true);
+      // (By frequency, the most frequent first; by a count with no direction, SQL's own: ascending.)
+      r.order_desc = r.intent.order_descending.value_or(r.tokens[*c].lower == "frequency");
     }
   }
   if (r.intent.limit) r.limit = std::to_string(*r.intent.limit);
@@ -221,7 +264,10 @@ void ChooseOutputs(Reading& r) {
   }
   for (const auto& c : r.shown) r.select.push_back(ColumnOutput(c));
   for (const auto& a : r.aggregates) r.select.push_back(a);
-  if (r.counting && !r.group_by_count) {
+  // Ordered by a count, the count is shown when the question asks for it before the ordering too ("the type codes
+  // and the number of apartments, sorted by the number of apartments").
+  const bool count_asked = r.counting && r.count_at && r.intent.order_token && *r.count_at < *r.intent.order_token;
+  if (r.counting && (!r.group_by_count || count_asked)) {
     bool distinct = r.intent.distinct && !r.shown.empty();
     if (distinct) {
       r.select.push_back({Output::Kind::kCountDistinct, r.select.front().col, "count"});
