@@ -68,12 +68,35 @@ std::set<std::string> AnchoredTables(const Reading& r) {
 
 // The columns named and not used for anything else, in question order; those used are returned. A column named only
 // by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
+// "the names of members and their parties", "parties and the corresponding regions": a table named after a word that
+// relates it to what is listed before stands for its name, shown.
+std::optional<ColumnRef> RelatedTableName(const Reading& r, const Mention& m, const std::string& table) {
+  static const words::WordSet kRelating = words::List("relating_words");
+  bool relating = false;
+  for (size_t k = m.begin; k > 0 && m.begin - k < 2; --k) {
+    const std::string& w = r.tokens[k - 1].lower;
+    if (kRelating.count(w)) {
+      relating = true;
+    } else if (w != "the") {
+      break;
+    }
+  }
+  if (!relating || ToLower(table) == ToLower(r.subject)) return std::nullopt;
+  auto name = ColumnNamed(r.ctx.schema, table, "name");
+  if (!name || IsNumericColumn(r.ctx.schema, *name)) return std::nullopt;
+  return name;
+}
+
 std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
   std::vector<ColumnRef> used;
   std::set<std::string> anchored = AnchoredTables(r);
   for (size_t k = 0; k < r.mentions.size(); ++k) {
     const auto& el = ElementOf(r, r.mentions[k]);
-    if (el.column.empty()) continue;
+    if (el.column.empty()) {
+      auto name = r.consumed.count(k) ? std::nullopt : RelatedTableName(r, r.mentions[k], el.table);
+      if (name && std::find(r.shown.begin(), r.shown.end(), *name) == r.shown.end()) r.shown.push_back(*name);
+      continue;
+    }
     if (r.consumed.count(k)) {
       // Used by a condition, the grouping or the ordering: shown after the rest in the "with used" reading.
       r.choices.outputs_vary = true;
