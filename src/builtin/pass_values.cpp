@@ -97,6 +97,52 @@ void FindPatterns(Reading& r) {
   for (size_t i = 0; i < r.tokens.size(); ++i) PatternAt(r, i);
 }
 
+namespace {
+
+// "female dependents", "male faculty": a word that stands for a coded value (words/coded_values.txt) is a filter on a
+// column so named that stores the code ('F') or the word ('female'), a column of a table the question names first.
+void CodedValues(Reading& r) {
+  static const words::WordMap kCoded = words::Pairs("coded_values");
+  for (size_t i = 0; i < r.tokens.size(); ++i) {
+    auto it = kCoded.find(r.tokens[i].lower);
+    if (it == kCoded.end() || r.used[i] || r.tokens[i].kind != TokenKind::kWord) continue;
+    const std::vector<std::string> parts = Split(it->second, ' ');
+    if (parts.size() != 2) continue;
+    std::vector<retrieval::ValueMatch> held;
+    for (const std::string& code : Split(parts[0], '/')) {
+      retrieval::Token t;
+      t.kind = TokenKind::kQuoted;
+      t.text = code;
+      t.lower = ToLower(code);
+      for (auto& v : r.ctx.values->Match({t})) {
+        const std::string column = ToLower(v.column);
+        const auto words = Split(parts[1], '/');
+        if (std::any_of(words.begin(), words.end(),
+                        [&](const std::string& w) { return column.find(w) != std::string::npos; })) {
+          held.push_back(std::move(v));
+        }
+      }
+      if (!held.empty()) break;
+    }
+    if (held.empty()) continue;
+    std::stable_partition(held.begin(), held.end(),
+                          [&](const retrieval::ValueMatch& v) { return r.linked_tables.count(ToLower(v.table)) > 0; });
+    const retrieval::ValueMatch& v = held.front();
+    r.used[i] = true;
+    // Already stated as the stored value in one of those columns: "the male dorm (with gender M)".
+    const bool stated = std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) {
+      return f.op == "=" && std::any_of(held.begin(), held.end(), [&](const retrieval::ValueMatch& h) {
+               return f.col == ColumnRef{h.table, h.column} && f.value.text == h.value;
+             });
+    });
+    if (stated) continue;
+    r.filters.push_back({{v.table, v.column}, "=", {Literal::Kind::kString, v.value, {}}, {}, i});
+    r.notes.push_back(fmt::format("'{}': value '{}' in {}.{}", r.tokens[i].text, v.value, v.table, v.column));
+  }
+}
+
+}  // namespace
+
 void MatchValues(Reading& r) {
   std::set<std::pair<size_t, size_t>> spans;
   for (const auto& v : r.values) spans.insert({v.begin, v.end});
@@ -119,6 +165,7 @@ void MatchValues(Reading& r) {
     for (size_t i = b; i < e; ++i) r.used[i] = true;
     r.notes.push_back(fmt::format("value '{}' in {}.{}", best->value, best->table, best->column));
   }
+  if (r.ctx.values) CodedValues(r);
 }
 
 void PlacePatterns(Reading& r) {
