@@ -141,6 +141,49 @@ void CodedValues(Reading& r) {
   }
 }
 
+// "How many papers are "Atsushi Ohori" the author of?": a quoted name no column stores whole, whose words are stored
+// in different columns of one table (a first and a last name), is a condition on each.
+void QuotedNameByParts(Reading& r, size_t i) {
+  const std::vector<std::string> words = Split(r.tokens[i].text, ' ');
+  if (words.size() < 2 || words.size() > 3) return;
+  std::vector<retrieval::Token> parts;
+  for (const auto& w : words) {
+    retrieval::Token t;
+    t.text = w;
+    t.lower = ToLower(w);
+    parts.push_back(std::move(t));
+  }
+  const std::vector<retrieval::ValueMatch> matches = r.ctx.values->Match(parts);
+  // The table that holds the first word, a table the question names first.
+  std::vector<const retrieval::ValueMatch*> first;
+  for (const auto& m : matches) {
+    if (m.begin == 0 && m.end == 1) first.push_back(&m);
+  }
+  std::stable_partition(first.begin(), first.end(),
+                        [&](const retrieval::ValueMatch* m) { return r.linked_tables.count(ToLower(m->table)) > 0; });
+  for (const retrieval::ValueMatch* start : first) {
+    std::vector<const retrieval::ValueMatch*> chosen = {start};
+    for (size_t w = 1; w < words.size(); ++w) {
+      for (const auto& m : matches) {
+        const bool other_column = std::none_of(chosen.begin(), chosen.end(), [&](const retrieval::ValueMatch* c) {
+          return EqualsIgnoreCase(c->column, m.column);
+        });
+        if (m.begin == w && m.end == w + 1 && EqualsIgnoreCase(m.table, start->table) && other_column) {
+          chosen.push_back(&m);
+          break;
+        }
+      }
+    }
+    if (chosen.size() != words.size()) continue;
+    for (const retrieval::ValueMatch* c : chosen) {
+      r.filters.push_back({{c->table, c->column}, "=", {Literal::Kind::kString, c->value, {}}, {}, i});
+      r.notes.push_back(fmt::format("value '{}' in {}.{}", c->value, c->table, c->column));
+    }
+    r.used[i] = true;
+    return;
+  }
+}
+
 }  // namespace
 
 void MatchValues(Reading& r) {
@@ -165,7 +208,11 @@ void MatchValues(Reading& r) {
     for (size_t i = b; i < e; ++i) r.used[i] = true;
     r.notes.push_back(fmt::format("value '{}' in {}.{}", best->value, best->table, best->column));
   }
-  if (r.ctx.values) CodedValues(r);
+  if (!r.ctx.values) return;
+  for (size_t i = 0; i < r.tokens.size(); ++i) {
+    if (r.tokens[i].kind == TokenKind::kQuoted && !r.used[i] && !spans.count({i, i + 1})) QuotedNameByParts(r, i);
+  }
+  CodedValues(r);
 }
 
 void PlacePatterns(Reading& r) {
