@@ -19,21 +19,6 @@ bool Is(const std::vector<Token>& t, size_t i, std::string_view word) {
 
 bool IsNumber(const std::vector<Token>& t, size_t i) { return i < t.size() && t[i].kind == TokenKind::kNumber; }
 
-// Number words up to twenty, for "top three".
-std::optional<int64_t> SmallNumber(const Token& t) {
-  if (t.kind == TokenKind::kNumber) {
-    try {
-      return std::stoll(t.lower);
-    } catch (...) {
-      return std::nullopt;
-    }
-  }
-  static const words::WordMap kNumbers = words::Pairs("number_words");
-  auto it = kNumbers.find(t.lower);
-  if (it == kNumbers.end()) return std::nullopt;
-  return std::stoll(it->second);
-}
-
 // Word cues: aggregates, grouping, order, limits, superlatives, negation, DISTINCT.
 void ReadWordCues(const std::vector<Token>& t, Intent& in) {
   for (size_t i = 0; i < t.size(); ++i) {
@@ -225,6 +210,20 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
 }
 
 }  // namespace
+
+std::optional<int64_t> SmallNumber(const Token& t) {
+  if (t.kind == TokenKind::kNumber) {
+    try {
+      return std::stoll(t.lower);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  static const words::WordMap kNumbers = words::Pairs("number_words");
+  auto it = kNumbers.find(t.lower);
+  if (it == kNumbers.end()) return std::nullopt;
+  return std::stoll(it->second);
+}
 
 Intent ReadIntent(const std::vector<Token>& t) {
   Intent in;

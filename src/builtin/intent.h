@@ -56,4 +56,7 @@ struct Intent {
 
 Intent ReadIntent(const std::vector<Token>& tokens);
 
+/// A number token's value, or a number word's ("three": 3; words/number_words.txt); nullopt for anything else.
+std::optional<int64_t> SmallNumber(const Token& t);
+
 }  // namespace plainsql::builtin

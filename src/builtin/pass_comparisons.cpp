@@ -151,24 +151,23 @@ void CompareNumber(Reading& r, const Comparison& c) {
 bool IsYear(const std::string& number) { return number.size() == 4 && number >= "1800" && number <= "2100"; }
 
 // "18 years old", "4 minutes": a number and the unit after it, with no comparison, is the quantity the unit names
-// equal to the number.
-bool NumberWithUnit(Reading& r, size_t i) {
-  if (i + 1 >= r.tokens.size()) return false;
+// equal to the number. The unit's words are marked used.
+std::optional<ColumnRef> NumberWithUnit(Reading& r, size_t i) {
+  if (i + 1 >= r.tokens.size()) return std::nullopt;
   const std::string hint = QuantityOfUnit(r.tokens, i + 1);
-  if (hint.empty()) return false;
+  if (hint.empty()) return std::nullopt;
   auto col = NumericNear(r, i, hint);
-  if (!col) return false;
-  r.filters.push_back({*col, "=", {Literal::Kind::kNumber, r.tokens[i].lower, {}}, {}, i});
-  r.used[i] = r.used[i + 1] = true;
+  if (!col) return std::nullopt;
+  r.used[i + 1] = true;
   if (i + 2 < r.tokens.size() && IsWord(r.tokens[i + 2], "old")) r.used[i + 2] = true;
-  return true;
+  return col;
 }
 
 // "student 1004", "store 1", "flight number 99", "the aircraft that has an id of 12": a number right after a table's
 // name, or after a word saying it identifies something ("id", "number", "no") with the table named before that (else
 // the subject), is the table's primary key (one column). Right after a table's name, a year is left to ReadNumbers'
-// lone years ("films 2010").
-bool NumberAsKey(Reading& r, size_t i) {
+// lone years ("films 2010"). The words from the table's name on are marked used.
+std::optional<ColumnRef> NumberAsKey(Reading& r, size_t i) {
   size_t k = i;
   bool id_word = false;
   while (k > 0 && i - k < 5 && r.tokens[k - 1].kind == TokenKind::kWord) {
@@ -181,16 +180,13 @@ bool NumberAsKey(Reading& r, size_t i) {
     --k;
   }
   std::optional<std::string> table = k > 0 ? TableAt(r, k - 1) : std::nullopt;
-  if (!id_word && (!table || k != i || IsYear(r.tokens[i].lower))) return false;
+  if (!id_word && (!table || k != i || IsYear(r.tokens[i].lower))) return std::nullopt;
   const catalog::Table* t = r.ctx.schema.FindTable(table ? *table : r.subject);
-  if (!t || t->primary_key.size() != 1) return false;
+  if (!t || t->primary_key.size() != 1) return std::nullopt;
   ColumnRef key{t->name, t->primary_key.front()};
-  const bool numeric = IsNumericColumn(r.ctx.schema, key);
-  r.filters.push_back(
-      {key, "=", {numeric ? Literal::Kind::kNumber : Literal::Kind::kString, r.tokens[i].lower, {}}, {}, i});
-  for (size_t j = k; j <= i; ++j) r.used[j] = true;
+  for (size_t j = k; j < i; ++j) r.used[j] = true;
   r.notes.push_back(fmt::format("{} is {}.{}", r.tokens[i].text, key.table, key.column));
-  return true;
+  return key;
 }
 
 }  // namespace
@@ -221,21 +217,21 @@ void ReadNumbers(Reading& r) {
       --k;
     }
     std::optional<ColumnRef> col = k > 0 ? ColumnAt(r, k - 1) : std::nullopt;
+    bool by_unit = false;  // (a unit's quantity is compared as a number whatever the column keeps)
     if (col) {
       MarkMention(r, k - 1);
-    } else if (NumberWithUnit(r, i)) {
-      col = r.filters.back().col;
+    } else if ((col = NumberWithUnit(r, i))) {
+      by_unit = true;
     } else if (auto after = ColumnAt(r, i + 1); after && HoldsQuantities(r.ctx, *after)) {
       // Right before one: "rated 3 stars", "5 star ratings".
       col = after;
       MarkMention(r, i + 1);
-    } else if (NumberAsKey(r, i)) {
-      col = r.filters.back().col;
-    } else {
+    } else if (!(col = NumberAsKey(r, i))) {
       continue;
     }
-    const Literal::Kind kind = IsNumericColumn(r.ctx.schema, *col) ? Literal::Kind::kNumber : Literal::Kind::kString;
-    if (!r.used[i]) r.filters.push_back({*col, "=", {kind, tokens[i].lower, {}}, {}, i});
+    const Literal::Kind kind =
+        by_unit || IsNumericColumn(r.ctx.schema, *col) ? Literal::Kind::kNumber : Literal::Kind::kString;
+    r.filters.push_back({*col, "=", {kind, tokens[i].lower, {}}, {}, i});
     r.used[i] = true;
     // The numbers coordinated with it are values of the same column: "district 1 or 2", "3 or 4 stars".
     auto coordinated = [&](size_t number, size_t between) {

@@ -66,8 +66,6 @@ std::set<std::string> AnchoredTables(const Reading& r) {
   return anchored;
 }
 
-// The columns named and not used for anything else, in question order; those used are returned. A column named only
-// by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
 // "the names of members and their parties", "parties and the corresponding regions": a table named after a word that
 // relates it to what is listed before stands for its name, shown.
 std::optional<ColumnRef> RelatedTableName(const Reading& r, const Mention& m, const std::string& table) {
@@ -87,6 +85,8 @@ std::optional<ColumnRef> RelatedTableName(const Reading& r, const Mention& m, co
   return name;
 }
 
+// The columns named and not used for anything else, in question order; those used are returned. A column named only
+// by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
 std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
   std::vector<ColumnRef> used;
   std::set<std::string> anchored = AnchoredTables(r);
@@ -209,21 +209,17 @@ namespace {
 
 // "the three accounts with the highest balances", "three churches that opened most recently": a number right before
 // the table a superlative after it picks rows of is how many it keeps.
+// (Digits up to three, or a number word other than "one".)
 std::optional<std::string> CountBeforeTable(Reading& r) {
-  static const words::WordMap kNumbers = words::Pairs("number_words");
   const size_t superlative = r.intent.superlatives.front().token;
   for (size_t i = 0; i + 1 < superlative; ++i) {
     const retrieval::Token& t = r.tokens[i];
     if (r.used[i] || !TableAt(r, i + 1)) continue;
-    if (t.kind == TokenKind::kNumber && t.lower.find_first_not_of("0123456789") == std::string::npos &&
-        t.lower.size() <= 3) {
-      r.used[i] = true;
-      return t.lower;
-    }
-    if (auto it = kNumbers.find(t.lower); t.kind == TokenKind::kWord && it != kNumbers.end() && it->second != "1") {
-      r.used[i] = true;
-      return it->second;
-    }
+    const std::optional<int64_t> n = SmallNumber(t);
+    const bool digits = t.lower.size() <= 3 && t.lower.find_first_not_of("0123456789") == std::string::npos;
+    if (!n || (t.kind == TokenKind::kNumber ? !digits : (t.kind != TokenKind::kWord || *n == 1))) continue;
+    r.used[i] = true;
+    return std::to_string(*n);
   }
   return std::nullopt;
 }

@@ -108,6 +108,7 @@ void CodedValues(Reading& r) {
     if (it == kCoded.end() || r.used[i] || r.tokens[i].kind != TokenKind::kWord) continue;
     const std::vector<std::string> parts = Split(it->second, ' ');
     if (parts.size() != 2) continue;
+    const std::vector<std::string> column_words = Split(parts[1], '/');
     std::vector<retrieval::ValueMatch> held;
     for (const std::string& code : Split(parts[0], '/')) {
       retrieval::Token t;
@@ -116,8 +117,7 @@ void CodedValues(Reading& r) {
       t.lower = ToLower(code);
       for (auto& v : r.ctx.values->Match({t})) {
         const std::string column = ToLower(v.column);
-        const auto words = Split(parts[1], '/');
-        if (std::any_of(words.begin(), words.end(),
+        if (std::any_of(column_words.begin(), column_words.end(),
                         [&](const std::string& w) { return column.find(w) != std::string::npos; })) {
           held.push_back(std::move(v));
         }

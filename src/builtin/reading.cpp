@@ -2,6 +2,8 @@
 #include "builtin/reading.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "builtin/words.h"
 #include "common/strings.h"
@@ -78,14 +80,12 @@ bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
 }
 
 // Whether a word of a column's name, as the schema index stems it, is `stem` ("memories": Memory_in_G).
-bool NameHasStem(const Reading& r, const std::string& table, const std::string& column, const std::string& stem) {
-  for (const auto& el : r.ctx.index.Elements()) {
-    if (!EqualsIgnoreCase(el.table, table) || !EqualsIgnoreCase(el.column, column)) continue;
-    for (const auto& phrase : el.phrases) {
-      if (std::find(phrase.begin(), phrase.end(), stem) != phrase.end()) return true;
-    }
-  }
-  return false;
+bool NameHasStem(const std::vector<const linking::SchemaElement*>& elements, const std::string& stem) {
+  return std::any_of(elements.begin(), elements.end(), [&](const linking::SchemaElement* el) {
+    return std::any_of(el->phrases.begin(), el->phrases.end(), [&](const std::vector<std::string>& phrase) {
+      return std::find(phrase.begin(), phrase.end(), stem) != phrase.end();
+    });
+  });
 }
 
 // No mention names a numeric column: a word near the comparison that no link took may still be part of one's name
@@ -96,6 +96,26 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
   constexpr size_t kReach = 4;
   std::vector<std::string> tables = {r.subject};
   for (const auto& t : r.linked_tables) tables.push_back(t);
+  // The schema index's elements of those tables' columns (lower-case "table.column"), found in one pass when first
+  // needed: the index is not keyed by name.
+  std::map<std::string, std::vector<const linking::SchemaElement*>> elements;
+  bool indexed = false;
+  auto elements_of = [&](const std::string& table,
+                         const std::string& column) -> const std::vector<const linking::SchemaElement*>& {
+    if (!indexed) {
+      std::set<std::string> wanted;
+      for (const auto& t : tables) wanted.insert(ToLower(t));
+      for (const auto& el : r.ctx.index.Elements()) {
+        if (!el.column.empty() && wanted.count(ToLower(el.table))) {
+          elements[ToLower(el.table) + "." + ToLower(el.column)].push_back(&el);
+        }
+      }
+      indexed = true;
+    }
+    static const std::vector<const linking::SchemaElement*> kNone;
+    auto it = elements.find(ToLower(table) + "." + ToLower(column));
+    return it == elements.end() ? kNone : it->second;
+  };
   for (size_t d = 1; d <= kReach; ++d) {
     for (size_t k : {token - d, token + d}) {  // (token - d wraps past the end when d > token)
       if (k >= r.tokens.size() || r.used[k]) continue;
@@ -106,7 +126,9 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
         if (!t) continue;
         for (const auto& c : t->columns) {
           if (!HoldsQuantities(r.ctx, {t->name, c.name}) || IsKeyColumn(*t, c.name)) continue;
-          if (ToLower(c.name).find(w.stem) == std::string::npos && !NameHasStem(r, t->name, c.name, w.stem)) continue;
+          if (ToLower(c.name).find(w.stem) == std::string::npos && !NameHasStem(elements_of(t->name, c.name), w.stem)) {
+            continue;
+          }
           r.used[k] = true;
           return ColumnRef{t->name, c.name};
         }
