@@ -135,7 +135,7 @@ class BuiltinGenerator final : public generate::Generator {
   }
 
   // Candidates run and ranked by the reading scorer.
-  static constexpr size_t kScoredCandidates = 8;
+  static constexpr size_t kScoredCandidates = kRankedCandidates;
 
   exec::Connection& conn_;
   const catalog::Schema& schema_;

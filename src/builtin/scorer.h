@@ -17,7 +17,7 @@ namespace plainsql::builtin {
 struct Reading;
 
 /// The features, in order: what a reading found and built (from the reading), then what running it gave.
-inline constexpr std::array<std::string_view, 45> kReadingFeatures = {
+inline constexpr std::array<std::string_view, 48> kReadingFeatures = {
     "coverage",              // share of the question's content words the reading accounts for
     "unlinked",              // log(1 + content words nothing accounts for)
     "rank",                  // the build pass's order of this candidate (0: as read, 1: the other reading of a pair)
@@ -57,6 +57,9 @@ inline constexpr std::array<std::string_view, 45> kReadingFeatures = {
     "group_by_shown",        // a count per group by the column shown instead of the subject's key (Choices)
     "shape_fit",             // mean log P of the reading's shape under the shape model's prediction (shape.h)
     "shape_worst",           // the lowest of those log P: the property the prediction most disagrees with
+    "skeleton",              // a skeleton of solved questions filled with the question's material (skeleton.h)
+    "skeleton_unused",       // tables and columns of the material the filled skeleton does not read
+    "skeleton_count",        // log(1 + solved questions with that skeleton)
     "fails",                 // running it failed
     "empty",                 // it ran and returned no rows
     "one_row",               // exactly one row

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "builtin/translator.h"
 #include "catalog/introspect.h"
@@ -54,14 +55,20 @@ exec::Limits TrainingReadingLimits(const CollectOptions& options) {
   return {kTrainingReadingTimeout, options.limits.max_rows, kReadingRunLimits.max_steps};
 }
 
+// The skeletons and the shape model proposing them for a question of a database (null: none).
+using SkeletonProposer = std::function<std::pair<const SkeletonLibrary*, const ShapeModel*>(const std::string& db_id)>;
+
 // Translates `question` on `db` without a shape model (training sets the shape features itself, from models that have
 // not seen the question), runs its first readings and appends a row for each to `out` under question number `id`,
 // right when `right` says so of what it returned (nullopt: it failed).
 Translation AddReadings(const std::string& question, Database& db, const CollectOptions& options,
                         retrieval::Stemmer& stemmer, size_t id,
-                        const std::function<bool(const std::optional<exec::ResultSet>&)>& right, Collected& out) {
+                        const std::function<bool(const std::optional<exec::ResultSet>&)>& right, Collected& out,
+                        const SkeletonProposer& proposer) {
   Translator translator(*db.schema, *db.index, db.values.get());
   translator.UseShapeModel(nullptr);
+  const auto [skeletons, model] = proposer(db.schema->database);
+  translator.UseSkeletons(skeletons, model);
   Translation t = translator.Translate(question, db.conn->dialect(), stemmer);
   const auto results = RunCandidates(t.candidates, *db.conn, TrainingReadingLimits(options), options.max_candidates);
   for (size_t i = 0; i < results.size(); ++i) {
@@ -78,28 +85,102 @@ Translation AddReadings(const std::string& question, Database& db, const Collect
 
 void AddForeignQuestions(const eval::Benchmark& bench, const CollectOptions& options,
                          std::map<std::string, std::unique_ptr<Database>>& dbs, retrieval::Stemmer& stemmer,
-                         Collected& out) {
+                         Collected& out, const SkeletonProposer& proposer) {
   const size_t n = bench.questions.size();
   out.real_questions = n;
   if (options.foreign_every == 0) return;
   for (size_t qi = 0; qi < n; qi += options.foreign_every) {
     if (out.db_of[qi].empty()) continue;
-    const std::string& db_id = out.db_of[qi];
+    const std::string db_id = out.db_of[qi];  // a copy: db_of grows below
     const eval::Question& asked = bench.questions[(qi * 7919 + 104'729) % n];
     if (asked.db_id == db_id) continue;
     const size_t id = out.db_of.size();
     const size_t before = out.rows.size();
     Translation t = AddReadings(
         asked.question, *dbs.at(db_id), options, stemmer, id,
-        [](const std::optional<exec::ResultSet>&) { return false; }, out);
+        [](const std::optional<exec::ResultSet>&) { return false; }, out, proposer);
     out.db_of.push_back(db_id);
     out.masked_words.push_back(std::move(t.masked_words));
     out.gold_shapes.emplace_back(std::nullopt);
+    out.gold_skeletons.emplace_back(std::nullopt);
+    out.db_asked.push_back(db_id);
     out.foreign_readings += out.rows.size() - before;
   }
 }
 
+// The gold skeleton, gold shape and masked words of every question whose database opens (before any reading is run, so
+// that each question's skeletons can come from the others').
+void ReadGoldSkeletons(const eval::Benchmark& bench, const CollectOptions& options,
+                       std::map<std::string, std::unique_ptr<Database>>& dbs, retrieval::Stemmer& stemmer,
+                       const linking::LinkResources& resources, Collected& out) {
+  for (size_t qi = 0; qi < bench.questions.size(); ++qi) {
+    const eval::Question& q = bench.questions[qi];
+    auto it = dbs.find(q.db_id);
+    if (it == dbs.end()) it = dbs.emplace(q.db_id, OpenDatabase(options.db_dir, q.db_id, stemmer, resources)).first;
+    Database* db = it->second.get();
+    if (!db) continue;
+    out.db_asked[qi] = q.db_id;
+    auto parsed = sql::ParseQuery(q.gold_sql, db->conn->dialect());
+    if (!parsed) continue;
+    out.gold_shapes[qi] = ShapeOf(*parsed);
+    out.gold_skeletons[qi] = ExtractSkeleton(*parsed, *db->schema, db->conn->dialect());
+  }
+}
+
+// Per fold of databases: the skeletons of the other folds' questions (held-out databases aside) and a shape model
+// fitted on those questions to propose them.
+struct FoldProposers {
+  std::vector<SkeletonLibrary> libraries;
+  std::vector<ShapeModel> models;
+  size_t FoldOf(const std::string& db_id) const { return Hash64(db_id + "/skeleton") % libraries.size(); }
+};
+
+FoldProposers FitFoldProposers(const Collected& data, const CollectOptions& options) {
+  FoldProposers out;
+  out.libraries.resize(options.skeleton_folds);
+  out.models.resize(options.skeleton_folds);
+  for (size_t f = 0; f < options.skeleton_folds; ++f) {
+    auto keep = [&](size_t q) {
+      const std::string& db = data.db_asked[q];
+      return !db.empty() && out.FoldOf(db) != f && !(options.held_out && options.held_out(db));
+    };
+    out.libraries[f] = BuildSkeletonLibrary(data, keep);
+    std::vector<std::vector<std::string>> words;
+    std::vector<Shape> shapes;
+    for (size_t q = 0; q < data.db_asked.size(); ++q) {
+      if (!keep(q) || !data.gold_shapes[q]) continue;
+      words.push_back(data.masked_words[q]);
+      shapes.push_back(*data.gold_shapes[q]);
+    }
+    out.models[f] = FitShapeModel(words, shapes, options.shape_c);
+  }
+  return out;
+}
+
 }  // namespace
+
+SkeletonLibrary BuildSkeletonLibrary(const Collected& data, const std::function<bool(size_t question)>& keep) {
+  std::map<std::string, Skeleton> by_key;
+  std::map<std::string, std::set<std::string>> databases;
+  std::map<std::string, bool> unbuilt;
+  for (size_t q = 0; q < data.gold_skeletons.size(); ++q) {
+    if (!data.gold_skeletons[q] || !keep(q)) continue;
+    const Skeleton& s = *data.gold_skeletons[q];
+    const std::string key = s.Key();
+    auto [form, added] = unbuilt.emplace(key, false);
+    if (added) form->second = IsUnbuiltForm(s);
+    if (!form->second) continue;
+    auto [it, first] = by_key.emplace(key, s);
+    it->second.count = first ? 1 : it->second.count + 1;
+    databases[key].insert(data.db_asked[q]);
+  }
+  std::vector<Skeleton> skeletons;
+  for (auto& [key, s] : by_key) {
+    s.databases = databases[key].size();
+    skeletons.push_back(std::move(s));
+  }
+  return SkeletonLibrary::FromCounts(std::move(skeletons), kSkeletonMinCount, kSkeletonMinCount);
+}
 
 std::optional<TrainingDatabase> OpenTrainingDatabase(const std::string& db_dir, const std::string& db_id) {
   const std::string path = eval::SqliteDatabasePath(db_dir, db_id);
@@ -117,18 +198,39 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
   out.db_of.assign(bench.questions.size(), "");
   out.masked_words.assign(bench.questions.size(), {});
   out.gold_shapes.assign(bench.questions.size(), std::nullopt);
+  out.gold_skeletons.assign(bench.questions.size(), std::nullopt);
+  out.db_asked.assign(bench.questions.size(), "");
   retrieval::Stemmer stemmer;
   std::map<std::string, std::unique_ptr<Database>> dbs;
+  ReadGoldSkeletons(bench, options, dbs, stemmer, resources, out);
+  // The masked words the fold models are fitted on: each question translated once without skeletons (the first
+  // reading, which gives them, does not depend on skeletons).
+  for (size_t qi = 0; qi < bench.questions.size() && options.skeleton_folds > 0; ++qi) {
+    const eval::Question& q = bench.questions[qi];
+    Database* db = dbs.at(q.db_id).get();
+    if (!db || !out.gold_shapes[qi]) continue;
+    Translator translator(*db->schema, *db->index, db->values.get());
+    translator.UseShapeModel(nullptr);
+    translator.UseSkeletons(nullptr);
+    out.masked_words[qi] = translator.Translate(q.question, db->conn->dialect(), stemmer).masked_words;
+  }
+  FoldProposers folds;
+  if (options.skeleton_folds > 0) folds = FitFoldProposers(out, options);
+  const SkeletonProposer proposer =
+      [&](const std::string& db_id) -> std::pair<const SkeletonLibrary*, const ShapeModel*> {
+    if (folds.libraries.empty()) return {nullptr, nullptr};
+    const size_t f = folds.FoldOf(db_id);
+    return {&folds.libraries[f], &folds.models[f]};
+  };
   for (size_t qi = 0; qi < bench.questions.size(); ++qi) {
     const eval::Question& q = bench.questions[qi];
     if (options.progress) options.progress(qi, bench.questions.size());
-    auto it = dbs.find(q.db_id);
-    if (it == dbs.end()) it = dbs.emplace(q.db_id, OpenDatabase(options.db_dir, q.db_id, stemmer, resources)).first;
-    Database* db = it->second.get();
+    Database* db = dbs.at(q.db_id).get();
     auto gold =
         db ? db->conn->Query(q.gold_sql, options.limits) : Result<exec::ResultSet>(MakeError(ErrorCode::kNotFound, ""));
     if (!gold) {
       ++out.skipped;
+      out.gold_shapes[qi].reset();
       continue;
     }
     ++out.questions;
@@ -136,12 +238,12 @@ Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOpt
     const bool ordered = eval::OrderMatters(q.gold_sql);
     Translation t = AddReadings(
         q.question, *db, options, stemmer, qi,
-        [&](const std::optional<exec::ResultSet>& rs) { return rs && eval::ExStrict(*gold, *rs, ordered); }, out);
+        [&](const std::optional<exec::ResultSet>& rs) { return rs && eval::ExStrict(*gold, *rs, ordered); }, out,
+        proposer);
     out.masked_words[qi] = std::move(t.masked_words);
-    if (auto parsed = sql::ParseQuery(q.gold_sql, db->conn->dialect())) out.gold_shapes[qi] = ShapeOf(*parsed);
   }
   if (options.progress) options.progress(bench.questions.size(), bench.questions.size());
-  AddForeignQuestions(bench, options, dbs, stemmer, out);
+  AddForeignQuestions(bench, options, dbs, stemmer, out, proposer);
   if (out.questions == 0) {
     return MakeError(ErrorCode::kNotFound, "no question could be used: no database under '" + options.db_dir +
                                                "' opened, or no gold query ran");
@@ -339,7 +441,10 @@ void ReportShapeModel(const Collected& d, const std::function<bool(size_t)>& hel
 
 Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOptions& options,
                                    const linking::LinkResources& resources) {
-  auto data = CollectReadings(bench, options.collect, resources);
+  CollectOptions collect = options.collect;
+  collect.held_out = [&](const std::string& db_id) { return InValidation(db_id, options.validation); };
+  collect.shape_c = options.shape_c;
+  auto data = CollectReadings(bench, collect, resources);
   if (!data) return data.error();
   Trained out;
   out.data = std::move(*data);
@@ -370,6 +475,12 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
       "regression per property (liblinear L1, C = {}) over the words and word pairs of {} masked questions ({}) that\n"
       "at least 2 of them have; {} inputs with a weight.",
       options.shape_c, shaped, options.source, out.shape.Inputs()));
+  out.skeletons = BuildSkeletonLibrary(d, [&](size_t q) { return q < d.real_questions; });
+  out.skeletons_text = out.skeletons.Serialize(fmt::format(
+      "Generated by `plainsql builtin train` (do not edit): the skeletons of src/builtin/skeleton.h, the forms the\n"
+      "passes do not build, of the gold queries of {} ({} questions), kept when at least {} questions of at least {}\n"
+      "databases have them; {} skeletons. Fields: questions, databases, SQL, columns, values.",
+      options.source, d.real_questions, kSkeletonMinCount, kSkeletonMinCount, out.skeletons.Size()));
   std::vector<ScorerRow> fit_rows;
   for (const auto& row : report.rows) {
     if (!held_out(row.question)) fit_rows.push_back(row);

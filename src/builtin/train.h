@@ -15,6 +15,7 @@
 
 #include "builtin/scorer.h"
 #include "builtin/shape.h"
+#include "builtin/skeleton.h"
 #include "builtin/translator.h"
 #include "catalog/schema.h"
 #include "common/status.h"
@@ -34,8 +35,8 @@ struct ScorerRow {
 };
 
 struct CollectOptions {
-  std::string db_dir;         // Spider-style folder of SQLite databases
-  size_t max_candidates = 8;  // candidates run per question
+  std::string db_dir;                         // Spider-style folder of SQLite databases
+  size_t max_candidates = kRankedCandidates;  // candidates run per question
   // The gold query (stopped by a budget of SQLite instructions, so a loaded machine skips the same questions as an idle
   // one; Spider train's slowest gold query takes 16 million), and the readings' rows compared with it (readings are
   // stopped as in ask).
@@ -44,14 +45,25 @@ struct CollectOptions {
   /// Every this many questions, the question's database is also asked another database's question, all of whose
   /// readings count as wrong (0: none). See AddForeignQuestions in train.cpp.
   size_t foreign_every = 10;
+  /// Skeletons (skeleton.h): each question's readings include skeletons taken from the questions of other databases,
+  /// neither of its own fold (`skeleton_folds` folds of databases, by a hash of their names) nor held out (`held_out`,
+  /// may be empty), and proposed by a shape model fitted on those questions (C = `shape_c`). 0 folds: no skeletons.
+  size_t skeleton_folds = 5;
+  std::function<bool(const std::string& db_id)> held_out;
+  double shape_c = 0.1;
 };
+
+/// A skeleton is kept when at least this many questions of at least this many databases have it.
+inline constexpr size_t kSkeletonMinCount = 2;
 
 struct Collected {
   std::vector<ScorerRow> rows;
-  std::vector<std::string> db_of;                      // per question: its database ("" when it could not be used)
-  std::vector<std::vector<std::string>> masked_words;  // per question: as the shape model reads it
-  std::vector<std::optional<Shape>> gold_shapes;       // per question: the gold query's shape (nullopt: not parsed)
-  size_t questions = 0;                                // questions whose database opened and whose gold query ran
+  std::vector<std::string> db_of;                       // per question: its database ("" when it could not be used)
+  std::vector<std::vector<std::string>> masked_words;   // per question: as the shape model reads it
+  std::vector<std::optional<Shape>> gold_shapes;        // per question: the gold query's shape (nullopt: not parsed)
+  std::vector<std::optional<Skeleton>> gold_skeletons;  // per question: the gold query's skeleton (nullopt: none)
+  std::vector<std::string> db_asked;                    // per question: its database, whether or not its gold ran
+  size_t questions = 0;                                 // questions whose database opened and whose gold query ran
   size_t real_questions = 0;    // the benchmark's questions; those after them were asked of another database
   size_t foreign_readings = 0;  // readings of those
   size_t skipped = 0;           // questions without a usable database or gold result
@@ -65,6 +77,9 @@ struct TrainingDatabase {
 };
 std::optional<TrainingDatabase> OpenTrainingDatabase(const std::string& db_dir, const std::string& db_id);
 
+/// The skeletons of the questions `keep` selects (those with a form the passes do not build), counted by question and
+/// database, kept as kSkeletonMinCount says.
+SkeletonLibrary BuildSkeletonLibrary(const Collected& data, const std::function<bool(size_t question)>& keep);
 /// Translates and runs every question of `bench` on its database under `options.db_dir`.
 Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOptions& options,
                                   const linking::LinkResources& resources);
@@ -121,10 +136,12 @@ struct TrainOptions {
 };
 
 struct Trained {
-  ReadingScorer model;     // fitted on every database, with the threshold chosen on the held-out ones
-  std::string text;        // the model in its text form, with a header saying how it was made
-  ShapeModel shape;        // the shape model, fitted on every question
-  std::string shape_text;  // in its text form
+  ReadingScorer model;         // fitted on every database, with the threshold chosen on the held-out ones
+  std::string text;            // the model in its text form, with a header saying how it was made
+  ShapeModel shape;            // the shape model, fitted on every question
+  std::string shape_text;      // in its text form
+  SkeletonLibrary skeletons;   // the skeletons of every question
+  std::string skeletons_text;  // in their text form
   // The shape model fitted without the held-out databases, on their questions: per property, the share predicted right
   // (P >= 0.5) and the share the more common value alone gets right.
   std::array<double, kShapePropertyCount> shape_accuracy{}, shape_majority{};

@@ -2,8 +2,12 @@
 #include "builtin/translator.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
 
 #include "builtin/passes.h"
+#include "sql/printer.h"
 
 namespace plainsql::builtin {
 
@@ -59,11 +63,62 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     other.link_choice = k;
     add(Assemble(question, dialect, stemmer, other), 0, 0.15 * static_cast<double>(k));
   }
+  const ShapeModel* proposer = proposer_ ? proposer_ : shape_model_;
+  if (skeletons_ && skeletons_->Size() > 0 && proposer && !proposer->Empty()) {
+    AddSkeletons(out, proposer->Predict(out.masked_words), dialect);
+  }
   if (shape_model_ && !shape_model_->Empty()) {
     out.shape = shape_model_->Predict(out.masked_words);
     SetShapeFeatures(out.candidates, *out.shape);
   }
   return out;
+}
+
+void Translator::AddSkeletons(Translation& out, const ShapePrediction& prediction, const sql::Dialect& dialect) const {
+  const TranslatorCandidate& first = out.candidates.front();
+  std::vector<TranslatorCandidate> filled;
+  for (size_t i : skeletons_->Proposals(prediction)) {
+    if (filled.size() == kSkeletonCandidates) break;
+    if (ShapeAgreement(skeletons_->ShapeAt(i), prediction).second < std::log(kSkeletonGate)) continue;
+    auto f = skeletons_->Fill(i, out.material, schema_, dialect);
+    if (!f) continue;
+    TranslatorCandidate c;
+    c.sql = sql::Print(f->query, dialect);
+    auto same = [&](const TranslatorCandidate& x) { return x.sql == c.sql; };
+    if (std::any_of(out.candidates.begin(), out.candidates.end(), same) ||
+        std::any_of(filled.begin(), filled.end(), same)) {
+      continue;
+    }
+    const Skeleton& s = skeletons_->At(i);
+    c.score = std::max(0.0, first.score - 0.2);
+    c.notes = first.notes;
+    c.notes.push_back(fmt::format("the skeleton of {} solved questions: {}", s.count, s.sql));
+    c.features = first.features;
+    c.features[ReadingFeatureIndex("rank")] = 0;
+    c.features[ReadingFeatureIndex("alternative")] = 0;
+    c.features[ReadingFeatureIndex("skeleton")] = 1;
+    c.features[ReadingFeatureIndex("skeleton_unused")] = static_cast<double>(f->unused);
+    c.features[ReadingFeatureIndex("skeleton_count")] = std::log1p(static_cast<double>(s.count));
+    // What the query is made of, as the rule readings' features say it.
+    const Shape& shape = skeletons_->ShapeAt(i);
+    auto has = [&](std::string_view p) {
+      return shape[static_cast<size_t>(std::find(kShapeProperties.begin(), kShapeProperties.end(), p) -
+                                       kShapeProperties.begin())]
+                 ? 1.0
+                 : 0.0;
+    };
+    c.features[ReadingFeatureIndex("set_operation")] = std::max({has("intersect"), has("union"), has("except")});
+    c.features[ReadingFeatureIndex("negated")] = has("negation");
+    c.features[ReadingFeatureIndex("grouped")] = has("group");
+    c.features[ReadingFeatureIndex("having")] = has("having");
+    c.features[ReadingFeatureIndex("ordered")] = has("order");
+    c.features[ReadingFeatureIndex("limited")] = has("limit");
+    c.query = std::make_shared<const sql::Query>(std::move(f->query));
+    filled.push_back(std::move(c));
+  }
+  const size_t at = std::min(out.candidates.size(), kRankedCandidates - filled.size());
+  out.candidates.insert(out.candidates.begin() + static_cast<std::ptrdiff_t>(at),
+                        std::make_move_iterator(filled.begin()), std::make_move_iterator(filled.end()));
 }
 
 Translation Translator::Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
@@ -95,7 +150,10 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   std::vector<ReadingFeatureVector> features;
   for (size_t i = 0; i < r.built.size(); ++i) features.push_back(FeaturesOfReading(r, i));
   out.unlinked = std::move(r.unlinked);
-  if (masked_words) out.masked_words = MaskedWords(r);
+  if (masked_words) {
+    out.masked_words = MaskedWords(r);
+    out.material = MaterialOf(r);
+  }
   out.reason = std::move(r.reason);
   for (size_t i = 0; i < r.built.size(); ++i) {
     TranslatorCandidate c;

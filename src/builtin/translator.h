@@ -11,6 +11,7 @@
 
 #include "builtin/scorer.h"
 #include "builtin/shape.h"
+#include "builtin/skeleton.h"
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "exec/connection.h"
@@ -47,7 +48,17 @@ struct Translation {
   std::string reason;                           // why there is no candidate
   std::vector<std::string> masked_words;        // the question as the shape model reads it (shape.h)
   std::optional<ShapePrediction> shape;         // the shape model's prediction, when the translator used one
+  SkeletonMaterial material;                    // what the first reading gives skeletons to fill (skeleton.h)
 };
+
+/// The candidates ranked and run per question (`ask`, `eval run`, training): skeletons are placed among them.
+inline constexpr size_t kRankedCandidates = 8;
+/// Filled skeletons added per question at most.
+inline constexpr size_t kSkeletonCandidates = 3;
+/// A skeleton is filled only when the shape model gives each of its properties at least this probability. Chosen on
+/// held-out Spider train (ranked EX with 0 / 0.05 / 0.15 / 0.3: 0.4721 / 0.4676 / 0.4721 / 0.4698; 0.15 runs a
+/// seventeenth of the skeleton readings 0 does).
+inline constexpr double kSkeletonGate = 0.15;
 
 class Translator {
  public:
@@ -59,6 +70,12 @@ class Translator {
   /// The shape model whose prediction the candidates' "shape_fit" and "shape_worst" features compare with (default:
   /// the shipped one); null leaves them 0 (training sets them itself, from a model that has not seen the question).
   void UseShapeModel(const ShapeModel* model) { shape_model_ = model; }
+  /// The skeletons filled as further readings (default: the shipped ones; null: none), proposed by the shape model
+  /// `proposer` (null: the shape model above). Training gives both from questions of other databases.
+  void UseSkeletons(const SkeletonLibrary* skeletons, const ShapeModel* proposer = nullptr) {
+    skeletons_ = skeletons;
+    proposer_ = proposer;
+  }
 
  private:
   /// One reading of the question: the passes of passes.h in order, `choices` saying which column a stored value
@@ -69,7 +86,12 @@ class Translator {
   const catalog::Schema& schema_;
   const SchemaIndex& index_;
   const ValueIndex* values_;
+  /// Adds up to kSkeletonCandidates filled skeletons, those `prediction` finds likeliest first (and at least as
+  /// likely as kSkeletonGate says), among the first kRankedCandidates candidates.
+  void AddSkeletons(Translation& out, const ShapePrediction& prediction, const sql::Dialect& dialect) const;
   const ShapeModel* shape_model_ = &ShapeModel::Builtin();
+  const SkeletonLibrary* skeletons_ = &SkeletonLibrary::Builtin();
+  const ShapeModel* proposer_ = nullptr;
 };
 
 /// Sets the shape features of each candidate: how its query's shape agrees with `prediction`.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 namespace plainsql {
 
@@ -47,6 +48,9 @@ LogisticFit FitLogistic(const std::vector<SparseRow>& rows, const std::vector<do
   param.eps = options.eps;
   param.C = options.c;
   set_print_string_function(Quiet);
+  // liblinear's solvers visit the inputs in an order drawn from rand(): seeded here, every fit of the same rows gives
+  // the same model whatever the process fitted before it (training fits several models in turn).
+  std::srand(1);
   model* lm = train(&prob, &param);
   std::array<int, 2> order{};
   get_labels(lm, order.data());

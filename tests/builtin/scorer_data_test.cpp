@@ -30,10 +30,14 @@ TEST(ReadingScorerData, TheShippedModelRegeneratesFromSpiderTrain) {
   ASSERT_TRUE(shipped.ok());
   EXPECT_EQ(trained->text, *shipped) << "retrain: plainsql builtin train --questions " << spider
                                      << "/train.json --db-dir " << spider
-                                     << "/database -o data/reading_scorer.tsv --shape-out data/shape_model.tsv";
+                                     << "/database -o data/reading_scorer.tsv --shape-out data/shape_model.tsv "
+                                        "--skeletons-out data/skeletons.tsv";
   auto shipped_shape = ReadFileToString(std::string(PLAINSQL_SOURCE_DIR) + "/data/shape_model.tsv");
   ASSERT_TRUE(shipped_shape.ok());
   EXPECT_EQ(trained->shape_text, *shipped_shape) << "retrain with --shape-out data/shape_model.tsv";
+  auto shipped_skeletons = ReadFileToString(std::string(PLAINSQL_SOURCE_DIR) + "/data/skeletons.tsv");
+  ASSERT_TRUE(shipped_skeletons.ok());
+  EXPECT_EQ(trained->skeletons_text, *shipped_skeletons) << "retrain with --skeletons-out data/skeletons.tsv";
   // The shape model predicts the held-out questions' shapes better than the more common value of each property.
   double accuracy = 0, majority = 0;
   for (size_t p = 0; p < kShapePropertyCount; ++p)

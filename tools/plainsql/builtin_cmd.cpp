@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 
 #include "builtin/lexicon_train.h"
 #include "builtin/train.h"
@@ -27,6 +28,23 @@ nlohmann::ordered_json ReportJson(const builtin::RankingReport& r) {
           {"bottom_half_accuracy", r.bottom_half}};
 }
 
+// The filled skeletons among the readings: how many, how many right, and the questions only a skeleton got right.
+nlohmann::ordered_json SkeletonReport(const builtin::Collected& d) {
+  const size_t flag = builtin::ReadingFeatureIndex("skeleton");
+  size_t readings = 0, right = 0;
+  std::map<size_t, std::pair<bool, bool>> by_question;  // (a rule reading right, a skeleton right)
+  for (const builtin::ScorerRow& row : d.rows) {
+    const bool skeleton = row.features[flag] > 0;
+    readings += skeleton ? 1 : 0;
+    right += skeleton && row.correct ? 1 : 0;
+    auto& [rule_right, skeleton_right] = by_question[row.question];
+    (skeleton ? skeleton_right : rule_right) |= row.correct;
+  }
+  size_t only = 0;
+  for (const auto& [q, r] : by_question) only += !r.first && r.second ? 1 : 0;
+  return {{"readings", readings}, {"right", right}, {"questions_only_skeleton_right", only}};
+}
+
 }  // namespace
 
 BuiltinCommands::BuiltinCommands(CLI::App& app) {
@@ -43,6 +61,9 @@ BuiltinCommands::BuiltinCommands(CLI::App& app) {
   train_->add_option("--shape-out", shape_out_,
                      "Where to write the shape model, which predicts a query's shape from the question and whose "
                      "agreement with each reading the scorer reads (none: not written)");
+  train_->add_option("--skeletons-out", skeletons_out_,
+                     "Where to write the skeletons of solved questions the translator fills with a question's own "
+                     "tables, columns and values (none: not written)");
   train_->add_option("--shape-c", shape_c_, "liblinear's C for the shape model")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -177,6 +198,9 @@ int BuiltinCommands::RunTrain() {
   if (!shape_out_.empty()) {
     if (auto w = WriteFileAtomically(shape_out_, trained->shape_text); !w) return Fail(w.error());
   }
+  if (!skeletons_out_.empty()) {
+    if (auto w = WriteFileAtomically(skeletons_out_, trained->skeletons_text); !w) return Fail(w.error());
+  }
   const builtin::Collected& d = trained->data;
   nlohmann::ordered_json j = {{"questions", d.questions},
                               {"skipped", d.skipped},
@@ -187,7 +211,9 @@ int BuiltinCommands::RunTrain() {
                               {"unsure_share", trained->unsure_share},
                               {"unsure_accuracy", trained->unsure_accuracy},
                               {"foreign_answered", trained->foreign_answered},
-                              {"foreign_unsure", trained->foreign_unsure}};
+                              {"foreign_unsure", trained->foreign_unsure},
+                              {"skeletons", trained->skeletons.Size()},
+                              {"skeleton_readings", SkeletonReport(d)}};
   double shape_mean = 0, majority_mean = 0;
   for (size_t k = 0; k < builtin::kShapePropertyCount; ++k) {
     const std::string name(builtin::kShapeProperties[k]);
@@ -220,6 +246,9 @@ int BuiltinCommands::RunTrain() {
                   shape_mean, majority_mean, trained->shape.Inputs()));
   if (!out_.empty()) Write(fmt::format("model written to {}\n", out_));
   if (!shape_out_.empty()) Write(fmt::format("shape model written to {}\n", shape_out_));
+  if (!skeletons_out_.empty()) {
+    Write(fmt::format("{} skeletons written to {}\n", trained->skeletons.Size(), skeletons_out_));
+  }
   return 0;
 }
 

@@ -23,7 +23,7 @@ class BuiltinCommands {
   size_t min_count_ = 3, min_databases_ = 3;
   double min_share_ = 0.2;
   double learn_validation_ = 0;
-  std::string questions_, db_dir_, out_, shape_out_;
+  std::string questions_, db_dir_, out_, shape_out_, skeletons_out_;
   double validation_ = 0.2;
   double c_ = 1.0;
   double shape_c_ = 0.1;
