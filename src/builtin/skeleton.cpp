@@ -259,6 +259,14 @@ std::optional<sql::Query> ParseSkeleton(const Skeleton& s, sql::Resolution& reso
   return std::move(*q);
 }
 
+// k, fJ (J < tables), sI or nI.
+bool IsAbstractColumn(const std::string& c, size_t tables) {
+  if (c == "k") return true;
+  if (c.size() < 2 || (c[0] != 'f' && c[0] != 's' && c[0] != 'n') || c.size() > 6) return false;
+  if (!std::all_of(c.begin() + 1, c.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) return false;
+  return c[0] != 'f' || std::stoul(c.substr(1)) < tables;
+}
+
 }  // namespace
 
 SkeletonLibrary SkeletonLibrary::FromCounts(std::vector<Skeleton> skeletons, size_t min_count, size_t min_databases) {
@@ -319,6 +327,17 @@ Result<SkeletonLibrary> SkeletonLibrary::Parse(std::string_view text) {
         if (parts.size() != 3) return bad("a value is written ?I:operator:column");
         s.values.push_back({parts[2] == "-" ? "" : parts[2], parts[1]});
       }
+    }
+    for (const auto& columns : s.tables) {
+      for (const std::string& c : columns) {
+        if (!IsAbstractColumn(c, s.tables.size())) return bad("a column is k, fJ (J a table), sI or nI: " + c);
+      }
+    }
+    for (const SkeletonValue& v : s.values) {
+      const bool known = v.column.empty() || std::any_of(s.tables.begin(), s.tables.end(), [&](const auto& columns) {
+                           return std::find(columns.begin(), columns.end(), v.column) != columns.end();
+                         });
+      if (!known) return bad("a value is compared with a column no table has: " + v.column);
     }
     sql::Resolution unused;
     if (!ParseSkeleton(s, unused)) return bad("the SQL does not parse or names what its tables lack");
@@ -450,11 +469,16 @@ class Filler {
     for (size_t t = 0; t < s_.tables.size(); ++t) {
       if (!IsBridge(t)) continue;
       real_[t].clear();
-      for (const catalog::Table& candidate : schema_.tables) {
+      // The tables the question names first, then the schema's.
+      std::vector<const catalog::Table*> candidates;
+      for (const std::string& name : m_.tables) candidates.push_back(schema_.FindTable(name));
+      for (const catalog::Table& table : schema_.tables) candidates.push_back(&table);
+      for (const catalog::Table* candidate : candidates) {
+        if (!candidate) continue;
         const bool used = std::any_of(real_.begin(), real_.end(),
-                                      [&](const std::string& r) { return EqualsIgnoreCase(r, candidate.name); });
-        if (!used && Joins(t, candidate)) {
-          real_[t] = candidate.name;
+                                      [&](const std::string& r) { return EqualsIgnoreCase(r, candidate->name); });
+        if (!used && Joins(t, *candidate)) {
+          real_[t] = candidate->name;
           break;
         }
       }

@@ -156,7 +156,9 @@ TEST(Skeleton, TextFormRoundTripsAndRejectsBadLines) {
   EXPECT_EQ(lib->At(1).values.size(), 2u);
   EXPECT_EQ(lib->Serialize("a header"), text);
   for (const char* bad : {"x\t1\tSELECT s0 FROM t0\tt0:s0\t-\n", "1\t1\tSELECT s0 FROM t0\tt0:s0\n",
-                          "1\t1\tSELECT s9 FROM t0\tt0:s0\t-\n", "1\t1\tSELECT s0 FROM t0\tt0:s0\t?0=s0\n"}) {
+                          "1\t1\tSELECT s9 FROM t0\tt0:s0\t-\n", "1\t1\tSELECT s0 FROM t0\tt0:s0\t?0=s0\n",
+                          "1\t1\tSELECT fx FROM t0\tt0:fx\t-\n", "1\t1\tSELECT f3 FROM t0\tt0:f3\t-\n",
+                          "1\t1\tSELECT s0 FROM t0 WHERE s0 = '?0'\tt0:s0\t?0:=:s7\n"}) {
     EXPECT_FALSE(SkeletonLibrary::Parse(bad).ok()) << bad;
   }
 }
