@@ -180,6 +180,39 @@ void ReadGroupBy(Reading& r) {
   if (r.group) MarkConsumed(r, *r.group);
 }
 
+namespace {
+
+// "the average latitude and longitude": the column an aggregate after `cue` read, then the quantity columns listed
+// right after its mention ("and", ","), each marked used.
+std::vector<ColumnRef> ListedQuantities(Reading& r, size_t cue, const ColumnRef& col) {
+  std::vector<ColumnRef> out = {col};
+  size_t end = SIZE_MAX;
+  for (const Mention& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (m.begin > cue && el.table == col.table && el.column == col.column && m.begin < end) end = m.end;
+  }
+  while (end != SIZE_MAX && end + 1 < r.tokens.size() && (r.tokens[end].lower == "and" || r.tokens[end].lower == ",")) {
+    size_t next = end + 1;
+    if (r.tokens[next].lower == "the" && next + 1 < r.tokens.size()) ++next;
+    std::optional<ColumnRef> c = ColumnAt(r, next);
+    // A word of a longer name the linker does not take alone ("price": price_range), in the same table.
+    if (!c && r.tokens[next].kind == TokenKind::kWord && r.tokens[next].stem.size() >= 3) {
+      c = ColumnNamed(r.ctx.schema, col.table, r.tokens[next].stem);
+    }
+    if (!c || !HoldsQuantities(r.ctx, *c) || std::find(out.begin(), out.end(), *c) != out.end()) break;
+    out.push_back(*c);
+    MarkMention(r, next);
+    r.used[next] = true;
+    end = next + 1;
+    for (const Mention& m : r.mentions) {
+      if (m.begin == next) end = std::max(end, m.end);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void ReadAggregates(Reading& r) {
   // ("the total number of students" is a count.)
   bool other_aggregates =
@@ -187,6 +220,17 @@ void ReadAggregates(Reading& r) {
         return a.kind != Aggregate::kCount &&
                !(a.token + 1 < r.tokens.size() && r.tokens[a.token + 1].lower == "number");
       });
+  // "the maximum and minimum sales": aggregates listed one after another share the column after the last.
+  std::optional<size_t> previous;
+  std::optional<ColumnRef> previous_col;
+  auto listed_after_previous = [&](size_t token) {
+    if (!previous || *previous >= token) return false;
+    for (size_t k = *previous + 1; k < token; ++k) {
+      const std::string& w = r.tokens[k].lower;
+      if (w != "and" && w != "or" && w != "," && w != "the") return false;
+    }
+    return true;
+  };
   for (const auto& a : r.intent.aggregates) {
     if (a.kind == Aggregate::kCount) {
       if (CountIsQuantity(r, a, other_aggregates)) continue;
@@ -195,13 +239,18 @@ void ReadAggregates(Reading& r) {
       continue;
     }
     auto col = NumericNear(r, a.token + 1, "");
+    if (!col && listed_after_previous(a.token)) col = previous_col;
+    previous = a.token;
+    previous_col = col;
     if (!col) continue;
     static const std::map<Aggregate, const char*> kFn = {
         {Aggregate::kAvg, "avg"}, {Aggregate::kSum, "sum"}, {Aggregate::kMax, "max"}, {Aggregate::kMin, "min"}};
-    Output item{Output::Kind::kAggregate, *col, kFn.at(a.kind)};
-    if (std::find(r.aggregates.begin(), r.aggregates.end(), item) != r.aggregates.end()) continue;
-    r.aggregates.push_back(item);
-    r.selected.push_back(*col);
+    for (const ColumnRef& c : ListedQuantities(r, a.token, *col)) {
+      Output item{Output::Kind::kAggregate, c, kFn.at(a.kind)};
+      if (std::find(r.aggregates.begin(), r.aggregates.end(), item) != r.aggregates.end()) continue;
+      r.aggregates.push_back(item);
+      r.selected.push_back(c);
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 #include "builtin/reading.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -90,8 +91,8 @@ bool NameHasStem(const std::vector<const linking::SchemaElement*>& elements, con
 
 // No mention names a numeric column: a word near the comparison that no link took may still be part of one's name
 // ("price above 10000": price_range; "more than two bathrooms": bathroom_count; "memories": Memory_in_G), where the
-// linker only takes a name's last word alone. Words nearest the cue first, on either side; the subject's columns, then
-// the linked tables'; key columns are not quantities.
+// linker only takes a name's last word alone. The word at `token` first, then those nearest it, on either side; the
+// subject's columns, then the linked tables'; key columns are not quantities.
 std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
   constexpr size_t kReach = 4;
   std::vector<std::string> tables = {r.subject};
@@ -116,8 +117,10 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
     auto it = elements.find(ToLower(table) + "." + ToLower(column));
     return it == elements.end() ? kNone : it->second;
   };
-  for (size_t d = 1; d <= kReach; ++d) {
-    for (size_t k : {token - d, token + d}) {  // (token - d wraps past the end when d > token)
+  for (size_t d = 0; d <= kReach; ++d) {
+    const std::array<size_t, 2> around = {token - d, token + d};  // (token - d wraps past the end when d > token)
+    for (size_t side = 0; side < (d == 0 ? 1u : 2u); ++side) {
+      const size_t k = around[side];
       if (k >= r.tokens.size() || r.used[k]) continue;
       const retrieval::Token& w = r.tokens[k];
       if (w.kind != retrieval::TokenKind::kWord || retrieval::IsStopWord(w.lower) || w.stem.size() < 3) continue;
