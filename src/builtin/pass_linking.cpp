@@ -99,8 +99,29 @@ std::vector<retrieval::Token> ExpandCoordinatedNames(const std::vector<retrieval
     }
     return std::nullopt;
   };
+  // "full name": the first and the last name, where both name columns ("first" + "name": fname, first_name).
+  auto as_word = [&](const retrieval::Token& like, const char* w) {
+    retrieval::Token t = like;
+    t.text = t.lower = t.stem = w;
+    return t;
+  };
   std::vector<retrieval::Token> out;
   for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].lower == "full" && word(i + 1)) {
+      std::vector<retrieval::Token> parts = {as_word(tokens[i], "first"), tokens[i + 1], as_word(tokens[i], "and"),
+                                             as_word(tokens[i], "last"), tokens[i + 1]};
+      const auto first = linking::Link(index, {parts[0], parts[1]});
+      const auto last = linking::Link(index, {parts[3], parts[4]});
+      auto whole = [](const std::vector<linking::LinkMatch>& links) {
+        return std::any_of(links.begin(), links.end(),
+                           [](const linking::LinkMatch& m) { return m.begin == 0 && m.end == 2 && !m.related; });
+      };
+      if (whole(first) && whole(last)) {
+        out.insert(out.end(), parts.begin(), parts.end());
+        ++i;
+        continue;
+      }
+    }
     out.push_back(tokens[i]);
     const std::optional<size_t> noun = shared_noun(i);
     if (noun && names(i, *noun)) out.push_back(tokens[*noun]);
