@@ -2,6 +2,7 @@
 #include "builtin/intent.h"
 
 #include "builtin/words.h"
+#include "common/strings.h"
 
 #include <algorithm>
 #include <map>
@@ -209,6 +210,25 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
                    [](const AggregateCue& a, const AggregateCue& b) { return a.token < b.token; });
 }
 
+// "the smallest salary for every department", "how old is the youngest person for each job": a superlative with a
+// grouping is the maximum or minimum in each group, not an ordering ("the most" and "the least" aside: they count).
+void SuperlativesPerGroup(Intent& in) {
+  if (in.group_by.empty()) return;
+  std::vector<Superlative> kept;
+  for (const Superlative& s : in.superlatives) {
+    const std::string w = ToLower(s.word);
+    if (w == "most" || w == "least" || w == "fewest") {
+      kept.push_back(s);
+      continue;
+    }
+    in.aggregates.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
+  }
+  if (kept.size() == in.superlatives.size()) return;
+  in.superlatives = std::move(kept);
+  std::stable_sort(in.aggregates.begin(), in.aggregates.end(),
+                   [](const AggregateCue& a, const AggregateCue& b) { return a.token < b.token; });
+}
+
 }  // namespace
 
 std::optional<int64_t> SmallNumber(const Token& t) {
@@ -229,6 +249,7 @@ Intent ReadIntent(const std::vector<Token>& t) {
   Intent in;
   ReadWordCues(t, in);
   ListedSuperlatives(t, in);
+  SuperlativesPerGroup(in);
   ReadNumberComparisons(t, in);
   ReadAverageComparisons(t, in);
   return in;

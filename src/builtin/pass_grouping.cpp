@@ -238,7 +238,8 @@ void ReadAggregates(Reading& r) {
       if (!r.count_at) r.count_at = a.token;
       continue;
     }
-    auto col = NumericNear(r, a.token + 1, "");
+    // ("the youngest", read as the minimum in each group, is of the age.)
+    auto col = NumericNear(r, a.token + 1, QuantityOf(r.tokens[a.token].lower));
     if (!col && listed_after_previous(a.token)) col = previous_col;
     previous = a.token;
     previous_col = col;
