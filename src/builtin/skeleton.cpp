@@ -356,11 +356,11 @@ std::string SkeletonLibrary::Serialize(const std::string& header) const {
 }
 
 const SkeletonLibrary& SkeletonLibrary::Builtin() {
-  static const SkeletonLibrary lib = [] {
+  static const SkeletonLibrary kLibrary = [] {
     auto parsed = Parse(internal::kSkeletonsTsv);
     return parsed ? std::move(*parsed) : SkeletonLibrary();
   }();
-  return lib;
+  return kLibrary;
 }
 
 size_t SkeletonLibrary::Size() const { return entries_.size(); }
@@ -373,6 +373,7 @@ std::vector<size_t> SkeletonLibrary::Proposals(const ShapePrediction& prediction
     fit.emplace_back(ShapeAgreement(entries_[i]->shape, prediction).first, i);
   std::stable_sort(fit.begin(), fit.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<size_t> out;
+  out.reserve(fit.size());
   for (const auto& [f, i] : fit) out.push_back(i);
   return out;
 }
@@ -384,7 +385,7 @@ class Filler {
  public:
   Filler(const Skeleton& s, const std::vector<size_t>& slot_of_value, const SkeletonMaterial& m,
          const catalog::Schema& schema)
-      : s_(s), slot_of_value_(slot_of_value), m_(m), schema_(schema), real_(s.tables.size()) {}
+      : s_(s), slot_of_value_(slot_of_value), m_(m), schema_(schema), real(s.tables.size()) {}
 
   // A slot whose columns are all keys, none compared with a value, joins the others: any table with those keys.
   bool IsBridge(size_t t) const {
@@ -401,16 +402,16 @@ class Filler {
     for (size_t j = 0; j < m_.tables.size(); ++j) {
       if (taken[j]) continue;
       taken[j] = true;
-      real_[open[k]] = m_.tables[j];
+      real[open[k]] = m_.tables[j];
       if (Place(open, k + 1, taken)) return true;
       taken[j] = false;
     }
-    real_[open[k]].clear();
+    real[open[k]].clear();
     return false;
   }
 
  private:
-  const catalog::Table* TableOf(size_t t) const { return schema_.FindTable(real_[t]); }
+  const catalog::Table* TableOf(size_t t) const { return schema_.FindTable(real[t]); }
 
   // The single column of `table` referencing `to`.
   static std::optional<std::string> ForeignKey(const catalog::Table* table, const std::string& to) {
@@ -428,13 +429,13 @@ class Filler {
       if (a == "k" && candidate.primary_key.size() != 1) return false;
       if (a[0] != 'f') continue;
       const size_t j = std::stoul(a.substr(1));
-      if (j >= real_.size() || real_[j].empty()) continue;
-      if (!ForeignKey(&candidate, real_[j])) return false;
+      if (j >= real.size() || real[j].empty()) continue;
+      if (!ForeignKey(&candidate, real[j])) return false;
       ++joined;
     }
     for (size_t u = 0; u < s_.tables.size(); ++u) {
       const auto& cols = s_.tables[u];
-      if (u == t || real_[u].empty() || std::find(cols.begin(), cols.end(), fmt::format("f{}", t)) == cols.end()) {
+      if (u == t || real[u].empty() || std::find(cols.begin(), cols.end(), fmt::format("f{}", t)) == cols.end()) {
         continue;
       }
       if (!ForeignKey(TableOf(u), candidate.name)) return false;
@@ -444,7 +445,7 @@ class Filler {
   }
 
   bool SetColumn(size_t t, const std::string& abstract, const std::string& column) {
-    auto [it, added] = columns_.emplace(std::make_pair(fmt::format("t{}", t), abstract), column);
+    auto [it, added] = columns.emplace(std::make_pair(fmt::format("t{}", t), abstract), column);
     return added || EqualsIgnoreCase(it->second, column);
   }
 
@@ -457,7 +458,7 @@ class Filler {
         if (a == "k") {
           if (table->primary_key.size() != 1 || !SetColumn(t, a, table->primary_key[0])) return false;
         } else if (a[0] == 'f') {
-          auto fk = ForeignKey(table, real_[std::stoul(a.substr(1))]);
+          auto fk = ForeignKey(table, real[std::stoul(a.substr(1))]);
           if (!fk || !SetColumn(t, a, *fk)) return false;
         }
       }
@@ -468,23 +469,23 @@ class Filler {
   bool Complete() {
     for (size_t t = 0; t < s_.tables.size(); ++t) {
       if (!IsBridge(t)) continue;
-      real_[t].clear();
+      real[t].clear();
       // The tables the question names first, then the schema's.
       std::vector<const catalog::Table*> candidates;
       for (const std::string& name : m_.tables) candidates.push_back(schema_.FindTable(name));
       for (const catalog::Table& table : schema_.tables) candidates.push_back(&table);
       for (const catalog::Table* candidate : candidates) {
         if (!candidate) continue;
-        const bool used = std::any_of(real_.begin(), real_.end(),
+        const bool used = std::any_of(real.begin(), real.end(),
                                       [&](const std::string& r) { return EqualsIgnoreCase(r, candidate->name); });
         if (!used && Joins(t, *candidate)) {
-          real_[t] = candidate->name;
+          real[t] = candidate->name;
           break;
         }
       }
-      if (real_[t].empty()) return false;
+      if (real[t].empty()) return false;
     }
-    columns_.clear();
+    columns.clear();
     if (!MapKeys()) return false;
     std::vector<bool> used(m_.columns.size(), false);
     auto mark = [&](const ColumnRef& c) {
@@ -498,14 +499,14 @@ class Filler {
       const size_t t = slot_of_value_[v];
       if (t == SIZE_MAX) continue;
       const ColumnRef& c = m_.values[v].col;
-      if (!EqualsIgnoreCase(c.table, real_[t]) || !SetColumn(t, s_.values[v].column, c.column)) return false;
+      if (!EqualsIgnoreCase(c.table, real[t]) || !SetColumn(t, s_.values[v].column, c.column)) return false;
       mark(c);
     }
     // The other columns in the skeleton's order (sI / nI numbered across it) take the columns the question mentions.
     std::vector<std::tuple<size_t, size_t, std::string>> plain;
     for (size_t t = 0; t < s_.tables.size(); ++t) {
       for (const std::string& a : s_.tables[t]) {
-        if ((a[0] == 's' || a[0] == 'n') && !columns_.count({fmt::format("t{}", t), a})) {
+        if ((a[0] == 's' || a[0] == 'n') && !columns.count({fmt::format("t{}", t), a})) {
           plain.emplace_back(std::stoul(a.substr(1)), t, a);
         }
       }
@@ -515,16 +516,16 @@ class Filler {
       size_t pick = SIZE_MAX;
       for (size_t i = 0; i < m_.columns.size() && pick == SIZE_MAX; ++i) {
         const ColumnRef& c = m_.columns[i];
-        if (!used[i] && EqualsIgnoreCase(c.table, real_[t]) && (a[0] == 's' || IsNumericColumn(schema_, c))) pick = i;
+        if (!used[i] && EqualsIgnoreCase(c.table, real[t]) && (a[0] == 's' || IsNumericColumn(schema_, c))) pick = i;
       }
       if (pick == SIZE_MAX || !SetColumn(t, a, m_.columns[pick].column)) return false;
       used[pick] = true;
     }
-    unused_ = static_cast<size_t>(std::count(used.begin(), used.end(), false));
+    unused = static_cast<size_t>(std::count(used.begin(), used.end(), false));
     for (const std::string& table : m_.tables) {
       const bool read =
-          std::any_of(real_.begin(), real_.end(), [&](const std::string& r) { return EqualsIgnoreCase(r, table); });
-      unused_ += read ? 0 : 1;
+          std::any_of(real.begin(), real.end(), [&](const std::string& r) { return EqualsIgnoreCase(r, table); });
+      unused += read ? 0 : 1;
     }
     return true;
   }
@@ -535,9 +536,9 @@ class Filler {
   const catalog::Schema& schema_;
 
  public:
-  std::vector<std::string> real_;                                       // per table slot: the table
-  std::map<std::pair<std::string, std::string>, std::string> columns_;  // (tI, abstract) -> column
-  size_t unused_ = 0;
+  std::vector<std::string> real;                                       // per table slot: the table
+  std::map<std::pair<std::string, std::string>, std::string> columns;  // (tI, abstract) -> column
+  size_t unused = 0;
 };
 
 }  // namespace
@@ -559,11 +560,11 @@ std::optional<FilledSkeleton> SkeletonLibrary::Fill(size_t i, const SkeletonMate
   std::vector<bool> taken(material.tables.size(), false);
   if (open.size() > material.tables.size() || !filler.Place(open, 0, taken)) return std::nullopt;
   sql::RenameMap map;
-  for (size_t t = 0; t < filler.real_.size(); ++t) map.tables[fmt::format("t{}", t)] = filler.real_[t];
-  map.columns = filler.columns_;
+  for (size_t t = 0; t < filler.real.size(); ++t) map.tables[fmt::format("t{}", t)] = filler.real[t];
+  map.columns = filler.columns;
   FilledSkeleton out;
   out.query = sql::RenameIdentifiers(e.query, e.resolution, map);
-  out.unused = filler.unused_;
+  out.unused = filler.unused;
   // Names as the dialect needs them written, and the question's values in the slots.
   sql::Walker w;
   w.on_table = [&](sql::TableRef& t) {
@@ -578,7 +579,8 @@ std::optional<FilledSkeleton> SkeletonLibrary::Fill(size_t i, const SkeletonMate
       }
     }
     if (x.kind == sql::ExprKind::kLiteral && x.literal_kind == sql::LiteralKind::kString && x.text.size() > 1 &&
-        x.text[0] == '?') {
+        x.text.size() < 6 && x.text[0] == '?' &&
+        std::all_of(x.text.begin() + 1, x.text.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
       const size_t v = std::stoul(x.text.substr(1));
       if (v < material.values.size()) x = tree::Value(dialect, material.values[v].value);
     }

@@ -1,1 +1,1 @@
-ask $SAMPLE_DB "What weather did the plants experience on rainy Mondays?" --llm none
+ask $SAMPLE_DB "How has the weather affected the experience at plants on rainy Mondays?" --llm none
