@@ -196,10 +196,17 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
   auto listed = [&](size_t k) { return Is(t, k, "and") || Is(t, k, "or") || superlative_at(k) || aggregate_at(k); };
   std::vector<AggregateCue> added;
   for (const Superlative& s : in.superlatives) {
-    bool with_aggregate = false;
-    for (size_t k = s.token + 1; k < t.size() && listed(k) && !with_aggregate; ++k) with_aggregate = aggregate_at(k);
-    for (size_t k = s.token; k > 0 && listed(k - 1) && !with_aggregate; --k) with_aggregate = aggregate_at(k - 1);
-    if (with_aggregate) added.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
+    // The run of listed words around the superlative: a list has its "and" / "or" ("the highest average price" is
+    // no list: the highest of the averages).
+    size_t first = s.token, last = s.token;
+    while (last + 1 < t.size() && listed(last + 1)) ++last;
+    while (first > 0 && listed(first - 1)) --first;
+    bool with_aggregate = false, conjunction = false;
+    for (size_t k = first; k <= last; ++k) {
+      with_aggregate = with_aggregate || aggregate_at(k);
+      conjunction = conjunction || Is(t, k, "and") || Is(t, k, "or");
+    }
+    if (with_aggregate && conjunction) added.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
   }
   if (added.empty()) return;
   std::erase_if(in.superlatives, [&](const Superlative& s) {

@@ -199,7 +199,7 @@ std::optional<sql::Expr> SubjectKey(const Reading& r, const Aliases& a) {
 void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
   if (r.group) {
     s.group_by.push_back(a.Ref(*r.group));
-  } else if (r.group_by_count || r.having) {
+  } else if (r.group_by_count || r.having || r.order_aggregate) {
     // Grouped by the subject's key, a shown column of another could group instead ("the city with the most students":
     // per city, not per student): another reading (Choices::group_by_shown).
     if (!CountsOwnRows(r) &&
@@ -221,6 +221,9 @@ void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
 bool Ordering(const Reading& r, const Aliases& a, sql::Query& q) {
   if (r.group_by_count) {
     q.order_by.push_back({tree::CountStar(), r.order_desc, sql::NullsOrder::kDefault});
+  } else if (r.order_aggregate) {
+    q.order_by.push_back({OutputExpr(a, *r.order_aggregate), r.order_desc ? std::optional<bool>(true) : std::nullopt,
+                          sql::NullsOrder::kDefault});
   } else if (r.order_column) {
     q.order_by.push_back(
         {a.Ref(*r.order_column), r.order_desc ? std::optional<bool>(true) : std::nullopt, sql::NullsOrder::kDefault});
@@ -229,7 +232,7 @@ bool Ordering(const Reading& r, const Aliases& a, sql::Query& q) {
     q.order_by.push_back({OutputExpr(a, r.select.front()), r.order_desc ? std::optional<bool>(true) : std::nullopt,
                           sql::NullsOrder::kDefault});
   }
-  if (!r.limit.empty() && (r.order_column || r.group_by_count)) q.limit = tree::Number(r.limit);
+  if (!r.limit.empty() && (r.order_column || r.group_by_count || r.order_aggregate)) q.limit = tree::Number(r.limit);
   return !q.order_by.empty() || q.limit;
 }
 

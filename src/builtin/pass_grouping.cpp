@@ -250,6 +250,7 @@ void ReadAggregates(Reading& r) {
       Output item{Output::Kind::kAggregate, c, kFn.at(a.kind)};
       if (std::find(r.aggregates.begin(), r.aggregates.end(), item) != r.aggregates.end()) continue;
       r.aggregates.push_back(item);
+      r.aggregate_cues.push_back(a.token);
       r.selected.push_back(c);
     }
   }
@@ -289,7 +290,20 @@ std::optional<size_t> CountCue(const Reading& r, size_t at) {
 
 void ReadOrder(Reading& r) {
   r.order_desc = r.intent.order_descending.value_or(false);
-  if (!r.intent.superlatives.empty() && r.aggregates.empty()) {
+  // "the grape whose wines have the highest average price", "the claim with the largest total settlement": a
+  // superlative right before an aggregate orders the groups by it and keeps the first; it is not shown.
+  for (const Superlative& s : r.intent.superlatives) {
+    for (size_t i = 0; i < r.aggregates.size() && !r.order_aggregate; ++i) {
+      if (r.aggregate_cues[i] != s.token + 1) continue;
+      r.order_aggregate = r.aggregates[i];
+      r.order_desc = s.descending;
+      r.aggregates.erase(r.aggregates.begin() + static_cast<std::ptrdiff_t>(i));
+      r.aggregate_cues.erase(r.aggregate_cues.begin() + static_cast<std::ptrdiff_t>(i));
+      r.used[s.token] = true;
+      r.limit = "1";
+    }
+  }
+  if (!r.intent.superlatives.empty() && r.aggregates.empty() && !r.order_aggregate) {
     ReadSuperlative(r);
     if (!r.intent.limit) {
       if (auto n = CountBeforeTable(r)) r.limit = *n;

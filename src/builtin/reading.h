@@ -165,6 +165,8 @@ struct Reading {
   std::optional<ColumnRef> group;
   std::vector<ColumnRef> selected;  // columns the aggregates read
   std::vector<Output> aggregates;
+  std::vector<size_t> aggregate_cues;     // per aggregate: the token of its cue word
+  std::optional<Output> order_aggregate;  // "the grape with the highest average price": ordered by avg(price) per row
   bool counting = false;
   std::optional<size_t> count_at;
   std::optional<ColumnRef> order_column;

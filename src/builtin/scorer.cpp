@@ -72,9 +72,9 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
           : 0.0);
   Set(f, "aggregates", static_cast<double>(r.aggregates.size()));
   Set(f, "counting", r.counting ? 1.0 : 0.0);
-  Set(f, "grouped", r.group || r.group_by_count || r.having ? 1.0 : 0.0);
+  Set(f, "grouped", r.group || r.group_by_count || r.having || r.order_aggregate ? 1.0 : 0.0);
   Set(f, "having", r.having ? 1.0 : 0.0);
-  Set(f, "ordered", r.order_column || r.group_by_count || r.order_first_shown ? 1.0 : 0.0);
+  Set(f, "ordered", r.order_column || r.group_by_count || r.order_aggregate || r.order_first_shown ? 1.0 : 0.0);
   Set(f, "limited", r.limit.empty() ? 0.0 : 1.0);
   Set(f, "negated", r.not_in || !r.negated_filters.empty() ? 1.0 : 0.0);
   if (rank < r.built.size()) {
@@ -99,7 +99,8 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
                        });
   Set(f, "cue_count_unmet", count_cue && !counted ? 1.0 : 0.0);
   const bool order_cue = !r.intent.superlatives.empty() || r.intent.limit.has_value();
-  Set(f, "cue_order_unmet", order_cue && !(r.order_column || r.group_by_count || r.order_first_shown) ? 1.0 : 0.0);
+  Set(f, "cue_order_unmet",
+      order_cue && !(r.order_column || r.group_by_count || r.order_aggregate || r.order_first_shown) ? 1.0 : 0.0);
   const size_t built_ranges = ranges + (r.having ? 1 : 0);
   Set(f, "cue_compare_unmet",
       r.intent.comparisons.size() > built_ranges ? static_cast<double>(r.intent.comparisons.size() - built_ranges)
