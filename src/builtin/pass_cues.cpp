@@ -1,13 +1,16 @@
 // The cue pass (see passes.h): words that carry the intent name no table or column.
 #include "builtin/passes.h"
+
+#include <algorithm>
+
 #include "builtin/words.h"
 
 namespace plainsql::builtin {
 
 namespace {
 
-// "first" and "top" are cues only before a number ("top 3"); "first name" names a column. "group" and "order" name
-// columns too; they are cues in "grouped by", "group by", "in … order", "order by".
+// "first" and "top" are cues only before a number ("top 3"); "first name" names a column. "number" only before "of".
+// "group" and "order" name columns too; they are cues in "grouped by", "group by", "in … order", "order by".
 bool IsCue(const std::vector<retrieval::Token>& tokens, size_t i) {
   static const words::WordSet kCues = words::List("cue_words");
   static const words::WordSet kOrderWords = words::List("order_words");
@@ -16,6 +19,8 @@ bool IsCue(const std::vector<retrieval::Token>& tokens, size_t i) {
   if ((w == "first" || w == "top") && !(i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kNumber)) {
     return false;
   }
+  // "the number of tracks" counts; "phone number", "flight number" name columns.
+  if (w == "number" && !(i + 1 < tokens.size() && tokens[i + 1].lower == "of")) return false;
   if (w == "group" || w == "order") {
     bool by = i + 1 < tokens.size() && tokens[i + 1].lower == "by";
     bool in_order = w == "order" && i > 0 && kOrderWords.count(tokens[i - 1].lower);
@@ -28,7 +33,12 @@ bool IsCue(const std::vector<retrieval::Token>& tokens, size_t i) {
 
 void MaskCues(Reading& r) {
   for (size_t i = 0; i < r.tokens.size(); ++i) {
-    if (IsCue(r.tokens, i)) r.used[i] = true;
+    // "room number of the offices": "number" ends a name the linker matched whole, no "number of" count.
+    const bool ends_name = r.tokens[i].lower == "number" && i > 0 &&
+                           std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
+                             return m.whole && !m.related && m.begin + 1 == i && m.end == i + 1;
+                           });
+    if (IsCue(r.tokens, i) && !ends_name) r.used[i] = true;
   }
   for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
   if (r.intent.limit_token) r.used[*r.intent.limit_token] = true;  // "the 2 oldest": no value of a column

@@ -15,9 +15,12 @@ using retrieval::IsStopWord;
 
 Output ColumnOutput(const ColumnRef& c) { return {Output::Kind::kColumn, c, ""}; }
 
-// "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count.
+// "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count; nor
+// is the last word of a column's name ("room number").
 bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggregates) {
   if (r.tokens[a.token].lower != "number") return false;
+  // "the room number of the offices": "number" ends a column's name, no count.
+  if (ColumnAt(r, a.token)) return true;
   size_t k = a.token + 1;
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   auto named = ColumnAt(r, k);
@@ -360,6 +363,9 @@ void ChooseOutputs(Reading& r) {
     if (distinct && !r.group) r.select.erase(r.select.begin());
   }
   bool everything = AsksForEverything(r);
+  // "everything about the spare part with part number P-100": the columns named are conditions, the answer every
+  // column.
+  if (everything && !r.counting && r.aggregates.empty() && !r.group) r.select.clear();
   if (r.select.empty()) {
     auto name = ColumnNamed(r.ctx.schema, r.subject, "name");
     r.select.push_back(name && !everything ? ColumnOutput(*name) : Output{Output::Kind::kStar, {}, ""});
