@@ -20,12 +20,6 @@ extern const std::string_view kShapeModelTsv;
 
 namespace {
 
-constexpr size_t Property(std::string_view name) {
-  size_t i = 0;
-  while (i < kShapePropertyCount && kShapeProperties[i] != name) ++i;
-  return i;
-}
-
 void ShapeOfQuery(const sql::Query& q, Shape& s, bool outermost);
 
 void ShapeOfExpr(const sql::Expr& e, Shape& s, bool in_select) {
@@ -34,29 +28,29 @@ void ShapeOfExpr(const sql::Expr& e, Shape& s, bool in_select) {
     case ExprKind::kFunction: {
       if (in_select && !e.name.parts.empty()) {
         const std::string f = ToLower(e.name.parts.back().name);
-        if (f == "count") s[Property("count")] = true;
-        if (f == "avg" || f == "sum" || f == "min" || f == "max") s[Property("aggregate")] = true;
-        if (e.distinct) s[Property("distinct")] = true;
+        if (f == "count") s[ShapePropertyIndex("count")] = true;
+        if (f == "avg" || f == "sum" || f == "min" || f == "max") s[ShapePropertyIndex("aggregate")] = true;
+        if (e.distinct) s[ShapePropertyIndex("distinct")] = true;
       }
       break;
     }
     case ExprKind::kInQuery:
     case ExprKind::kExists:
-      if (e.negated) s[Property("negation")] = true;
+      if (e.negated) s[ShapePropertyIndex("negation")] = true;
       break;
     case ExprKind::kLike:
-      if (e.negated) s[Property("negation")] = true;
+      if (e.negated) s[ShapePropertyIndex("negation")] = true;
       break;
     case ExprKind::kBinary:
-      if (e.op == "!=" || e.op == "<>") s[Property("negation")] = true;
+      if (e.op == "!=" || e.op == "<>") s[ShapePropertyIndex("negation")] = true;
       break;
     case ExprKind::kUnary:
-      if (ToLower(e.op) == "not") s[Property("negation")] = true;
+      if (ToLower(e.op) == "not") s[ShapePropertyIndex("negation")] = true;
       break;
     default: break;
   }
   if (e.query) {
-    s[Property("subquery")] = true;
+    s[ShapePropertyIndex("subquery")] = true;
     ShapeOfQuery(*e.query, s, false);
   }
   for (const auto& a : e.args) ShapeOfExpr(a, s, in_select);
@@ -70,24 +64,24 @@ size_t TablesIn(const sql::TableRef& t, Shape& s) {
     return n;
   }
   if (t.query) {
-    s[Property("subquery")] = true;
+    s[ShapePropertyIndex("subquery")] = true;
     ShapeOfQuery(*t.query, s, false);
   }
   return 1;
 }
 
 void ShapeOfSelect(const sql::Select& sel, Shape& s, bool outermost) {
-  if (sel.distinct) s[Property("distinct")] = true;
-  if (outermost && sel.items.size() >= 2) s[Property("outputs")] = true;
+  if (sel.distinct) s[ShapePropertyIndex("distinct")] = true;
+  if (outermost && sel.items.size() >= 2) s[ShapePropertyIndex("outputs")] = true;
   for (const auto& item : sel.items) ShapeOfExpr(item.expr, s, outermost);
-  if (sel.from && TablesIn(*sel.from, s) >= 2) s[Property("join")] = true;
+  if (sel.from && TablesIn(*sel.from, s) >= 2) s[ShapePropertyIndex("join")] = true;
   if (sel.where) {
-    if (outermost) s[Property("where")] = true;
+    if (outermost) s[ShapePropertyIndex("where")] = true;
     ShapeOfExpr(*sel.where, s, false);
   }
-  if (!sel.group_by.empty() && outermost) s[Property("group")] = true;
+  if (!sel.group_by.empty() && outermost) s[ShapePropertyIndex("group")] = true;
   if (sel.having) {
-    if (outermost) s[Property("having")] = true;
+    if (outermost) s[ShapePropertyIndex("having")] = true;
     ShapeOfExpr(*sel.having, s, false);
   }
 }
@@ -97,11 +91,11 @@ void ShapeOfBody(const sql::QueryBody& b, Shape& s, bool outermost) {
     case sql::QueryBodyKind::kSelect: ShapeOfSelect(b.select, s, outermost); break;
     case sql::QueryBodyKind::kSetOp:
       if (outermost) {
-        if (b.set_op == sql::SetOp::kIntersect) s[Property("intersect")] = true;
-        if (b.set_op == sql::SetOp::kUnion) s[Property("union")] = true;
-        if (b.set_op == sql::SetOp::kExcept) s[Property("except")] = true;
+        if (b.set_op == sql::SetOp::kIntersect) s[ShapePropertyIndex("intersect")] = true;
+        if (b.set_op == sql::SetOp::kUnion) s[ShapePropertyIndex("union")] = true;
+        if (b.set_op == sql::SetOp::kExcept) s[ShapePropertyIndex("except")] = true;
       } else {
-        s[Property("subquery")] = true;
+        s[ShapePropertyIndex("subquery")] = true;
       }
       if (b.left) ShapeOfBody(*b.left, s, outermost);
       if (b.right) ShapeOfBody(*b.right, s, outermost);
@@ -116,8 +110,8 @@ void ShapeOfBody(const sql::QueryBody& b, Shape& s, bool outermost) {
 void ShapeOfQuery(const sql::Query& q, Shape& s, bool outermost) {
   ShapeOfBody(q.body, s, outermost);
   if (outermost) {
-    if (!q.order_by.empty()) s[Property("order")] = true;
-    if (q.limit) s[Property("limit")] = true;
+    if (!q.order_by.empty()) s[ShapePropertyIndex("order")] = true;
+    if (q.limit) s[ShapePropertyIndex("limit")] = true;
   }
   for (const auto& o : q.order_by) ShapeOfExpr(o.expr, s, false);
   for (const auto& cte : q.with) {

@@ -41,6 +41,13 @@ inline constexpr std::array<std::string_view, 15> kShapeProperties = {
 };
 inline constexpr size_t kShapePropertyCount = kShapeProperties.size();
 
+/// The position of a property in kShapeProperties (kShapePropertyCount when there is none of that name).
+constexpr size_t ShapePropertyIndex(std::string_view name) {
+  size_t i = 0;
+  while (i < kShapePropertyCount && kShapeProperties[i] != name) ++i;
+  return i;
+}
+
 using Shape = std::array<bool, kShapePropertyCount>;
 using ShapePrediction = std::array<double, kShapePropertyCount>;  // P(property) each
 

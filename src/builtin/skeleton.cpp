@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
@@ -186,9 +187,7 @@ bool IsUnbuiltForm(const Skeleton& s) {
   if (!q) return false;
   const Shape shape = ShapeOf(*q);
   for (std::string_view p : {"intersect", "union", "except", "subquery"}) {
-    const size_t i =
-        static_cast<size_t>(std::find(kShapeProperties.begin(), kShapeProperties.end(), p) - kShapeProperties.begin());
-    if (shape[i]) return true;
+    if (shape[ShapePropertyIndex(p)]) return true;
   }
   std::vector<std::string> names = TablesRead(*q);
   std::sort(names.begin(), names.end());
@@ -367,10 +366,12 @@ size_t SkeletonLibrary::Size() const { return entries_.size(); }
 const Skeleton& SkeletonLibrary::At(size_t i) const { return entries_[i]->skeleton; }
 const Shape& SkeletonLibrary::ShapeAt(size_t i) const { return entries_[i]->shape; }
 
-std::vector<size_t> SkeletonLibrary::Proposals(const ShapePrediction& prediction) const {
+std::vector<size_t> SkeletonLibrary::Proposals(const ShapePrediction& prediction, double min_probability) const {
   std::vector<std::pair<double, size_t>> fit;
-  for (size_t i = 0; i < entries_.size(); ++i)
-    fit.emplace_back(ShapeAgreement(entries_[i]->shape, prediction).first, i);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const auto [mean, worst] = ShapeAgreement(entries_[i]->shape, prediction);
+    if (worst >= std::log(min_probability)) fit.emplace_back(mean, i);
+  }
   std::stable_sort(fit.begin(), fit.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<size_t> out;
   out.reserve(fit.size());

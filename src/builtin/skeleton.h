@@ -92,8 +92,9 @@ class SkeletonLibrary {
   size_t Size() const;
   const Skeleton& At(size_t i) const;
   const Shape& ShapeAt(size_t i) const;
-  /// The skeletons in the order of how likely `prediction` finds their shapes, most likely first.
-  std::vector<size_t> Proposals(const ShapePrediction& prediction) const;
+  /// The skeletons each of whose shape properties `prediction` gives at least `min_probability`, in the order of how
+  /// likely it finds their shapes, most likely first.
+  std::vector<size_t> Proposals(const ShapePrediction& prediction, double min_probability) const;
   /// Fills skeleton `i` with `material` over `schema`: nullopt when the material does not fit it (too few columns or
   /// tables of the kinds it needs, values left over or missing, other conditions, no foreign key where it joins).
   std::optional<FilledSkeleton> Fill(size_t i, const SkeletonMaterial& material, const catalog::Schema& schema,

@@ -182,6 +182,21 @@ SkeletonLibrary BuildSkeletonLibrary(const Collected& data, const std::function<
   return SkeletonLibrary::FromCounts(std::move(skeletons), kSkeletonMinCount, kSkeletonMinCount);
 }
 
+SkeletonReadings CountSkeletonReadings(const Collected& data) {
+  const size_t flag = ReadingFeatureIndex("skeleton");
+  SkeletonReadings out;
+  std::map<size_t, std::pair<bool, bool>> by_question;  // (a rule reading right, a skeleton right)
+  for (const ScorerRow& row : data.rows) {
+    const bool skeleton = row.features[flag] > 0;
+    out.readings += skeleton ? 1 : 0;
+    out.right += skeleton && row.correct ? 1 : 0;
+    auto& [rule_right, skeleton_right] = by_question[row.question];
+    (skeleton ? skeleton_right : rule_right) |= row.correct;
+  }
+  for (const auto& [q, r] : by_question) out.only_skeleton_right += !r.first && r.second ? 1 : 0;
+  return out;
+}
+
 std::optional<TrainingDatabase> OpenTrainingDatabase(const std::string& db_dir, const std::string& db_id) {
   const std::string path = eval::SqliteDatabasePath(db_dir, db_id);
   if (path.empty()) return std::nullopt;

@@ -80,6 +80,12 @@ std::optional<TrainingDatabase> OpenTrainingDatabase(const std::string& db_dir, 
 /// The skeletons of the questions `keep` selects (those with a form the passes do not build), counted by question and
 /// database, kept as kSkeletonMinCount says.
 SkeletonLibrary BuildSkeletonLibrary(const Collected& data, const std::function<bool(size_t question)>& keep);
+/// The filled skeletons among the readings (feature "skeleton"): how many, how many were right, and on how many
+/// questions only a skeleton was.
+struct SkeletonReadings {
+  size_t readings = 0, right = 0, only_skeleton_right = 0;
+};
+SkeletonReadings CountSkeletonReadings(const Collected& data);
 /// Translates and runs every question of `bench` on its database under `options.db_dir`.
 Result<Collected> CollectReadings(const eval::Benchmark& bench, const CollectOptions& options,
                                   const linking::LinkResources& resources);

@@ -77,9 +77,8 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
 void Translator::AddSkeletons(Translation& out, const ShapePrediction& prediction, const sql::Dialect& dialect) const {
   const TranslatorCandidate& first = out.candidates.front();
   std::vector<TranslatorCandidate> filled;
-  for (size_t i : skeletons_->Proposals(prediction)) {
+  for (size_t i : skeletons_->Proposals(prediction, kSkeletonGate)) {
     if (filled.size() == kSkeletonCandidates) break;
-    if (ShapeAgreement(skeletons_->ShapeAt(i), prediction).second < std::log(kSkeletonGate)) continue;
     auto f = skeletons_->Fill(i, out.material, schema_, dialect);
     if (!f) continue;
     TranslatorCandidate c;
@@ -101,12 +100,7 @@ void Translator::AddSkeletons(Translation& out, const ShapePrediction& predictio
     c.features[ReadingFeatureIndex("skeleton_count")] = std::log1p(static_cast<double>(s.count));
     // What the query is made of, as the rule readings' features say it.
     const Shape& shape = skeletons_->ShapeAt(i);
-    auto has = [&](std::string_view p) {
-      return shape[static_cast<size_t>(std::find(kShapeProperties.begin(), kShapeProperties.end(), p) -
-                                       kShapeProperties.begin())]
-                 ? 1.0
-                 : 0.0;
-    };
+    auto has = [&](std::string_view p) { return shape[ShapePropertyIndex(p)] ? 1.0 : 0.0; };
     c.features[ReadingFeatureIndex("set_operation")] = std::max({has("intersect"), has("union"), has("except")});
     c.features[ReadingFeatureIndex("negated")] = has("negation");
     c.features[ReadingFeatureIndex("grouped")] = has("group");

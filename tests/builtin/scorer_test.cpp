@@ -140,6 +140,24 @@ TEST(ReadingScorer, RankingOrdersByProbabilityAndKeepsTies) {
   EXPECT_DOUBLE_EQ(c[1].probability, c[2].probability);
 }
 
+TEST(ReadingScorer, SkeletonReadingsAreCounted) {
+  Collected data;
+  auto row = [&](size_t question, bool skeleton, bool correct) {
+    ScorerRow r;
+    r.question = question;
+    r.features[ReadingFeatureIndex("skeleton")] = skeleton ? 1 : 0;
+    r.correct = correct;
+    data.rows.push_back(r);
+  };
+  row(0, false, false), row(0, true, true);   // only a skeleton right
+  row(1, false, true), row(1, true, true);    // both
+  row(2, true, false), row(2, false, false);  // neither
+  const SkeletonReadings s = CountSkeletonReadings(data);
+  EXPECT_EQ(s.readings, 3u);
+  EXPECT_EQ(s.right, 2u);
+  EXPECT_EQ(s.only_skeleton_right, 1u);
+}
+
 TEST(ReadingScorer, ValidationSplitIsByDatabaseAndStable) {
   size_t in = 0;
   for (int i = 0; i < 1000; ++i) {

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <map>
 
 #include "builtin/lexicon_train.h"
 #include "builtin/train.h"
@@ -28,21 +27,8 @@ nlohmann::ordered_json ReportJson(const builtin::RankingReport& r) {
           {"bottom_half_accuracy", r.bottom_half}};
 }
 
-// The filled skeletons among the readings: how many, how many right, and the questions only a skeleton got right.
-nlohmann::ordered_json SkeletonReport(const builtin::Collected& d) {
-  const size_t flag = builtin::ReadingFeatureIndex("skeleton");
-  size_t readings = 0, right = 0;
-  std::map<size_t, std::pair<bool, bool>> by_question;  // (a rule reading right, a skeleton right)
-  for (const builtin::ScorerRow& row : d.rows) {
-    const bool skeleton = row.features[flag] > 0;
-    readings += skeleton ? 1 : 0;
-    right += skeleton && row.correct ? 1 : 0;
-    auto& [rule_right, skeleton_right] = by_question[row.question];
-    (skeleton ? skeleton_right : rule_right) |= row.correct;
-  }
-  size_t only = 0;
-  for (const auto& [q, r] : by_question) only += !r.first && r.second ? 1 : 0;
-  return {{"readings", readings}, {"right", right}, {"questions_only_skeleton_right", only}};
+nlohmann::ordered_json SkeletonJson(const builtin::SkeletonReadings& s) {
+  return {{"readings", s.readings}, {"right", s.right}, {"questions_only_skeleton_right", s.only_skeleton_right}};
 }
 
 }  // namespace
@@ -213,7 +199,7 @@ int BuiltinCommands::RunTrain() {
                               {"foreign_answered", trained->foreign_answered},
                               {"foreign_unsure", trained->foreign_unsure},
                               {"skeletons", trained->skeletons.Size()},
-                              {"skeleton_readings", SkeletonReport(d)}};
+                              {"skeleton_readings", SkeletonJson(builtin::CountSkeletonReadings(d))}};
   double shape_mean = 0, majority_mean = 0;
   for (size_t k = 0; k < builtin::kShapePropertyCount; ++k) {
     const std::string name(builtin::kShapeProperties[k]);
