@@ -88,6 +88,59 @@ std::optional<ColumnRef> RelatedTableName(const Reading& r, const Mention& m, co
   return name;
 }
 
+// "the names and budgets of departments with budgets above the average": a column a condition uses is still shown
+// where it is listed with a column shown ("and", "," between them) and the condition names it again elsewhere.
+bool ListedBesideShown(const Reading& r, size_t k) {
+  const Mention& m = r.mentions[k];
+  const auto& el = ElementOf(r, m);
+  if (!m.whole) return false;  // ("the names and descriptions of courses of the subject named ...")
+  bool named_again = false;
+  for (size_t j = 0; j < r.mentions.size(); ++j) {
+    const auto& other = ElementOf(r, r.mentions[j]);
+    if (j != k && other.table == el.table && other.column == el.column) named_again = true;
+  }
+  if (!named_again) return false;
+  auto joiner = [&](size_t i) {
+    const std::string& w = r.tokens[i].lower;
+    return w == "and" || w == "," || w == "the" || w == "their" || w == "its";
+  };
+  auto shown_column_at = [&](size_t begin, size_t end) {
+    for (size_t j = 0; j < r.mentions.size(); ++j) {
+      const Mention& o = r.mentions[j];
+      if (j != k && !r.consumed.count(j) && !ElementOf(r, o).column.empty() && o.begin < end && begin < o.end) {
+        return true;
+      }
+    }
+    return false;
+  };
+  size_t i = m.begin;
+  bool conjunction = false;
+  while (i > 0 && joiner(i - 1)) conjunction |= r.tokens[--i].lower != "the";
+  if (conjunction && i > 0 && shown_column_at(i - 1, i)) return true;
+  i = m.end;
+  conjunction = false;
+  while (i < r.tokens.size() && joiner(i)) conjunction |= r.tokens[i++].lower != "the";
+  return conjunction && i < r.tokens.size() && shown_column_at(i, i + 1);
+}
+
+// "the building full names containing the word 'court'": with nothing else asked for, the column a pattern reads is
+// what is shown when it is named right before the pattern's cue as the thing asked for ("whose name contains": not).
+std::optional<ColumnRef> PatternHead(const Reading& r) {
+  static const std::set<std::string> kOwners = {"whose", "with", "where", "which", "that", "their", "its", "his",
+                                                "her",   "whom", "having", "have", "has", "had", "a", "an"};
+  for (const auto& f : r.filters) {
+    if (f.op != "LIKE") continue;
+    for (const Mention& m : r.mentions) {
+      const auto& el = ElementOf(r, m);
+      const bool before_cue =
+          m.end == f.at || (m.end + 1 == f.at && (r.tokens[m.end].lower == "that" || r.tokens[m.end].lower == "which"));
+      if (!before_cue || el.table != f.col.table || el.column != f.col.column) continue;
+      if (m.begin == 0 || !kOwners.count(r.tokens[m.begin - 1].lower)) return f.col;
+    }
+  }
+  return std::nullopt;
+}
+
 // The columns named and not used for anything else, in question order; those used are returned. A column named only
 // by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
 std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
@@ -100,7 +153,7 @@ std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
       if (name && std::find(r.shown.begin(), r.shown.end(), *name) == r.shown.end()) r.shown.push_back(*name);
       continue;
     }
-    if (r.consumed.count(k)) {
+    if (r.consumed.count(k) && !ListedBesideShown(r, k)) {
       // Used by a condition, the grouping or the ordering: shown after the rest in the "with used" reading.
       r.choices.outputs_vary = true;
       ColumnRef c{el.table, el.column};
@@ -342,7 +395,10 @@ void ReadOrder(Reading& r) {
 void ChooseOutputs(Reading& r) {
   const std::vector<ColumnRef> used = ShowNamedColumns(r);
   GroupByShown(r);
-  if (r.group) r.shown.insert(r.shown.begin(), *r.group);
+  if (r.group) {
+    std::erase(r.shown, *r.group);
+    r.shown.insert(r.shown.begin(), *r.group);
+  }
   if (r.counting && !r.group && !r.group_by_count) r.shown.clear();
   if (r.shown.size() > 1) {
     r.choices.outputs_vary = true;
@@ -367,7 +423,8 @@ void ChooseOutputs(Reading& r) {
   // column.
   if (everything && !r.counting && r.aggregates.empty() && !r.group) r.select.clear();
   if (r.select.empty()) {
-    auto name = ColumnNamed(r.ctx.schema, r.subject, "name");
+    auto name = PatternHead(r);
+    if (!name) name = ColumnNamed(r.ctx.schema, r.subject, "name");
     r.select.push_back(name && !everything ? ColumnOutput(*name) : Output{Output::Kind::kStar, {}, ""});
   }
   if (r.choices.outputs == OutputChoice::kWithUsed && r.select.front().kind != Output::Kind::kStar) {

@@ -107,7 +107,16 @@ std::vector<retrieval::Token> ExpandCoordinatedNames(const std::vector<retrieval
   };
   std::vector<retrieval::Token> out;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].lower == "full" && word(i + 1)) {
+    // ("the building full names": building_full_name is named whole, no first and last name.)
+    auto names_full = [&](size_t from) {
+      std::vector<retrieval::Token> span(tokens.begin() + static_cast<std::ptrdiff_t>(from),
+                                         tokens.begin() + static_cast<std::ptrdiff_t>(i + 2));
+      const auto links = linking::Link(index, span);
+      return std::any_of(links.begin(), links.end(), [&](const linking::LinkMatch& m) {
+        return m.begin == 0 && m.end == span.size() && !m.related && m.whole;
+      });
+    };
+    if (tokens[i].lower == "full" && word(i + 1) && !names_full(i) && !(i > 0 && word(i - 1) && names_full(i - 1))) {
       std::vector<retrieval::Token> parts = {as_word(tokens[i], "first"), tokens[i + 1], as_word(tokens[i], "and"),
                                              as_word(tokens[i], "last"), tokens[i + 1]};
       const auto first = linking::Link(index, {parts[0], parts[1]});
