@@ -433,6 +433,18 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
             out.push_back({e, content[k], content[k] + 2, 0.5 / static_cast<double>(m - 2) * w, false, w < 1.0});
         }
       }
+      // A name of three words or more ending in "code", named by the words before it ("policy type" for
+      // policy_type_code: the code is how the type is stored), a little below the whole name.
+      if (m > 2 && phrase.back() == "code") {
+        for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
+          double least = 1.0;
+          for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+          if (least > 0) {
+            const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(m - 2)) * least * pw;
+            out.push_back({e, content[k], content[k + m - 2] + 1, score, true, least < 1.0});
+          }
+        }
+      }
       // Part of a longer phrase: its last words ("first name" for "customer first name"), scored a little above one
       // whole word and below two.
       for (size_t t = 2; t < m; ++t) {

@@ -279,7 +279,7 @@ TEST(Translator, ScoresUnlinkedWordsAndTrees) {
   ASSERT_EQ(both.candidates.size(), 2u);
   EXPECT_LT(both.candidates[1].score, both.candidates[0].score);
   auto pump = f->translator->Translate("How many pieces of equipment have type PUMP?", d, st);
-  ASSERT_EQ(pump.candidates.size(), 2u);
+  ASSERT_GE(pump.candidates.size(), 2u);
   EXPECT_LT(pump.candidates[1].score, pump.candidates[0].score);
   // Every word accounted for: score 1. Each candidate carries the tree its SQL was printed from.
   auto t = f->translator->Translate("How many plants are there?", d, st);
