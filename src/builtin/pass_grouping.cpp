@@ -393,6 +393,21 @@ void ReadOrder(Reading& r) {
 }
 
 void ChooseOutputs(Reading& r) {
+  // "the team and starting year for each technician": "each" with nothing counted or aggregated lists, it groups
+  // nothing.
+  if (r.group && !r.counting && r.aggregates.empty() && !r.having && !r.order_aggregate && !r.group_by_count) {
+    r.notes.push_back(fmt::format("not grouped by {}.{}: nothing is counted or aggregated", r.group->table,
+                                  r.group->column));
+    // Its mentions are shown again, unless a condition or the ordering uses that column too.
+    const ColumnRef g = *r.group;
+    const bool used = (r.order_column && *r.order_column == g) ||
+                      std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) { return f.col == g; });
+    for (size_t k = 0; k < r.mentions.size() && !used; ++k) {
+      const auto& el = ElementOf(r, r.mentions[k]);
+      if (el.table == g.table && el.column == g.column) r.consumed.erase(k);
+    }
+    r.group.reset();
+  }
   const std::vector<ColumnRef> used = ShowNamedColumns(r);
   GroupByShown(r);
   if (r.group) {
