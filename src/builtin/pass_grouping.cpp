@@ -126,8 +126,8 @@ bool ListedBesideShown(const Reading& r, size_t k) {
 // "the building full names containing the word 'court'": with nothing else asked for, the column a pattern reads is
 // what is shown when it is named right before the pattern's cue as the thing asked for ("whose name contains": not).
 std::optional<ColumnRef> PatternHead(const Reading& r) {
-  static const std::set<std::string> kOwners = {"whose", "with", "where", "which", "that", "their", "its", "his",
-                                                "her",   "whom", "having", "have", "has", "had", "a", "an"};
+  static const std::set<std::string> kOwners = {"whose", "with", "where",  "which", "that", "their", "its", "his",
+                                                "her",   "whom", "having", "have",  "has",  "had",   "a",   "an"};
   for (const auto& f : r.filters) {
     if (f.op != "LIKE") continue;
     for (const Mention& m : r.mentions) {
@@ -396,8 +396,8 @@ void ChooseOutputs(Reading& r) {
   // "the team and starting year for each technician": "each" with nothing counted or aggregated lists, it groups
   // nothing.
   if (r.group && !r.counting && r.aggregates.empty() && !r.having && !r.order_aggregate && !r.group_by_count) {
-    r.notes.push_back(fmt::format("not grouped by {}.{}: nothing is counted or aggregated", r.group->table,
-                                  r.group->column));
+    r.notes.push_back(
+        fmt::format("not grouped by {}.{}: nothing is counted or aggregated", r.group->table, r.group->column));
     // Its mentions are shown again, unless a condition or the ordering uses that column too.
     const ColumnRef g = *r.group;
     const bool used = (r.order_column && *r.order_column == g) ||
