@@ -41,9 +41,12 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     if (w == "by" && i > 0 && (t[i - 1].lower == "grouped" || t[i - 1].lower == "group")) in.group_by.push_back(i + 1);
     // Ordering.
     if (w == "descending" || w == "decreasing") in.order_descending = true;
-    if (w == "ascending" || w == "increasing" || w == "alphabetical" || w == "alphabetically") {
-      in.order_descending = false;
-    }
+    // ("in reverse alphabetical order", "reversed lexicographic order": descending.)
+    const bool lettered = w == "alphabetical" || w == "alphabetically" || w == "alphabetic" || w == "lexicographic" ||
+                          w == "lexicographical" || w == "lexicographically";
+    const bool reversed = i > 0 && (t[i - 1].lower == "reverse" || t[i - 1].lower == "reversed");
+    if (w == "ascending" || w == "increasing") in.order_descending = false;
+    if (lettered && !in.order_descending) in.order_descending = reversed;  // ("descending lexicographical order")
     if (w == "by" && i > 0 &&
         (t[i - 1].lower == "ordered" || t[i - 1].lower == "sorted" || t[i - 1].lower == "order" ||
          t[i - 1].lower == "sort" || t[i - 1].lower == "ranked")) {

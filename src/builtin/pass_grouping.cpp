@@ -141,6 +141,28 @@ std::optional<ColumnRef> PatternHead(const Reading& r) {
   return std::nullopt;
 }
 
+// "the name of the room with the maximum occupancy": a maximum or minimum that is not listed beside the columns shown
+// picks the row: ordered by it, one row, the aggregate not shown. ("the name and the maximum price": listed, kept.)
+void ArgMax(Reading& r) {
+  if (r.group || r.counting || r.having || r.order_aggregate || r.order_column || !r.limit.empty() || r.shown.empty() ||
+      r.aggregates.size() != 1) {
+    return;
+  }
+  const Output& a = r.aggregates.front();
+  if (a.function != "max" && a.function != "min") return;
+  if (std::find(r.shown.begin(), r.shown.end(), a.col) != r.shown.end()) return;
+  size_t k = r.aggregate_cues.front();
+  while (k > 0 && r.tokens[k - 1].lower == "the") --k;
+  if (k == 0 || r.tokens[k - 1].lower == "and" || r.tokens[k - 1].lower == ",") return;
+  r.order_column = a.col;
+  r.order_desc = a.function == "max";
+  r.limit = "1";
+  r.notes.push_back(
+      fmt::format("the row with the {} {}.{}", a.function == "max" ? "highest" : "lowest", a.col.table, a.col.column));
+  r.aggregates.clear();
+  r.aggregate_cues.clear();
+}
+
 // The columns named and not used for anything else, in question order; those used are returned. A column named only
 // by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
 std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
@@ -415,6 +437,7 @@ void ChooseOutputs(Reading& r) {
     r.shown.insert(r.shown.begin(), *r.group);
   }
   if (r.counting && !r.group && !r.group_by_count) r.shown.clear();
+  ArgMax(r);
   if (r.shown.size() > 1) {
     r.choices.outputs_vary = true;
     if (r.choices.outputs == OutputChoice::kFirstOnly) r.shown.resize(1);
