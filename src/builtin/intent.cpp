@@ -40,17 +40,32 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     if ((w == "each" || w == "per" || w == "every") && i + 1 < t.size()) in.group_by.push_back(i + 1);
     if (w == "by" && i > 0 && (t[i - 1].lower == "grouped" || t[i - 1].lower == "group")) in.group_by.push_back(i + 1);
     // Ordering.
-    if (w == "descending" || w == "decreasing") in.order_descending = true;
+    if (w == "descending" || w == "decreasing" || w == "descendingly") in.order_descending = true;
     // ("in reverse alphabetical order", "reversed lexicographic order": descending.)
     const bool lettered = w == "alphabetical" || w == "alphabetically" || w == "alphabetic" || w == "lexicographic" ||
                           w == "lexicographical" || w == "lexicographically";
     const bool reversed = i > 0 && (t[i - 1].lower == "reverse" || t[i - 1].lower == "reversed");
-    if (w == "ascending" || w == "increasing") in.order_descending = false;
+    if (w == "ascending" || w == "increasing" || w == "ascendingly") in.order_descending = false;
     if (lettered && !in.order_descending) in.order_descending = reversed;  // ("descending lexicographical order")
     if (w == "by" && i > 0 &&
         (t[i - 1].lower == "ordered" || t[i - 1].lower == "sorted" || t[i - 1].lower == "order" ||
          t[i - 1].lower == "sort" || t[i - 1].lower == "ranked")) {
       in.order_token = i + 1;
+      in.order_verb = i - 1;
+    }
+    // "ordered descending by population", "sort the results by the number of followers": an ordering verb a few words
+    // before "by".
+    if (w == "by" && i > 0 && !in.order_token && t[i - 1].lower != "grouped" && t[i - 1].lower != "group") {
+      for (size_t j = i - 1; j + 8 >= i; --j) {
+        const std::string& v = t[j].lower;
+        if (v == "ordered" || v == "sorted" || v == "order" || v == "sort" || v == "ranked" || v == "rank" ||
+            v == "arranged" || v == "arrange") {
+          in.order_token = i + 1;
+          in.order_verb = j;
+          break;
+        }
+        if (j == 0) break;
+      }
     }
     // "in descending order of age": the column follows "order of".
     if (w == "of" && i > 0 && t[i - 1].lower == "order" && !in.order_token) in.order_token = i + 1;

@@ -46,6 +46,7 @@ struct Intent {
   std::vector<size_t> group_by;          // tokens right after "each" / "per" / "by" (grouping), or "for every"
   std::optional<bool> order_descending;  // an explicit order cue: "in descending order", "sorted by … ascending"
   std::optional<size_t> order_token;     // "ordered by" / "sorted by": the token after "by"
+  std::optional<size_t> order_verb;      // "sort the results by", "ordered descending by": the verb, words before "by"
   std::optional<int64_t> limit;          // "top 3", "first 5", "3 highest"
   std::optional<size_t> limit_token;     // the limit's number
   std::vector<Superlative> superlatives;

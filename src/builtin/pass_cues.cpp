@@ -42,6 +42,8 @@ void MaskCues(Reading& r) {
   }
   for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
   if (r.intent.limit_token) r.used[*r.intent.limit_token] = true;  // "the 2 oldest": no value of a column
+  // "order all gas station locations by the opening year": the verb before "by" orders, it names no column.
+  if (r.intent.order_verb) r.used[*r.intent.order_verb] = true;
 }
 
 }  // namespace plainsql::builtin
