@@ -210,6 +210,9 @@ void ReadNumbers(Reading& r) {
   const auto& tokens = r.tokens;
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
+    // "the first names of the 5 staff members who handled the most complaints": a number before a table's name with a
+    // superlative says how many rows (ReadOrder), it is no value.
+    if (!r.intent.superlatives.empty() && TableAt(r, i + 1)) continue;
     // A number right after a column's name: "student with ID 1004", "room number 101", "age either 24 or 25".
     size_t k = i;
     while (k > 0 && tokens[k - 1].kind == TokenKind::kWord &&

@@ -14,6 +14,16 @@ namespace {
 
 std::string QuoteForNote(std::string_view s) { return "'" + ReplaceAll(s, "'", "''") + "'"; }
 
+// Whether the unquoted token at `k` after a pattern noun is the pattern's text: one letter or digit, a word in capitals,
+// or a word followed by "in" ("the word love in its title").
+bool PatternText(const std::vector<retrieval::Token>& tokens, size_t k) {
+  const retrieval::Token& t = tokens[k];
+  if (t.kind != TokenKind::kWord && t.kind != TokenKind::kNumber) return false;
+  const bool capitals =
+      std::all_of(t.text.begin(), t.text.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
+  return t.text.size() == 1 || capitals || (k + 1 < tokens.size() && tokens[k + 1].lower == "in");
+}
+
 // The pattern a cue at `i` starts, if a quoted or named string follows within five words.
 void PatternAt(Reading& r, size_t i) {
   const auto& tokens = r.tokens;
@@ -26,12 +36,20 @@ void PatternAt(Reading& r, size_t i) {
   bool with = i + 1 < tokens.size() && tokens[i + 1].lower == "with";
   bool starts = with && kStarts.count(w);
   bool ends = with && kEnds.count(w);
+  // "employees with the letter M in their first names", "the word love in its title": the noun says it, no verb.
+  if (!contains && !starts && !ends && kNouns.count(w) && i + 1 < tokens.size() && PatternText(tokens, i + 1)) {
+    contains = true;
+  }
   if (!contains && !starts && !ends) return;
   for (size_t k = i + 1; k < tokens.size() && k <= i + 5; ++k) {
     if (r.used[k]) continue;  // another cue's pattern ("contains the substring 'ee'": one pattern)
     bool quoted = tokens[k].kind == TokenKind::kQuoted;
     bool named = k > 0 && kNouns.count(tokens[k - 1].lower);
-    if (!quoted && !named) continue;
+    // "contains NY": a word in capitals right after the cue.
+    bool capitals = contains && k == i + 1 && tokens[k].kind == TokenKind::kWord && tokens[k].text.size() >= 2 &&
+                    std::all_of(tokens[k].text.begin(), tokens[k].text.end(),
+                                [](unsigned char ch) { return std::isupper(ch) != 0; });
+    if (!quoted && !named && !capitals) continue;
     std::string v;
     for (char ch : tokens[k].text) {
       if (ch != '%' && ch != '_') v += ch;
@@ -47,6 +65,16 @@ void PatternAt(Reading& r, size_t i) {
     r.used[i] = r.used[k] = true;
     for (size_t j = i + 1; j < k; ++j) {
       if (tokens[j].lower == "with" || kNouns.count(tokens[j].lower)) r.used[j] = true;
+    }
+    // "the letters D or S": the next one too, read from its own token.
+    if (named && k + 2 < tokens.size() && (tokens[k + 1].lower == "or" || tokens[k + 1].lower == "and") &&
+        !r.used[k + 2] && PatternText(tokens, k + 2)) {
+      r.patterns.push_back({k + 2, k + 2,
+                            contains ? "%" + tokens[k + 2].text + "%"
+                            : starts ? tokens[k + 2].text + "%"
+                                     : "%" + tokens[k + 2].text,
+                            negated});
+      r.used[k + 2] = true;
     }
     return;
   }
