@@ -14,8 +14,8 @@ namespace {
 
 std::string QuoteForNote(std::string_view s) { return "'" + ReplaceAll(s, "'", "''") + "'"; }
 
-// Whether the unquoted token at `k` after a pattern noun is the pattern's text: one letter or digit, a word in capitals,
-// or a word followed by "in" ("the word love in its title").
+// Whether the unquoted token at `k` after a pattern noun is the pattern's text: one letter or digit, a word in
+// capitals, or a word followed by "in" ("the word love in its title").
 bool PatternText(const std::vector<retrieval::Token>& tokens, size_t k) {
   const retrieval::Token& t = tokens[k];
   if (t.kind != TokenKind::kWord && t.kind != TokenKind::kNumber) return false;
