@@ -292,11 +292,11 @@ std::vector<ColumnRef> ListedQuantities(Reading& r, size_t cue, const ColumnRef&
 }  // namespace
 
 void ReadAggregates(Reading& r) {
-  // ("the total number of students" is a count.)
+  // ("the total number of students" is a count; "the average number of people injured" averages a quantity.)
   bool other_aggregates =
       std::any_of(r.intent.aggregates.begin(), r.intent.aggregates.end(), [&](const AggregateCue& a) {
         return a.kind != Aggregate::kCount &&
-               !(a.token + 1 < r.tokens.size() && r.tokens[a.token + 1].lower == "number");
+               !(a.kind == Aggregate::kSum && a.token + 1 < r.tokens.size() && r.tokens[a.token + 1].lower == "number");
       });
   // "the maximum and minimum sales": aggregates listed one after another share the column after the last.
   std::optional<size_t> previous;
