@@ -183,22 +183,43 @@ bool CountsOwnRows(const Reading& r) {
   return (r.having && ToLower(r.having->counted) == ToLower(r.subject) && !r.group_by_count) || r.by_shown;
 }
 
-// Counting per subject row groups by its key; counting the subject's own rows groups by what is shown.
-std::optional<sql::Expr> SubjectKey(const Reading& r, const Aliases& a) {
+// Counting per subject row groups by its key; counting the subject's own rows groups by what is shown ("the year and
+// semester with the most courses": both).
+std::vector<sql::Expr> SubjectKey(const Reading& r, const Aliases& a) {
   const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
   bool keyed = t && !t->primary_key.empty();
-  if (keyed && !CountsOwnRows(r)) return a.Ref(r.subject, t->primary_key.front());
+  if (keyed && !CountsOwnRows(r)) return {a.Ref(r.subject, t->primary_key.front())};
   for (const auto& c : r.shown) {
-    if (a.Has(c.table)) return a.Ref(c);
+    if (a.Has(c.table)) return {a.Ref(c)};
   }
-  if (keyed) return a.Ref(r.subject, t->primary_key.front());
-  return std::nullopt;
+  if (keyed) return {a.Ref(r.subject, t->primary_key.front())};
+  return {};
+}
+
+// "in each semester and year": the columns listed with the grouping column group too.
+std::vector<ColumnRef> ListedWithGroup(const Reading& r) {
+  std::vector<ColumnRef> out = {*r.group};
+  for (const Mention& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (el.table != r.group->table || el.column != r.group->column) continue;
+    size_t k = m.end;
+    while (k + 1 < r.tokens.size() && (r.tokens[k].lower == "and" || r.tokens[k].lower == ",")) {
+      auto next = ColumnAt(r, k + 1);
+      if (!next || next->table != r.group->table || std::find(out.begin(), out.end(), *next) != out.end()) break;
+      out.push_back(*next);
+      for (const Mention& n : r.mentions) {
+        if (n.begin == k + 1) k = n.end;
+      }
+    }
+    break;
+  }
+  return out;
 }
 
 // GROUP BY and HAVING. A count per group with nothing to group by is dropped.
 void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
   if (r.group) {
-    s.group_by.push_back(a.Ref(*r.group));
+    for (const ColumnRef& c : ListedWithGroup(r)) s.group_by.push_back(a.Ref(c));
   } else if (r.group_by_count || r.having || r.order_aggregate) {
     // Grouped by the subject's key, a shown column of another could group instead ("the city with the most students":
     // per city, not per student): another reading (Choices::group_by_shown).
@@ -207,8 +228,8 @@ void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
       r.choices.group_varies = true;
       if (r.choices.group_by_shown) r.by_shown = true;
     }
-    if (auto key = SubjectKey(r, a)) {
-      s.group_by.push_back(std::move(*key));
+    if (auto key = SubjectKey(r, a); !key.empty()) {
+      s.group_by = std::move(key);
     } else {
       r.having.reset();
       r.group_by_count = false;
