@@ -38,6 +38,13 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     if (w == "minimum" || w == "min") in.aggregates.push_back({Aggregate::kMin, i});
     // Grouping.
     if ((w == "each" || w == "per" || w == "every") && i + 1 < t.size()) in.group_by.push_back(i + 1);
+    // "the total credits by different department", "the number of rooms for different decor" ("the number of
+    // different decors" counts them).
+    if ((w == "different" || w == "various") && i > 0 && i + 1 < t.size() &&
+        (t[i - 1].lower == "by" || t[i - 1].lower == "for" || t[i - 1].lower == "across" ||
+         (t[i - 1].lower == "the" && i > 1 && (t[i - 2].lower == "for" || t[i - 2].lower == "by")))) {
+      in.group_by.push_back(i + 1);
+    }
     if (w == "by" && i > 0 && (t[i - 1].lower == "grouped" || t[i - 1].lower == "group")) in.group_by.push_back(i + 1);
     // Ordering.
     if (w == "descending" || w == "decreasing" || w == "descendingly") in.order_descending = true;
@@ -111,7 +118,8 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     if (w == "not" || w == "no" || w == "never" || w == "without" || w == "none" || w.ends_with("n't")) {
       in.negations.push_back(i);
     }
-    if (w == "different" || w == "distinct" || w == "unique") in.distinct = true;
+    const bool grouping = !in.group_by.empty() && in.group_by.back() == i + 1;  // "for different decor"
+    if ((w == "different" || w == "distinct" || w == "unique") && !grouping) in.distinct = true;
   }
 }
 
