@@ -163,6 +163,31 @@ void ArgMax(Reading& r) {
   r.aggregate_cues.clear();
 }
 
+// The subject's column named right after "different" / "distinct" / "unique" and not used by a condition, if any.
+std::optional<ColumnRef> DifferentColumn(Reading& r) {
+  for (size_t i = 0; i + 1 < r.tokens.size(); ++i) {
+    const std::string& w = r.tokens[i].lower;
+    if (w != "different" && w != "distinct" && w != "unique") continue;
+    auto c = ColumnAt(r, i + 1);
+    if (!c || !EqualsIgnoreCase(c->table, r.subject)) continue;
+    if (std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) { return f.col == *c; })) continue;
+    // Not a key ("distinct projects" of AssignedTo.Project count the projects), nor the column that names its own
+    // table's rows (artist.Artist: "distinct artists" counts artists).
+    const catalog::Table* t = r.ctx.schema.FindTable(c->table);
+    auto keyed = [&](const std::vector<std::string>& cols) {
+      return std::any_of(cols.begin(), cols.end(),
+                         [&](const std::string& k) { return EqualsIgnoreCase(k, c->column); });
+    };
+    if (!t || keyed(t->primary_key) || EqualsIgnoreCase(c->column, t->name) ||
+        std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(),
+                    [&](const catalog::ForeignKey& fk) { return keyed(fk.columns); })) {
+      continue;
+    }
+    return c;
+  }
+  return std::nullopt;
+}
+
 // The columns named and not used for anything else, in question order; those used are returned. A column named only
 // by its head word ("names" for manager_name) is not worth a join: it is shown only when its table is needed anyway.
 std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
@@ -436,7 +461,11 @@ void ChooseOutputs(Reading& r) {
     std::erase(r.shown, *r.group);
     r.shown.insert(r.shown.begin(), *r.group);
   }
-  if (r.counting && !r.group && !r.group_by_count) r.shown.clear();
+  if (r.counting && !r.group && !r.group_by_count) {
+    r.shown.clear();
+    // "How many different countries are the singers from?": count(DISTINCT Country).
+    if (auto c = DifferentColumn(r)) r.count_distinct = c;
+  }
   ArgMax(r);
   if (r.shown.size() > 1) {
     r.choices.outputs_vary = true;
@@ -449,7 +478,9 @@ void ChooseOutputs(Reading& r) {
   const bool count_asked = r.counting && r.count_at && r.intent.order_token && *r.count_at < *r.intent.order_token;
   if (r.counting && (!r.group_by_count || count_asked)) {
     bool distinct = r.intent.distinct && !r.shown.empty();
-    if (distinct) {
+    if (r.count_distinct) {
+      r.select.push_back({Output::Kind::kCountDistinct, *r.count_distinct, "count"});
+    } else if (distinct) {
       r.select.push_back({Output::Kind::kCountDistinct, r.select.front().col, "count"});
     } else {
       r.select.push_back({Output::Kind::kCount, {}, "count"});

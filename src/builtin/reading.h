@@ -169,6 +169,7 @@ struct Reading {
   std::optional<Output> order_aggregate;  // "the grape with the highest average price": ordered by avg(price) per row
   bool counting = false;
   std::optional<size_t> count_at;
+  std::optional<ColumnRef> count_distinct;  // "how many different countries": count(DISTINCT country), not count(*)
   std::optional<ColumnRef> order_column;
   bool order_desc = false;
   bool group_by_count = false;
