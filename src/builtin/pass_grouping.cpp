@@ -477,7 +477,9 @@ void ChooseOutputs(Reading& r) {
   // and the number of apartments, sorted by the number of apartments").
   const bool count_asked = r.counting && r.count_at && r.intent.order_token && *r.count_at < *r.intent.order_token;
   if (r.counting && (!r.group_by_count || count_asked)) {
-    bool distinct = r.intent.distinct && !r.shown.empty();
+    // (Counting the distinct values of the grouping column itself would give 1 in every group: "different publishers
+    // with the number of publications" counts the rows.)
+    bool distinct = r.intent.distinct && !r.shown.empty() && !(r.group && *r.group == r.select.front().col);
     if (r.count_distinct) {
       r.select.push_back({Output::Kind::kCountDistinct, *r.count_distinct, "count"});
     } else if (distinct) {
