@@ -269,6 +269,15 @@ void ReadGroupBy(Reading& r) {
       break;
     }
     if (auto t = TableAt(r, k)) {
+      // "for each faculty rank": the table's column named right after it.
+      size_t end = k + 1;
+      for (const Mention& m : r.mentions) {
+        if (m.begin == k) end = m.end;
+      }
+      if (auto next = ColumnAt(r, end); next && EqualsIgnoreCase(next->table, *t)) {
+        r.group = next;
+        break;
+      }
       const catalog::Table* table = r.ctx.schema.FindTable(*t);
       std::optional<ColumnRef> c = ColumnNamed(r.ctx.schema, *t, "name");
       if (c && IsNumericColumn(r.ctx.schema, *c)) c.reset();
