@@ -249,7 +249,12 @@ bool AsksForEverything(Reading& r) {
     const std::string& w = r.tokens[i].lower;
     bool all_before = (i >= 1 && r.tokens[i - 1].lower == "all") || (i >= 2 && r.tokens[i - 2].lower == "all");
     bool word = kEverything.count(w) && (w != "details" || !r.used[i]);
-    if (w == "everything" || (word && all_before)) {
+    // ("List the information of all instructors": "the information" / "the info" about rows, no column's.)
+    bool about = (w == "information" || w == "info") && !r.used[i] && i > 0 && r.tokens[i - 1].lower == "the" &&
+                 i + 1 < r.tokens.size() &&
+                 (r.tokens[i + 1].lower == "of" || r.tokens[i + 1].lower == "about" || r.tokens[i + 1].lower == "on" ||
+                  r.tokens[i + 1].lower == "for");
+    if (w == "everything" || (word && (all_before || about))) {
       everything = true;
       r.used[i] = true;
     }
