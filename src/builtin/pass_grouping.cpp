@@ -27,6 +27,43 @@ bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggrega
   return other_aggregates || (named && HoldsQuantities(r.ctx, *named));
 }
 
+// "How many undergraduates are there in 2004?", "How many king beds are there?": "how many" before a column that
+// holds quantities (not a key, not also a table's name) sums it.
+std::optional<ColumnRef> HowManyOfQuantity(Reading& r, const AggregateCue& a) {
+  if (r.tokens[a.token].lower != "how" || a.token + 1 >= r.tokens.size() || r.tokens[a.token + 1].lower != "many") {
+    return std::nullopt;
+  }
+  size_t k = a.token + 2;
+  while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+  // ("How many different levels": distinct values are counted; "how many bike ids": ids are no quantity.)
+  if (k < r.tokens.size() &&
+      (r.tokens[k].lower == "different" || r.tokens[k].lower == "distinct" || r.tokens[k].lower == "unique")) {
+    return std::nullopt;
+  }
+  // The column may end a little later ("how many king beds": beds), but nothing of the question may come between.
+  for (size_t end = k; end < r.tokens.size() && end <= k + 1; ++end) {
+    if (TableAt(r, end)) return std::nullopt;
+    auto named = ColumnAt(r, end);
+    if (!named) continue;
+    const catalog::Table* t = r.ctx.schema.FindTable(named->table);
+    const std::string lower = ToLower(named->column);
+    if (!t || !IsNumericColumn(r.ctx.schema, *named) || lower == "id" || lower.ends_with("_id") ||
+        lower.ends_with("id") || r.tokens[end].lower == "ids") {
+      return std::nullopt;
+    }
+    auto is = [&](const std::string& c) { return EqualsIgnoreCase(c, named->column); };
+    if (std::any_of(t->primary_key.begin(), t->primary_key.end(), is) ||
+        std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
+          return std::any_of(fk.columns.begin(), fk.columns.end(), is);
+        })) {
+      return std::nullopt;
+    }
+    MarkMention(r, end);
+    return named;
+  }
+  return std::nullopt;
+}
+
 // A superlative: "the oldest singer" orders by the quantity and keeps one row; "the stadium with the most concerts"
 // counts per group; "the most common age" counts the rows per value of what is shown.
 void ReadSuperlative(Reading& r) {
@@ -351,6 +388,15 @@ void ReadAggregates(Reading& r) {
   for (const auto& a : r.intent.aggregates) {
     if (a.kind == Aggregate::kCount) {
       if (CountIsQuantity(r, a, other_aggregates)) continue;
+      if (auto q = HowManyOfQuantity(r, a)) {
+        Output item{Output::Kind::kAggregate, *q, "sum"};
+        if (std::find(r.aggregates.begin(), r.aggregates.end(), item) == r.aggregates.end()) {
+          r.aggregates.push_back(item);
+          r.aggregate_cues.push_back(a.token);
+          r.selected.push_back(*q);
+        }
+        continue;
+      }
       r.counting = true;
       if (!r.count_at) r.count_at = a.token;
       continue;

@@ -110,8 +110,9 @@ struct RankingReport {
 std::vector<std::pair<double, bool>> ScoredAnswers(const Collected& data, const ReadingScorer& scorer,
                                                    const std::function<bool(size_t)>& keep);
 
-/// The highest threshold (in steps of 0.01) below which at most `max_accuracy` of the answers are right: the answers
-/// `ask` calls unsure are then wrong at least 1 - max_accuracy of the time.
+/// The highest threshold (in steps of 0.01) below which at most `max_accuracy` of the answers are right, within one
+/// standard error (right <= p·n + sqrt(n·p·(1 - p)) for the n answers below it): the answers `ask` calls unsure are
+/// then wrong about 1 - max_accuracy of the time.
 double ChooseThreshold(const std::vector<std::pair<double, bool>>& answers, double max_accuracy);
 
 /// `keep(question)` selects the questions reported.
@@ -138,6 +139,7 @@ struct TrainOptions {
   double shape_c = 0.1;          // liblinear's C for the shape model (0.1, 0.3, 1, 3 tried: 0.1 and 0.3 best held out)
   size_t shape_folds = 5;        // folds of databases for the out-of-fold shape features
   double unsure_accuracy = 0.1;  // the threshold: the highest below which at most this share of answers were right
+                                 // (within one standard error; ChooseThreshold)
   std::string source;            // what the questions are called in the model's header (a file name)
 };
 

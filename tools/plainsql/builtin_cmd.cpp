@@ -71,7 +71,7 @@ BuiltinCommands::BuiltinCommands(CLI::App& app) {
   train_
       ->add_option("--unsure-accuracy", unsure_accuracy_,
                    "The unsure threshold is the highest probability below which at most this share of the held-out "
-                   "answers were right (`ask` shows answers below it as unsure)")
+                   "answers were right, within one standard error (`ask` shows answers below it as unsure)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   train_->add_flag("--json", json_, "The report as one JSON object");
