@@ -37,7 +37,11 @@ void PatternAt(Reading& r, size_t i) {
   bool starts = with && kStarts.count(w);
   bool ends = with && kEnds.count(w);
   // "employees with the letter M in their first names", "the word love in its title": the noun says it, no verb.
-  if (!contains && !starts && !ends && kNouns.count(w) && i + 1 < tokens.size() && PatternText(tokens, i + 1)) {
+  // (A noun inside another pattern's words, "contains the word 'Latte'", starts none of its own.)
+  const bool inside =
+      std::any_of(r.patterns.begin(), r.patterns.end(), [&](const Pattern& p) { return p.cue <= i && i < p.value; });
+  if (!contains && !starts && !ends && kNouns.count(w) && !inside && i + 1 < tokens.size() &&
+      (PatternText(tokens, i + 1) || tokens[i + 1].kind == TokenKind::kQuoted)) {
     contains = true;
   }
   if (!contains && !starts && !ends) return;
@@ -49,7 +53,9 @@ void PatternAt(Reading& r, size_t i) {
     bool capitals = contains && k == i + 1 && tokens[k].kind == TokenKind::kWord && tokens[k].text.size() >= 2 &&
                     std::all_of(tokens[k].text.begin(), tokens[k].text.end(),
                                 [](unsigned char ch) { return std::isupper(ch) != 0; });
-    if (!quoted && !named && !capitals) continue;
+    // "albums that start with A": a letter or a word in capitals right after "with".
+    bool lettered = (starts || ends) && k == i + 2 && PatternText(tokens, k) && tokens[k].kind == TokenKind::kWord;
+    if (!quoted && !named && !capitals && !lettered) continue;
     std::string v;
     for (char ch : tokens[k].text) {
       if (ch != '%' && ch != '_') v += ch;
@@ -123,6 +129,24 @@ bool OnlyFilter(const Reading& r, size_t k) {
 
 void FindPatterns(Reading& r) {
   for (size_t i = 0; i < r.tokens.size(); ++i) PatternAt(r, i);
+  // "physicians who have 'senior' in their titles": a quoted string no column stores, right before "in their ...",
+  // is contained in that column.
+  for (size_t k = 0; k + 2 < r.tokens.size(); ++k) {
+    const std::string& next = r.tokens[k + 2].lower;
+    if (r.tokens[k].kind != TokenKind::kQuoted || r.used[k] || r.tokens[k + 1].lower != "in" ||
+        (next != "their" && next != "its" && next != "his" && next != "her" && next != "the")) {
+      continue;
+    }
+    const bool stored = std::any_of(r.values.begin(), r.values.end(),
+                                    [&](const retrieval::ValueMatch& v) { return v.begin == k && v.end == k + 1; });
+    if (stored) continue;
+    std::string v;
+    for (char ch : r.tokens[k].text) {
+      if (ch != '%' && ch != '_') v += ch;
+    }
+    r.patterns.push_back({k, k, "%" + v + "%", false});
+    r.used[k] = true;
+  }
 }
 
 namespace {
@@ -244,6 +268,7 @@ void MatchValues(Reading& r) {
 }
 
 void PlacePatterns(Reading& r) {
+  std::optional<ColumnRef> previous;
   for (const auto& p : r.patterns) {
     std::optional<ColumnRef> col;
     for (size_t back = 1; back <= 3 && back <= p.cue && !col; ++back) {
@@ -254,8 +279,11 @@ void PlacePatterns(Reading& r) {
       col = TextColumnAt(r, k);
       if (col && OnlyFilter(r, k)) r.consumed_tokens.insert(k);
     }
+    // ("contains the word 'Latte' or the word 'Americano'": the column of the pattern before.)
+    if (!col && previous) col = previous;
     if (!col) col = ColumnNamed(r.ctx.schema, r.subject, "name");
     if (!col) continue;
+    previous = col;
     r.filters.push_back({*col, p.negated ? "NOT LIKE" : "LIKE", {Literal::Kind::kString, p.like, {}}, {}, p.cue});
     r.notes.push_back(fmt::format("pattern {} on {}.{}", QuoteForNote(p.like), col->table, col->column));
   }
