@@ -556,6 +556,7 @@ void ChooseOutputs(Reading& r) {
   if (r.select.empty()) {
     auto name = PatternHead(r);
     if (!name) name = ColumnNamed(r.ctx.schema, r.subject, "name");
+    if (!name) name = TextColumnNamed(r.ctx.schema, r.subject, "title");  // ("Which papers ...?": their titles)
     r.select.push_back(name && !everything ? ColumnOutput(*name) : Output{Output::Kind::kStar, {}, ""});
   }
   if (r.choices.outputs == OutputChoice::kWithUsed && r.select.front().kind != Output::Kind::kStar) {

@@ -282,6 +282,7 @@ void PlacePatterns(Reading& r) {
     // ("contains the word 'Latte' or the word 'Americano'": the column of the pattern before.)
     if (!col && previous) col = previous;
     if (!col) col = ColumnNamed(r.ctx.schema, r.subject, "name");
+    if (!col) col = TextColumnNamed(r.ctx.schema, r.subject, "title");  // ("albums that start with A": albums.title)
     if (!col) continue;
     previous = col;
     r.filters.push_back({*col, p.negated ? "NOT LIKE" : "LIKE", {Literal::Kind::kString, p.like, {}}, {}, p.cue});

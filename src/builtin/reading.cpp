@@ -41,6 +41,18 @@ std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::s
   return any;
 }
 
+std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const std::string& table,
+                                         std::string_view word) {
+  const catalog::Table* t = schema.FindTable(table);
+  if (!t) return std::nullopt;
+  for (const auto& c : t->columns) {
+    if (c.type_class == catalog::TypeClass::kText && ToLower(c.name).find(word) != std::string::npos) {
+      return ColumnRef{t->name, c.name};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token) {
   for (const auto& m : r.mentions) {
     const auto& el = ElementOf(r, m);

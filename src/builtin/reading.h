@@ -196,6 +196,9 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c);
 /// A column of `table` whose name contains `word` (case-insensitive), numeric ones first.
 std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::string& table, std::string_view word);
+/// The first text column of `table` whose name contains `word`, if any.
+std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const std::string& table,
+                                         std::string_view word);
 /// The column a mention at `token` names.
 std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token);
 /// The table a mention at `token` names.
