@@ -107,6 +107,13 @@ void Translator::AddSkeletons(Translation& out, const ShapePrediction& predictio
     c.features[ReadingFeatureIndex("having")] = has("having");
     c.features[ReadingFeatureIndex("ordered")] = has("order");
     c.features[ReadingFeatureIndex("limited")] = has("limit");
+    // (Its aggregates and counts are its own too: "the sum of the budgets of the Marketing and Finance departments"
+    // filled into an INTERSECT of two names has no sum, whatever the first reading built.)
+    const size_t counting = ReadingFeatureIndex("counting");
+    const size_t unmet = ReadingFeatureIndex("cue_count_unmet");
+    c.features[unmet] = std::max(c.features[unmet], c.features[counting] > 0 && !has("count") ? 1.0 : 0.0);
+    c.features[counting] = has("count");
+    c.features[ReadingFeatureIndex("aggregates")] = has("aggregate");
     c.query = std::make_shared<const sql::Query>(std::move(f->query));
     filled.push_back(std::move(c));
   }
