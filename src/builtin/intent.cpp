@@ -147,7 +147,8 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
     if (Is(t, i + 1, "or") && i + 2 < t.size() && !Is(t, i + 3, "than")) {  // ("over 1500 or less than 500")
       static const words::WordMap kAfter = words::Pairs("comparisons_after");
       if (auto it = kAfter.find(t[i + 2].lower); it != kAfter.end()) {
-        in.comparisons.push_back({it->second, value, "", i + 2, i, "", false});
+        // ("30 or younger": the word may name the quantity, as in "younger than 30"; see QuantityOf.)
+        in.comparisons.push_back({it->second, value, "", i + 2, i, t[i + 2].lower, false});
         continue;
       }
     }
