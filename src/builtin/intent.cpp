@@ -279,9 +279,43 @@ std::optional<int64_t> SmallNumber(const Token& t) {
   return std::stoll(it->second);
 }
 
+namespace {
+
+// "by year from the most recent to the oldest": two superlatives from … to … give the ordering's direction, not one
+// row. Only with an ordering column named ("ordered by year", or "by year" right before "from").
+void SuperlativeRange(const std::vector<Token>& t, Intent& in) {
+  if (in.superlatives.size() < 2) return;
+  for (size_t a = 0; a + 1 < in.superlatives.size(); ++a) {
+    const Superlative& first = in.superlatives[a];
+    const Superlative& second = in.superlatives[a + 1];
+    auto word_between = [&](size_t from, size_t to, std::string_view w) {
+      for (size_t k = from; k < to && k < t.size(); ++k) {
+        if (t[k].lower == w) return true;
+      }
+      return false;
+    };
+    const size_t start = first.token >= 4 ? first.token - 4 : 0;
+    if (!word_between(start, first.token, "from") || !word_between(first.token + 1, second.token, "to")) continue;
+    // ("the event names by year from the most recent to the oldest": "by" right before "from" names the column.)
+    if (!in.order_token) {
+      size_t from = start;
+      while (from < first.token && t[from].lower != "from") ++from;
+      if (from >= 2 && t[from - 2].lower == "by") in.order_token = from - 1;
+    }
+    if (!in.order_token) continue;
+    if (!in.order_descending) in.order_descending = first.descending;
+    in.superlatives.erase(in.superlatives.begin() + static_cast<std::ptrdiff_t>(a),
+                          in.superlatives.begin() + static_cast<std::ptrdiff_t>(a + 2));
+    return;
+  }
+}
+
+}  // namespace
+
 Intent ReadIntent(const std::vector<Token>& t) {
   Intent in;
   ReadWordCues(t, in);
+  SuperlativeRange(t, in);
   ListedSuperlatives(t, in);
   SuperlativesPerGroup(in);
   ReadNumberComparisons(t, in);
