@@ -114,6 +114,19 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
       emit(key, b, b + n, false);
     }
   }
+  // A capitalized plural inside the question names a value stored in the singular ("the Professors in building NEB":
+  // 'Professor'). Capitalized only: a plain plural ("students") is far more often a table than a value.
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const std::string& w = tokens[i].text;
+    if (covered[i] || tokens[i].kind != TokenKind::kWord || w.size() < 4 ||
+        !std::isupper(static_cast<unsigned char>(w[0])) || w.back() != 's') {
+      continue;
+    }
+    const std::string lower = ToLower(w);
+    if (lower.ends_with("ies") && emit(lower.substr(0, lower.size() - 3) + "y", i, i + 1, false)) continue;
+    if (lower.ends_with("es") && emit(lower.substr(0, lower.size() - 2), i, i + 1, false)) continue;
+    emit(lower.substr(0, lower.size() - 1), i, i + 1, false);
+  }
   return out;
 }
 
