@@ -189,6 +189,31 @@ std::optional<ColumnRef> NumberAsKey(Reading& r, size_t i) {
   return key;
 }
 
+// "the courses offered in 2010", "in Chandler in 2010": no table named has a year column; a table a condition reads
+// has one (section.year), else a table one foreign key away from the subject.
+std::optional<ColumnRef> YearColumnNearby(const Reading& r) {
+  auto year_of = [&](const std::string& table) -> std::optional<ColumnRef> {
+    auto c = ColumnNamed(r.ctx.schema, table, "year");
+    if (c && IsNumericColumn(r.ctx.schema, *c)) return c;
+    return std::nullopt;
+  };
+  for (const auto& f : r.filters) {
+    if (auto c = year_of(f.col.table)) return c;
+  }
+  const catalog::Table* subject = r.ctx.schema.FindTable(r.subject);
+  if (!subject) return std::nullopt;
+  for (const auto& fk : subject->foreign_keys) {
+    if (auto c = year_of(fk.ref_table)) return c;
+  }
+  for (const auto& t : r.ctx.schema.tables) {
+    for (const auto& fk : t.foreign_keys) {
+      if (!EqualsIgnoreCase(fk.ref_table, subject->name)) continue;
+      if (auto c = year_of(t.name)) return c;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void ReadComparisons(Reading& r) {
@@ -259,6 +284,7 @@ void ReadNumbers(Reading& r) {
     }
   }
   if (!r.years.empty()) r.year_column = NumericNear(r, tokens.size(), "year");
+  if (!r.years.empty() && !r.year_column) r.year_column = YearColumnNearby(r);
 }
 
 }  // namespace plainsql::builtin
