@@ -95,6 +95,13 @@ const retrieval::ValueMatch* ValueHolder(Reading& r, size_t b, size_t e) {
   }
   std::stable_partition(holders.begin(), holders.end(),
                         [&](const retrieval::ValueMatch* v) { return r.linked_tables.count(ToLower(v->table)) > 0; });
+  // ("the customers Steve Johnson supports": a first and a last name side by side are one row's, employees'.)
+  auto beside = [&](const retrieval::ValueMatch* v) {
+    return std::any_of(r.values.begin(), r.values.end(), [&](const retrieval::ValueMatch& w) {
+      return (w.begin == e || w.end == b) && EqualsIgnoreCase(w.table, v->table) && w.column != v->column;
+    });
+  };
+  std::stable_partition(holders.begin(), holders.end(), beside);
   const retrieval::ValueMatch* best = holders.empty() ? nullptr : holders.front();
   if (holders.size() > 1 && !r.choices.value_seen) {
     r.choices.value_seen = true;
