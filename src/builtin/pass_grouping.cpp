@@ -19,8 +19,13 @@ Output ColumnOutput(const ColumnRef& c) { return {Output::Kind::kColumn, c, ""};
 // is the last word of a column's name ("room number").
 bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggregates) {
   if (r.tokens[a.token].lower != "number") return false;
-  // "the room number of the offices": "number" ends a column's name, no count.
+  // "the room number of the offices": "number" ends a column's name, no count; "the phone number of Nancy Edwards":
+  // it follows one (phone).
   if (ColumnAt(r, a.token)) return true;
+  const bool after_name = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+    return m.end == a.token && m.whole && !ElementOf(r, m).column.empty();
+  });
+  if (after_name) return true;
   size_t k = a.token + 1;
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   auto named = ColumnAt(r, k);
