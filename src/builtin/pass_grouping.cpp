@@ -312,7 +312,11 @@ void ReadGroupBy(Reading& r) {
   for (size_t g : r.intent.group_by) {
     // "for each country" names a column; "in each genre" a table: its name column, else its key.
     size_t k = g;
-    while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+    // ("how many had each different status code": "different" adds nothing to "each".)
+    while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord &&
+           (IsStopWord(r.tokens[k].lower) || r.tokens[k].lower == "different" || r.tokens[k].lower == "distinct")) {
+      ++k;
+    }
     if (auto c = ColumnAt(r, k)) {
       r.group = c;
       break;
