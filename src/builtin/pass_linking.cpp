@@ -16,6 +16,29 @@ bool Free(const Reading& r, const linking::LinkMatch& m) {
   return true;
 }
 
+// The table named whole right after the "of" that follows a list of columns ending at `end` ("the name and building of
+// the departments"), if any.
+std::optional<std::string> OfTable(const Reading& r, size_t end) {
+  size_t k = end;
+  for (size_t steps = 0; k < r.tokens.size() && steps < 6 && r.tokens[k].lower != "of"; ++k, ++steps) {
+    const std::string& w = r.tokens[k].lower;
+    if (w != "and" && w != "," && w != "the" && !r.tokens[k].lower.empty() && r.tokens[k].kind != TokenKind::kWord) {
+      return std::nullopt;
+    }
+  }
+  if (k >= r.tokens.size() || r.tokens[k].lower != "of") return std::nullopt;
+  ++k;
+  while (k < r.tokens.size() &&
+         (r.tokens[k].lower == "the" || r.tokens[k].lower == "all" || r.tokens[k].lower == "each")) {
+    ++k;
+  }
+  for (const auto& l : r.links) {
+    const auto& el = r.ctx.index.Elements()[l.element];
+    if (el.column.empty() && l.whole && l.begin == k) return el.table;
+  }
+  return std::nullopt;
+}
+
 // A column word that several tables have ("names") belongs to a table the question names ("names of medications"),
 // or whose stored value it names: those columns' links are preferred.
 void PreferNamedTables(Reading& r) {
@@ -29,6 +52,11 @@ void PreferNamedTables(Reading& r) {
   for (auto& m : r.links) {
     const auto& el = r.ctx.index.Elements()[m.element];
     if (!el.column.empty() && named_tables.count(ToLower(el.table))) m.score += kBoost;
+    // "the name and building of the departments": the table after "of" owns the columns listed before it, the more so
+    // (department.dept_name by its head word over instructor.name, named whole).
+    if (auto owner = OfTable(r, m.end); !el.column.empty() && owner && EqualsIgnoreCase(*owner, el.table)) {
+      m.score += kBoost;
+    }
   }
   std::stable_sort(r.links.begin(), r.links.end(),
                    [](const linking::LinkMatch& a, const linking::LinkMatch& b) { return a.score > b.score; });
