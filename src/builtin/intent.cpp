@@ -54,19 +54,13 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     const bool reversed = i > 0 && (t[i - 1].lower == "reverse" || t[i - 1].lower == "reversed");
     if (w == "ascending" || w == "increasing" || w == "ascendingly") in.order_descending = false;
     if (lettered && !in.order_descending) in.order_descending = reversed;  // ("descending lexicographical order")
-    if (w == "by" && i > 0 &&
-        (t[i - 1].lower == "ordered" || t[i - 1].lower == "sorted" || t[i - 1].lower == "order" ||
-         t[i - 1].lower == "sort" || t[i - 1].lower == "ranked")) {
-      in.order_token = i + 1;
-      in.order_verb = i - 1;
-    }
-    // "ordered descending by population", "sort the results by the number of followers": an ordering verb a few words
-    // before "by".
+    // "ordered by", "sorted by"; "ordered descending by population", "sort the results by the number of followers":
+    // an ordering verb right before "by", else a few words before it.
+    static const std::set<std::string, std::less<>> kOrderVerbs = {"ordered", "sorted", "order",    "sort",
+                                                                   "ranked",  "rank",   "arranged", "arrange"};
     if (w == "by" && i > 0 && !in.order_token && t[i - 1].lower != "grouped" && t[i - 1].lower != "group") {
       for (size_t j = i - 1; j + 8 >= i; --j) {
-        const std::string& v = t[j].lower;
-        if (v == "ordered" || v == "sorted" || v == "order" || v == "sort" || v == "ranked" || v == "rank" ||
-            v == "arranged" || v == "arrange") {
+        if (kOrderVerbs.count(t[j].lower)) {
           in.order_token = i + 1;
           in.order_verb = j;
           break;
@@ -119,7 +113,7 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
       in.negations.push_back(i);
     }
     const bool grouping = !in.group_by.empty() && in.group_by.back() == i + 1;  // "for different decor"
-    if ((w == "different" || w == "distinct" || w == "unique") && !grouping) in.distinct = true;
+    if (IsDistinctWord(w) && !grouping) in.distinct = true;
   }
 }
 
@@ -311,6 +305,8 @@ void SuperlativeRange(const std::vector<Token>& t, Intent& in) {
 }
 
 }  // namespace
+
+bool IsDistinctWord(std::string_view word) { return word == "different" || word == "distinct" || word == "unique"; }
 
 Intent ReadIntent(const std::vector<Token>& t) {
   Intent in;

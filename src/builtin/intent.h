@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "retrieval/text.h"
@@ -56,6 +57,9 @@ struct Intent {
 };
 
 Intent ReadIntent(const std::vector<Token>& tokens);
+
+/// "different", "distinct", "unique": the words that ask for distinct values.
+bool IsDistinctWord(std::string_view word);
 
 /// A number token's value, or a number word's ("three": 3; words/number_words.txt); nullopt for anything else.
 std::optional<int64_t> SmallNumber(const Token& t);

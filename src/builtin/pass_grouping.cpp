@@ -41,26 +41,15 @@ std::optional<ColumnRef> HowManyOfQuantity(Reading& r, const AggregateCue& a) {
   size_t k = a.token + 2;
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   // ("How many different levels": distinct values are counted; "how many bike ids": ids are no quantity.)
-  if (k < r.tokens.size() &&
-      (r.tokens[k].lower == "different" || r.tokens[k].lower == "distinct" || r.tokens[k].lower == "unique")) {
-    return std::nullopt;
-  }
+  if (k < r.tokens.size() && IsDistinctWord(r.tokens[k].lower)) return std::nullopt;
   // The column may end a little later ("how many king beds": beds), but nothing of the question may come between.
   for (size_t end = k; end < r.tokens.size() && end <= k + 1; ++end) {
     if (TableAt(r, end)) return std::nullopt;
     auto named = ColumnAt(r, end);
     if (!named) continue;
     const catalog::Table* t = r.ctx.schema.FindTable(named->table);
-    const std::string lower = ToLower(named->column);
-    if (!t || !IsNumericColumn(r.ctx.schema, *named) || lower == "id" || lower.ends_with("_id") ||
-        lower.ends_with("id") || r.tokens[end].lower == "ids") {
-      return std::nullopt;
-    }
-    auto is = [&](const std::string& c) { return EqualsIgnoreCase(c, named->column); };
-    if (std::any_of(t->primary_key.begin(), t->primary_key.end(), is) ||
-        std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
-          return std::any_of(fk.columns.begin(), fk.columns.end(), is);
-        })) {
+    if (!t || !IsNumericColumn(r.ctx.schema, *named) || ToLower(named->column).ends_with("id") ||
+        r.tokens[end].lower == "ids" || IsKeyColumn(*t, named->column)) {
       return std::nullopt;
     }
     MarkMention(r, end);
@@ -210,23 +199,14 @@ void ArgMax(Reading& r) {
 // The subject's column named right after "different" / "distinct" / "unique" and not used by a condition, if any.
 std::optional<ColumnRef> DifferentColumn(Reading& r) {
   for (size_t i = 0; i + 1 < r.tokens.size(); ++i) {
-    const std::string& w = r.tokens[i].lower;
-    if (w != "different" && w != "distinct" && w != "unique") continue;
+    if (!IsDistinctWord(r.tokens[i].lower)) continue;
     auto c = ColumnAt(r, i + 1);
     if (!c || !EqualsIgnoreCase(c->table, r.subject)) continue;
     if (std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) { return f.col == *c; })) continue;
     // Not a key ("distinct projects" of AssignedTo.Project count the projects), nor the column that names its own
     // table's rows (artist.Artist: "distinct artists" counts artists).
     const catalog::Table* t = r.ctx.schema.FindTable(c->table);
-    auto keyed = [&](const std::vector<std::string>& cols) {
-      return std::any_of(cols.begin(), cols.end(),
-                         [&](const std::string& k) { return EqualsIgnoreCase(k, c->column); });
-    };
-    if (!t || keyed(t->primary_key) || EqualsIgnoreCase(c->column, t->name) ||
-        std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(),
-                    [&](const catalog::ForeignKey& fk) { return keyed(fk.columns); })) {
-      continue;
-    }
+    if (!t || IsKeyColumn(*t, c->column) || EqualsIgnoreCase(c->column, t->name)) continue;
     return c;
   }
   return std::nullopt;
@@ -314,7 +294,7 @@ void ReadGroupBy(Reading& r) {
     size_t k = g;
     // ("how many had each different status code": "different" adds nothing to "each".)
     while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord &&
-           (IsStopWord(r.tokens[k].lower) || r.tokens[k].lower == "different" || r.tokens[k].lower == "distinct")) {
+           (IsStopWord(r.tokens[k].lower) || IsDistinctWord(r.tokens[k].lower))) {
       ++k;
     }
     if (auto c = ColumnAt(r, k)) {

@@ -21,10 +21,7 @@ bool Free(const Reading& r, const linking::LinkMatch& m) {
 std::optional<std::string> OfTable(const Reading& r, size_t end) {
   size_t k = end;
   for (size_t steps = 0; k < r.tokens.size() && steps < 6 && r.tokens[k].lower != "of"; ++k, ++steps) {
-    const std::string& w = r.tokens[k].lower;
-    if (w != "and" && w != "," && w != "the" && !r.tokens[k].lower.empty() && r.tokens[k].kind != TokenKind::kWord) {
-      return std::nullopt;
-    }
+    if (r.tokens[k].kind != TokenKind::kWord) return std::nullopt;  // (a value or a number ends the list)
   }
   if (k >= r.tokens.size() || r.tokens[k].lower != "of") return std::nullopt;
   ++k;

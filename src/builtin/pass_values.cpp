@@ -14,14 +14,25 @@ namespace {
 
 std::string QuoteForNote(std::string_view s) { return "'" + ReplaceAll(s, "'", "''") + "'"; }
 
+bool InCapitals(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
+}
+
+// A pattern's text with LIKE's wildcards dropped: the question's '%' and '_' are matched as written elsewhere.
+std::string PatternLiteral(std::string_view text) {
+  std::string v;
+  for (char ch : text) {
+    if (ch != '%' && ch != '_') v += ch;
+  }
+  return v;
+}
+
 // Whether the unquoted token at `k` after a pattern noun is the pattern's text: one letter or digit, a word in
 // capitals, or a word followed by "in" ("the word love in its title").
 bool PatternText(const std::vector<retrieval::Token>& tokens, size_t k) {
   const retrieval::Token& t = tokens[k];
   if (t.kind != TokenKind::kWord && t.kind != TokenKind::kNumber) return false;
-  const bool capitals =
-      std::all_of(t.text.begin(), t.text.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
-  return t.text.size() == 1 || capitals || (k + 1 < tokens.size() && tokens[k + 1].lower == "in");
+  return t.text.size() == 1 || InCapitals(t.text) || (k + 1 < tokens.size() && tokens[k + 1].lower == "in");
 }
 
 // The pattern a cue at `i` starts, if a quoted or named string follows within five words.
@@ -51,15 +62,11 @@ void PatternAt(Reading& r, size_t i) {
     bool named = k > 0 && kNouns.count(tokens[k - 1].lower);
     // "contains NY": a word in capitals right after the cue.
     bool capitals = contains && k == i + 1 && tokens[k].kind == TokenKind::kWord && tokens[k].text.size() >= 2 &&
-                    std::all_of(tokens[k].text.begin(), tokens[k].text.end(),
-                                [](unsigned char ch) { return std::isupper(ch) != 0; });
+                    InCapitals(tokens[k].text);
     // "albums that start with A": a letter or a word in capitals right after "with".
     bool lettered = (starts || ends) && k == i + 2 && PatternText(tokens, k) && tokens[k].kind == TokenKind::kWord;
     if (!quoted && !named && !capitals && !lettered) continue;
-    std::string v;
-    for (char ch : tokens[k].text) {
-      if (ch != '%' && ch != '_') v += ch;
-    }
+    const std::string v = PatternLiteral(tokens[k].text);
     bool negated = false;
     for (size_t n : r.intent.negations) {
       if (n < i && i - n <= 2) {
@@ -75,11 +82,8 @@ void PatternAt(Reading& r, size_t i) {
     // "the letters D or S": the next one too, read from its own token.
     if (named && k + 2 < tokens.size() && (tokens[k + 1].lower == "or" || tokens[k + 1].lower == "and") &&
         !r.used[k + 2] && PatternText(tokens, k + 2)) {
-      r.patterns.push_back({k + 2, k + 2,
-                            contains ? "%" + tokens[k + 2].text + "%"
-                            : starts ? tokens[k + 2].text + "%"
-                                     : "%" + tokens[k + 2].text,
-                            negated});
+      const std::string next = PatternLiteral(tokens[k + 2].text);
+      r.patterns.push_back({k + 2, k + 2, contains ? "%" + next + "%" : starts ? next + "%" : "%" + next, negated});
       r.used[k + 2] = true;
     }
     return;
@@ -147,11 +151,7 @@ void FindPatterns(Reading& r) {
     const bool stored = std::any_of(r.values.begin(), r.values.end(),
                                     [&](const retrieval::ValueMatch& v) { return v.begin == k && v.end == k + 1; });
     if (stored) continue;
-    std::string v;
-    for (char ch : r.tokens[k].text) {
-      if (ch != '%' && ch != '_') v += ch;
-    }
-    r.patterns.push_back({k, k, "%" + v + "%", false});
+    r.patterns.push_back({k, k, "%" + PatternLiteral(r.tokens[k].text) + "%", false});
     r.used[k] = true;
   }
 }

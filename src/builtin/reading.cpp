@@ -82,8 +82,6 @@ void MarkConsumed(Reading& r, const ColumnRef& c) {
   }
 }
 
-namespace {
-
 bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
   auto same = [&](const std::string& c) { return EqualsIgnoreCase(c, column); };
   if (std::any_of(t.primary_key.begin(), t.primary_key.end(), same)) return true;
@@ -91,6 +89,8 @@ bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
     return std::any_of(fk.columns.begin(), fk.columns.end(), same);
   });
 }
+
+namespace {
 
 // Whether a word of a column's name, as the schema index stems it, is `stem` ("memories": Memory_in_G).
 bool NameHasStem(const std::vector<const linking::SchemaElement*>& elements, const std::string& stem) {

@@ -199,6 +199,8 @@ std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::s
 /// The first text column of `table` whose name contains `word`, if any.
 std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const std::string& table,
                                          std::string_view word);
+/// Whether `column` is in `t`'s primary key or one of its foreign keys.
+bool IsKeyColumn(const catalog::Table& t, const std::string& column);
 /// The column a mention at `token` names.
 std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token);
 /// The table a mention at `token` names.
