@@ -118,7 +118,11 @@ Result<std::optional<std::vector<std::string>>> SubsetSupplier::For(const Questi
   auto& db = dbs_[q.db_id];
   if (!db) {
     std::string file = setup_.db_dir.empty() ? "" : SqliteDatabasePath(setup_.db_dir, q.db_id);
-    auto opened = linking::OpenSubsetDatabase(*tables_, q.db_id, file, setup_.source.value, setup_.resources);
+    // Keys inferred as `plainsql link` infers them by default: those of the tables no declared key touches.
+    linking::InferKeysOptions infer;
+    infer.mode = linking::KeyInferenceMode::kIsolated;
+    auto opened =
+        linking::OpenSubsetDatabase(*tables_, q.db_id, file, setup_.source.value, setup_.resources, nullptr, &infer);
     if (!opened) return opened.error();
     db = std::move(*opened);
   }

@@ -199,6 +199,7 @@ struct TableInfo {
   std::optional<size_t> key;  // the single-column primary key (declared or inferred), a foreign key's target
   bool key_inferred = false;
   std::set<size_t> declared_fk_columns;  // kAdd: columns a declared foreign key already covers
+  bool isolated = false;                 // no declared foreign key leaves or reaches it
   bool HasRows() const { return values && values->read && !values->rows.empty(); }
   bool Unique(size_t c) const {
     const ColumnValues& v = values->columns[c];
@@ -236,11 +237,23 @@ class Inference {
       }
       tables_.push_back(std::move(info));
     }
+    std::set<std::string> touched;  // lower-case names of the tables a declared foreign key leaves or reaches
+    for (const TableInfo& t : tables_) {
+      for (const auto& fk : t.table->foreign_keys) {
+        touched.insert(ToLower(t.table->name));
+        touched.insert(ToLower(fk.ref_table));
+      }
+    }
+    for (TableInfo& t : tables_) t.isolated = !touched.count(ToLower(t.table->name));
   }
 
   KeyInferenceResult Run() {
     for (TableInfo& t : tables_) PrimaryKey(t);
     std::vector<Candidate> kept = ForeignKeys();
+    const bool isolated_only = options_.mode == KeyInferenceMode::kIsolated;
+    if (isolated_only) {
+      std::erase_if(kept, [&](const Candidate& c) { return !tables_[c.table].isolated && !tables_[c.target].isolated; });
+    }
     KeyInferenceResult result;
     std::map<size_t, std::vector<InferredKey>> fks;  // by table
     for (const Candidate& c : kept) {
@@ -256,7 +269,19 @@ class Inference {
                               c.containment});
     }
     for (auto& [i, keys] : CompositeForeignKeys()) {
-      for (auto& k : keys) fks[i].push_back(std::move(k));
+      for (auto& k : keys) {
+        if (!isolated_only || tables_[i].isolated || IsolatedTable(k.ref_table)) fks[i].push_back(std::move(k));
+      }
+    }
+    if (isolated_only) {
+      // Only the tables the kept keys touch get an inferred primary key.
+      std::set<std::string> targets;
+      for (const auto& [i, keys] : fks) {
+        for (const auto& k : keys) targets.insert(ToLower(k.ref_table));
+      }
+      for (TableInfo& t : tables_) {
+        if (!t.pk_declared && !t.isolated && !targets.count(ToLower(t.table->name))) t.key.reset();
+      }
     }
     for (size_t i = 0; i < tables_.size(); ++i) Apply(i, fks[i], result);
     return result;
@@ -528,6 +553,11 @@ class Inference {
     }
   }
 
+  bool IsolatedTable(const std::string& name) const {
+    return std::any_of(tables_.begin(), tables_.end(),
+                       [&](const TableInfo& t) { return t.isolated && EqualsIgnoreCase(t.table->name, name); });
+  }
+
   bool UniqueTogether(const TableInfo& t, const std::set<std::string>& columns) {
     std::vector<size_t> idx;
     for (size_t c = 0; c < t.table->columns.size(); ++c) {
@@ -558,6 +588,7 @@ class Inference {
 std::optional<KeyInferenceMode> KeyInferenceModeByName(std::string_view name) {
   if (name == "add") return KeyInferenceMode::kAdd;
   if (name == "replace") return KeyInferenceMode::kReplace;
+  if (name == "isolated") return KeyInferenceMode::kIsolated;
   return std::nullopt;
 }
 
@@ -654,7 +685,7 @@ Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, co
   // The snapshot's key names the database state; the mode and the sampling bounds name the inference.
   std::filesystem::path file(loaded.cache_file);
   file.replace_extension(
-      fmt::format(".keys-{}-{}-{}-{:g}-{:g}.json", options.mode == KeyInferenceMode::kReplace ? "replace" : "add",
+      fmt::format(".keys-{}-{}-{}-{:g}-{:g}.json", options.mode == KeyInferenceMode::kReplace ? "replace" : options.mode == KeyInferenceMode::kIsolated ? "isolated" : "add",
                   options.sample_rows, options.probe_values, options.threshold, options.min_containment));
   std::error_code ec;
   if (std::filesystem::exists(file, ec)) {

@@ -181,7 +181,9 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       if (fresh) letters_.push_back(letters);
       element_letters_.push_back(it->second);
     }
-    if (squashed.size() < 3) continue;
+    // Two characters only with a number: "q1" written "Q1" (a two-letter word is too often something else).
+    const bool has_digit = std::any_of(squashed.begin(), squashed.end(), [](unsigned char ch) { return std::isdigit(ch); });
+    if (squashed.size() < (has_digit ? 2U : 3U)) continue;
     const size_t name_words = naturalness::SplitWords(name).size();
     if (name_words < 2) continue;  // a one-word name is matched as written already
     auto& entry = squashed_[squashed];

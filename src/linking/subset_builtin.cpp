@@ -57,6 +57,8 @@ const std::vector<std::string> kTableFeatures = {
     "referenced_by_best",   // the best table has a foreign key to it (a detail table's parent: its names, its labels)
     "references_best",      // it has a foreign key to the best table
     "proper_noun_names",    // the question names someone or something (a proper noun) and the table has a name column
+    "distinct_column",      // best link x distinctness of its columns (a word only this column answers: "LDH")
+    "full_name_names",      // the question has a full name and the table two name columns (first and last)
     "draft_reads",          // the built-in translator's draft reads it (0 without a database)
     "draft_given",          // the translator gave a draft for the question (its products say how far to trust it)
 };
@@ -93,6 +95,10 @@ const std::vector<std::string> kColumnFeatures = {
     "proper_noun_name",      // the question has a proper noun and the column is a name ("surname", "title")
     "proper_noun_text",      // ... and the column holds text (where a named thing is looked up)
     "quoted_text",           // the question quotes a text value and the column holds text
+    "distinct_link",         // 1 / the schema's columns as well matched on the same words (0: unlinked): "LDH" names
+                             // one column of the schema, "name" many
+    "full_name_part",        // the question has a full name and the column is a name column: 1 when its table has two
+                             // (a first and a last name), 0.5 when it is the only one
     "draft_reads",           // the built-in translator's draft reads it (0 without a database)
     "draft_table",           // the draft reads its table
     "draft_given",           // the translator gave a draft for the question
@@ -128,6 +134,10 @@ bool KeyLikeName(std::string_view name) {
 // ("surname", "forename", "LASTNAME"): where a person, a place or a work the question names is looked up.
 bool NameLikeName(std::string_view name) {
   auto words = naturalness::SplitWords(name);
+  // A numbered name is read without its number ("AdmFName1", "administrator's first name 1").
+  while (!words.empty() && std::all_of(words.back().begin(), words.back().end(),
+                                       [](unsigned char ch) { return std::isdigit(ch); }))
+    words.pop_back();
   if (words.empty()) return false;
   const std::string last = ToLower(words.back());
   return last == "name" || last == "title" || (words.size() == 1 && last.size() > 4 && last.ends_with("name"));
@@ -200,6 +210,7 @@ struct LinkTable {
   std::vector<KeyArc> arcs;
   std::vector<size_t> primary;  // primary-key column indexes
   bool has_name = false;        // a column is NameLikeName
+  size_t name_columns = 0;      // ... and how many
 };
 
 // Sets of stems, each once: the set of a name (with its expansion's) or of a label, by index; 0 is the empty set.
@@ -232,6 +243,8 @@ class StemSets {
 struct LinkEvidence {
   double score = 0;
   bool whole = false, related = false;
+  size_t begin = 0, end = 0;  // the question's words the best match covers
+  double distinct = 0;        // 1 / the schema's columns whose best match is as good on the same words (0: unlinked)
 };
 
 // The linker's and the value index's evidence for one question, over the whole schema.
@@ -240,6 +253,7 @@ struct Evidence {
   std::set<std::string> qstems;
   bool has_number = false, time_word = false;
   bool proper_noun = false;  // a capitalised word that opens no sentence and is no schema word ("Parravicini")
+  bool full_name = false;    // two of them in a row ("Tyler Hewitt"): a name a first and a last name column may hold
   bool quoted_text = false;  // a quoted value with letters ('CZE')
   std::vector<LinkEvidence> table_link;
   std::vector<std::vector<LinkEvidence>> column_link;
@@ -247,6 +261,25 @@ struct Evidence {
   std::vector<size_t> table_values;
   std::vector<bool> table_quoted;
 };
+
+// Each linked column's distinctness: 1 / the columns of the schema whose best match covers the same words at least as
+// well (a word that names one column is better evidence than one that names a column in every table).
+void Distinctness(std::vector<std::vector<LinkEvidence>>& columns) {
+  std::map<std::pair<size_t, size_t>, std::vector<double>> by_span;  // words -> the scores of the columns on them
+  for (const auto& table : columns) {
+    for (const auto& c : table) {
+      if (c.score > 0) by_span[{c.begin, c.end}].push_back(c.score);
+    }
+  }
+  for (auto& table : columns) {
+    for (auto& c : table) {
+      if (c.score <= 0) continue;
+      const auto& scores = by_span[{c.begin, c.end}];
+      const auto as_good = std::count_if(scores.begin(), scores.end(), [&](double s) { return s >= c.score - 1e-9; });
+      c.distinct = 1.0 / static_cast<double>(std::max<std::ptrdiff_t>(1, as_good));
+    }
+  }
+}
 
 // The tables a question's features describe: all of the schema's, or those the first stage kept (a narrowed schema).
 struct View {
@@ -463,8 +496,9 @@ struct BuiltinSubsetter::Impl {
         const catalog::Column& col = table.columns[c];
         column_by_lower[t][ToLower(col.name)] = c;
         info.columns[c].name_stems = stems_of(col.name);
-        info.columns[c].name_like = NameLikeName(col.name);
+        info.columns[c].name_like = NameLikeName(col.name) || NameLikeName(col.label);
         info.has_name |= info.columns[c].name_like;
+        info.name_columns += info.columns[c].name_like ? 1 : 0;
         for (const auto& stem : stem_sets[info.columns[c].name_stems]) schema_stems.insert(stem);
         if (!col.label.empty() || !col.comment.empty()) {
           info.columns[c].label_stems = stem_sets.Of(col.label + '\x1f' + col.comment, [&](std::set<std::string>& out) {
@@ -677,7 +711,9 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
   const size_t nt = tables.size();
   Evidence ev;
   ev.tokens = retrieval::Tokenize(question, stemmer);
-  for (const auto& t : ev.tokens) {
+  size_t previous_noun = SIZE_MAX;  // the token index of the last proper noun
+  for (size_t i = 0; i < ev.tokens.size(); ++i) {
+    const auto& t = ev.tokens[i];
     const bool word = t.kind == retrieval::TokenKind::kWord;
     if (word && TimeWord(t.lower)) ev.time_word = true;
     if (word && !retrieval::IsStopWord(t.lower)) ev.qstems.insert(t.stem);
@@ -687,8 +723,11 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
       ev.quoted_text = true;
     // A proper noun is evidence for where names are kept even when no value index can say which value it is.
     if (word && !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0])) &&
-        !OpensSentence(question, t.offset) && !retrieval::IsStopWord(t.lower) && !schema_stems.count(t.stem))
+        !OpensSentence(question, t.offset) && !retrieval::IsStopWord(t.lower) && !schema_stems.count(t.stem)) {
       ev.proper_noun = true;
+      ev.full_name |= previous_noun + 1 == i;
+      previous_noun = i;
+    }
   }
   // The linker's best match per element.
   ev.table_link.resize(nt);
@@ -705,8 +744,9 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
   for (const LinkMatch& m : Link(*index, ev.tokens, {.abbreviations = true, .identifiers = true})) {
     auto [t, c] = element_of[m.element];
     LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
-    if (m.score > e.score) e = {m.score, m.whole, m.related};
+    if (m.score > e.score) e = {m.score, m.whole, m.related, m.begin, m.end, 0};
   }
+  Distinctness(ev.column_link);
   if (!values || !with_values) return ev;
   // Cell values the question names. A quoted name may be stored split over columns ("Ada Lovelace" as first and last
   // name): its words are matched one by one too.
@@ -811,6 +851,7 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
   double best_link = 0;
   for (size_t c = 0; c < ncols; ++c) best_link = std::max(best_link, link[c].score);
   size_t first_text = ncols;
+  const size_t name_columns = tables[t].name_columns;
   for (size_t c = 0; c < ncols && first_text == ncols; ++c) {
     if (table.columns[c].type_class == catalog::TypeClass::kText) first_text = c;
   }
@@ -851,7 +892,9 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    tf[11],
                    ev.proper_noun && info.name_like ? 1.0 : 0.0,
                    ev.proper_noun && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
-                   ev.quoted_text && tc == catalog::TypeClass::kText ? 1.0 : 0.0});
+                   ev.quoted_text && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
+                   l.distinct,
+                   ev.full_name && info.name_like ? (name_columns >= 2 ? 1.0 : 0.5) : 0.0});
   }
 }
 
@@ -877,7 +920,7 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
     const View& view, const Evidence& ev, const std::vector<std::vector<double>>& column_overlap,
     std::vector<double>& evidence, std::vector<size_t>& distance) const {
   const size_t nt = view.Size();
-  std::vector<double> overlap(nt), best_col_link(nt, 0), best_col_overlap(nt, 0);
+  std::vector<double> overlap(nt), best_col_link(nt, 0), best_col_overlap(nt, 0), distinct_column(nt, 0);
   std::vector<size_t> linked_cols(nt, 0);
   evidence.assign(nt, 0);
   size_t best = 0;
@@ -887,6 +930,7 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
     for (size_t c = 0; c < tables[t].columns.size(); ++c) {
       best_col_link[i] = std::max(best_col_link[i], ev.column_link[t][c].score);
       best_col_overlap[i] = std::max(best_col_overlap[i], column_overlap[i][c]);
+      distinct_column[i] = std::max(distinct_column[i], ev.column_link[t][c].score * ev.column_link[t][c].distinct);
       if (ev.column_link[t][c].score > 0 || column_overlap[i][c] >= 0.5) ++linked_cols[i];
     }
     evidence[i] =
@@ -936,7 +980,9 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
               linked_neighbours >= 2 ? 1.0 : 0.0,
               referenced_by_best ? 1.0 : 0.0,
               references_best ? 1.0 : 0.0,
-              ev.proper_noun && tables[t].has_name ? 1.0 : 0.0};
+              ev.proper_noun && tables[t].has_name ? 1.0 : 0.0,
+              distinct_column[i],
+              ev.full_name && tables[t].name_columns >= 2 ? 1.0 : 0.0};
   }
   return out;
 }

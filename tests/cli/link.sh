@@ -70,5 +70,14 @@ grep -q 'crm: inferred foreign key invoice(customer_id) -> customer(customer_id)
 set +e
 "$bin" link --questions "$tmp/qk.json" --tables "$tmp/t.json" --infer-keys=sideways >/dev/null 2>"$tmp/err"; code=$?
 set -e
-[ "$code" = 2 ] && grep -q "add (the default) or replace" "$tmp/err" || fail "bad --infer-keys mode: exit $code"
+[ "$code" = 2 ] && grep -q "isolated, add, replace or none" "$tmp/err" || fail "bad --infer-keys mode: exit $code"
+# Without the option the keys of tables no declared key touches are inferred (here: both tables); =none keeps the
+# declared keys alone.
+"$bin" link --questions "$tmp/qk.json" --tables "$tmp/t.json" --json >"$tmp/sd.jsonl" 2>"$tmp/errd" ||
+  fail "link in batch: $(cat "$tmp/errd")"
+grep -q 'crm: inferred foreign key invoice(customer_id) -> customer(customer_id)' "$tmp/errd" ||
+  fail "default (isolated) inferred nothing: $(cat "$tmp/errd")"
+"$bin" link --questions "$tmp/qk.json" --tables "$tmp/t.json" --infer-keys=none --json >"$tmp/sn.jsonl" 2>"$tmp/errn" ||
+  fail "link --infer-keys=none: $(cat "$tmp/errn")"
+grep -q 'inferred' "$tmp/errn" && fail "--infer-keys=none inferred: $(cat "$tmp/errn")"
 echo "link ok"

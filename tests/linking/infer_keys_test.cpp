@@ -123,6 +123,32 @@ TEST_F(InferKeysTest, AddKeepsDeclaredKeysAndReplaceDropsThem) {
   EXPECT_EQ(KeyLines(copy), Expected()) << "the declared key was dropped and the keys inferred";
 }
 
+// Isolated: only the tables no declared foreign key touches get keys (and the tables those keys reference, their
+// primary key); a table the declared keys already join is left as declared.
+TEST_F(InferKeysTest, IsolatedInfersOnlyWhereNoDeclaredKeyTouches) {
+  catalog::Table* orders = nullptr;
+  for (auto& t : fixture_schema.tables) {
+    if (t.name == "orders") orders = &t;
+  }
+  ASSERT_NE(orders, nullptr);
+  orders->primary_key = {"order_id"};
+  orders->foreign_keys.push_back({"", {"customer_id"}, "", "customers", {"customer_id"}, false});
+  InferKeysOptions isolated;
+  isolated.mode = KeyInferenceMode::kIsolated;
+  ASSERT_TRUE(InferKeys(*fixture_conn, fixture_schema, isolated).ok());
+  EXPECT_EQ(KeyLines(fixture_schema),
+            "PK order_lines(order_id, product_code)\n"
+            "FK order_lines(order_id) -> orders(order_id)\n"
+            "FK order_lines(product_code) -> products(code)\n"
+            "PK orders(order_id)\n"
+            "FK orders(customer_id) -> customers(customer_id)\n"
+            "FK orders(handler_staff_id) -> staff(staff_id)\n"
+            "PK products(code)\n"
+            "PK reviews(review_id)\n"
+            "PK staff(staff_id)\n");
+  EXPECT_FALSE(fixture_schema.FindTable("orders")->foreign_keys[0].inferred);
+}
+
 // The keys file beside a snapshot: written on the first run, read (not inferred again) on the next, not read once the
 // database has changed; with caching off the keys are inferred each time.
 TEST_F(InferKeysTest, CachedBesideTheSnapshotUntilTheDatabaseChanges) {
@@ -192,6 +218,7 @@ TEST(InferKeys, EmptyTablesNeedAKeyWord) {
 TEST(InferKeys, ModeNames) {
   EXPECT_EQ(KeyInferenceModeByName("add"), KeyInferenceMode::kAdd);
   EXPECT_EQ(KeyInferenceModeByName("replace"), KeyInferenceMode::kReplace);
+  EXPECT_EQ(KeyInferenceModeByName("isolated"), KeyInferenceMode::kIsolated);
   EXPECT_FALSE(KeyInferenceModeByName("yes").has_value());
 }
 

@@ -119,13 +119,13 @@ TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
 TEST(Linker, IdentifierWrittenAsOneWordOnlyWhenAsked) {
   Stemmer st;
   auto schema = Concerts();
-  for (const char* name : {"NumGE1500", "border_color"}) {
+  for (const char* name : {"NumGE1500", "border_color", "q1"}) {
     catalog::Column c;
     c.name = name;
     schema.tables[2].columns.push_back(c);
   }
   SchemaIndex index(schema, st);
-  auto tokens = Tokenize("Excellence rate = NumGE1500 / total; cards with BORDERCOLOR white", st);
+  auto tokens = Tokenize("Excellence rate = NumGE1500 / total; cards with BORDERCOLOR white; the Q1 time", st);
   auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
     double score = 0;
     for (const auto& m : links) {
@@ -139,6 +139,9 @@ TEST(Linker, IdentifierWrittenAsOneWordOnlyWhenAsked) {
   auto links = Link(index, tokens, {.identifiers = true});
   EXPECT_NEAR(best(links, "NumGE1500"), 1.7, 1e-9);  // three words: num, ge, 1500
   EXPECT_NEAR(best(links, "border_color"), 1.35, 1e-9);
+  // Two characters are enough when one is a number ("Q1" for q1).
+  EXPECT_NEAR(best(links, "q1"), 1.35, 1e-9);
+  EXPECT_EQ(best(plain, "q1"), 0.0);
   for (const auto& m : links) {
     if (index.Elements()[m.element].column == "border_color") {
       EXPECT_TRUE(m.whole);

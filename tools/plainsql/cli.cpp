@@ -41,7 +41,7 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
     mode = linking::KeyInferenceModeByName(infer_keys);
     if (!mode) {
       return MakeError(ErrorCode::kInvalidArgument,
-                       fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys));
+                       fmt::format("--infer-keys takes add (the default), replace or isolated, not '{}'", infer_keys));
     }
     if (!tables_file.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
@@ -90,7 +90,8 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
 void AddInferKeysOption(CLI::App& command, std::string& mode) {
   command.add_flag("--infer-keys{add}", mode,
                    "Infer the keys the database does not declare, from names and sampled values (marked as inferred; "
-                   "cached until the schema changes); --infer-keys=replace drops the declared keys and infers all");
+                   "cached until the schema changes); --infer-keys=replace drops the declared keys and infers all; "
+                   "=isolated infers only the keys of tables no declared foreign key touches");
 }
 
 Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback) {

@@ -40,7 +40,11 @@ LinkCommand::LinkCommand(CLI::App& app) {
   cmd_->add_flag("--associations,!--no-associations", associations_,
                  "Also keep a table that references two kept tables, with its join columns (default: the trained "
                  "model's)");
-  AddInferKeysOption(*cmd_, infer_keys_);
+  cmd_->add_flag("--infer-keys{add}", infer_keys_,
+                 "Infer the keys the database does not declare, from names and sampled values (marked as inferred; "
+                 "cached until the schema changes): without the option, those of the tables no declared foreign key "
+                 "touches (isolated); --infer-keys (=add) every column a declared key does not cover; =replace drops "
+                 "the declared keys and infers all; =none keeps the declared keys alone");
   cmd_->add_option("--questions", questions_, "A benchmark's questions (as for eval score): one subset per question");
   cmd_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
   cmd_->add_option("--tables", tables_, "tables.json, for the schemas");
@@ -98,7 +102,7 @@ int LinkCommand::Run() {
 }
 
 int LinkCommand::RunOne() {
-  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_);
+  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_ == "none" ? "" : infer_keys_);
   if (!target) return Fail(target.error());
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
@@ -144,11 +148,11 @@ int LinkCommand::RunBenchmark() {
     resources = *r;
   }
   std::optional<linking::InferKeysOptions> infer;
-  if (!infer_keys_.empty()) {
+  if (infer_keys_ != "none") {
     auto mode = linking::KeyInferenceModeByName(infer_keys_);
     if (!mode) {
       return Fail(MakeError(ErrorCode::kInvalidArgument,
-                            fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys_)));
+                            fmt::format("--infer-keys takes isolated, add, replace or none, not '{}'", infer_keys_)));
     }
     infer.emplace();
     infer->mode = *mode;
