@@ -429,6 +429,15 @@ std::optional<std::string> CountBeforeTable(Reading& r) {
   return std::nullopt;
 }
 
+// A count asked apart from the superlative that orders the groups by one ("the customer with the most accounts, and
+// how many accounts does this person have?", "How many problems does the product with the most problems have?"): not
+// the superlative's own ("the most number of cards" orders by the count and asks for none).
+bool CountApartFromSuperlative(const Reading& r) {
+  if (!r.counting || !r.count_at || !r.group_by_count || r.intent.superlatives.empty()) return false;
+  const size_t s = r.intent.superlatives.front().token;
+  return *r.count_at < s || *r.count_at > s + 3;
+}
+
 // "frequency", "count", "the number of": the token that says the ordering is by a count, at or after `at`.
 std::optional<size_t> CountCue(const Reading& r, size_t at) {
   size_t k = at;
@@ -527,7 +536,7 @@ void ChooseOutputs(Reading& r) {
   // Ordered by a count, the count is shown when the question asks for it before the ordering too ("the type codes
   // and the number of apartments, sorted by the number of apartments").
   const bool count_asked = r.counting && r.count_at && r.intent.order_token && *r.count_at < *r.intent.order_token;
-  if (r.counting && (!r.group_by_count || count_asked)) {
+  if (r.counting && (!r.group_by_count || count_asked || CountApartFromSuperlative(r))) {
     // (Counting the distinct values of the grouping column itself would give 1 in every group: "different publishers
     // with the number of publications" counts the rows.)
     bool distinct = r.intent.distinct && !r.shown.empty() && !(r.group && *r.group == r.select.front().col);
