@@ -2,6 +2,7 @@
 #include "builtin/translator.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -122,12 +123,43 @@ void Translator::AddSkeletons(Translation& out, const ShapePrediction& predictio
                         std::make_move_iterator(filled.begin()), std::make_move_iterator(filled.end()));
 }
 
+namespace {
+
+// "salary > 80000", "age >= 30": a comparison symbol before a number, outside quotes, read as the words it stands for
+// (the tokenizer keeps words, numbers and quoted text only).
+std::string SpellComparisonSymbols(const std::string& question) {
+  if (question.find_first_of("<>") == std::string::npos) return question;
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < question.size(); ++i) {
+    const char ch = question[i];
+    if (quote) {
+      quote = ch == quote ? 0 : quote;
+    } else if (ch == '"' || (ch == '\'' && (i == 0 || !std::isalnum(static_cast<unsigned char>(question[i - 1]))))) {
+      quote = ch;
+    } else if (ch == '<' || ch == '>') {
+      const bool equal = i + 1 < question.size() && question[i + 1] == '=';
+      size_t k = i + (equal ? 2 : 1);
+      while (k < question.size() && question[k] == ' ') ++k;
+      if (k < question.size() && std::isdigit(static_cast<unsigned char>(question[k]))) {
+        out += ch == '>' ? (equal ? " at least " : " more than ") : (equal ? " at most " : " less than ");
+        i += equal ? 1 : 0;
+        continue;
+      }
+    }
+    out.push_back(ch);
+  }
+  return out;
+}
+
+}  // namespace
+
 Translation Translator::Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
                                  Choices& choices, bool masked_words) const {
   Context context{schema_, index_, values_, dialect};
   Reading r(context);
   r.choices = choices;
-  r.tokens = ExpandCoordinatedNames(retrieval::Tokenize(question, stemmer), index_);
+  r.tokens = ExpandCoordinatedNames(retrieval::Tokenize(SpellComparisonSymbols(question), stemmer), index_);
   r.intent = ReadIntent(r.tokens);
   // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and
