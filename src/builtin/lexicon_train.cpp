@@ -2,6 +2,7 @@
 #include "builtin/lexicon_train.h"
 
 #include "builtin/train.h"
+#include "builtin/words.h"
 
 #include <algorithm>
 #include <cctype>
@@ -83,7 +84,39 @@ struct PairCount {
   std::set<std::string> databases;
 };
 
+// One wording of a solved question: its content words that name nothing of the schema as written (nor through
+// WordNet, nor are grammar) counted, each paired with the schema words its query reads that the wording does not write.
+void Learn(const LexiconDatabase& db, const eval::Question& q, const std::string& text,
+           const std::set<std::string>& grammar, retrieval::Stemmer& stemmer,
+           std::map<std::string, size_t>& unexplained, std::map<std::pair<std::string, std::string>, PairCount>& pairs) {
+  std::set<std::string> question, names;
+  const auto tokens = retrieval::Tokenize(text, stemmer);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != retrieval::TokenKind::kWord) continue;
+    question.insert(tokens[i].stem);
+    // A capitalised word inside the sentence is a name ("Smith", "Texas"): a value, not a word for a schema name.
+    if (i > 0 && std::isupper(static_cast<unsigned char>(tokens[i].text.front()))) names.insert(tokens[i].stem);
+  }
+  const std::set<std::string> schema = UnwrittenSchemaStems(db, q.gold_sql, question);
+  for (const auto& stem : question) {
+    if (!LexiconWord(stem) || db.vocabulary.count(stem) || names.count(stem) || grammar.count(stem)) continue;
+    // A word WordNet already relates to what the query reads is explained.
+    const auto& alts = db.index->AlternativesFor(stem);
+    if (std::any_of(alts.begin(), alts.end(),
+                    [&](const linking::Alternative& a) { return schema.count(a.schema_stem); })) {
+      continue;
+    }
+    ++unexplained[stem];
+    for (const auto& s : schema) {
+      PairCount& p = pairs[{stem, s}];
+      ++p.count;
+      p.databases.insert(q.db_id);
+    }
+  }
+}
+
 }  // namespace
+
 
 Result<std::vector<linking::LexiconEntry>> LearnLexicon(const eval::Benchmark& bench, const LexiconOptions& options,
                                                         const linking::LinkResources& resources) {
@@ -91,6 +124,15 @@ Result<std::vector<linking::LexiconEntry>> LearnLexicon(const eval::Benchmark& b
   std::map<std::string, std::unique_ptr<LexiconDatabase>> dbs;
   std::map<std::pair<std::string, std::string>, PairCount> pairs;
   std::map<std::string, size_t> unexplained;  // question stem -> questions where it named nothing
+  // Words the translator reads as part of the question's form, not as a name: cues ("how", "oldest"), quantities
+  // ("younger": an age), every column ("the information of"). A pair for one would read it twice.
+  std::set<std::string> grammar;
+  for (const char* list : {"cue_words", "everything_words"}) {
+    for (const auto& w : words::List(list)) grammar.insert(stemmer.Stem(w));
+  }
+  for (const char* list : {"quantities", "superlatives"}) {
+    for (const auto& [w, value] : words::Pairs(list)) grammar.insert(stemmer.Stem(w));
+  }
   size_t used = 0;
   for (size_t qi = 0; qi < bench.questions.size(); ++qi) {
     if (options.progress) options.progress(qi, bench.questions.size());
@@ -100,30 +142,11 @@ Result<std::vector<linking::LexiconEntry>> LearnLexicon(const eval::Benchmark& b
     if (it == dbs.end()) it = dbs.emplace(q.db_id, OpenForLexicon(options.db_dir, q.db_id, stemmer, resources)).first;
     if (!it->second) continue;
     const LexiconDatabase& db = *it->second;
-    std::set<std::string> question, names;
-    const auto tokens = retrieval::Tokenize(q.question, stemmer);
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      if (tokens[i].kind != retrieval::TokenKind::kWord) continue;
-      question.insert(tokens[i].stem);
-      // A capitalised word inside the sentence is a name ("Smith", "Texas"): a value, not a word for a schema name.
-      if (i > 0 && std::isupper(static_cast<unsigned char>(tokens[i].text.front()))) names.insert(tokens[i].stem);
-    }
-    const std::set<std::string> schema = UnwrittenSchemaStems(db, q.gold_sql, question);
+    Learn(db, q, q.question, grammar, stemmer, unexplained, pairs);
     ++used;
-    for (const auto& stem : question) {
-      if (!LexiconWord(stem) || db.vocabulary.count(stem) || names.count(stem)) continue;
-      // A word WordNet already relates to what the query reads is explained.
-      const auto& alts = db.index->AlternativesFor(stem);
-      if (std::any_of(alts.begin(), alts.end(),
-                      [&](const linking::Alternative& a) { return schema.count(a.schema_stem); })) {
-        continue;
-      }
-      ++unexplained[stem];
-      for (const auto& s : schema) {
-        PairCount& p = pairs[{stem, s}];
-        ++p.count;
-        p.databases.insert(q.db_id);
-      }
+    if (options.paraphrases && !q.paraphrase.empty()) {
+      Learn(db, q, q.paraphrase, grammar, stemmer, unexplained, pairs);
+      ++used;
     }
   }
   if (options.progress) options.progress(bench.questions.size(), bench.questions.size());

@@ -531,7 +531,14 @@ void ChooseOutputs(Reading& r) {
     r.choices.outputs_vary = true;
     if (r.choices.outputs == OutputChoice::kFirstOnly) r.shown.resize(1);
   }
-  for (const auto& c : r.shown) r.select.push_back(ColumnOutput(c));
+  for (const auto& c : r.shown) {
+    // Grouped, a column also aggregated is not shown as well ("How old is the oldest singer in each country?":
+    // the country and max(Age), not Age beside it).
+    const bool aggregated = std::any_of(r.aggregates.begin(), r.aggregates.end(),
+                                        [&](const Output& a) { return a.kind == Output::Kind::kAggregate && a.col == c; });
+    if (r.group && aggregated && !(*r.group == c)) continue;
+    r.select.push_back(ColumnOutput(c));
+  }
   for (const auto& a : r.aggregates) r.select.push_back(a);
   // Ordered by a count, the count is shown when the question asks for it before the ordering too ("the type codes
   // and the number of apartments, sorted by the number of apartments").

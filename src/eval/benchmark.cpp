@@ -43,6 +43,7 @@ Result<Question> FromJson(const json& o, size_t index, const std::string& where)
   q.gold_sql = Field(o, {"query", "SQL", "sql", "gold"});
   q.evidence = Field(o, {"evidence"});
   q.difficulty = Field(o, {"difficulty", "hardness"});
+  q.paraphrase = Field(o, {"question_syn"});
   if (o.contains("sql") && o["sql"].is_object()) q.spider_sql_json = o["sql"].dump();
   if (Status s = CheckQuestion(q, where); !s) return s.error();
   return q;

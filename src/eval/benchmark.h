@@ -18,6 +18,7 @@ struct Question {
   std::string evidence;         // BIRD's external knowledge; SNAILS "-- @HINT" lines
   std::string spider_sql_json;  // Spider's parsed `sql` object, when the file has one (for the official hardness)
   std::string difficulty;       // given by the file (BIRD: simple / moderate / challenging), else ""
+  std::string paraphrase;       // another wording of the question (Spider train's question_syn), else ""
 };
 
 struct Benchmark {

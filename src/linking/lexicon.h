@@ -28,9 +28,8 @@ class Lexicon {
   static std::string Format(const std::vector<LexiconEntry>& entries, std::string_view header);
   /// The lexicon compiled into the library (data/lexicon.tsv).
   static const Lexicon& Builtin();
-  /// The one linking uses, from the environment variable PLAINSQL_LEXICON: unset or "none", no learned pairs (the
-  /// default: the shipped lexicon did not raise EX on held-out Spider train, docs/BENCHMARKS.md); "builtin", the
-  /// compiled-in one; else a lexicon file. Read once per process.
+  /// The one linking uses, from the environment variable PLAINSQL_LEXICON: unset, empty or "builtin", the
+  /// compiled-in one (the default); "none", no learned pairs; else a lexicon file. Read once per process.
   static const Lexicon& Active();
 
   const std::vector<LexiconEntry>& Entries() const { return entries_; }

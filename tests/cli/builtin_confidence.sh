@@ -51,11 +51,14 @@ grep -q 'no question could be used' "$work/err.txt" || fail "unclear error: $(ca
 "$bin" builtin lexicon --questions "$fixtures/plant_train.json" --db-dir "$work/db" -o "$work/none.tsv" > /dev/null 2>&1
 [ "$(grep -vc '^#' "$work/none.tsv")" -eq 0 ] || fail "pairs from one database with the defaults"
 for f in la lb; do
-  "$bin" builtin lexicon --questions "$fixtures/plant_train.json" --db-dir "$work/db" --min-databases 1 --min-count 1 \
+  "$bin" builtin lexicon --questions "$fixtures/plant_train.json" --db-dir "$work/db" --min-databases 1 --min-count 1 --min-share 0.2 \
     -o "$work/$f.tsv" > /dev/null 2>&1
 done
 cmp "$work/la.tsv" "$work/lb.tsv" || fail "the lexicon is not deterministic"
-grep -vq '^#' "$work/la.tsv" || fail "no pairs with --min-databases 1 --min-count 1"
+grep -q '^local	citi	' "$work/la.tsv" || fail "the paraphrase's pair (locale -> city) not learned: $(cat "$work/la.tsv")"
+"$bin" builtin lexicon --questions "$fixtures/plant_train.json" --db-dir "$work/db" --min-databases 1 --min-count 1 \
+  --min-share 0.2 --no-paraphrases -o "$work/lc.tsv" > /dev/null 2>&1
+grep -q '^local' "$work/lc.tsv" && fail "--no-paraphrases learned from the paraphrase"
 awk -F'\t' '!/^#/ && NF != 5 { bad = 1 } END { exit bad }' "$work/la.tsv" || fail "a lexicon line without 5 fields"
 PLAINSQL_LEXICON="$work/la.tsv" "$bin" ask "$sample" "How many plants are there?" --llm none > /dev/null \
   || fail "ask with a lexicon given by PLAINSQL_LEXICON"

@@ -20,7 +20,7 @@ inline void CheckConcurrentClaims(const std::string& conn) {
   const size_t n = 200;
   std::vector<Question> qs;
   qs.reserve(n);
-  for (size_t i = 0; i < n; ++i) qs.push_back({i, "plant", "q", "SELECT 1", "", "", ""});
+  for (size_t i = 0; i < n; ++i) qs.push_back({i, "plant", "q", "SELECT 1", "", "", "", ""});
   std::string id;
   {
     auto store = RunStore::Open(conn);

@@ -151,10 +151,10 @@ TEST(Score, ScoresPredictionsOnTheSampleDatabase) {
   Benchmark b;
   b.name = "custom";
   std::string dir = test::SampleDb().substr(0, test::SampleDb().rfind('/'));
-  b.questions = {{0, "plant", "How many plants?", "SELECT count(*) FROM plant", "", "", ""},
-                 {1, "plant", "Plant names by id", "SELECT plant_name FROM plant ORDER BY plant_id", "", "", ""},
-                 {2, "plant", "Statuses", "SELECT DISTINCT MO_ST FROM TB_MO", "", "", ""},
-                 {3, "plant", "Nothing", "SELECT count(*) FROM plant", "", "", ""}};
+  b.questions = {{0, "plant", "How many plants?", "SELECT count(*) FROM plant", "", "", "", ""},
+                 {1, "plant", "Plant names by id", "SELECT plant_name FROM plant ORDER BY plant_id", "", "", "", ""},
+                 {2, "plant", "Statuses", "SELECT DISTINCT MO_ST FROM TB_MO", "", "", "", ""},
+                 {3, "plant", "Nothing", "SELECT count(*) FROM plant", "", "", "", ""}};
   std::vector<std::string> predictions = {"SELECT count(plant_id) FROM plant",
                                           "SELECT plant_name FROM plant ORDER BY plant_name",  // wrong order
                                           "SELECT MO_ST FROM TB_MO GROUP BY MO_ST",            // DISTINCT removed
@@ -214,9 +214,9 @@ TEST(Statistics, KendallMcNemarAndSubsets) {
 TEST(Runs, StoreRecordsResumesAndCompares) {
   test::TempDir tmp;
   std::string path = tmp.File("runs.db");
-  std::vector<Question> qs = {{0, "plant", "q0", "SELECT 1", "", "", ""},
-                              {1, "plant", "q1", "SELECT 2", "", "", ""},
-                              {2, "plant", "q2", "SELECT 3", "", "", ""}};
+  std::vector<Question> qs = {{0, "plant", "q0", "SELECT 1", "", "", "", ""},
+                              {1, "plant", "q1", "SELECT 2", "", "", "", ""},
+                              {2, "plant", "q2", "SELECT 3", "", "", "", ""}};
   std::string id_a, id_b;
   {
     auto store = RunStore::Open(path);
@@ -465,7 +465,7 @@ TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> f = Split(line, '\t');
     ASSERT_EQ(f.size(), 3u) << line;
-    b.questions.push_back({b.questions.size(), "plant", "", f[1], "", "", ""});
+    b.questions.push_back({b.questions.size(), "plant", "", f[1], "", "", "", ""});
     predictions.push_back(f[2]);
     expected.push_back(f[0] == "1");
   }

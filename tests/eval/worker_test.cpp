@@ -34,7 +34,7 @@ struct Fixture {
 
   explicit Fixture(size_t n) {
     std::vector<Question> qs;
-    for (size_t i = 0; i < n; ++i) qs.push_back({i, "plant", "q" + std::to_string(i), "SELECT 1", "", "", ""});
+    for (size_t i = 0; i < n; ++i) qs.push_back({i, "plant", "q" + std::to_string(i), "SELECT 1", "", "", "", ""});
     auto store = Open();
     auto id = store->CreateRun(RunSpec{}, qs);
     EXPECT_TRUE(id.ok()) << id.error().message;

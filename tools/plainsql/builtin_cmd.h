@@ -21,7 +21,8 @@ class BuiltinCommands {
   CLI::App* train_ = nullptr;
   CLI::App* lexicon_ = nullptr;
   size_t min_count_ = 3, min_databases_ = 3;
-  double min_share_ = 0.2;
+  double min_share_ = 0.6;
+  bool paraphrases_ = true;
   double learn_validation_ = 0;
   std::string questions_, db_dir_, out_, shape_out_, skeletons_out_;
   double validation_ = 0.2;
