@@ -88,7 +88,8 @@ struct PairCount {
 // WordNet, nor are grammar) counted, each paired with the schema words its query reads that the wording does not write.
 void Learn(const LexiconDatabase& db, const eval::Question& q, const std::string& text,
            const std::set<std::string>& grammar, retrieval::Stemmer& stemmer,
-           std::map<std::string, size_t>& unexplained, std::map<std::pair<std::string, std::string>, PairCount>& pairs) {
+           std::map<std::string, size_t>& unexplained,
+           std::map<std::pair<std::string, std::string>, PairCount>& pairs) {
   std::set<std::string> question, names;
   const auto tokens = retrieval::Tokenize(text, stemmer);
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -116,7 +117,6 @@ void Learn(const LexiconDatabase& db, const eval::Question& q, const std::string
 }
 
 }  // namespace
-
 
 Result<std::vector<linking::LexiconEntry>> LearnLexicon(const eval::Benchmark& bench, const LexiconOptions& options,
                                                         const linking::LinkResources& resources) {

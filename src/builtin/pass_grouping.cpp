@@ -534,8 +534,9 @@ void ChooseOutputs(Reading& r) {
   for (const auto& c : r.shown) {
     // Grouped, a column also aggregated is not shown as well ("How old is the oldest singer in each country?":
     // the country and max(Age), not Age beside it).
-    const bool aggregated = std::any_of(r.aggregates.begin(), r.aggregates.end(),
-                                        [&](const Output& a) { return a.kind == Output::Kind::kAggregate && a.col == c; });
+    const bool aggregated = std::any_of(r.aggregates.begin(), r.aggregates.end(), [&](const Output& a) {
+      return a.kind == Output::Kind::kAggregate && a.col == c;
+    });
     if (r.group && aggregated && !(*r.group == c)) continue;
     r.select.push_back(ColumnOutput(c));
   }

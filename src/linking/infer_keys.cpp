@@ -252,7 +252,8 @@ class Inference {
     std::vector<Candidate> kept = ForeignKeys();
     const bool isolated_only = options_.mode == KeyInferenceMode::kIsolated;
     if (isolated_only) {
-      std::erase_if(kept, [&](const Candidate& c) { return !tables_[c.table].isolated && !tables_[c.target].isolated; });
+      std::erase_if(kept,
+                    [&](const Candidate& c) { return !tables_[c.table].isolated && !tables_[c.target].isolated; });
     }
     KeyInferenceResult result;
     std::map<size_t, std::vector<InferredKey>> fks;  // by table
@@ -684,9 +685,12 @@ Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, co
   if (loaded.cache_file.empty()) return infer();
   // The snapshot's key names the database state; the mode and the sampling bounds name the inference.
   std::filesystem::path file(loaded.cache_file);
-  file.replace_extension(
-      fmt::format(".keys-{}-{}-{}-{:g}-{:g}.json", options.mode == KeyInferenceMode::kReplace ? "replace" : options.mode == KeyInferenceMode::kIsolated ? "isolated" : "add",
-                  options.sample_rows, options.probe_values, options.threshold, options.min_containment));
+  file.replace_extension(fmt::format(".keys-{}-{}-{}-{:g}-{:g}.json",
+                                     options.mode == KeyInferenceMode::kReplace    ? "replace"
+                                     : options.mode == KeyInferenceMode::kIsolated ? "isolated"
+                                                                                   : "add",
+                                     options.sample_rows, options.probe_values, options.threshold,
+                                     options.min_containment));
   std::error_code ec;
   if (std::filesystem::exists(file, ec)) {
     auto j = catalog::ReadJsonFile(file.string());

@@ -23,8 +23,8 @@ namespace plainsql::linking {
 
 /// What to do with the keys a database declares.
 enum class KeyInferenceMode {
-  kAdd,      // keep declared keys; infer a primary key for a table without one, foreign keys for other columns
-  kReplace,  // drop every declared key first and infer all of them (to measure inference against the declared ones)
+  kAdd,       // keep declared keys; infer a primary key for a table without one, foreign keys for other columns
+  kReplace,   // drop every declared key first and infer all of them (to measure inference against the declared ones)
   kIsolated,  // keep declared keys; infer only the keys of tables no declared foreign key touches (a table loaded
               // beside the others without keys, or every table of a schema that declares none)
 };

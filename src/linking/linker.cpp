@@ -182,7 +182,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       element_letters_.push_back(it->second);
     }
     // Two characters only with a number: "q1" written "Q1" (a two-letter word is too often something else).
-    const bool has_digit = std::any_of(squashed.begin(), squashed.end(), [](unsigned char ch) { return std::isdigit(ch); });
+    const bool has_digit =
+        std::any_of(squashed.begin(), squashed.end(), [](unsigned char ch) { return std::isdigit(ch); });
     if (squashed.size() < (has_digit ? 2U : 3U)) continue;
     const size_t name_words = naturalness::SplitWords(name).size();
     if (name_words < 2) continue;  // a one-word name is matched as written already

@@ -135,8 +135,8 @@ bool KeyLikeName(std::string_view name) {
 bool NameLikeName(std::string_view name) {
   auto words = naturalness::SplitWords(name);
   // A numbered name is read without its number ("AdmFName1", "administrator's first name 1").
-  while (!words.empty() && std::all_of(words.back().begin(), words.back().end(),
-                                       [](unsigned char ch) { return std::isdigit(ch); }))
+  while (!words.empty() &&
+         std::all_of(words.back().begin(), words.back().end(), [](unsigned char ch) { return std::isdigit(ch); }))
     words.pop_back();
   if (words.empty()) return false;
   const std::string last = ToLower(words.back());

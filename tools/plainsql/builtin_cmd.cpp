@@ -1,8 +1,8 @@
 // `plainsql builtin train` (see builtin_cmd.h).
 #include "builtin_cmd.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -97,9 +97,10 @@ BuiltinCommands::BuiltinCommands(CLI::App& app) {
                    "a lexicon on databases it never saw)")
       ->check(CLI::Range(0.0, 0.9))
       ->capture_default_str();
-  lexicon_->add_flag("--paraphrases,!--no-paraphrases", paraphrases_,
-                     "Also learn from each question's other wording (`question_syn` in Spider train: a paraphrase "
-                     "with synonyms for the schema's words), as a second question with the same query")
+  lexicon_
+      ->add_flag("--paraphrases,!--no-paraphrases", paraphrases_,
+                 "Also learn from each question's other wording (`question_syn` in Spider train: a paraphrase "
+                 "with synonyms for the schema's words), as a second question with the same query")
       ->capture_default_str();
   lexicon_->add_flag("--json", json_, "The pairs as a JSON array");
 }
