@@ -19,7 +19,7 @@ namespace plainsql::builtin {
 struct LexiconOptions {
   std::string db_dir;        // Spider-style folder of SQLite databases
   size_t min_count = 3;      // questions a pair is seen in
-  size_t min_databases = 3;  // distinct databases among them (3 and 2 measured alike on held-out train)
+  size_t min_databases = 1;  // distinct databases among them (chosen on held-out train, with the paraphrases)
   double min_share = 0.6;    // of the questions where its question word was unexplained (chosen on held-out train)
   bool paraphrases = true;   // also learn from each question's other wording (Question::paraphrase), same query
   std::function<bool(const std::string& db_id)> use;        // the databases to learn from (empty: all)

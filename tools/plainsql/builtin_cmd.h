@@ -20,7 +20,7 @@ class BuiltinCommands {
   int RunLexicon();
   CLI::App* train_ = nullptr;
   CLI::App* lexicon_ = nullptr;
-  size_t min_count_ = 3, min_databases_ = 3;
+  size_t min_count_ = 3, min_databases_ = 1;
   double min_share_ = 0.6;
   bool paraphrases_ = true;
   double learn_validation_ = 0;
