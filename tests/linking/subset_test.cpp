@@ -193,6 +193,36 @@ TEST_F(SubsetTest, AProperNounPointsAtNameColumnsWithoutADatabase) {
   EXPECT_DOUBLE_EQ(name_score("Which orders did she place? Show them."), name_score("Which orders did she place?"));
 }
 
+// distinct_link: a word that names one column of the schema (humidity) counts whole; one that several columns answer
+// as well (product id, in three tables) counts a share. full_name_part: a full name points at a name column.
+TEST_F(SubsetTest, DistinctLinksAndFullNamesAreFeatures) {
+  const auto& names = ColumnFeatureNames();
+  auto at = [&](const std::string& name) {
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  const size_t distinct = at("distinct_link"), full_name = at("full_name_part");
+  ASSERT_LT(distinct, names.size());
+  ASSERT_LT(full_name, names.size());
+  auto feature = [&](const std::string& question, const std::string& table, const std::string& column, size_t k) {
+    QuestionFeatures f = subsetter->Features(question, false);
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      if (schema.tables[t].name != table) continue;
+      for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) {
+        if (schema.tables[t].columns[c].name == column) return f.columns[t][c][k];
+      }
+    }
+    return -1.0;
+  };
+  EXPECT_DOUBLE_EQ(feature("List the products whose humidity is above 50", "warehouse_stock", "humidity", distinct),
+                   1.0);
+  const double shared = feature("Show every product id", "order_line", "product_id", distinct);
+  EXPECT_GT(shared, 0.0);
+  EXPECT_LT(shared, 1.0);
+  EXPECT_DOUBLE_EQ(feature("Show every product id", "warehouse_stock", "humidity", distinct), 0.0);
+  EXPECT_GT(feature("Which orders did Grace Hopper place?", "customer", "full_name", full_name), 0.0);
+  EXPECT_DOUBLE_EQ(feature("Which orders did she place?", "customer", "full_name", full_name), 0.0);
+}
+
 TEST_F(SubsetTest, BudgetCapsTheColumns) {
   SubsetOptions options;
   options.budget = 3;
