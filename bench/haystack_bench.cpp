@@ -20,6 +20,7 @@
 
 #include "../tools/plainsql/haystack_cmd.h"
 #include "catalog/benchmark_schema.h"
+#include "common/strings.h"
 #include "eval/benchmark.h"
 #include "eval/score.h"
 #include "linking/subset_builtin.h"
@@ -99,8 +100,9 @@ int Measure(const MeasureArgs& a) {
     if (ncols < a.min_columns || (a.max_columns && ncols > a.max_columns)) continue;
     const auto& schema = &db->schema;
     auto& subsetter = *db->subsetter;
-    auto s = subsetter.Select(
-        a.no_evidence ? q.question : plainsql::linking::QuestionWithEvidence(q.question, q.evidence), options);
+    const std::string text =
+        a.no_evidence ? q.question : plainsql::linking::QuestionWithEvidence(q.question, q.evidence);
+    auto s = subsetter.Select(text, options);
     if (!s) continue;
     ms.push_back(s->ms);
     if (out) out << plainsql::linking::SubsetToJson(*s).dump() << "\n";
@@ -124,7 +126,31 @@ int Measure(const MeasureArgs& a) {
     perfect += r->scores.perfect ? 1 : 0;
     if (!r->scores.perfect && shown < a.misses) {
       ++shown;
-      fmt::print("miss: {} | missing {} | kept tables {}\n", q.question, fmt::join(r->missing, " "),
+      // Each missing item with its probability and its rank among the schema's tables or columns (threshold 0).
+      plainsql::linking::SubsetOptions all = options;
+      all.threshold = 0.0;
+      all.budget = 0;
+      std::vector<std::string> ranked;
+      if (auto every = subsetter.Select(text, all)) {
+        std::vector<std::pair<double, std::string>> order;
+        for (const auto& [name, p] : every->scores) order.emplace_back(-p, plainsql::ToLower(name));
+        std::sort(order.begin(), order.end());
+        for (const auto& m : r->missing) {
+          const bool column = m.find('.') != std::string::npos;
+          size_t rank = 0;
+          std::string shown_item = m + " (not scored)";
+          for (const auto& [p, name] : order) {
+            if ((name.find('.') != std::string::npos) != column) continue;
+            ++rank;
+            if (name == m) {
+              shown_item = fmt::format("{} ({:.3f}, #{})", m, -p, rank);
+              break;
+            }
+          }
+          ranked.push_back(shown_item);
+        }
+      }
+      fmt::print("miss: {} | missing {} | kept tables {}\n", q.question, fmt::join(ranked, " "),
                  fmt::join(s->tables, " "));
     }
     proportion += r->scores.proportion;
@@ -168,7 +194,9 @@ int main(int argc, char** argv) {
   measure->add_option("--benchmark", a.benchmark, "spider | bird | snails (the questions' format)");
   measure->add_option("--min-columns", a.min_columns, "Only questions on schemas with at least N columns");
   measure->add_option("--max-columns", a.max_columns, "... and at most N (0: no bound)");
-  measure->add_option("--misses", a.misses, "Print this many questions whose subset misses something");
+  measure->add_option("--misses", a.misses,
+                      "Print this many questions whose subset misses something (each missing table or column with "
+                      "its probability and its rank in the schema)");
   measure->add_flag("--stage", a.stage, "Also score the first stage alone (every column of the tables it keeps)");
   measure->add_option("--narrow-tables", a.narrow_tables, "Tables the first stage keeps (default: the model's)");
   measure->add_option("--narrow-neighbours-of", a.narrow_neighbours_of, "... with the neighbours of its best N");

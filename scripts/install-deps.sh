@@ -9,6 +9,8 @@ packages=(
   # libraries the product links
   libsqlite3-dev libpq-dev nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev liblinear-dev
   libpugixml-dev libpoppler-cpp-dev libcurl4-openssl-dev libtomlplusplus-dev libstemmer-dev liblemon-dev libhnswlib-dev
+  # the trainers' gradient-boosted trees (XGBoost's C API; the library evaluates the trees itself)
+  libxgboost-dev
   # the scripted OpenAI-compatible server of the LLM tests
   libcpp-httplib-dev
   # the sources of the shipped word list (data/words.tsv; a test checks it regenerates identically)

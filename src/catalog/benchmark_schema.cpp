@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/strings.h"
+
 namespace plainsql::catalog {
 
 using nlohmann::json;
@@ -178,6 +180,21 @@ Result<BenchmarkSchemas> BenchmarkSchemas::Read(const std::string& path) {
 
 Result<Schema> BenchmarkSchemas::Get(const std::string& db_id) const {
   auto it = entries_.find(db_id);
+  if (it == entries_.end()) {
+    // A question file may spell a database's name in another case (SNAILS names one file
+    // `pacificislandlandbirds.sql` for the schema `PacificIslandLandbirds`): a single match ignoring case is it.
+    const std::string lower = ToLower(db_id);
+    auto found = entries_.end();
+    for (auto e = entries_.begin(); e != entries_.end(); ++e) {
+      if (ToLower(e->first) != lower) continue;
+      if (found != entries_.end()) {
+        found = entries_.end();  // two names differing only in case: neither is chosen
+        break;
+      }
+      found = e;
+    }
+    it = found;
+  }
   if (it == entries_.end()) {
     return MakeError(ErrorCode::kNotFound,
                      path_.empty() ? "no --tables" : fmt::format("{} has no db_id '{}'", path_, db_id));

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string_view>
+#include <tuple>
 
 #include "common/strings.h"
 #include "linking/subset_builtin.h"
@@ -70,6 +71,14 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
       return MakeError(ErrorCode::kFormat, fmt::format("subset model, line {}: {}", line_no, why));
     };
     std::vector<std::string> f = Split(line, '\t');
+    if (f[0].rfind("table_tree_", 0) == 0 || f[0].rfind("column_tree_", 0) == 0) {
+      const bool table = f[0][0] == 't';
+      f[0] = f[0].substr(table ? 11 : 12);
+      Status s = (table ? m.table_trees : m.column_trees)
+                     .ParseLine(f, table ? BaseTableFeatureNames() : BaseColumnFeatureNames());
+      if (!s) return bad(s.error().message);
+      continue;
+    }
     double v = 0;
     if (f.size() == 2 && number(f[1], v)) {
       const bool plain = f[0].rfind("plain_", 0) == 0;
@@ -114,9 +123,23 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
       auto it = std::find(names.begin(), names.end(), f[1]);
       if (it == names.end()) return bad("unknown feature " + f[1]);
       (f[0] == "table" ? m.table_weights : m.column_weights)[static_cast<size_t>(it - names.begin())] = v;
+    } else if (double hi = 0; f.size() == 4 && (f[0] == "table_range" || f[0] == "column_range") && number(f[2], v) &&
+                              number(f[3], hi) && v <= hi) {
+      const bool table = f[0] == "table_range";
+      const auto& names = table ? BaseTableFeatureNames() : BaseColumnFeatureNames();
+      auto it = std::find(names.begin(), names.end(), f[1]);
+      if (it == names.end()) return bad("unknown feature " + f[1]);
+      auto& ranges = table ? m.table_ranges : m.column_ranges;
+      if (ranges.empty()) ranges.assign(names.size(), {-HUGE_VAL, HUGE_VAL});
+      ranges[static_cast<size_t>(it - names.begin())] = {v, hi};
     } else {
-      return bad("expected KEY<TAB>VALUE or table|column<TAB>FEATURE<TAB>WEIGHT");
+      return bad(
+          "expected KEY<TAB>VALUE, table|column<TAB>FEATURE<TAB>WEIGHT or "
+          "table_range|column_range<TAB>FEATURE<TAB>MIN<TAB>MAX");
     }
+  }
+  for (const plainsql::TreeEnsemble* trees : {&m.table_trees, &m.column_trees}) {
+    if (Status s = trees->Check(); !s) return MakeError(ErrorCode::kFormat, "subset model: " + s.error().message);
   }
   if (!plain_given) m.plain_cut = m.cut;  // a model from before the draft features: one cut
   return m;
@@ -143,6 +166,16 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
   for (size_t i = 0; i < column_weights.size(); ++i) {
     out += fmt::format("column\t{}\t{:.6f}\n", ColumnFeatureNames()[i], column_weights[i]);
   }
+  for (const auto& [kind, ranges, names] :
+       {std::tuple<std::string, const std::vector<std::pair<double, double>>&, const std::vector<std::string>&>{
+            "table_range", table_ranges, BaseTableFeatureNames()},
+        {"column_range", column_ranges, BaseColumnFeatureNames()}}) {
+    for (size_t i = 0; i < ranges.size() && i < names.size(); ++i) {
+      out += fmt::format("{}\t{}\t{:.6f}\t{:.6f}\n", kind, names[i], ranges[i].first, ranges[i].second);
+    }
+  }
+  if (!table_trees.Empty()) out += table_trees.Serialize("table_tree", BaseTableFeatureNames());
+  if (!column_trees.Empty()) out += column_trees.Serialize("column_tree", BaseColumnFeatureNames());
   return out;
 }
 

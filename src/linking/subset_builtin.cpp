@@ -104,6 +104,11 @@ const std::vector<std::string> kColumnFeatures = {
     "draft_given",           // the translator gave a draft for the question
 };
 
+// A column feature's place in the vector.
+size_t ColumnFeature(std::string_view name) {
+  return static_cast<size_t>(std::find(kColumnFeatures.begin(), kColumnFeatures.end(), name) - kColumnFeatures.begin());
+}
+
 // The draft features, which WithoutDraft clears.
 const std::vector<std::string> kTableDraftFeatures = {"draft_reads", "draft_given"};
 const std::vector<std::string> kColumnDraftFeatures = {"draft_reads", "draft_table", "draft_given"};
@@ -326,6 +331,9 @@ const std::vector<std::string>& ColumnFeatureNames() {
   static const std::vector<std::string> kNames = WithPairs(kColumnFeatures);
   return kNames;
 }
+
+const std::vector<std::string>& BaseTableFeatureNames() { return kTableFeatures; }
+const std::vector<std::string>& BaseColumnFeatureNames() { return kColumnFeatures; }
 
 std::vector<double> ModelInputs(const std::vector<double>& x) {
   std::vector<double> out = x;
@@ -603,9 +611,39 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
   p.draft = !f.draft.empty();
   p.table_ids = f.table_ids;
   p.columns.resize(f.tables.size());
+  // Each feature into the range the model was fitted on (SubsetModel::table_ranges).
+  auto clamped = [](const std::vector<double>& x, const std::vector<std::pair<double, double>>& ranges) {
+    std::vector<double> out = x;
+    for (size_t i = 0; i < out.size() && i < ranges.size(); ++i) {
+      out[i] = std::clamp(out[i], ranges[i].first, ranges[i].second);
+    }
+    return out;
+  };
+  auto table = [&](const std::vector<double>& x) {
+    if (!model.table_trees.Empty()) return Sigmoid(model.table_trees.Margin(x));
+    return Sigmoid(Dot(model.table_weights, clamped(x, model.table_ranges), model.table_bias));
+  };
+  // A table wider than any the model was fitted on: a column with no evidence of its own shares the probability the
+  // model gives the widest tables' such columns among more of them (the gold columns a question leaves unnamed do not
+  // multiply with the table's width; the model cannot know that from tables of at most a few dozen columns).
+  static const std::vector<size_t> kOwnEvidence = {ColumnFeature("link"), ColumnFeature("overlap"),
+                                                   ColumnFeature("label_overlap"), ColumnFeature("value_hit"),
+                                                   ColumnFeature("draft_reads")};
+  static const size_t kWidth = ColumnFeature("log_table_columns");
+  auto spread = [&](const std::vector<double>& x) {
+    if (kWidth >= model.column_ranges.size() || x[kWidth] <= model.column_ranges[kWidth].second) return 1.0;
+    for (size_t i : kOwnEvidence) {
+      if (x[i] != 0) return 1.0;
+    }
+    return std::expm1(model.column_ranges[kWidth].second) / std::expm1(x[kWidth]);
+  };
+  auto column = [&](const std::vector<double>& x) {
+    if (!model.column_trees.Empty()) return Sigmoid(model.column_trees.Margin(x)) * spread(x);
+    return Sigmoid(Dot(model.column_weights, clamped(x, model.column_ranges), model.column_bias)) * spread(x);
+  };
   for (size_t t = 0; t < f.tables.size(); ++t) {
-    p.tables.push_back(Sigmoid(Dot(model.table_weights, f.tables[t], model.table_bias)));
-    for (const auto& x : f.columns[t]) p.columns[t].push_back(Sigmoid(Dot(model.column_weights, x, model.column_bias)));
+    p.tables.push_back(table(f.tables[t]));
+    for (const auto& x : f.columns[t]) p.columns[t].push_back(column(x));
   }
   return p;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog/schema.h"
+#include "common/trees.h"
 #include "linking/linker.h"
 #include "linking/subset.h"
 #include "retrieval/value_index.h"
@@ -30,6 +31,9 @@ namespace plainsql::linking {
 /// product of every pair of them ("link*table_is_best").
 const std::vector<std::string>& TableFeatureNames();
 const std::vector<std::string>& ColumnFeatureNames();
+/// The base features alone (without their pairwise products), in vector order: what a feature vector holds.
+const std::vector<std::string>& BaseTableFeatureNames();
+const std::vector<std::string>& BaseColumnFeatureNames();
 /// A feature vector as the model's input: the features, then their pairwise products.
 std::vector<double> ModelInputs(const std::vector<double>& features);
 
@@ -71,13 +75,23 @@ struct SubsetNarrow {
 struct SubsetModel {
   std::vector<double> table_weights, column_weights;  // one per feature
   double table_bias = 0, column_bias = 0;
+  /// Per base feature, the range the fitting data spanned (empty: none given). Features are clamped into it before
+  /// scoring: the pairwise terms make a linear model extrapolate wildly (a 139-column table's log size, beyond any
+  /// Spider table's, pushed its columns below every unrelated one), and a model says nothing reliable out of its range.
+  std::vector<std::pair<double, double>> table_ranges, column_ranges;
+  /// Gradient-boosted trees over the base features (bench/train_linker fits them with XGBoost): when given, they score
+  /// instead of the weights. Trees do not extrapolate (beyond its last split a tree's leaf holds): on Spider train's
+  /// held-out databases they ranked gold columns as well as the weights, on SNAILS' 1,000-column tables far better.
+  plainsql::TreeEnsemble table_trees, column_trees;
   SubsetCut cut;        // for a question with a draft (the database at hand)
   SubsetCut plain_cut;  // for one without (its probabilities are less sharp, so its thresholds are its own)
   SubsetNarrow narrow;  // the first stage for a large schema
   /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
   /// column_lambda, small_table, min_share, associations (0 or 1), the same prefixed "plain_" for the cut without a
   /// draft (absent: the same cut), narrow_min_columns, narrow_tables, narrow_neighbours_of (absent: the defaults),
-  /// table_bias, column_bias) and "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines.
+  /// table_bias, column_bias), "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and
+  /// "table_range<TAB>feature<TAB>min<TAB>max" / "column_range<TAB>..." lines (base features only), and the trees'
+  /// lines prefixed "table_tree" / "column_tree" (TreeEnsemble::Serialize).
   static Result<SubsetModel> Parse(const std::string& text);
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).

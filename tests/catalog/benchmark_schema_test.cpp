@@ -1,8 +1,11 @@
 // Schemas from Spider/BIRD tables.json entries: columns, composite primary keys, composite foreign keys regrouped.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "catalog/benchmark_schema.h"
 #include "catalog/render.h"
+#include "test_util.h"
 
 namespace plainsql::catalog {
 namespace {
@@ -70,6 +73,32 @@ TEST(BenchmarkSchema, ReportsBadEntries) {
   EXPECT_EQ(skipped->tables[1].foreign_keys.size(), 2u);
   auto missing = LoadBenchmarkSchema("/nonexistent/tables.json", "x");
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+}
+
+
+// A question file may spell a database's id in another case (SNAILS has `pacificislandlandbirds.sql` for the schema
+// `PacificIslandLandbirds`): one match ignoring case is taken; two ids differing only in case are not guessed between.
+TEST(BenchmarkSchema, GetMatchesAnIdInAnotherCaseWhenOnlyOneFits) {
+  test::TempDir dir;
+  auto entry = nlohmann::json::parse(kEntry);
+  entry["db_id"] = "ShopFloor";
+  auto twin = entry;
+  twin["db_id"] = "Twin";
+  auto twin_lower = entry;
+  twin_lower["db_id"] = "twin";
+  std::ofstream(dir.File("tables.json")) << nlohmann::json::array({entry, twin, twin_lower}).dump();
+  auto schemas = BenchmarkSchemas::Read(dir.File("tables.json"));
+  ASSERT_TRUE(schemas.ok()) << schemas.error().message;
+  auto exact = schemas->Get("ShopFloor");
+  ASSERT_TRUE(exact.ok());
+  auto other_case = schemas->Get("shopfloor");
+  ASSERT_TRUE(other_case.ok()) << other_case.error().message;
+  EXPECT_EQ(other_case->database, "ShopFloor");
+  EXPECT_TRUE(schemas->Get("twin").ok());  // exact
+  auto ambiguous = schemas->Get("TWIN");
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_EQ(ambiguous.error().code, ErrorCode::kNotFound);
+  EXPECT_FALSE(schemas->Get("nothing").ok());
 }
 
 }  // namespace

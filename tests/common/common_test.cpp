@@ -11,6 +11,7 @@
 #include "common/hash.h"
 #include "common/status.h"
 #include "common/strings.h"
+#include "common/trees.h"
 
 namespace plainsql {
 namespace {
@@ -84,6 +85,55 @@ TEST(Hash, FramedFieldsDoNotCollide) {
   EXPECT_EQ(HashHex("x").size(), 32u);
   EXPECT_EQ(HashHex("x"), HashHex("x"));
   EXPECT_NE(HashHex("x"), HashHex("y"));
+}
+
+// Two stumps on input "b": below 0.5 the margin is base + 1 - 2, else base - 1 + 3.
+TreeEnsemble TwoStumps() {
+  TreeEnsemble e;
+  e.base_margin = 0.25;
+  e.trees.push_back({TreeNode{1, 0.5F, 1, 2, 0}, TreeNode{-1, 0, -1, -1, 1.0F}, TreeNode{-1, 0, -1, -1, -1.0F}});
+  e.trees.push_back({TreeNode{1, 0.5F, 1, 2, 0}, TreeNode{-1, 0, -1, -1, -2.0F}, TreeNode{-1, 0, -1, -1, 3.0F}});
+  return e;
+}
+
+TEST(Trees, MarginWalksEachTreeToALeaf) {
+  const TreeEnsemble e = TwoStumps();
+  EXPECT_DOUBLE_EQ(e.Margin({9.0, 0.2}), 0.25 + 1 - 2);
+  EXPECT_DOUBLE_EQ(e.Margin({9.0, 0.5}), 0.25 - 1 + 3);  // not below the threshold: right
+  EXPECT_DOUBLE_EQ(e.Margin({9.0, 1e9}), 0.25 - 1 + 3);  // far beyond the last split: the same leaf
+  EXPECT_DOUBLE_EQ(e.Margin({9.0}), 0.25 + 1 - 2);       // a missing input reads as 0
+  EXPECT_DOUBLE_EQ(TreeEnsemble{}.Margin({1.0}), 0.0);
+}
+
+TEST(Trees, TextFormRoundTripsAndBadLinesAreRefused) {
+  const std::vector<std::string> inputs = {"a", "b"};
+  const TreeEnsemble e = TwoStumps();
+  TreeEnsemble again;
+  for (const auto& line : Split(e.Serialize("m", inputs), '\n')) {
+    if (line.empty()) continue;
+    std::vector<std::string> f = Split(line, '\t');
+    ASSERT_EQ(f[0].rfind("m_", 0), 0u) << line;
+    f[0] = f[0].substr(2);
+    ASSERT_TRUE(again.ParseLine(f, inputs).ok()) << line;
+  }
+  ASSERT_TRUE(again.Check().ok());
+  EXPECT_EQ(again.Serialize("m", inputs), e.Serialize("m", inputs));
+  for (double b : {0.0, 0.49, 0.5, 7.0}) EXPECT_DOUBLE_EQ(again.Margin({0, b}), e.Margin({0, b}));
+
+  TreeEnsemble bad;
+  EXPECT_FALSE(bad.ParseLine({"node", "0", "0", "nope", "0.5", "1", "2"}, inputs).ok());  // unknown input
+  EXPECT_FALSE(bad.ParseLine({"leaf", "0", "-1", "1"}, inputs).ok());                     // negative node
+  EXPECT_FALSE(bad.ParseLine({"leaf", "0", "0", "x"}, inputs).ok());                      // not a number
+  EXPECT_FALSE(bad.ParseLine({"base"}, inputs).ok());
+  ASSERT_TRUE(bad.ParseLine({"leaf", "0", "0", "1"}, inputs).ok());
+  EXPECT_FALSE(bad.ParseLine({"leaf", "0", "0", "1"}, inputs).ok());  // given twice
+  TreeEnsemble gap;                                                   // node 1 never given
+  ASSERT_TRUE(gap.ParseLine({"leaf", "0", "2", "1"}, inputs).ok());
+  EXPECT_FALSE(gap.Check().ok());
+  TreeEnsemble cycle;  // a child before its parent would loop
+  ASSERT_TRUE(cycle.ParseLine({"node", "0", "0", "a", "0.5", "0", "1"}, inputs).ok());
+  ASSERT_TRUE(cycle.ParseLine({"leaf", "0", "1", "1"}, inputs).ok());
+  EXPECT_FALSE(cycle.Check().ok());
 }
 
 }  // namespace
