@@ -72,8 +72,9 @@ Status TreeEnsemble::ParseLine(const std::vector<std::string>& f, const std::vec
   const bool leaf = f[0] == "leaf";
   if ((leaf && f.size() != 4) || (!leaf && (f[0] != "node" || f.size() != 7)) || !Index(f[1], tree) ||
       !Index(f[2], node)) {
-    return bad("expected leaf<TAB>TREE<TAB>NODE<TAB>VALUE or node<TAB>TREE<TAB>NODE<TAB>INPUT<TAB>THRESHOLD<TAB>LEFT<TAB>"
-               "RIGHT");
+    return bad(
+        "expected leaf<TAB>TREE<TAB>NODE<TAB>VALUE or node<TAB>TREE<TAB>NODE<TAB>INPUT<TAB>THRESHOLD<TAB>LEFT<TAB>"
+        "RIGHT");
   }
   if (tree >= trees.size()) trees.resize(tree + 1);
   if (node >= trees[tree].size()) trees[tree].resize(node + 1, TreeNode{-2, 0, -1, -1, 0});  // -2: not given yet

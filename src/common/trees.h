@@ -13,8 +13,8 @@
 namespace plainsql {
 
 struct TreeNode {
-  int32_t feature = -1;  // the input compared; -1: a leaf
-  float threshold = 0;   // go left when the input (as a float) is below it
+  int32_t feature = -1;           // the input compared; -1: a leaf
+  float threshold = 0;            // go left when the input (as a float) is below it
   int32_t left = -1, right = -1;  // node indices within the tree
   float value = 0;                // a leaf's contribution to the margin
 };

@@ -15,7 +15,8 @@
 namespace plainsql::linking {
 
 namespace internal {
-extern const std::string_view kSubsetModelTsv;
+extern const std::string_view kSubsetModelParts[];
+extern const size_t kSubsetModelPartCount;
 }  // namespace internal
 
 nlohmann::ordered_json SubsetToJson(const Subset& subset) {
@@ -181,7 +182,9 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
 
 const SubsetModel& SubsetModel::Shipped() {
   static const SubsetModel kModel = [] {
-    auto m = Parse(std::string(internal::kSubsetModelTsv));
+    std::string text;
+    for (size_t i = 0; i < internal::kSubsetModelPartCount; ++i) text += internal::kSubsetModelParts[i];
+    auto m = Parse(text);
     // The file is generated and compiled in: a bad one is a build error caught by the tests, not a user's problem.
     return m ? *m : SubsetModel{};
   }();

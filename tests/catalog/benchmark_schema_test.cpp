@@ -75,7 +75,6 @@ TEST(BenchmarkSchema, ReportsBadEntries) {
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
 }
 
-
 // A question file may spell a database's id in another case (SNAILS has `pacificislandlandbirds.sql` for the schema
 // `PacificIslandLandbirds`): one match ignoring case is taken; two ids differing only in case are not guessed between.
 TEST(BenchmarkSchema, GetMatchesAnIdInAnotherCaseWhenOnlyOneFits) {

@@ -328,6 +328,13 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   for (size_t i = 0; i < shipped.column_weights.size(); ++i) {
     EXPECT_NEAR(again->column_weights[i], shipped.column_weights[i], 1e-5) << ColumnFeatureNames()[i];
   }
+  // The shipped scorer is trees (the file is compiled in as pieces: all of them read), and they round-trip exactly.
+  ASSERT_FALSE(shipped.column_trees.Empty());
+  ASSERT_FALSE(shipped.table_trees.Empty());
+  EXPECT_EQ(again->column_trees.trees.size(), shipped.column_trees.trees.size());
+  std::vector<double> x(BaseColumnFeatureNames().size(), 0.5);
+  EXPECT_DOUBLE_EQ(again->column_trees.Margin(x), shipped.column_trees.Margin(x));
+  EXPECT_EQ(again->Serialize("x"), shipped.Serialize("x"));
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
   auto floored = SubsetModel::Parse(floor.Serialize("min share"));
