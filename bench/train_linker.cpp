@@ -519,14 +519,14 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (speed) return Speed();
   std::optional<plainsql::linking::InferKeysOptions> infer;
-  if (infer_keys != "none") {
-    auto mode = plainsql::linking::KeyInferenceModeByName(infer_keys);
-    if (!mode) {
-      fmt::print(stderr, "--infer-keys takes isolated, add, replace or none, not '{}'\n", infer_keys);
-      return 1;
-    }
+  auto mode = plainsql::linking::KeyInferenceModeOption(infer_keys, true);
+  if (!mode) {
+    fmt::print(stderr, "{}\n", mode.error().message);
+    return 1;
+  }
+  if (*mode) {
     infer.emplace();
-    infer->mode = *mode;
+    infer->mode = **mode;
   }
   auto benchmark = plainsql::eval::LoadBenchmark("spider", questions);
   auto tables = plainsql::catalog::BenchmarkSchemas::Read(tables_file);

@@ -593,6 +593,15 @@ std::optional<KeyInferenceMode> KeyInferenceModeByName(std::string_view name) {
   return std::nullopt;
 }
 
+Result<std::optional<KeyInferenceMode>> KeyInferenceModeOption(std::string_view value, bool none_allowed) {
+  if (none_allowed && value == "none") return std::optional<KeyInferenceMode>();
+  if (auto mode = KeyInferenceModeByName(value)) return std::optional<KeyInferenceMode>(*mode);
+  return MakeError(
+      ErrorCode::kInvalidArgument,
+      fmt::format("--infer-keys takes {}, not '{}'",
+                  none_allowed ? "isolated, add, replace or none" : "add (the default), replace or isolated", value));
+}
+
 void DropDeclaredKeys(Schema& schema) {
   for (Table& t : schema.tables) {
     if (!t.primary_key_inferred) t.primary_key.clear();

@@ -222,5 +222,22 @@ TEST(InferKeys, ModeNames) {
   EXPECT_FALSE(KeyInferenceModeByName("yes").has_value());
 }
 
+// One reading of an --infer-keys value for every command: a mode's name, "none" where inference is on by default, and
+// an error that lists the modes.
+TEST(InferKeys, ModeOptionNamesTheModes) {
+  auto add = KeyInferenceModeOption("add");
+  ASSERT_TRUE(add);
+  EXPECT_EQ(**add, KeyInferenceMode::kAdd);
+  auto none = KeyInferenceModeOption("none", true);
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->has_value());
+  auto refused = KeyInferenceModeOption("none");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(refused.error().message.find("isolated"), std::string::npos);
+  EXPECT_TRUE(KeyInferenceModeOption("isolated", true));
+  EXPECT_FALSE(KeyInferenceModeOption("sometimes", true));
+}
+
 }  // namespace
 }  // namespace plainsql::linking

@@ -38,11 +38,9 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
   std::vector<std::string> warnings;
   std::optional<linking::KeyInferenceMode> mode;
   if (!infer_keys.empty()) {
-    mode = linking::KeyInferenceModeByName(infer_keys);
-    if (!mode) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       fmt::format("--infer-keys takes add (the default), replace or isolated, not '{}'", infer_keys));
-    }
+    auto named = linking::KeyInferenceModeOption(infer_keys);
+    if (!named) return named.error();
+    mode = *named;
     if (!tables_file.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "--infer-keys checks values in the data: give a database connection, not --tables");

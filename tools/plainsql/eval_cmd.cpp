@@ -217,15 +217,12 @@ int EvalCommands::RunBenchmark() {
   eval::RunRequest request;
   std::string system = system_;
   if (!infer_keys_.empty()) {
-    auto mode = linking::KeyInferenceModeByName(infer_keys_);
-    if (!mode) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument,
-                            fmt::format("--infer-keys takes add (the default) or replace, not '{}'", infer_keys_)));
-    }
+    auto mode = linking::KeyInferenceModeOption(infer_keys_);
+    if (!mode) return Fail(mode.error());
     if (system_ != "builtin") {
       return Fail(MakeError(ErrorCode::kInvalidArgument, "--infer-keys applies to a new run of --system builtin"));
     }
-    system = eval::BuiltinSystemSpec(*mode);
+    system = eval::BuiltinSystemSpec(**mode);
   }
   request.spec = {name_, benchmark_, questions_, db_dir_, tables_, system, keep_distinct_, timeout_ms_};
   request.selection = SelectionOf(databases_, from_, to_);

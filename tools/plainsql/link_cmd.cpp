@@ -148,14 +148,11 @@ int LinkCommand::RunBenchmark() {
     resources = *r;
   }
   std::optional<linking::InferKeysOptions> infer;
-  if (infer_keys_ != "none") {
-    auto mode = linking::KeyInferenceModeByName(infer_keys_);
-    if (!mode) {
-      return Fail(MakeError(ErrorCode::kInvalidArgument,
-                            fmt::format("--infer-keys takes isolated, add, replace or none, not '{}'", infer_keys_)));
-    }
+  auto mode = linking::KeyInferenceModeOption(infer_keys_, true);
+  if (!mode) return Fail(mode.error());
+  if (*mode) {
     infer.emplace();
-    infer->mode = *mode;
+    infer->mode = **mode;
   }
   linking::SubsetOptions options{budget_, threshold_, small_table_, min_share_, associations_};
   std::map<std::string, std::unique_ptr<linking::SubsetDatabase>> dbs;
