@@ -161,6 +161,12 @@ void SetModel(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDat
   for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetModel(m);
 }
 
+// One cut, for questions with a draft and without, in every database's subsetter (the model stays).
+void SetCut(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
+            const plainsql::linking::SubsetCut& cut) {
+  for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetCuts(cut, cut);
+}
+
 // The held-out databases merged into one larger schema (a table whose name another already took gets a suffix), and a
 // sample of their questions asked of it without a database: the cut for a schema alone must also hold on a schema of
 // hundreds of columns, which Spider train has none of (its largest has a few dozen).
@@ -243,9 +249,7 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
   // merged schema's cap, and the perfect recall counted is the mean of the two sets'.
   bool with_merged = false;
   auto try_cut = [&](const plainsql::linking::SubsetCut& cut) {
-    SubsetModel m = model;
-    m.cut = m.plain_cut = cut;
-    SetModel(dbs, m);
+    SetCut(dbs, cut);
     Totals t = Score(examples, true, plain);
     double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
     for (size_t i = 0; i < caps.size(); ++i) {
@@ -253,7 +257,7 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
     }
     if (t.ProportionBound(z) > max_proportion) return;
     if (with_merged) {
-      merged->subsetter->SetModel(m);
+      merged->subsetter->SetCuts(cut, cut);
       Totals mt = merged->Score();
       if (mt.proportion / static_cast<double>(mt.n) > merged->cap) return;
       perfect = (perfect + mt.perfect / static_cast<double>(mt.n)) / 2;
@@ -496,7 +500,8 @@ int main(int argc, char** argv) {
                "values but no draft")
       ->capture_default_str();
   app.add_option("--weights", weights,
-                 "Take the weights of this model file instead of fitting them (only the cuts are chosen again)");
+                 "Take the weights of this model file instead of fitting them (the cuts are chosen again; with "
+                 "--learner trees the trees are fitted anew)");
   app.add_option("--drop", drop, "Features to leave out (set to 0 before fitting): an ablation")->delimiter(',');
   app.add_option("--merged-every", merged_every,
                  "The cut for a schema alone is also held to --merged-cap on the held-out databases merged into one "

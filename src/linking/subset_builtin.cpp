@@ -1242,6 +1242,11 @@ Subset BuiltinSubsetter::Choose(const QuestionScores& scores, const SubsetOption
 
 void BuiltinSubsetter::SetModel(SubsetModel model) { impl_->model = std::move(model); }
 
+void BuiltinSubsetter::SetCuts(const SubsetCut& cut, const SubsetCut& plain_cut) {
+  impl_->model.cut = cut;
+  impl_->model.plain_cut = plain_cut;
+}
+
 void BuiltinSubsetter::SetDraftSource(DraftSource draft) { impl_->draft_source = std::move(draft); }
 
 Result<Subset> BuiltinSubsetter::Select(const std::string& question, const SubsetOptions& options) {

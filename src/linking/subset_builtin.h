@@ -158,6 +158,8 @@ class BuiltinSubsetter final : public Subsetter {
   Subset Choose(const QuestionScores& scores, const SubsetOptions& options) const;
   /// Replaces the model (the trainer tries weights and thresholds on the same features).
   void SetModel(SubsetModel model);
+  /// Replaces the cuts alone (the trainer tries thousands on the same scores without copying the model's trees).
+  void SetCuts(const SubsetCut& cut, const SubsetCut& plain_cut);
   /// Where drafts come from (null: none; the draft features are then 0).
   void SetDraftSource(DraftSource draft);
 
