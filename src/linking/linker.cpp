@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <unordered_map>
@@ -30,6 +32,15 @@ std::string Squashed(std::string_view name) {
 // Whether `word` is all digits.
 bool IsNumeral(std::string_view word) {
   return !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char ch) { return std::isdigit(ch); });
+}
+
+// `s` with everything but its letters dropped.
+std::string LettersOnly(std::string_view s) {
+  std::string out;
+  for (unsigned char ch : s) {
+    if (std::isalpha(ch)) out.push_back(static_cast<char>(ch));
+  }
+  return out;
 }
 
 // The digits that end a name after a letter ("JKWGT3" -> "3", "street_2" -> "2"; "1500" alone -> "").
@@ -178,8 +189,18 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       element_letters_.push_back(UINT32_MAX);
     } else {
       auto [it, fresh] = letter_ids.try_emplace(letters, static_cast<uint32_t>(letters_.size()));
-      if (fresh) letters_.push_back(letters);
+      if (fresh) {
+        letters_.push_back(letters);
+        letters_cryptic_.push_back(false);
+      }
       element_letters_.push_back(it->second);
+      // Cryptic when a word of it is no dictionary word (another name with the same letters may make it so).
+      if (expander && !letters_cryptic_[it->second]) {
+        for (auto w : naturalness::SplitWords(name)) {
+          const std::string lower = ToLower(w);
+          if (lower.size() >= 2 && !IsStopWord(lower) && !expander->IsWord(lower)) letters_cryptic_[it->second] = true;
+        }
+      }
     }
     // Two characters only with a number: "q1" written "Q1" (a two-letter word is too often something else).
     const bool has_digit =
@@ -358,10 +379,121 @@ std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters
   return out;
 }
 
+std::vector<size_t> ScatteredAbbreviation(std::string_view letters, const std::vector<std::string>& words) {
+  const size_t n = letters.size(), k = std::min<size_t>(words.size(), 64);  // a bit per word used
+  if (n < 4 || k < 2) return {};
+  // reach[i * k + w]: the most letters from i a piece abbreviating word w may take (every shorter piece of two or more
+  // letters from i abbreviates it too: dropping a piece's last letters keeps the rest in order).
+  std::vector<uint8_t> reach(n * k, 0);
+  bool any = false;
+  for (size_t w = 0; w < k; ++w) {
+    const std::string& word = words[w];
+    for (size_t i = 0; i + 1 < n && !word.empty(); ++i) {
+      if (letters[i] != word[0]) continue;
+      size_t len = 1, at = 1;
+      while (i + len < n && at < word.size()) {
+        at = word.find(letters[i + len], at);
+        if (at == std::string::npos) break;
+        ++at;
+        ++len;
+      }
+      if (len >= 2) reach[i * k + w] = static_cast<uint8_t>(std::min<size_t>(len, 255));
+      any |= i == 0 && len >= 2;
+    }
+  }
+  if (!any) return {};
+  // Depth-first, longest pieces first; (position, words used) states known to fail are kept, and the search gives up
+  // after a bounded number of steps (a name of repeated letters against many words).
+  std::set<std::pair<size_t, uint64_t>> failed;
+  std::vector<size_t> path;
+  size_t steps = 0;
+  std::function<bool(size_t, uint64_t)> from = [&](size_t i, uint64_t used) -> bool {
+    if (i == n) return path.size() >= 2;
+    if (++steps > 4096 || failed.count({i, used})) return false;
+    for (size_t len = n - i; len >= 2; --len) {
+      for (size_t w = 0; w < k; ++w) {
+        if ((used >> w & 1U) || reach[i * k + w] < len) continue;
+        path.push_back(w);
+        if (from(i + len, used | (uint64_t{1} << w))) return true;
+        path.pop_back();
+      }
+    }
+    failed.insert({i, used});
+    return false;
+  };
+  return from(0, 0) ? path : std::vector<size_t>{};
+}
+
 const std::string* SchemaIndex::CrypticWord(const std::string& stem) const {
   auto it = cryptic_.find(stem);
   return it == cryptic_.end() ? nullptr : &it->second;
 }
+
+namespace {
+
+// Link's abbreviation matches (LinkOptions::abbreviations and scattered_abbreviations), appended to `out`.
+void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tokens, const std::vector<size_t>& content,
+                         bool scattered, std::vector<LinkMatch>& out) {
+  const auto& elements = index.Elements();
+  // Each distinct name's letters against the content words, once; then every element of that name.
+  std::vector<std::string> words;
+  words.reserve(content.size());
+  for (size_t k : content) words.push_back(LettersOnly(tokens[k].lower));
+  // For scattered pieces: a hyphenated word's parts are words too ("manufacture-recommended"), and the token each
+  // word comes from.
+  std::vector<std::string> parts;
+  std::vector<size_t> part_token;
+  if (scattered) {
+    for (size_t k : content) {
+      size_t from = 0;
+      const std::string& lower = tokens[k].lower;
+      for (size_t dash = lower.find('-'); dash != std::string::npos; from = dash + 1, dash = lower.find('-', from)) {
+        parts.push_back(LettersOnly(lower.substr(from, dash - from)));
+        part_token.push_back(k);
+      }
+      parts.push_back(LettersOnly(lower.substr(from)));
+      part_token.push_back(k);
+    }
+  }
+  struct Found {
+    bool done = false;
+    std::vector<std::pair<size_t, size_t>> spans;
+    std::vector<size_t> scattered;  // parts' indices
+  };
+  std::vector<Found> found(index.Letters().size());
+  for (size_t e = 0; e < elements.size(); ++e) {
+    const uint32_t id = index.LettersOf(e);
+    if (id == UINT32_MAX) continue;
+    Found& f = found[id];
+    if (!f.done) {
+      f.spans = AbbreviatedSpans(index.Letters()[id], words);
+      if (scattered && f.spans.empty() && index.CrypticLetters(id))
+        f.scattered = ScatteredAbbreviation(index.Letters()[id], parts);
+      f.done = true;
+    }
+    // A numbered name (`JKWGT3`) is told apart from its siblings by the number after the abbreviated words.
+    const std::string number = TrailingNumber(elements[e].column.empty() ? elements[e].table : elements[e].column);
+    for (auto [b, en] : f.spans) {
+      // Below a written match of as many words (0.75), as a word's WordNet relative is.
+      const size_t next = content[en - 1] + 1;
+      const bool numbered = !number.empty() && FollowedByNumber(tokens, next, number);
+      const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - (numbered ? 0 : 1)));
+      out.push_back({e, content[b], numbered ? next + 1 : next, score, true, true});
+    }
+    if (!f.scattered.empty()) {
+      // Below consecutive words (0.75 of a written match): the order and the words between say less.
+      size_t b = tokens.size(), en = 0;
+      for (size_t p : f.scattered) {
+        b = std::min(b, part_token[p]);
+        en = std::max(en, part_token[p] + 1);
+      }
+      const double score = 0.6 * (1.0 + 0.35 * static_cast<double>(f.scattered.size() - 1));
+      out.push_back({e, b, en, score, false, true});
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens, const LinkOptions& options) {
   // The question's content words (stop words dropped), remembering their token positions.
@@ -470,37 +602,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       }
     }
   }
-  if (options.abbreviations) {
-    // Each distinct name's letters against the content words, once; then every element of that name.
-    std::vector<std::string> words;
-    words.reserve(content.size());
-    for (size_t k : content) {
-      std::string w;
-      for (unsigned char ch : tokens[k].lower) {
-        if (std::isalpha(ch)) w.push_back(static_cast<char>(ch));
-      }
-      words.push_back(std::move(w));
-    }
-    std::vector<std::vector<std::pair<size_t, size_t>>> spans(index.Letters().size());
-    std::vector<bool> done(index.Letters().size(), false);
-    for (size_t e = 0; e < elements.size(); ++e) {
-      const uint32_t id = index.LettersOf(e);
-      if (id == UINT32_MAX) continue;
-      if (!done[id]) {
-        spans[id] = AbbreviatedSpans(index.Letters()[id], words);
-        done[id] = true;
-      }
-      // A numbered name (`JKWGT3`) is told apart from its siblings by the number after the abbreviated words.
-      const std::string number = TrailingNumber(elements[e].column.empty() ? elements[e].table : elements[e].column);
-      for (auto [b, en] : spans[id]) {
-        // Below a written match of as many words (0.75), as a word's WordNet relative is.
-        const size_t next = content[en - 1] + 1;
-        const bool numbered = !number.empty() && FollowedByNumber(tokens, next, number);
-        const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - (numbered ? 0 : 1)));
-        out.push_back({e, content[b], numbered ? next + 1 : next, score, true, true});
-      }
-    }
-  }
+  if (options.abbreviations) AbbreviationMatches(index, tokens, content, options.scattered_abbreviations, out);
   if (options.identifiers) {
     for (size_t i = 0; i < tokens.size(); ++i) {
       if (tokens[i].kind != TokenKind::kWord) continue;

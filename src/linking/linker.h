@@ -72,6 +72,11 @@ struct LinkOptions {
   /// more of its letters in order ("LIGHTCOND" for "lighting condition", "curbwt" for "curb weight", "GVWR" for "gross
   /// vehicle weight rating"): the question says what a cryptic name abbreviates. Scored below a written match.
   bool abbreviations = false;
+  /// With `abbreviations`, also match a cryptic name (SchemaIndex::CrypticLetters) whose letters split into pieces of
+  /// two letters or more, each abbreviating a different content word anywhere in the question, in any order
+  /// ("BELTUSE" for "did not use a seat belt", "InstNum" for "the number of installments"; a hyphenated word's parts
+  /// count as words). Scored below an abbreviation of consecutive words, as a WordNet relative.
+  bool scattered_abbreviations = false;
   /// Also match a question word to a word of a name that is no dictionary word and abbreviates it: the same first
   /// letter, then more of its letters in order, at least a third of them ("cty" for "city", "Fndd" for "founded", "crs"
   /// for "course"; not "cd" for "completed"): cryptic names the question spells out. Scored at kAbbreviatedWordWeight
@@ -99,6 +104,9 @@ class SchemaIndex {
   /// (UINT32_MAX: a name too short or too long).
   const std::vector<std::string>& Letters() const { return letters_; }
   uint32_t LettersOf(size_t element) const { return element_letters_[element]; }
+  /// Whether the name of Letters()[id] has a word that is no dictionary word for the expander ("BELTUSE", "DdctPrcnt";
+  /// never without an expander): the names LinkOptions::scattered_abbreviations reads.
+  bool CrypticLetters(uint32_t id) const { return letters_cryptic_[id]; }
   /// The elements whose name has two words or more and reads `squashed` (lower-case letters and digits) with its
   /// separators and case dropped, with that word count; null when none.
   const std::pair<size_t, std::vector<uint32_t>>* WrittenAs(const std::string& squashed) const;
@@ -110,6 +118,7 @@ class SchemaIndex {
   std::vector<SchemaElement> elements_;
   std::vector<std::string> letters_;       // distinct names' lower-case letters (4 or more), for abbreviation matches
   std::vector<uint32_t> element_letters_;  // per element: index into letters_, or UINT32_MAX
+  std::vector<bool> letters_cryptic_;      // per letters_: see CrypticLetters
   // Multi-word names squashed (see WrittenAs) -> (words, elements).
   std::unordered_map<std::string, std::pair<size_t, std::vector<uint32_t>>> squashed_;
   std::set<std::string> vocabulary_;                         // every stem of every phrase
@@ -148,5 +157,10 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
 /// piece is one letter and there are three words or more (an acronym). Exposed for tests.
 std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
                                                         const std::vector<std::string>& words);
+
+/// The `words` (lower-case letters) that `letters` abbreviates in any order: `letters` splits into two pieces or more,
+/// each of two letters or more, each the first letter of a different word and more of its letters in order. Returns
+/// the words' indices in the pieces' order, or nothing. Exposed for tests.
+std::vector<size_t> ScatteredAbbreviation(std::string_view letters, const std::vector<std::string>& words);
 
 }  // namespace plainsql::linking

@@ -779,7 +779,8 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
     ev.value_hit[t].assign(tables[t].columns.size(), 0);
     ev.value_quoted[t].assign(tables[t].columns.size(), 0);
   }
-  for (const LinkMatch& m : Link(*index, ev.tokens, {.abbreviations = true, .identifiers = true})) {
+  for (const LinkMatch& m :
+       Link(*index, ev.tokens, {.abbreviations = true, .scattered_abbreviations = true, .identifiers = true})) {
     auto [t, c] = element_of[m.element];
     LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
     if (m.score > e.score) e = {m.score, m.whole, m.related, m.begin, m.end, 0};

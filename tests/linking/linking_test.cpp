@@ -91,6 +91,70 @@ TEST(Linker, AbbreviatedSpansStayPolynomial) {
   EXPECT_TRUE(AbbreviatedSpans("", words).empty());
 }
 
+// Every case of data/scattered_abbreviations.tsv: the words, in any order, a cryptic name's pieces abbreviate.
+TEST(Linker, ScatteredAbbreviationCases) {
+  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/scattered_abbreviations.tsv";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << file;
+  std::string line;
+  size_t cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 3u) << line;
+    std::vector<std::string> words;
+    for (const auto& w : Split(f[1], ' ')) words.push_back(w);
+    std::string got;
+    for (size_t w : ScatteredAbbreviation(f[0], words)) got += (got.empty() ? "" : " ") + std::to_string(w);
+    EXPECT_EQ(got.empty() ? "-" : got, f[2]) << line;
+    ++cases;
+  }
+  EXPECT_GE(cases, 10u);
+}
+
+// A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
+TEST(Linker, ScatteredAbbreviationStaysBounded) {
+  // No split exists (no word has the last letter), and the pieces of the 39 others can be chosen in countless ways.
+  const std::string letters = std::string(39, 'a') + "b";
+  const std::vector<std::string> words(64, std::string(3, 'a'));
+  EXPECT_TRUE(ScatteredAbbreviation(letters, words).empty());
+  const std::vector<std::string> long_words(64, std::string(40, 'a'));
+  EXPECT_EQ(ScatteredAbbreviation(std::string(40, 'a'), long_words).size(),
+            2u);  // 38 letters, then 2: the longest piece first
+}
+
+// With LinkOptions::scattered_abbreviations a cryptic column (a word of it no dictionary word) links to words the
+// question has out of order, above what its expansion's single words give it; a column of dictionary words gains
+// nothing, and nothing does without the option.
+TEST(Linker, ScatteredAbbreviationOnlyForCrypticNamesWhenAsked) {
+  Stemmer st;
+  auto schema = Concerts();
+  catalog::Column cryptic_column, plain_column;
+  cryptic_column.name = "BELTUSE";
+  plain_column.name = "UseBelt";
+  schema.tables[2].columns.push_back(cryptic_column);  // TB_MO
+  schema.tables[1].columns.push_back(plain_column);    // concert
+  const naturalness::Expander& expander = ShippedExpander();
+  SchemaIndex index(schema, st, &expander);
+  auto tokens = Tokenize("How many drivers did not use a seat belt?", st);
+  auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
+    double score = 0;
+    for (const auto& m : links) {
+      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
+    }
+    return score;
+  };
+  auto without = Link(index, tokens, {.abbreviations = true});
+  auto links = Link(index, tokens, {.abbreviations = true, .scattered_abbreviations = true});
+  EXPECT_LT(best(without, "BELTUSE"), best(links, "BELTUSE"));
+  EXPECT_LT(best(links, "BELTUSE"), 1.0);  // below a written match of one word
+  EXPECT_EQ(best(links, "UseBelt"), best(without, "UseBelt")) << "UseBelt is two dictionary words: not cryptic";
+  EXPECT_TRUE(std::any_of(links.begin(), links.end(), [&](const LinkMatch& m) {
+    return index.Elements()[m.element].column == "BELTUSE" && m.related && tokens[m.begin].lower == "use" &&
+           tokens[m.end - 1].lower == "belt";
+  }));
+}
+
 // With LinkOptions::abbreviations a cryptic column links to the words it abbreviates, marked as not written so.
 TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
   Stemmer st;
