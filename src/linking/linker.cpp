@@ -8,6 +8,7 @@
 #include <iterator>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/strings.h"
 #include "linking/lexicon.h"
@@ -178,6 +179,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   // Per element, from its name: its letters for abbreviation matches (each distinct name's once: a large schema repeats
   // its names), and, for a name of two words or more, its squashed form for identifier matches.
   std::unordered_map<std::string, uint32_t> letter_ids;
+  std::unordered_set<std::string> names_read;
   element_letters_.reserve(elements_.size());
   for (size_t e = 0; e < elements_.size(); ++e) {
     const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
@@ -194,8 +196,9 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
         letters_cryptic_.push_back(false);
       }
       element_letters_.push_back(it->second);
-      // Cryptic when a word of it is no dictionary word (another name with the same letters may make it so).
-      if (expander && !letters_cryptic_[it->second]) {
+      // Cryptic when a word of it is no dictionary word (another name with the same letters may make it so); each
+      // distinct name read once.
+      if (expander && !letters_cryptic_[it->second] && names_read.insert(name).second) {
         for (auto w : naturalness::SplitWords(name)) {
           const std::string lower = ToLower(w);
           if (lower.size() >= 2 && !IsStopWord(lower) && !expander->IsWord(lower)) letters_cryptic_[it->second] = true;

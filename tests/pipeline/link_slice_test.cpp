@@ -115,11 +115,15 @@ TEST_F(LinkSlice, TheModelSeesOnlyTheSubset) {
   for (const auto& t : schema_.tables) {
     auto kept = subset["tables"].get<std::vector<std::string>>();
     bool in_subset = std::find(kept.begin(), kept.end(), t.name) != kept.end();
-    // Every kept table is in the prompt; a table left out is not (as "CREATE TABLE name" or "name(").
-    bool in_prompt = prompt.find("TABLE " + t.name + " ") != std::string::npos ||
-                     prompt.find("TABLE \\\"" + t.name + "\\\"") != std::string::npos ||
-                     prompt.find("TABLE " + t.name + "(") != std::string::npos ||
-                     prompt.find("TABLE " + t.name + "\\n") != std::string::npos;
+    // Every kept table or view is in the prompt; one left out is not (as "CREATE TABLE name", "CREATE VIEW name" or
+    // "name(").
+    bool in_prompt = false;
+    for (const std::string kind : {"TABLE ", "VIEW "}) {
+      in_prompt = in_prompt || prompt.find(kind + t.name + " ") != std::string::npos ||
+                  prompt.find(kind + "\\\"" + t.name + "\\\"") != std::string::npos ||
+                  prompt.find(kind + t.name + "(") != std::string::npos ||
+                  prompt.find(kind + t.name + "\\n") != std::string::npos;
+    }
     EXPECT_EQ(in_subset, in_prompt) << t.name << " in " << prompt.substr(0, 2000);
   }
 }
