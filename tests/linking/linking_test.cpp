@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 
 #include "catalog/introspect.h"
@@ -60,9 +61,12 @@ const naturalness::Expander& ShippedExpander() {
   return kExpander;
 }
 
-// Every case of data/abbreviations.tsv: the spans of question words a name's letters abbreviate.
-TEST(Linker, AbbreviatedSpansCases) {
-  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/abbreviations.tsv";
+// Runs `answer` (a name's letters, question content words -> the answer as text, "-" for none) on every case of
+// tests/linking/data/`name` (letters <TAB> words <TAB> expected) and checks it; at least ten cases.
+void CheckAbbreviationCases(
+    const std::string& name,
+    const std::function<std::string(const std::string&, const std::vector<std::string>&)>& answer) {
+  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/" + name;
   std::ifstream in(file);
   ASSERT_TRUE(in) << file;
   std::string line;
@@ -71,14 +75,20 @@ TEST(Linker, AbbreviatedSpansCases) {
     if (line.empty() || line[0] == '#') continue;
     auto f = Split(line, '\t');
     ASSERT_EQ(f.size(), 3u) << line;
-    std::vector<std::string> words;
-    for (const auto& w : Split(f[1], ' ')) words.push_back(w);
-    std::string got;
-    for (auto [b, e] : AbbreviatedSpans(f[0], words)) got += (got.empty() ? "" : " ") + fmt::format("{}-{}", b, e);
+    const std::string got = answer(f[0], Split(f[1], ' '));
     EXPECT_EQ(got.empty() ? "-" : got, f[2]) << line;
     ++cases;
   }
   EXPECT_GE(cases, 10u);
+}
+
+// Every case of data/abbreviations.tsv: the spans of question words a name's letters abbreviate.
+TEST(Linker, AbbreviatedSpansCases) {
+  CheckAbbreviationCases("abbreviations.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
+    std::string got;
+    for (auto [b, e] : AbbreviatedSpans(letters, words)) got += (got.empty() ? "" : " ") + fmt::format("{}-{}", b, e);
+    return got;
+  });
 }
 
 // A name of one repeated letter against many words of it: each (position, word) is tried once, not every split.
@@ -93,23 +103,14 @@ TEST(Linker, AbbreviatedSpansStayPolynomial) {
 
 // Every case of data/scattered_abbreviations.tsv: the words, in any order, a cryptic name's pieces abbreviate.
 TEST(Linker, ScatteredAbbreviationCases) {
-  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/scattered_abbreviations.tsv";
-  std::ifstream in(file);
-  ASSERT_TRUE(in) << file;
-  std::string line;
-  size_t cases = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    auto f = Split(line, '\t');
-    ASSERT_EQ(f.size(), 3u) << line;
-    std::vector<std::string> words;
-    for (const auto& w : Split(f[1], ' ')) words.push_back(w);
-    std::string got;
-    for (size_t w : ScatteredAbbreviation(f[0], words)) got += (got.empty() ? "" : " ") + std::to_string(w);
-    EXPECT_EQ(got.empty() ? "-" : got, f[2]) << line;
-    ++cases;
-  }
-  EXPECT_GE(cases, 10u);
+  CheckAbbreviationCases("scattered_abbreviations.tsv",
+                         [](const std::string& letters, const std::vector<std::string>& words) {
+                           std::string got;
+                           for (size_t w : ScatteredAbbreviation(letters, words)) {
+                             got += (got.empty() ? "" : " ") + std::to_string(w);
+                           }
+                           return got;
+                         });
 }
 
 // A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
