@@ -355,33 +355,6 @@ size_t SegmentFrom(std::string_view letters, size_t from, const std::vector<std:
   return static_cast<size_t>(known);
 }
 
-// Whether letters[from..] splits into pieces abbreviating words[at], words[at + 1], ..., mixing an acronym and words:
-// pieces of one letter (a word's initial) come in runs of two or more, and there is such a run and a piece of two
-// letters or more ("vatpercent" for "value added tax percent", "emstype" for "emergency medical services type"; not
-// "rate" for "rank attendance": a lone initial). `state` packs the run so far (0: none open, 1: one initial, 2: two or
-// more), whether a run was closed or is long enough (4) and whether a longer piece was seen (8). Returns the end, or 0.
-// `memo` ((letters + 1) × (words + 1) × 16 entries, -1 unknown) keeps each answer.
-size_t MixedFrom(std::string_view letters, size_t from, const std::vector<std::string>& words, size_t at,
-                 unsigned state, std::vector<int>& memo) {
-  const unsigned run = state & 3U;
-  if (from == letters.size()) return run != 1 && (state & 4U) && (state & 8U) ? at : 0;
-  if (at >= words.size()) return 0;
-  int& known = memo[(from * (words.size() + 1) + at) * 16 + state];
-  if (known >= 0) return static_cast<size_t>(known);
-  known = 0;
-  // Longer pieces first, then an initial.
-  for (size_t len = letters.size() - from; len >= 2 && known == 0; --len) {
-    if (run == 1 || !Abbreviates(letters.substr(from, len), words[at])) continue;
-    known = static_cast<int>(MixedFrom(letters, from + len, words, at + 1, (state & 4U) | 8U, memo));
-  }
-  if (known == 0 && !words[at].empty() && words[at][0] == letters[from]) {
-    const unsigned next_run = run == 0 ? 1 : 2;
-    known = static_cast<int>(
-        MixedFrom(letters, from + 1, words, at + 1, next_run | (next_run == 2 ? 4U : 0U) | (state & 12U), memo));
-  }
-  return static_cast<size_t>(known);
-}
-
 }  // namespace
 
 std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
@@ -390,7 +363,6 @@ std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters
   if (letters.empty()) return out;
   const size_t states = (letters.size() + 1) * (words.size() + 1);
   std::vector<int> pieces(states, -1), initials(states, -1);  // memos: pieces of 2+ letters, of 1 letter
-  std::vector<int> mixed;                                     // memo of MixedFrom, made when first needed
   for (size_t begin = 0; begin + 1 < words.size(); ++begin) {
     if (words[begin].empty() || words[begin][0] != letters[0]) continue;
     // The first piece leaves at least one more (two words at least), longest first.
@@ -405,11 +377,6 @@ std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters
     } else if (letters.size() >= 3 && begin + letters.size() <= words.size() &&
                SegmentFrom(letters, 0, words, begin, 1, 1, initials) == begin + letters.size()) {
       out.emplace_back(begin, begin + letters.size());  // an acronym
-    } else if (letters.size() >= 5) {
-      if (mixed.empty()) mixed.assign(states * 16, -1);
-      if (size_t mixed_end = MixedFrom(letters, 0, words, begin, 0, mixed); mixed_end >= begin + 3) {
-        out.emplace_back(begin, mixed_end);  // an acronym beside words
-      }
     }
   }
   return out;

@@ -154,9 +154,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
 /// The spans of consecutive `words` (lower-case letters) that `letters` (a name's lower-case letters, digits and
 /// separators dropped) abbreviates: [begin, end) into `words`, at least two of them, each giving one piece that starts
 /// with its first letter and takes more of its letters in order; either every piece has two or more letters, or every
-/// piece is one letter and there are three words or more (an acronym), or, for five letters or more, an acronym of two
-/// words or more beside pieces of two letters or more ("vatpercent" for "value added tax percent"; one initial alone
-/// never: "rate" is not "rank attendance"). Exposed for tests.
+/// piece is one letter and there are three words or more (an acronym). Exposed for tests.
 std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
                                                         const std::vector<std::string>& words);
 
