@@ -5,6 +5,7 @@
 #include <linear.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -160,6 +161,33 @@ std::string Model::Serialize() const {
   return out;
 }
 
+namespace {
+
+// The space-separated fields of a model line.
+std::vector<std::string_view> Fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// `field` read whole as a number (std::from_chars, not a stream: a model has tens of thousands of lines and is read by
+// every command that links or classifies names, where a stream per line cost about a third of the load).
+template <typename T>
+bool ReadNumber(std::string_view field, T& value) {
+  const char* end = field.data() + field.size();
+  auto [at, ec] = std::from_chars(field.data(), end, value);
+  return ec == std::errc() && at == end;
+}
+
+}  // namespace
+
 Result<Model> Model::Parse(std::string_view text, std::string_view source_name) {
   Model m;
   bool format_seen = false, bias_seen = false;
@@ -172,28 +200,30 @@ Result<Model> Model::Parse(std::string_view text, std::string_view source_name) 
     auto bad = [&](std::string_view why) {
       return MakeError(ErrorCode::kFormat, fmt::format("{}:{}: {}", source_name, n, why));
     };
-    std::istringstream in{std::string(line)};
-    std::string kind;
-    in >> kind;
+    const std::vector<std::string_view> f = Fields(line);
+    const std::string_view kind = f.empty() ? std::string_view() : f[0];
     if (kind == "format") {
-      std::string name;
       int version = 0;
-      in >> name >> version;
-      if (name != "plainsql-naturalness" || version != 1) return bad("not a plainsql naturalness model (version 1)");
+      if (f.size() < 3 || f[1] != "plainsql-naturalness" || !ReadNumber(f[2], version) || version != 1) {
+        return bad("not a plainsql naturalness model (version 1)");
+      }
       format_seen = true;
     } else if (kind == "info") {
-      std::string key, value;
-      in >> key;
-      std::getline(in, value);
-      m.info_.emplace_back(key, std::string(Trim(value)));
+      if (f.size() < 2) return bad("expected 'info KEY VALUE'");
+      const size_t value_at = static_cast<size_t>(f[1].data() + f[1].size() - line.data());
+      m.info_.emplace_back(std::string(f[1]), std::string(Trim(line.substr(value_at))));
     } else if (kind == "bias") {
-      if (!(in >> m.bias_[0] >> m.bias_[1] >> m.bias_[2])) return bad("expected three bias values");
+      if (f.size() < 4 || !ReadNumber(f[1], m.bias_[0]) || !ReadNumber(f[2], m.bias_[1]) ||
+          !ReadNumber(f[3], m.bias_[2])) {
+        return bad("expected three bias values");
+      }
       bias_seen = true;
     } else if (kind == "f") {
-      std::string name;
       std::array<float, 3> w{};
-      if (!(in >> name >> w[0] >> w[1] >> w[2])) return bad("expected 'f NAME W1 W2 W3'");
-      auto unescaped = Unescape(name);
+      if (f.size() < 5 || !ReadNumber(f[2], w[0]) || !ReadNumber(f[3], w[1]) || !ReadNumber(f[4], w[2])) {
+        return bad("expected 'f NAME W1 W2 W3'");
+      }
+      auto unescaped = Unescape(f[1]);
       if (!unescaped) return bad("bad escape in feature name");
       ModelBuilder::Add(m, std::move(*unescaped), w);
     } else {

@@ -1,6 +1,8 @@
 // Naturalness stage, unit level: identifier analysis, the word list, the shipped classifier, profiles and reports.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -143,6 +145,16 @@ TEST(Classifier, ModelFileRoundTripsAndBadFilesAreRefused) {
   EXPECT_EQ(Model::Parse("format plainsql-naturalness 1\n", "x").error().code, ErrorCode::kFormat);  // no bias
   EXPECT_EQ(Model::Parse("format plainsql-naturalness 1\nbias 0 0 0\nf a%G 1 2 3\n", "x").error().code,
             ErrorCode::kFormat);
+  // Numbers are read whole: a field that is not one, or one too few, names the line.
+  for (const char* bad : {"bias 0 x 0", "bias 0 0", "f a 1 2", "f a 1 2 3junk", "format plainsql-naturalness 1.5"}) {
+    auto parsed = Model::Parse(fmt::format("format plainsql-naturalness 1\nbias 0 0 0\n{}\n", bad), "x");
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.error().message.find("x:3:"), std::string::npos) << parsed.error().message;
+  }
+  auto spaced = Model::Parse("format  plainsql-naturalness 1\ninfo note  two words \nbias 0.5 -1e-3 2\n", "x");
+  ASSERT_TRUE(spaced.ok()) << spaced.error().message;
+  EXPECT_NE(spaced->Serialize().find("info note two words\n"), std::string::npos) << spaced->Serialize();
+  EXPECT_NE(spaced->Serialize().find("bias 0.5 -0.001 2\n"), std::string::npos) << spaced->Serialize();
   EXPECT_EQ(Model::Load("/nonexistent/model").error().code, ErrorCode::kNotFound);
 }
 
