@@ -643,7 +643,8 @@ int main(int argc, char** argv) {
                merged->schema.tables.size(), merged->schema.ColumnCount(), merged->questions.size(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count());
   }
-  const size_t small_size = small_schemas ? MedianHeldOutSize(examples) : 0;
+  const size_t median = MedianHeldOutSize(examples);
+  const size_t small_size = small_schemas ? median : 0;
   best.cut = ChooseCut(dbs, examples, model, false, max_proportion, z, small_size, nullptr);
   best.plain_cut = ChooseCut(dbs, examples, model, true, max_proportion, z, small_size, merged.get());
   SetModel(dbs, best);
@@ -657,7 +658,6 @@ int main(int argc, char** argv) {
   }
   fmt::print("validation proportion + {} standard errors (by database): {:.3f} with a draft, {:.3f} without\n", z,
              Score(examples, true, false).ProportionBound(z), Score(examples, true, true).ProportionBound(z));
-  const size_t median = MedianHeldOutSize(examples);
   fmt::print(
       "validation, schemas of at most {} tables and columns (the smaller half{}): {}\n  without a database: {}\n"
       "  proportion + {} standard errors: {:.3f} with a draft, {:.3f} without\n",

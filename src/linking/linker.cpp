@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -163,6 +162,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& e : elements_) {
     for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
   }
+  // Names with a word that is no dictionary word for the expander (see CrypticLetters), and those words' stems.
+  std::unordered_set<std::string> cryptic_names;
   if (expander) {
     std::set<std::string> seen;
     for (const auto& e : elements_) {
@@ -171,6 +172,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       for (auto w : naturalness::SplitWords(name)) {
         const std::string lower = ToLower(w);
         if (lower.size() < 2 || IsStopWord(lower) || expander->IsWord(lower)) continue;
+        cryptic_names.insert(name);
         if (!std::all_of(lower.begin(), lower.end(), [](unsigned char ch) { return std::isalpha(ch); })) continue;
         cryptic_.emplace(stemmer.Stem(lower), lower);
       }
@@ -179,14 +181,11 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   // Per element, from its name: its letters for abbreviation matches (each distinct name's once: a large schema repeats
   // its names), and, for a name of two words or more, its squashed form for identifier matches.
   std::unordered_map<std::string, uint32_t> letter_ids;
-  std::unordered_set<std::string> names_read;
   element_letters_.reserve(elements_.size());
   for (size_t e = 0; e < elements_.size(); ++e) {
     const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
     const std::string squashed = Squashed(name);
-    std::string letters;
-    std::copy_if(squashed.begin(), squashed.end(), std::back_inserter(letters),
-                 [](unsigned char ch) { return std::isalpha(ch); });
+    const std::string letters = LettersOnly(squashed);
     if (letters.size() < 4 || letters.size() > 24) {  // longer: not a few words abbreviated
       element_letters_.push_back(UINT32_MAX);
     } else {
@@ -196,14 +195,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
         letters_cryptic_.push_back(false);
       }
       element_letters_.push_back(it->second);
-      // Cryptic when a word of it is no dictionary word (another name with the same letters may make it so); each
-      // distinct name read once.
-      if (expander && !letters_cryptic_[it->second] && names_read.insert(name).second) {
-        for (auto w : naturalness::SplitWords(name)) {
-          const std::string lower = ToLower(w);
-          if (lower.size() >= 2 && !IsStopWord(lower) && !expander->IsWord(lower)) letters_cryptic_[it->second] = true;
-        }
-      }
+      // Another name with the same letters may make them cryptic.
+      if (cryptic_names.count(name)) letters_cryptic_[it->second] = true;
     }
     // Two characters only with a number: "q1" written "Q1" (a two-letter word is too often something else).
     const bool has_digit =

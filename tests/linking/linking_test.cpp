@@ -120,8 +120,8 @@ TEST(Linker, ScatteredAbbreviationStaysBounded) {
   const std::vector<std::string> words(64, std::string(3, 'a'));
   EXPECT_TRUE(ScatteredAbbreviation(letters, words).empty());
   const std::vector<std::string> long_words(64, std::string(40, 'a'));
-  EXPECT_EQ(ScatteredAbbreviation(std::string(40, 'a'), long_words).size(),
-            2u);  // 38 letters, then 2: the longest piece first
+  // 38 letters, then 2: the longest piece first.
+  EXPECT_EQ(ScatteredAbbreviation(std::string(40, 'a'), long_words).size(), 2u);
 }
 
 // With LinkOptions::scattered_abbreviations a cryptic column (a word of it no dictionary word) links to words the
