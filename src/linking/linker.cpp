@@ -159,16 +159,21 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
     }
   }
-  for (const auto& e : elements_) {
-    for (const auto& p : e.phrases) vocabulary_.insert(p.begin(), p.end());
+  // What follows derives from a name alone: once per distinct name, in the order of first appearance (a large schema
+  // repeats its names: the same key and "name" columns in every table).
+  std::vector<std::string_view> distinct;
+  std::unordered_set<std::string_view> seen;
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
+    if (!seen.insert(name).second) continue;
+    distinct.push_back(name);
+    // A yes/no column's added phrase has only words of the name's phrases.
+    for (const auto& p : elements_[e].phrases) vocabulary_.insert(p.begin(), p.end());
   }
   // Names with a word that is no dictionary word for the expander (see CrypticLetters), and those words' stems.
-  std::unordered_set<std::string> cryptic_names;
+  std::unordered_set<std::string_view> cryptic_names;
   if (expander) {
-    std::set<std::string> seen;
-    for (const auto& e : elements_) {
-      const std::string& name = e.column.empty() ? e.table : e.column;
-      if (!seen.insert(name).second) continue;
+    for (std::string_view name : distinct) {
       for (auto w : naturalness::SplitWords(name)) {
         const std::string lower = ToLower(w);
         if (lower.size() < 2 || IsStopWord(lower) || expander->IsWord(lower)) continue;
@@ -178,34 +183,43 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       }
     }
   }
-  // Per element, from its name: its letters for abbreviation matches (each distinct name's once: a large schema repeats
-  // its names), and, for a name of two words or more, its squashed form for identifier matches.
+  // Per distinct name: its letters for abbreviation matches, and, for a name of two words or more, its squashed form
+  // for identifier matches.
+  struct NameForms {
+    uint32_t letters = UINT32_MAX;
+    std::string squashed;  // "" when too short to match
+    size_t words = 0;
+  };
+  std::unordered_map<std::string_view, NameForms> forms;
   std::unordered_map<std::string, uint32_t> letter_ids;
-  element_letters_.reserve(elements_.size());
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
-    const std::string squashed = Squashed(name);
+  for (std::string_view name : distinct) {
+    NameForms& f = forms[name];
+    std::string squashed = Squashed(name);
     const std::string letters = LettersOnly(squashed);
-    if (letters.size() < 4 || letters.size() > 24) {  // longer: not a few words abbreviated
-      element_letters_.push_back(UINT32_MAX);
-    } else {
+    if (letters.size() >= 4 && letters.size() <= 24) {  // longer: not a few words abbreviated
       auto [it, fresh] = letter_ids.try_emplace(letters, static_cast<uint32_t>(letters_.size()));
       if (fresh) {
         letters_.push_back(letters);
         letters_cryptic_.push_back(false);
       }
-      element_letters_.push_back(it->second);
+      f.letters = it->second;
       // Another name with the same letters may make them cryptic.
       if (cryptic_names.count(name)) letters_cryptic_[it->second] = true;
     }
     // Two characters only with a number: "q1" written "Q1" (a two-letter word is too often something else).
     const bool has_digit =
         std::any_of(squashed.begin(), squashed.end(), [](unsigned char ch) { return std::isdigit(ch); });
-    if (squashed.size() < (has_digit ? 2U : 3U)) continue;
-    const size_t name_words = naturalness::SplitWords(name).size();
-    if (name_words < 2) continue;  // a one-word name is matched as written already
-    auto& entry = squashed_[squashed];
-    entry.first = std::max(entry.first, name_words);
+    f.words = naturalness::SplitWords(name).size();
+    // A one-word name is matched as written already.
+    if (squashed.size() >= (has_digit ? 2U : 3U) && f.words >= 2) f.squashed = std::move(squashed);
+  }
+  element_letters_.reserve(elements_.size());
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    const NameForms& f = forms.at(elements_[e].column.empty() ? elements_[e].table : elements_[e].column);
+    element_letters_.push_back(f.letters);
+    if (f.squashed.empty()) continue;
+    auto& entry = squashed_[f.squashed];
+    entry.first = std::max(entry.first, f.words);
     entry.second.push_back(static_cast<uint32_t>(e));
   }
   if (given) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "common/strings.h"
 
@@ -36,31 +37,44 @@ std::string ConsonantSkeleton(std::string_view w) {
   return out;
 }
 
-void WordList::Index(const std::vector<std::pair<std::string, int>>& words) {
+void WordList::Index(std::vector<std::pair<std::string_view, int>> words) {
+  // Alphabetical, each word once with its lowest tier: the order of Build and of data/words.tsv, checked in one pass.
+  auto by_word_then_tier = [](const auto& a, const auto& b) { return a < b; };
+  if (!std::is_sorted(words.begin(), words.end(), by_word_then_tier)) {
+    std::sort(words.begin(), words.end(), by_word_then_tier);
+  }
+  words.erase(std::unique(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              words.end());
   size_t total = 0;
   for (const auto& [w, t] : words) total += w.size();
   arena_.clear();
   arena_.reserve(total);
-  for (const auto& [w, t] : words) arena_ += w;  // no reallocation: views taken below stay valid
-  tiers_.clear();
-  tiers_.reserve(words.size());
+  words_.clear();
+  words_.reserve(words.size());
+  for (const auto& [w, t] : words) {
+    words_.emplace_back(std::string_view(arena_.data() + arena_.size(), w.size()), t);
+    arena_ += w;  // no reallocation (reserved): the views stay valid
+  }
+  size_t capacity = 16;
+  while (capacity < 2 * words_.size()) capacity *= 2;
+  slots_.assign(capacity, 0);
   common_sorted_.clear();
   skeletons_.clear();
-  size_t pos = 0;
-  for (const auto& [w, t] : words) {
-    std::string_view view(arena_.data() + pos, w.size());
-    pos += w.size();
-    auto [it, inserted] = tiers_.emplace(view, t);
-    if (!inserted) it->second = std::min(it->second, t);
-  }
-  for (const auto& [view, t] : tiers_) {
+  for (size_t i = 0; i < words_.size(); ++i) {
+    const auto& [view, t] = words_[i];
+    slots_[Slot(view)] = static_cast<uint32_t>(i + 1);
     if (t <= 1 && view.size() >= 4) {
-      common_sorted_.push_back(view);
+      common_sorted_.push_back(view);  // in order: words_ is sorted, so are these lists
       skeletons_[ConsonantSkeleton(view)].push_back(view);
     }
   }
-  std::sort(common_sorted_.begin(), common_sorted_.end());
-  for (auto& [skeleton, list] : skeletons_) std::sort(list.begin(), list.end());
+}
+
+size_t WordList::Slot(std::string_view word) const {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = std::hash<std::string_view>{}(word)&mask;; i = (i + 1) & mask) {
+    if (slots_[i] == 0 || words_[slots_[i] - 1].first == word) return i;
+  }
 }
 
 Result<WordList> WordList::Build(const WordListSources& sources) {
@@ -90,36 +104,40 @@ Result<WordList> WordList::Build(const WordListSources& sources) {
     }
   }
   WordList list;
-  list.Index(std::vector<std::pair<std::string, int>>(best.begin(), best.end()));
+  list.Index(std::vector<std::pair<std::string_view, int>>(best.begin(), best.end()));
   return list;
 }
 
 Result<WordList> WordList::Load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return MakeError(ErrorCode::kNotFound, fmt::format("cannot read word list {}", path));
-  std::vector<std::pair<std::string, int>> words;
-  std::string line;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string all = std::move(text).str();
+  std::vector<std::pair<std::string_view, int>> words;  // views into `all`; Index copies them
   int n = 0;
-  while (std::getline(in, line)) {
+  for (size_t pos = 0; pos < all.size();) {
+    size_t end = all.find('\n', pos);
+    if (end == std::string::npos) end = all.size();
+    std::string_view line(all.data() + pos, end - pos);
+    pos = end + 1;
     ++n;
     if (line.empty() || line[0] == '#') continue;
     size_t tab = line.find('\t');
-    if (tab == std::string::npos || tab + 2 != line.size() || line[tab + 1] < '0' || line[tab + 1] > '9') {
+    if (tab == std::string_view::npos || tab + 2 != line.size() || line[tab + 1] < '0' || line[tab + 1] > '9') {
       return MakeError(ErrorCode::kFormat, fmt::format("{}:{}: expected 'word<TAB>tier'", path, n));
     }
     words.emplace_back(line.substr(0, tab), line[tab + 1] - '0');
   }
   WordList list;
-  list.Index(words);
+  list.Index(std::move(words));
   return list;
 }
 
 std::string WordList::Serialize(std::string_view header) const {
-  std::vector<std::pair<std::string_view, int>> sorted(tiers_.begin(), tiers_.end());
-  std::sort(sorted.begin(), sorted.end());
   std::string out;
   for (const std::string& h : Split(header, '\n')) out += "# " + h + "\n";
-  for (const auto& [w, t] : sorted) {
+  for (const auto& [w, t] : words_) {
     out += w;
     out += '\t';
     out += static_cast<char>('0' + t);
@@ -133,9 +151,10 @@ std::optional<int> WordList::Tier(std::string_view w) const {
     if (std::find(kShortWords.begin(), kShortWords.end(), w) != kShortWords.end()) return 0;
     return std::nullopt;
   }
-  auto it = tiers_.find(w);
-  if (it == tiers_.end()) return std::nullopt;
-  return it->second;
+  if (slots_.empty()) return std::nullopt;
+  const uint32_t at = slots_[Slot(w)];
+  if (at == 0) return std::nullopt;
+  return words_[at - 1].second;
 }
 
 bool WordList::IsCommonPrefix(std::string_view lower) const {

@@ -8,6 +8,7 @@
 // (wamerican-small, wamerican, wamerican-large, wordnet).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,17 +54,24 @@ class WordList {
   /// Whether `lower` is the consonant skeleton of a common word (first letter, then the consonants, doubled letters
   /// once): "amnt" (amount), "pybl" (payable).
   bool IsCommonSkeleton(std::string_view lower) const;
-  size_t Size() const { return tiers_.size(); }
+  size_t Size() const { return words_.size(); }
   /// Common words (tier 0 or 1, 4+ letters) that begin with `lower` and are longer, in alphabetical order.
   std::vector<std::string_view> CommonWordsWithPrefix(std::string_view lower) const;
   /// Common words whose consonant skeleton is `skeleton`.
   const std::vector<std::string_view>* CommonWordsWithSkeleton(const std::string& skeleton) const;
 
  private:
-  void Index(const std::vector<std::pair<std::string, int>>& words);
+  /// Indexes `words` (views into any storage; a word listed twice keeps its lowest tier).
+  void Index(std::vector<std::pair<std::string_view, int>> words);
+  /// The slot of `word` in slots_: where it is, or the empty slot where it would go.
+  size_t Slot(std::string_view word) const;
 
-  std::string arena_;  // every word, back to back; the views below point into it
-  std::unordered_map<std::string_view, int> tiers_;
+  std::string arena_;                                    // every word, back to back; the views below point into it
+  std::vector<std::pair<std::string_view, int>> words_;  // word and tier, in alphabetical order
+  // An open-addressing hash table over words_ (index + 1; 0 = empty), a power of two at least twice their number. Not
+  // std::unordered_map: it allocates a node per word, and every command that reads names builds this table of 150,000
+  // words, which was most of the time of a short command.
+  std::vector<uint32_t> slots_;
   std::vector<std::string_view> common_sorted_;  // tier 0-1 words of 4+ letters, sorted, for prefix queries
   std::unordered_map<std::string, std::vector<std::string_view>> skeletons_;
 };

@@ -254,7 +254,7 @@ int AskCommands::Ask() {
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
   if (auto warning = exec::PrivilegeWarningOnce(**conn)) fmt::print(stderr, "plainsql: warning: {}\n", *warning);
-  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_);
+  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_);
   if (!target) return Fail(target.error());
   auto generators = pipeline::MakeGenerators(*config, **conn, target->schema);
   if (!generators) return Fail(generators.error());

@@ -31,57 +31,63 @@ std::string ArgumentOrStdin(const std::string& text) {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
-Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
-                                    const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
-                                    const std::string& infer_keys) {
-  SchemaTarget out;
-  std::vector<std::string> warnings;
+Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::IntrospectOptions opts, bool use_cache,
+                                          const std::string& infer_keys) {
   std::optional<linking::KeyInferenceMode> mode;
   if (!infer_keys.empty()) {
     auto named = linking::KeyInferenceModeOption(infer_keys);
     if (!named) return named.error();
     mode = *named;
-    if (!tables_file.empty()) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       "--infer-keys checks values in the data: give a database connection, not --tables");
-    }
   }
-  if (!tables_file.empty()) {
-    if (!conn_string.empty()) {
-      return MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both");
-    }
-    if (db_id.empty()) return MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID");
-    auto s = catalog::LoadBenchmarkSchema(tables_file, db_id, &warnings);
-    if (!s) return s.error();
-    out.schema = std::move(*s);
-  } else {
+  SchemaTarget out;
+  out.dialect = &conn.dialect();
+  if (isatty(STDERR_FILENO)) {
+    opts.progress = [](size_t done, size_t total) {
+      if (total >= 50 && (done % 25 == 0 || done == total)) {
+        fmt::print(stderr, "\rreading tables: {}/{}{}", done, total, done == total ? "\n" : "");
+      }
+    };
+  }
+  catalog::CacheOptions cache;
+  cache.enabled = use_cache;
+  auto loaded = catalog::LoadSchema(conn, opts, cache);
+  if (!loaded) return loaded.error();
+  if (mode) {
+    linking::InferKeysOptions ko;
+    ko.mode = *mode;
+    if (Status st = linking::InferKeysCached(conn, *loaded, ko); !st.ok()) return st.error();
+  }
+  for (const auto& w : loaded->warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
+  out.schema = std::move(loaded->schema);
+  return out;
+}
+
+Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
+                                    const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
+                                    const std::string& infer_keys) {
+  if (tables_file.empty()) {
     if (conn_string.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "missing CONN (a SQLite file, sqlite:PATH or postgresql://...) or --tables FILE --db ID");
     }
     auto conn = exec::Connect(conn_string);
     if (!conn) return conn.error();
-    out.dialect = &(*conn)->dialect();
-    if (isatty(STDERR_FILENO)) {
-      opts.progress = [](size_t done, size_t total) {
-        if (total >= 50 && (done % 25 == 0 || done == total)) {
-          fmt::print(stderr, "\rreading tables: {}/{}{}", done, total, done == total ? "\n" : "");
-        }
-      };
-    }
-    catalog::CacheOptions cache;
-    cache.enabled = use_cache;
-    auto loaded = catalog::LoadSchema(**conn, opts, cache);
-    if (!loaded) return loaded.error();
-    if (mode) {
-      linking::InferKeysOptions ko;
-      ko.mode = *mode;
-      if (Status st = linking::InferKeysCached(**conn, *loaded, ko); !st.ok()) return st.error();
-    }
-    warnings = std::move(loaded->warnings);
-    out.schema = std::move(loaded->schema);
+    return SchemaFromConnection(**conn, std::move(opts), use_cache, infer_keys);
   }
+  if (!infer_keys.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--infer-keys checks values in the data: give a database connection, not --tables");
+  }
+  if (!conn_string.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "give either CONN or --tables FILE --db ID, not both");
+  }
+  if (db_id.empty()) return MakeError(ErrorCode::kInvalidArgument, "--tables needs --db ID");
+  std::vector<std::string> warnings;
+  auto s = catalog::LoadBenchmarkSchema(tables_file, db_id, &warnings);
+  if (!s) return s.error();
   for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
+  SchemaTarget out;
+  out.schema = std::move(*s);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "catalog/introspect.h"
 #include "catalog/schema.h"
 #include "common/status.h"
+#include "exec/connection.h"
 #include "sql/dialect.h"
 
 namespace plainsql::cli {
@@ -28,6 +29,10 @@ struct SchemaTarget {
 /// The schema a command works on: read from CONN (through the snapshot cache) or from a tables.json entry, with
 /// warnings and progress on stderr. `infer_keys` ("" none, "add", "replace": --infer-keys) adds the keys the database
 /// does not declare, inferred from names and sampled data (cached beside the snapshot); it needs CONN.
+/// As SchemaFromArgs, through a connection already open (a command that also runs queries opens one, not two: opening
+/// a SQLite database parses its whole schema).
+Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::IntrospectOptions opts, bool use_cache,
+                                          const std::string& infer_keys = "");
 Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
                                     const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
                                     const std::string& infer_keys = "");

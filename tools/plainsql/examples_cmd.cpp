@@ -218,7 +218,7 @@ int ExamplesCommands::Build() {
 int ExamplesCommands::Add() {
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
-  auto target = SchemaFromArgs(conn_, "", "", {}, true);
+  auto target = SchemaFromConnection(**conn, {}, true);
   if (!target) return Fail(target.error());
   const sql::Dialect& dialect = *target->dialect;
   // The query must be one read-only query over this schema.
@@ -390,7 +390,7 @@ int ExamplesCommands::Select() {
 int ExamplesCommands::SelectOne() {
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
-  auto target = SchemaFromArgs(conn_, "", "", {}, true);
+  auto target = SchemaFromConnection(**conn, {}, true);
   if (!target) return Fail(target.error());
   pipeline::ExamplesOptions options;
   options.k = k_;

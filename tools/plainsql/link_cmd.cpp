@@ -102,10 +102,10 @@ int LinkCommand::Run() {
 }
 
 int LinkCommand::RunOne() {
-  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_ == "none" ? "" : infer_keys_);
-  if (!target) return Fail(target.error());
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
+  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_ == "none" ? "" : infer_keys_);
+  if (!target) return Fail(target.error());
   std::string question = ArgumentOrStdin(question_);
   std::unique_ptr<retrieval::ValueIndex> values;
   if (method_ == "builtin") {
