@@ -53,6 +53,9 @@ std::string TrailingNumber(std::string_view name) {
   return after_letter ? std::string(name.substr(i)) : "";
 }
 
+// The weight of the phrase GluedToTable gives: below the whole name's, as a phrase without its function words.
+constexpr double kGluedRemainderWeight = 0.9;
+
 // Whether token `at` is a number equal to the numeral `digits` ("03" and "3" are equal).
 bool FollowedByNumber(const std::vector<Token>& tokens, size_t at, std::string_view digits) {
   if (at >= tokens.size() || tokens[at].kind != TokenKind::kNumber) return false;
@@ -106,6 +109,27 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
 
 }  // namespace
 
+std::string GluedToTable(std::string_view table, std::string_view column) {
+  if (naturalness::SplitWords(column).size() != 1) return "";
+  const std::string c = ToLower(column);
+  // The longest of the prefixes that may stand for the table: its letters, all but one of them, or one of its words.
+  size_t prefix = 0;
+  const std::string t = ToLower(LettersOnly(table));
+  for (size_t n = std::min(t.size(), c.size()); n >= 3 && n + 1 >= t.size(); --n) {
+    if (t.find(std::string_view(c).substr(0, n)) != std::string::npos) {
+      prefix = n;
+      break;
+    }
+  }
+  for (auto w : naturalness::SplitWords(table)) {
+    if (w.size() >= 3 && w.size() > prefix && c.starts_with(ToLower(w))) prefix = w.size();
+  }
+  if (prefix == 0) return "";
+  std::string_view rest = std::string_view(column).substr(prefix);
+  const bool letters = std::all_of(rest.begin(), rest.end(), [](unsigned char ch) { return std::isalpha(ch); });
+  return rest.size() >= 3 && letters ? std::string(rest) : "";
+}
+
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
                          const WordNet* wordnet, NameDerivations* derived, const Lexicon* lexicon) {
   std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
@@ -140,6 +164,17 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
     for (const auto& c : t.columns) {
       auto ps = phrases(c.name);
+      // A column named after its table with a word glued on is named by that word too: a question need not say the
+      // table ("the plane of impact" for CDC.CDCPLANE).
+      if (const std::string rest = GluedToTable(t.name, c.name); !rest.empty()) {
+        std::vector<double> w = std::move(weights);
+        for (auto& p : phrases(rest)) {
+          if (std::find(ps.begin(), ps.end(), p) != ps.end()) continue;
+          ps.push_back(std::move(p));
+          w.push_back(kGluedRemainderWeight);
+        }
+        weights = std::move(w);
+      }
       // A yes/no column is named by its quality alone: "certified" for is_certified, "critical" for CRIT_FLG.
       if (c.type_class == catalog::TypeClass::kBoolean) {
         static const std::set<std::string, std::less<>> kFlagWords = {"is",    "has",       "flag", "flg",  "ind",
@@ -273,7 +308,7 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 2;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 3;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {

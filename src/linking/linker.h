@@ -158,6 +158,13 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
 std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
                                                         const std::vector<std::string>& words);
 
+/// What a one-word column name adds to its table's name when it begins with it, glued on ("PLANE" for CDCPLANE in
+/// table CDC, "NAME" for KPSNAME in OKPS, "DATE" for EVENTDATE in tbl_Event): the table's letters, all but one of
+/// them, or one of its words (three letters at least), then three letters or more; "" otherwise. SchemaIndex names such
+/// a column by that word too (a question need not say the table). Names the splitter divides ("CDC_PLANE", "cdcPlane")
+/// are read word by word already.
+std::string GluedToTable(std::string_view table, std::string_view column);
+
 /// The `words` (lower-case letters) that `letters` abbreviates in any order: `letters` splits into two pieces or more,
 /// each of two letters or more, each the first letter of a different word and more of its letters in order. Returns
 /// the words' indices in the pieces' order, or nothing. Exposed for tests.

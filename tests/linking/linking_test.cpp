@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 #include "catalog/introspect.h"
@@ -113,6 +114,13 @@ TEST(Linker, ScatteredAbbreviationCases) {
                          });
 }
 
+// Every case of data/glued_to_table.tsv: the word a column's name glues onto its table's name.
+TEST(Linker, GluedToTableCases) {
+  CheckAbbreviationCases("glued_to_table.tsv", [](const std::string& table, const std::vector<std::string>& column) {
+    return GluedToTable(table, column.at(0));
+  });
+}
+
 // A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
 TEST(Linker, ScatteredAbbreviationStaysBounded) {
   // No split exists (no word has the last letter), and the pieces of the 39 others can be chosen in countless ways.
@@ -154,6 +162,35 @@ TEST(Linker, ScatteredAbbreviationOnlyForCrypticNamesWhenAsked) {
     return index.Elements()[m.element].column == "BELTUSE" && m.related && tokens[m.begin].lower == "use" &&
            tokens[m.end - 1].lower == "belt";
   }));
+}
+
+// A column whose name glues a word onto its table's name links to that word alone, below a column named by it.
+TEST(Linker, AColumnGluedToItsTableLinksToItsOwnWord) {
+  Stemmer st;
+  auto schema = Concerts();
+  catalog::Table cdc;
+  cdc.name = "CDC";
+  for (const char* name : {"CDCPLANE", "CDCPLANEID"}) {
+    catalog::Column c;
+    c.name = name;
+    cdc.columns.push_back(c);
+  }
+  schema.tables.push_back(cdc);
+  catalog::Column plane;
+  plane.name = "Plane";
+  schema.tables[1].columns.push_back(plane);  // concert
+  SchemaIndex index(schema, st);
+  auto tokens = Tokenize("Count the vehicles by plane of impact", st);
+  std::map<std::string, double> best;
+  for (const auto& m : Link(index, tokens)) {
+    auto& b = best[index.Elements()[m.element].column];
+    b = std::max(b, m.score);
+  }
+  ASSERT_TRUE(best.count("CDCPLANE"));
+  EXPECT_GT(best["CDCPLANE"], 0.5);
+  EXPECT_LT(best["CDCPLANE"], best["Plane"]);
+  // "PLANEID" is no word the question has: the column is not named by "plane" alone.
+  EXPECT_LT(best["CDCPLANEID"], best["CDCPLANE"]);
 }
 
 // With LinkOptions::abbreviations a cryptic column links to the words it abbreviates, marked as not written so.
