@@ -37,6 +37,7 @@ std::string Escape(std::string_view s) {
 }
 
 std::optional<std::string> Unescape(std::string_view s) {
+  if (s.find('%') == std::string_view::npos) return std::string(s);
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '%') {
@@ -164,8 +165,9 @@ std::string Model::Serialize() const {
 namespace {
 
 // The space-separated fields of a model line.
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
+// The space- or tab-separated fields of `line`, into `out` (cleared; its capacity is kept from line to line).
+void Fields(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
   size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
@@ -174,7 +176,6 @@ std::vector<std::string_view> Fields(std::string_view line) {
     if (j > i) out.push_back(line.substr(i, j - i));
     i = j;
   }
-  return out;
 }
 
 // `field` read whole as a number (std::from_chars, not a stream: a model has tens of thousands of lines and is read by
@@ -192,15 +193,20 @@ Result<Model> Model::Parse(std::string_view text, std::string_view source_name) 
   Model m;
   bool format_seen = false, bias_seen = false;
   int n = 0;
-  for (const std::string& raw : Split(text, '\n')) {
+  std::vector<std::string_view> f;
+  // Line by line as views into `text` (a model has tens of thousands of lines; a string per line showed in the load).
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
     ++n;
-    std::string_view line = raw;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line[0] == '#') continue;
     auto bad = [&](std::string_view why) {
       return MakeError(ErrorCode::kFormat, fmt::format("{}:{}: {}", source_name, n, why));
     };
-    const std::vector<std::string_view> f = Fields(line);
+    Fields(line, f);
     const std::string_view kind = f.empty() ? std::string_view() : f[0];
     if (kind == "format") {
       int version = 0;
