@@ -39,10 +39,7 @@ std::string ConsonantSkeleton(std::string_view w) {
 
 void WordList::Index(std::vector<std::pair<std::string_view, int>> words) {
   // Alphabetical, each word once with its lowest tier: the order of Build and of data/words.tsv, checked in one pass.
-  auto by_word_then_tier = [](const auto& a, const auto& b) { return a < b; };
-  if (!std::is_sorted(words.begin(), words.end(), by_word_then_tier)) {
-    std::sort(words.begin(), words.end(), by_word_then_tier);
-  }
+  if (!std::is_sorted(words.begin(), words.end())) std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
               words.end());
   size_t total = 0;
@@ -53,7 +50,7 @@ void WordList::Index(std::vector<std::pair<std::string_view, int>> words) {
   words_.reserve(words.size());
   for (const auto& [w, t] : words) {
     words_.emplace_back(std::string_view(arena_.data() + arena_.size(), w.size()), t);
-    arena_ += w;  // no reallocation (reserved): the views stay valid
+    arena_.insert(arena_.end(), w.begin(), w.end());  // no reallocation (reserved): the views stay valid
   }
   size_t capacity = 16;
   while (capacity < 2 * words_.size()) capacity *= 2;

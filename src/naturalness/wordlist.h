@@ -66,7 +66,9 @@ class WordList {
   /// The slot of `word` in slots_: where it is, or the empty slot where it would go.
   size_t Slot(std::string_view word) const;
 
-  std::string arena_;                                    // every word, back to back; the views below point into it
+  // Every word, back to back; the views below point into it. A vector, not a string: moving a short string copies its
+  // characters (the small-string buffer), which would leave the views behind.
+  std::vector<char> arena_;
   std::vector<std::pair<std::string_view, int>> words_;  // word and tier, in alphabetical order
   // An open-addressing hash table over words_ (index + 1; 0 = empty), a power of two at least twice their number. Not
   // std::unordered_map: it allocates a node per word, and every command that reads names builds this table of 150,000

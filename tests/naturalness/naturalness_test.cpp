@@ -87,6 +87,22 @@ TEST_F(SmallWordList, TiersPrefixesAndSkeletons) {
   EXPECT_EQ(WordList::Load(dir_.File("bad.tsv")).error().code, ErrorCode::kFormat);
 }
 
+// A list read from a file in any order and with a word twice keeps the word's lowest tier; a list of a few short
+// words (fewer letters than a string holds in itself) still finds them after being moved.
+TEST_F(SmallWordList, UnsortedFilesRepeatedWordsAndMoves) {
+  std::ofstream(dir_.File("unsorted.tsv")) << "# comment\nzoo\t2\nant\t1\nzoo\t0\ncat\t3\n";
+  auto list = WordList::Load(dir_.File("unsorted.tsv"));
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  WordList moved = std::move(*list);
+  EXPECT_EQ(moved.Size(), 3u);
+  EXPECT_EQ(moved.Tier("zoo"), 0);
+  EXPECT_EQ(moved.Tier("ant"), 1);
+  EXPECT_EQ(moved.Tier("cat"), 3);
+  EXPECT_FALSE(moved.Tier("dog"));
+  EXPECT_EQ(moved.Serialize("h"), "# h\nant\t1\ncat\t3\nzoo\t0\n");
+  EXPECT_FALSE(WordList().Tier("ant"));  // an empty list finds nothing
+}
+
 TEST_F(SmallWordList, SegmentsRunTogetherWordsAndKindsOfWords) {
   Segmentation s = Segment("numteachinexp", *words_);
   EXPECT_EQ(s.parts, (std::vector<std::string>{"num", "teach", "in", "exp"}));
