@@ -170,6 +170,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
         std::vector<double> w = std::move(weights);
         for (auto& p : phrases(rest)) {
           if (std::find(ps.begin(), ps.end(), p) != ps.end()) continue;
+          vocabulary_.insert(p.begin(), p.end());  // the loop below reads one column of each name only
           ps.push_back(std::move(p));
           w.push_back(kGluedRemainderWeight);
         }
@@ -202,7 +203,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
     if (!seen.insert(name).second) continue;
     distinct.push_back(name);
-    // A yes/no column's added phrase has only words of the name's phrases.
+    // A yes/no column's added phrase has only words of the name's phrases; a glued column's is added above.
     for (const auto& p : elements_[e].phrases) vocabulary_.insert(p.begin(), p.end());
   }
   // Names with a word that is no dictionary word for the expander (see CrypticLetters), and those words' stems.
