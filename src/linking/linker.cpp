@@ -110,7 +110,7 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
 }  // namespace
 
 std::string GluedToTable(std::string_view table, std::string_view column) {
-  if (naturalness::SplitWords(column).size() != 1) return "";
+  // Called for every column of a schema: the cheap test of the table's letters first, the splitter last.
   const std::string c = ToLower(column);
   // The longest of the prefixes that may stand for the table: its letters, all but one of them, or one of its words.
   size_t prefix = 0;
@@ -127,7 +127,8 @@ std::string GluedToTable(std::string_view table, std::string_view column) {
   if (prefix == 0) return "";
   std::string_view rest = std::string_view(column).substr(prefix);
   const bool letters = std::all_of(rest.begin(), rest.end(), [](unsigned char ch) { return std::isalpha(ch); });
-  return rest.size() >= 3 && letters ? std::string(rest) : "";
+  if (rest.size() < 3 || !letters || naturalness::SplitWords(column).size() != 1) return "";
+  return std::string(rest);
 }
 
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,

@@ -164,7 +164,6 @@ std::string Model::Serialize() const {
 
 namespace {
 
-// The space-separated fields of a model line.
 // The space- or tab-separated fields of `line`, into `out` (cleared; its capacity is kept from line to line).
 void Fields(std::string_view line, std::vector<std::string_view>& out) {
   out.clear();

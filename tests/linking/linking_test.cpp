@@ -62,11 +62,10 @@ const naturalness::Expander& ShippedExpander() {
   return kExpander;
 }
 
-// Runs `answer` (a name's letters, question content words -> the answer as text, "-" for none) on every case of
-// tests/linking/data/`name` (letters <TAB> words <TAB> expected) and checks it; at least ten cases.
-void CheckAbbreviationCases(
-    const std::string& name,
-    const std::function<std::string(const std::string&, const std::vector<std::string>&)>& answer) {
+// Runs `answer` (the first field, the second split at spaces -> the answer as text, "-" for none) on every case of
+// tests/linking/data/`name` (three tab-separated fields, the third the expected answer) and checks it; at least ten.
+void CheckCaseFile(const std::string& name,
+                   const std::function<std::string(const std::string&, const std::vector<std::string>&)>& answer) {
   const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/" + name;
   std::ifstream in(file);
   ASSERT_TRUE(in) << file;
@@ -85,7 +84,7 @@ void CheckAbbreviationCases(
 
 // Every case of data/abbreviations.tsv: the spans of question words a name's letters abbreviate.
 TEST(Linker, AbbreviatedSpansCases) {
-  CheckAbbreviationCases("abbreviations.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
+  CheckCaseFile("abbreviations.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
     std::string got;
     for (auto [b, e] : AbbreviatedSpans(letters, words)) got += (got.empty() ? "" : " ") + fmt::format("{}-{}", b, e);
     return got;
@@ -104,19 +103,18 @@ TEST(Linker, AbbreviatedSpansStayPolynomial) {
 
 // Every case of data/scattered_abbreviations.tsv: the words, in any order, a cryptic name's pieces abbreviate.
 TEST(Linker, ScatteredAbbreviationCases) {
-  CheckAbbreviationCases("scattered_abbreviations.tsv",
-                         [](const std::string& letters, const std::vector<std::string>& words) {
-                           std::string got;
-                           for (size_t w : ScatteredAbbreviation(letters, words)) {
-                             got += (got.empty() ? "" : " ") + std::to_string(w);
-                           }
-                           return got;
-                         });
+  CheckCaseFile("scattered_abbreviations.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
+    std::string got;
+    for (size_t w : ScatteredAbbreviation(letters, words)) {
+      got += (got.empty() ? "" : " ") + std::to_string(w);
+    }
+    return got;
+  });
 }
 
 // Every case of data/glued_to_table.tsv: the word a column's name glues onto its table's name.
 TEST(Linker, GluedToTableCases) {
-  CheckAbbreviationCases("glued_to_table.tsv", [](const std::string& table, const std::vector<std::string>& column) {
+  CheckCaseFile("glued_to_table.tsv", [](const std::string& table, const std::vector<std::string>& column) {
     return GluedToTable(table, column.at(0));
   });
 }
