@@ -570,7 +570,7 @@ int main(int argc, char** argv) {
     auto& db = dbs[q.db_id];
     if (!db) {
       auto opened = plainsql::linking::OpenSubsetDatabase(
-          *tables, q.db_id, db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(db_dir, q.db_id), "builtin",
+          *tables, q.db_id, db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(db_dir, q.db_id), "", "builtin",
           *resources, nullptr, infer ? &*infer : nullptr);
       if (!opened) {
         fmt::print(stderr, "{}: {}\n", q.db_id, opened.error().message);

@@ -1,7 +1,11 @@
 // String helpers shared by the stages.
 #include "common/strings.h"
 
+#include <iconv.h>
+
 #include <cctype>
+#include <cerrno>
+#include <cstdint>
 
 namespace plainsql {
 
@@ -75,6 +79,61 @@ size_t Utf8Width(std::string_view s) {
     if ((c & 0xC0) != 0x80) ++n;
   }
   return n;
+}
+
+bool IsUtf8(std::string_view s) {
+  static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};  // the smallest code point of each length
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t more = b < 0x80 ? 0 : (b >> 5) == 0x6 ? 1 : (b >> 4) == 0xE ? 2 : (b >> 3) == 0x1E ? 3 : 4;
+    if (more == 4 || s.size() - i <= more) return false;  // a stray continuation byte, or cut short
+    uint32_t cp = b & (0x7Fu >> more);
+    for (size_t k = 1; k <= more; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if ((c & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (c & 0x3Fu);
+    }
+    if (cp < kMin[more] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += more + 1;
+  }
+  return true;
+}
+
+std::string Windows1252ToUtf8(std::string_view s) {
+  // glibc's iconv knows the code page (its five undefined bytes are refused one at a time and replaced).
+  std::string out;
+  iconv_t cd = iconv_open("UTF-8", "WINDOWS-1252");
+  if (cd == reinterpret_cast<iconv_t>(-1)) {
+    for (unsigned char c : s) {  // no converter: Latin-1, which differs only in 0x80-0x9F
+      if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+      } else {
+        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+      }
+    }
+    return out;
+  }
+  std::string in(s);
+  char* src = in.data();
+  size_t left = in.size();
+  std::string buffer(4 * in.size() + 4, '\0');
+  while (left > 0) {
+    char* dst = buffer.data();
+    size_t room = buffer.size();
+    size_t r = iconv(cd, &src, &left, &dst, &room);
+    out.append(buffer.data(), static_cast<size_t>(dst - buffer.data()));
+    if (r == static_cast<size_t>(-1) && errno == EILSEQ) {
+      out += "\xEF\xBF\xBD";
+      ++src;
+      --left;
+    } else if (r == static_cast<size_t>(-1) && errno != E2BIG) {
+      break;
+    }
+  }
+  iconv_close(cd);
+  return out;
 }
 
 std::string ToHex(std::string_view bytes) {

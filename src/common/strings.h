@@ -19,6 +19,11 @@ std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to);
 /// Number of Unicode code points in a UTF-8 string (bytes that are not continuation bytes), for column alignment.
 size_t Utf8Width(std::string_view s);
+/// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+bool IsUtf8(std::string_view s);
+/// `s` read as Windows-1252 (the Latin-1 superset that spreadsheet exports on Windows write), as UTF-8; bytes that
+/// code page leaves undefined become U+FFFD.
+std::string Windows1252ToUtf8(std::string_view s);
 /// Lowercase hexadecimal of bytes.
 std::string ToHex(std::string_view bytes);
 

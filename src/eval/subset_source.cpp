@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "catalog/dictionary.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
 #include "eval/metrics.h"
@@ -122,7 +123,8 @@ Result<std::optional<std::vector<std::string>>> SubsetSupplier::For(const Questi
     linking::InferKeysOptions infer;
     infer.mode = linking::KeyInferenceMode::kIsolated;
     auto opened =
-        linking::OpenSubsetDatabase(*tables_, q.db_id, file, setup_.source.value, setup_.resources, nullptr, &infer);
+        linking::OpenSubsetDatabase(*tables_, q.db_id, file, catalog::DataDictionaryIn(setup_.db_dir, q.db_id),
+                                    setup_.source.value, setup_.resources, nullptr, &infer);
     if (!opened) return opened.error();
     db = std::move(*opened);
   }

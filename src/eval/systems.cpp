@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "catalog/dictionary.h"
 #include "catalog/introspect.h"
 #include "catalog/restrict.h"
 #include "llm/generator.h"
@@ -89,6 +90,12 @@ Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
   io.samples = 3;
   auto schema = catalog::Introspect(**conn, io);
   if (!schema) return schema.error();
+  // A data dictionary beside the database (BIRD's database_description) is shown to the model as a user's would be.
+  if (std::string dir = catalog::DataDictionaryBeside(path); !dir.empty()) {
+    auto dictionary = catalog::DataDictionary::Read(dir);
+    if (!dictionary) return dictionary.error();
+    dictionary->Apply(*schema);
+  }
   if (infer_keys_) {
     linking::InferKeysOptions ko;
     ko.mode = *infer_keys_;

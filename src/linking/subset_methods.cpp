@@ -9,6 +9,7 @@
 #include <set>
 
 #include "builtin/generator.h"
+#include "catalog/dictionary.h"
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
@@ -163,8 +164,8 @@ Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, cons
 
 Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
     const catalog::BenchmarkSchemas& tables, const std::string& db_id, const std::string& sqlite_file,
-    const std::string& method, std::shared_ptr<const LinkResources> resources, const SkalpelOptions* skalpel,
-    const InferKeysOptions* infer_keys, std::vector<std::string>* notes) {
+    const std::string& dictionary, const std::string& method, std::shared_ptr<const LinkResources> resources,
+    const SkalpelOptions* skalpel, const InferKeysOptions* infer_keys, std::vector<std::string>* notes) {
   auto db = std::make_unique<SubsetDatabase>();
   std::error_code ec;
   if (!sqlite_file.empty() && std::filesystem::exists(sqlite_file, ec)) {
@@ -190,6 +191,11 @@ Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
     auto s = catalog::Introspect(*db->conn, io);
     if (!s) return s.error();
     db->schema = std::move(*s);
+  }
+  if (!dictionary.empty()) {
+    auto d = catalog::DataDictionary::Read(dictionary);
+    if (!d) return d.error();
+    d->Apply(db->schema);
   }
   if (infer_keys) {
     KeyInferenceResult inferred;

@@ -45,12 +45,16 @@ struct SubsetDatabase {
 };
 
 /// Opens `db_id` from `tables` (may be empty) and `sqlite_file` ("" or missing: no database) for `method`
-/// (`skalpel` as for MakeSubsetter). With `infer_keys`, the keys the schema does not declare are inferred first (from
-/// sampled values when the database is at hand, else from names and types alone); `notes` (may be null) receives what
-/// was inferred.
-Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
-    const catalog::BenchmarkSchemas& tables, const std::string& db_id, const std::string& sqlite_file,
-    const std::string& method, std::shared_ptr<const LinkResources> resources, const SkalpelOptions* skalpel = nullptr,
-    const InferKeysOptions* infer_keys = nullptr, std::vector<std::string>* notes = nullptr);
+/// (`skalpel` as for MakeSubsetter). A data dictionary at `dictionary` (a folder or file for
+/// catalog::DataDictionary::Read; "": none) fills the comments and readable names the schema lacks. With `infer_keys`,
+/// the keys the schema does not declare are inferred first (from sampled values when the database is at hand, else from
+/// names and types alone); `notes` (may be null) receives what was inferred.
+Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(const catalog::BenchmarkSchemas& tables,
+                                                           const std::string& db_id, const std::string& sqlite_file,
+                                                           const std::string& dictionary, const std::string& method,
+                                                           std::shared_ptr<const LinkResources> resources,
+                                                           const SkalpelOptions* skalpel = nullptr,
+                                                           const InferKeysOptions* infer_keys = nullptr,
+                                                           std::vector<std::string>* notes = nullptr);
 
 }  // namespace plainsql::linking

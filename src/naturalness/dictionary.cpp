@@ -6,9 +6,11 @@
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-page.h>
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <pugixml.hpp>
+#include <vector>
 
 #include "common/file.h"
 #include "common/strings.h"
@@ -35,6 +37,24 @@ void CollectXmlText(const pugi::xml_node& node, std::string& out) {
 }  // namespace
 
 Result<std::string> DictionaryText(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // A folder (BIRD's database_description: one CSV per table): its files in name order, each on its own lines.
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (entry.is_regular_file(ec)) files.push_back(entry.path().string());
+    }
+    if (files.empty()) return MakeError(ErrorCode::kNotFound, fmt::format("{}: no file in the folder", path));
+    std::sort(files.begin(), files.end());
+    std::string out;
+    for (const auto& file : files) {
+      auto text = DictionaryText(file);
+      if (!text) return text.error();
+      out += *text;
+      out += '\n';
+    }
+    return out;
+  }
   std::string ext = ToLower(std::filesystem::path(path).extension().string());
   if (ext == ".xml") {
     if (!std::filesystem::exists(path)) return MakeError(ErrorCode::kNotFound, fmt::format("cannot read {}", path));
@@ -66,7 +86,9 @@ Result<std::string> DictionaryText(const std::string& path) {
     }
     return out;
   }
-  return ReadFileToString(path);
+  auto text = ReadFileToString(path);
+  if (text && !IsUtf8(*text)) return Windows1252ToUtf8(*text);  // a spreadsheet export
+  return text;
 }
 
 }  // namespace plainsql::naturalness

@@ -80,4 +80,37 @@ grep -q 'crm: inferred foreign key invoice(customer_id) -> customer(customer_id)
 "$bin" link --questions "$tmp/qk.json" --tables "$tmp/t.json" --infer-keys=none --json >"$tmp/sn.jsonl" 2>"$tmp/errn" ||
   fail "link --infer-keys=none: $(cat "$tmp/errn")"
 grep -q 'inferred' "$tmp/errn" && fail "--infer-keys=none inferred: $(cat "$tmp/errn")"
+
+# Data dictionaries: a CSV named with --descriptions, or BIRD's database_description folder beside the database,
+# fill the comments the schema shows (and the linker and the prompts read); --descriptions none reads none.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+"$bin" schema "$db" --descriptions "$src/examples/plant_dictionary.csv" --format prompt-ddl >"$tmp/ddl" ||
+  fail "schema --descriptions"
+grep -q -- '-- Production sites of the company' "$tmp/ddl" || fail "no table description: $(head -5 "$tmp/ddl")"
+grep -q 'CRIT_FLG.*Critical flag: 1 when a failure stops production' "$tmp/ddl" || fail "no column description"
+mkdir -p "$tmp/db/plant/database_description"
+printf '\xef\xbb\xbforiginal_column_name,column_name,column_description,data_format,value_description\r\n' \
+  >"$tmp/db/plant/database_description/TB_MO.csv"
+printf 'MO_ST,status,status of the maintenance order,text,"CRTD: created\r\nCLSD: closed"\r\n' \
+  >>"$tmp/db/plant/database_description/TB_MO.csv"
+# (outputs kept in files: `grep -q` in a pipe would stop the writer early, a failure under pipefail)
+"$bin" schema "$tmp/db/plant/plant.sqlite" --format prompt-ddl >"$tmp/beside"
+grep -q 'MO_ST TEXT, -- status of the maintenance order. CRTD: created; CLSD: closed' "$tmp/beside" ||
+  fail "the dictionary beside the database was not read"
+"$bin" schema "$tmp/db/plant/plant.sqlite" --format prompt-ddl --descriptions none >"$tmp/none"
+grep -q 'maintenance order. CRTD' "$tmp/none" && fail "--descriptions none read the dictionary"
+"$bin" link "$tmp/db/plant/plant.sqlite" "How many maintenance orders are closed?" >"$tmp/linked"
+grep -q '^TB_MO' "$tmp/linked" || fail "link with a dictionary beside the database: $(cat "$tmp/linked")"
+# In batch the dictionary of each database is read from --db-dir: a broken one is an error, unless none is asked for.
+printf 'name,description\nx,y\n' >"$tmp/db/plant/database_description/broken.csv"
+set +e
+"$bin" link --questions "$tmp/q.json" --db-dir "$tmp/db" --json >/dev/null 2>"$tmp/err"; code=$?
+set -e
+[ "$code" != 0 ] && grep -q 'no column field' "$tmp/err" || fail "broken dictionary in batch: exit $code, $(cat "$tmp/err")"
+"$bin" link --questions "$tmp/q.json" --db-dir "$tmp/db" --descriptions none --json >/dev/null ||
+  fail "--descriptions none in batch"
+set +e
+"$bin" schema "$db" --descriptions "$tmp/none.csv" >/dev/null 2>"$tmp/err"; code=$?
+set -e
+[ "$code" != 0 ] && grep -q 'no data dictionary at' "$tmp/err" || fail "missing dictionary: exit $code"
 echo "link ok"

@@ -75,6 +75,36 @@ TEST(Csv, RecordsRoundTrip) {
   }
 }
 
+TEST(Csv, DocumentsWithLineBreaksInQuotesCrlfAndAByteOrderMark) {
+  const std::string text =
+      "\xEF\xBB\xBFname,note\r\n"
+      "a,\"two\r\nlines, \"\"quoted\"\"\"\r\n"
+      "\n"
+      "b,\n"
+      "c,last";  // no final line break
+  auto rows = ParseCsv(text);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"name", "note"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"a", "two\r\nlines, \"quoted\""}));
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"b", ""}));
+  EXPECT_EQ(rows[3], (std::vector<std::string>{"c", "last"}));
+  EXPECT_TRUE(ParseCsv("").empty());
+  EXPECT_TRUE(ParseCsv("\r\n\n").empty());
+}
+
+TEST(Strings, Utf8CheckAndWindows1252) {
+  EXPECT_TRUE(IsUtf8("plain"));
+  EXPECT_TRUE(IsUtf8("caf\xC3\xA9 \xE2\x80\x93 \xF0\x9F\x99\x82"));
+  EXPECT_FALSE(IsUtf8("caf\xE9"));       // Latin-1
+  EXPECT_FALSE(IsUtf8("\x95 bullet"));   // a Windows-1252 bullet
+  EXPECT_FALSE(IsUtf8("\xC0\xAF"));      // overlong
+  EXPECT_FALSE(IsUtf8("\xED\xA0\x80"));  // a surrogate
+  EXPECT_FALSE(IsUtf8("\xE2\x80"));      // cut short
+  EXPECT_EQ(Windows1252ToUtf8("\x95 caf\xE9 \x96 ok"), "\xE2\x80\xA2 caf\xC3\xA9 \xE2\x80\x93 ok");
+  EXPECT_EQ(Windows1252ToUtf8("a\x81z"), "a\xEF\xBF\xBDz");  // undefined in the code page
+  EXPECT_TRUE(IsUtf8(Windows1252ToUtf8(std::string("\x80\x9F\xFF\x00x", 5))));
+}
+
 TEST(Hash, FramedFieldsDoNotCollide) {
   Hasher a, b;
   a.Update("ab");

@@ -48,7 +48,7 @@ TEST(SubsetSpiderTest, DevPerfectRecallAndProportion) {
     auto& db = dbs[q.db_id];
     if (!db) {
       auto opened =
-          OpenSubsetDatabase(*tables, q.db_id, eval::SqliteDatabasePath(so.db_dir, q.db_id), "builtin", *resources);
+          OpenSubsetDatabase(*tables, q.db_id, eval::SqliteDatabasePath(so.db_dir, q.db_id), "", "builtin", *resources);
       ASSERT_TRUE(opened) << q.db_id << ": " << opened.error().message;
       db = std::move(*opened);
     }

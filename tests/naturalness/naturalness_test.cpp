@@ -352,6 +352,11 @@ TEST(Dictionary, ReadsTextXmlAndPdf) {
   auto csv = DictionaryText(std::string(PLAINSQL_SOURCE_DIR) + "/examples/plant_dictionary.csv");
   ASSERT_TRUE(csv.ok());
   EXPECT_TRUE(csv->starts_with("table,column,description"));
+  // A folder (BIRD's database_description): every file, in name order, a Windows-1252 one as UTF-8.
+  auto folder = DictionaryText(std::string(PLAINSQL_SOURCE_DIR) + "/tests/catalog/data/dictionary");
+  ASSERT_TRUE(folder.ok()) << folder.error().message;
+  EXPECT_LT(folder->find("A3,region"), folder->find("POPLATEK TYDNE"));  // District.csv before account.csv
+  EXPECT_NE(folder->find("average salary \xE2\x80\x93 in CZK"), std::string::npos);
 
   test::TempDir tmp;
   std::ofstream(tmp.File("bad.xml")) << "<dictionary><table>";

@@ -83,6 +83,7 @@ AskCommands::AskCommands(CLI::App& app) {
                    "else full; the default)");
   ask_->add_option("--link-above", link_above_, "With --slice auto: link schemas of more columns than this (1000)");
   AddInferKeysOption(*ask_, infer_keys_);
+  AddDescriptionsOption(*ask_, descriptions_);
   ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql (default omnisql)");
   ask_->add_option("--crosswalk", crosswalk_file_, "Show the model natural names from this crosswalk");
   ask_->add_option("--level", level_, "With --crosswalk: N1 | N2 | N3")->capture_default_str();
@@ -115,6 +116,7 @@ AskCommands::AskCommands(CLI::App& app) {
   prompt_->add_option("--examples-k", examples_k_, "Examples (default: [pipeline] examples_k, else 5)");
   prompt_->add_flag("--no-examples", no_examples_, "No examples, even when plainsql.toml names a store");
   AddInferKeysOption(*prompt_, infer_keys_);
+  AddDescriptionsOption(*prompt_, descriptions_);
 }
 
 Result<pipeline::ExamplesConfig> AskCommands::Examples(const pipeline::PipelineConfig& config) const {
@@ -134,7 +136,7 @@ int AskCommands::Prompt() {
   if (format_ != "text" && format_ != "json" && format_ != "table") {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be text or json"));
   }
-  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_);
+  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
   catalog::Schema shown = target->schema;
   if (!crosswalk_file_.empty()) {
@@ -254,7 +256,7 @@ int AskCommands::Ask() {
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
   if (auto warning = exec::PrivilegeWarningOnce(**conn)) fmt::print(stderr, "plainsql: warning: {}\n", *warning);
-  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_);
+  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
   auto generators = pipeline::MakeGenerators(*config, **conn, target->schema);
   if (!generators) return Fail(generators.error());

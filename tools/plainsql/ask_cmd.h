@@ -27,7 +27,8 @@ class AskCommands {
   CLI::App* prompt_ = nullptr;
   std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_;
   std::string slice_, evidence_, config_file_, examples_store_;
-  std::string infer_keys_;  // --infer-keys: "" (off), "add" or "replace"
+  std::string infer_keys_;             // --infer-keys: "" (off), "add" or "replace"
+  std::string descriptions_ = "auto";  // --descriptions: "auto", "none" or a data dictionary's path
   std::optional<size_t> link_above_;
   int candidates_ = 0, max_rows_ = 0, examples_k_ = 0;  // 0: from the configuration
   int64_t timeout_ms_ = 0, deadline_ms_ = 0;

@@ -11,6 +11,7 @@
 
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
+#include "catalog/dictionary.h"
 #include "exec/connection.h"
 #include "linking/infer_keys.h"
 
@@ -31,8 +32,31 @@ std::string ArgumentOrStdin(const std::string& text) {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
+Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& auto_path) {
+  if (descriptions == "none") return Status::Ok();
+  const bool automatic = descriptions == "auto";
+  const std::string path = automatic ? auto_path : descriptions;
+  if (path.empty()) return Status::Ok();
+  auto dictionary = catalog::DataDictionary::Read(path);
+  if (!dictionary) {
+    if (!automatic) return dictionary.error();
+    fmt::print(stderr, "plainsql: warning: data dictionary not read: {}\n", dictionary.error().message);
+    return Status::Ok();
+  }
+  dictionary->Apply(schema);
+  return Status::Ok();
+}
+
+void AddDescriptionsOption(CLI::App& command, std::string& path) {
+  command.add_option("--descriptions", path,
+                     "A data dictionary whose descriptions fill the comments and readable names the database does not "
+                     "declare: a folder of one CSV per table (BIRD's database_description: original_column_name, "
+                     "column_name, column_description, value_description) or one CSV with a table field; default: the "
+                     "database_description folder beside a SQLite file, when there is one; none: no dictionary");
+}
+
 Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::IntrospectOptions opts, bool use_cache,
-                                          const std::string& infer_keys) {
+                                          const std::string& infer_keys, const std::string& descriptions) {
   std::optional<linking::KeyInferenceMode> mode;
   if (!infer_keys.empty()) {
     auto named = linking::KeyInferenceModeOption(infer_keys);
@@ -52,6 +76,12 @@ Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::Intro
   cache.enabled = use_cache;
   auto loaded = catalog::LoadSchema(conn, opts, cache);
   if (!loaded) return loaded.error();
+  std::string beside;
+  if (conn.engine() == exec::Engine::kSqlite) {
+    auto info = exec::ParseConnectionString(conn.identity());  // "sqlite:" and the absolute path
+    if (info) beside = catalog::DataDictionaryBeside(info->target);
+  }
+  if (Status st = ApplyDescriptions(loaded->schema, descriptions, beside); !st.ok()) return st.error();
   if (mode) {
     linking::InferKeysOptions ko;
     ko.mode = *mode;
@@ -64,7 +94,7 @@ Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::Intro
 
 Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
                                     const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
-                                    const std::string& infer_keys) {
+                                    const std::string& infer_keys, const std::string& descriptions) {
   if (tables_file.empty()) {
     if (conn_string.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
@@ -72,7 +102,7 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
     }
     auto conn = exec::Connect(conn_string);
     if (!conn) return conn.error();
-    return SchemaFromConnection(**conn, std::move(opts), use_cache, infer_keys);
+    return SchemaFromConnection(**conn, std::move(opts), use_cache, infer_keys, descriptions);
   }
   if (!infer_keys.empty()) {
     return MakeError(ErrorCode::kInvalidArgument,
@@ -86,6 +116,7 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
   auto s = catalog::LoadBenchmarkSchema(tables_file, db_id, &warnings);
   if (!s) return s.error();
   for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
+  if (Status st = ApplyDescriptions(*s, descriptions, ""); !st.ok()) return st.error();
   SchemaTarget out;
   out.schema = std::move(*s);
   return out;

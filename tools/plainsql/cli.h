@@ -29,13 +29,23 @@ struct SchemaTarget {
 /// The schema a command works on: read from CONN (through the snapshot cache) or from a tables.json entry, with
 /// warnings and progress on stderr. `infer_keys` ("" none, "add", "replace": --infer-keys) adds the keys the database
 /// does not declare, inferred from names and sampled data (cached beside the snapshot); it needs CONN.
+/// `descriptions` (--descriptions) names a data dictionary (catalog/dictionary.h) whose descriptions fill the comments
+/// and readable names the database does not declare: "auto" reads the `database_description` folder beside a SQLite
+/// file when there is one (BIRD's layout), "none" reads none, anything else is its path (an error when unreadable).
 /// As SchemaFromArgs, through a connection already open (a command that also runs queries opens one, not two: opening
 /// a SQLite database parses its whole schema).
 Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::IntrospectOptions opts, bool use_cache,
-                                          const std::string& infer_keys = "");
+                                          const std::string& infer_keys = "", const std::string& descriptions = "auto");
 Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::string& tables_file,
                                     const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
-                                    const std::string& infer_keys = "");
+                                    const std::string& infer_keys = "", const std::string& descriptions = "auto");
+
+/// Adds --descriptions PATH|none to `command`, stored in `path` (kept at "auto" when not given).
+void AddDescriptionsOption(CLI::App& command, std::string& path);
+
+/// Fills `schema` from the data dictionary `descriptions` names ("auto": `auto_path`, which may be ""; "none": none).
+/// A dictionary found by "auto" that cannot be read is a warning on stderr; one named explicitly, an error.
+Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& auto_path);
 
 /// Adds --infer-keys[=add|replace] to `command`, stored in `mode` ("" when not given).
 void AddInferKeysOption(CLI::App& command, std::string& mode);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "catalog/benchmark_schema.h"
+#include "catalog/dictionary.h"
 #include "cli.h"
 #include "eval/benchmark.h"
 #include "exec/connection.h"
@@ -49,6 +50,7 @@ LinkCommand::LinkCommand(CLI::App& app) {
   cmd_->add_option("--benchmark", benchmark_, "spider | bird | snails | custom")->capture_default_str();
   cmd_->add_option("--tables", tables_, "tables.json, for the schemas");
   cmd_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout), for cell values and schemas");
+  AddDescriptionsOption(*cmd_, descriptions_);
   cmd_->add_flag("--json", json_, "One JSON object per question: tables, columns, scores, ms");
   cmd_->add_flag(
       "--no-evidence", no_evidence_,
@@ -104,7 +106,7 @@ int LinkCommand::Run() {
 int LinkCommand::RunOne() {
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
-  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_ == "none" ? "" : infer_keys_);
+  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_ == "none" ? "" : infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
   std::string question = ArgumentOrStdin(question_);
   std::unique_ptr<retrieval::ValueIndex> values;
@@ -131,6 +133,11 @@ int LinkCommand::RunOne() {
 int LinkCommand::RunBenchmark() {
   if (tables_.empty() && db_dir_.empty()) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "with --questions, give --tables (the schemas) or --db-dir"));
+  }
+  if (descriptions_ != "auto" && descriptions_ != "none") {
+    return Fail(MakeError(ErrorCode::kInvalidArgument,
+                          "with --questions, data dictionaries are read from --db-dir (<db_id>/database_description): "
+                          "give --descriptions none or leave it out"));
   }
   auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
   if (!benchmark) return Fail(benchmark.error());
@@ -161,7 +168,8 @@ int LinkCommand::RunBenchmark() {
     if (!db) {
       std::string file = db_dir_.empty() ? "" : eval::SqliteDatabasePath(db_dir_, q.db_id);
       std::vector<std::string> notes;
-      auto opened = linking::OpenSubsetDatabase(*tables, q.db_id, file, method_, resources,
+      std::string dictionary = descriptions_ == "none" ? "" : catalog::DataDictionaryIn(db_dir_, q.db_id);
+      auto opened = linking::OpenSubsetDatabase(*tables, q.db_id, file, dictionary, method_, resources,
                                                 skalpel ? &*skalpel : nullptr, infer ? &*infer : nullptr, &notes);
       if (!opened) return Fail(opened.error());
       for (const auto& note : notes) fmt::print(stderr, "{}\n", note);

@@ -34,6 +34,7 @@ class LinkCommand {
   bool no_evidence_ = false;
   // skalpel: the LLM and the embedding model, and the distance thresholds.
   std::string llm_url_, model_, config_file_, embedding_url_, embedding_model_;
+  std::string descriptions_ = "auto";    // --descriptions: "auto", "none" or a data dictionary's path
   std::string infer_keys_ = "isolated";  // --infer-keys: "none", "add", "replace" or "isolated"
   std::optional<double> max_distance_, column_distance_;
 };

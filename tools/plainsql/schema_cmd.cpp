@@ -29,6 +29,7 @@ SchemaCommand::SchemaCommand(CLI::App& app) {
                        "Show the names of a crosswalk instead of the native ones (no views needed)");
   command_->add_option("--level", level_, "With --crosswalk: N1, N2 or N3")->capture_default_str();
   AddInferKeysOption(*command_, infer_keys_);
+  AddDescriptionsOption(*command_, descriptions_);
 }
 
 int SchemaCommand::Run() {
@@ -44,7 +45,7 @@ int SchemaCommand::Run() {
   catalog::IntrospectOptions opts;
   opts.samples = samples_;
   opts.schema_filter = schema_filter_;
-  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, !no_cache_, infer_keys_);
+  auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, !no_cache_, infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
   catalog::Schema& schema = target->schema;
   auto dialect = DialectOr(dialect_, "--dialect", target->dialect);

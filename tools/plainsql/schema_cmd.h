@@ -19,7 +19,8 @@ class SchemaCommand {
  private:
   CLI::App* command_ = nullptr;
   std::string conn_, format_ = "ddl", dialect_, schema_filter_, tables_file_, db_id_, crosswalk_file_, level_ = "N1";
-  std::string infer_keys_;  // "" (off), "add" or "replace"
+  std::string infer_keys_;             // "" (off), "add" or "replace"
+  std::string descriptions_ = "auto";  // --descriptions: "auto", "none" or a data dictionary's path
   int samples_ = 3;
   bool no_cache_ = false, tokens_ = false;
 };
