@@ -677,4 +677,22 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   return out;
 }
 
+bool WritesYearOrDate(std::string_view q) {
+  for (size_t i = 0; i < q.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(q[i]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < q.size() && std::isdigit(static_cast<unsigned char>(q[j]))) ++j;
+    const bool joined =
+        (i > 0 && (q[i - 1] == ',' || q[i - 1] == '.') && i > 1 &&
+         std::isdigit(static_cast<unsigned char>(q[i - 2]))) ||
+        (j + 1 < q.size() && (q[j] == ',' || q[j] == '.') && std::isdigit(static_cast<unsigned char>(q[j + 1])));
+    if (j - i == 4 && !joined && (q[i] == '1' || (q[i] == '2' && q[i + 1] <= '1'))) return true;
+    i = j;
+  }
+  return false;
+}
+
 }  // namespace plainsql::linking

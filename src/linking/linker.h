@@ -170,4 +170,8 @@ std::string GluedToTable(std::string_view table, std::string_view column);
 /// the words' indices in the pieces' order, or nothing. Exposed for tests.
 std::vector<size_t> ScatteredAbbreviation(std::string_view letters, const std::vector<std::string>& words);
 
+/// Whether a question writes a year: four digits from 1000 to 2199 standing alone ("1998", "the 1990s", "2014-2015",
+/// "1998/10/14"), not a part of a longer number, of "2,000" or of "3.1415". The subsetter's `dated_and_date` feature.
+bool WritesYearOrDate(std::string_view question);
+
 }  // namespace plainsql::linking

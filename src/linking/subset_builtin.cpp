@@ -68,7 +68,7 @@ const std::vector<std::string> kColumnFeatures = {
     "whole",                 // a whole phrase matched
     "related",               // through WordNet
     "overlap",               // share of its name's words in the question
-    "label_overlap",         // share of its label's and comment's words in the question (capped)
+    "label_overlap",         // share of its label's words in the question (capped)
     "value_hit",             // the question names a value stored in it
     "quoted_value",          // ... in quotes
     "primary_key",           // part of its table's primary key
@@ -99,9 +99,11 @@ const std::vector<std::string> kColumnFeatures = {
                              // one column of the schema, "name" many
     "full_name_part",        // the question has a full name and the column is a name column: 1 when its table has two
                              // (a first and a last name), 0.5 when it is the only one
-    "draft_reads",           // the built-in translator's draft reads it (0 without a database)
-    "draft_table",           // the draft reads its table
-    "draft_given",           // the translator gave a draft for the question
+    "dated_and_date",  // the question writes a year or a date ("in 1998", "1998/10/14") and the column holds dates
+                       // (a date type, or a name with "date", "year" or "time": "OpenDate", "CRT_DT" expanded)
+    "draft_reads",     // the built-in translator's draft reads it (0 without a database)
+    "draft_table",     // the draft reads its table
+    "draft_given",     // the translator gave a draft for the question
 };
 
 // A column feature's place in the vector.
@@ -112,6 +114,17 @@ size_t ColumnFeature(std::string_view name) {
 // The draft features, which WithoutDraft clears.
 const std::vector<std::string> kTableDraftFeatures = {"draft_reads", "draft_given"};
 const std::vector<std::string> kColumnDraftFeatures = {"draft_reads", "draft_table", "draft_given"};
+
+// Whether a column holds dates: a date type, or a name (or its expansion) with a date word.
+bool DateColumn(const catalog::Column& column, const std::set<std::string>& name_stems) {
+  if (column.type_class == catalog::TypeClass::kDatetime) return true;
+  static const std::set<std::string, std::less<>> kStems = {"date", "year", "time", "dt", "yr"};
+  for (const auto& s : name_stems) {
+    if (kStems.count(s)) return true;
+  }
+  const std::string lower = ToLower(column.name);
+  return lower.find("date") != std::string::npos || lower.find("year") != std::string::npos;
+}
 
 // Question words about time or age, which a date column answers ("the youngest" orders by a birth date).
 bool TimeWord(std::string_view lower) {
@@ -203,7 +216,7 @@ struct KeyArc {
 
 // A column's stems are kept once per distinct name or label (StemSets): a large schema repeats its column names.
 struct ColumnInfo {
-  uint32_t name_stems = 0, label_stems = 0;  // StemSets indexes (0: none)
+  uint32_t name_stems = 0, label_stems = 0, comment_stems = 0;  // StemSets indexes (0: none)
   bool primary = false, foreign = false;
   bool name_like = false;  // NameLikeName
 };
@@ -257,6 +270,7 @@ struct Evidence {
   std::vector<retrieval::Token> tokens;
   std::set<std::string> qstems;
   bool has_number = false, time_word = false;
+  bool dated = false;        // a year or a date is written (WritesYearOrDate)
   bool proper_noun = false;  // a capitalised word that opens no sentence and is no schema word ("Parravicini")
   bool full_name = false;    // two of them in a row ("Tyler Hewitt"): a name a first and a last name column may hold
   bool quoted_text = false;  // a quoted value with letters ('CZE')
@@ -508,11 +522,18 @@ struct BuiltinSubsetter::Impl {
         info.has_name |= info.columns[c].name_like;
         info.name_columns += info.columns[c].name_like ? 1 : 0;
         for (const auto& stem : stem_sets[info.columns[c].name_stems]) schema_stems.insert(stem);
-        if (!col.label.empty() || !col.comment.empty()) {
-          info.columns[c].label_stems = stem_sets.Of(col.label + '\x1f' + col.comment, [&](std::set<std::string>& out) {
-            TextStems(col.label, stemmer, out);
-            TextStems(col.comment, stemmer, out);
-          });
+        // The scorer reads a column's label (a readable name, as Spider's files give one) and not its comment: it was
+        // trained without comments, and a data dictionary's sentences share common words with most questions (BIRD dev:
+        // more columns kept for a lower PRe when they counted; docs/BENCHMARKS.md). Comments name tables in the first
+        // stage, weighted by how rare their words are.
+        if (!col.label.empty()) {
+          // Keys apart from names' ("region" as a label is not the name "region", whose set holds its expansion too).
+          info.columns[c].label_stems =
+              stem_sets.Of(col.label + '\x1f', [&](std::set<std::string>& out) { TextStems(col.label, stemmer, out); });
+        }
+        if (!col.comment.empty()) {
+          info.columns[c].comment_stems = stem_sets.Of(
+              '\x1f' + col.comment, [&](std::set<std::string>& out) { TextStems(col.comment, stemmer, out); });
         }
       }
       for (const auto& k : table.primary_key) {
@@ -672,7 +693,8 @@ void BuiltinSubsetter::Impl::BuildPostings() {
     add(tables[t].label_stems, 0.5);  // its comment
     for (const auto& c : tables[t].columns) {
       add_set(c.name_stems, 0.7);  // a column's name: a table is named by what it holds, a little less than by its name
-      add_set(c.label_stems, 0.4);  // a column's label or comment
+      add_set(c.label_stems, 0.4);    // a column's label
+      add_set(c.comment_stems, 0.4);  // ... or comment
     }
     for (uint32_t set : used) {
       add(stem_sets[set], set_weight[set]);
@@ -749,6 +771,7 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
   const size_t nt = tables.size();
   Evidence ev;
   ev.tokens = retrieval::Tokenize(question, stemmer);
+  ev.dated = WritesYearOrDate(question);
   size_t previous_noun = SIZE_MAX;  // the token index of the last proper noun
   for (size_t i = 0; i < ev.tokens.size(); ++i) {
     const auto& t = ev.tokens[i];
@@ -933,7 +956,8 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    ev.proper_noun && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
                    ev.quoted_text && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
                    l.distinct,
-                   ev.full_name && info.name_like ? (name_columns >= 2 ? 1.0 : 0.5) : 0.0});
+                   ev.full_name && info.name_like ? (name_columns >= 2 ? 1.0 : 0.5) : 0.0,
+                   ev.dated && DateColumn(table.columns[c], stem_sets[info.name_stems]) ? 1.0 : 0.0});
   }
 }
 

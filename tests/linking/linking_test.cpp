@@ -119,6 +119,13 @@ TEST(Linker, GluedToTableCases) {
   });
 }
 
+// Every case of data/writes_year.tsv: whether a question writes a year or a date.
+TEST(Linker, WritesYearOrDateCases) {
+  CheckCaseFile("writes_year.tsv", [](const std::string& question, const std::vector<std::string>&) {
+    return std::string(WritesYearOrDate(question) ? "yes" : "no");
+  });
+}
+
 // A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
 TEST(Linker, ScatteredAbbreviationStaysBounded) {
   // No split exists (no word has the last letter), and the pieces of the 39 others can be chosen in countless ways.
