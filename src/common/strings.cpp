@@ -104,8 +104,8 @@ std::string Windows1252ToUtf8(std::string_view s) {
   // glibc's iconv knows the code page (its five undefined bytes are refused one at a time and replaced).
   std::string out;
   iconv_t cd = iconv_open("UTF-8", "WINDOWS-1252");
-  if (cd == reinterpret_cast<iconv_t>(-1)) {
-    for (unsigned char c : s) {  // no converter: Latin-1, which differs only in 0x80-0x9F
+  if (cd == reinterpret_cast<iconv_t>(-1)) {  // NOLINT(performance-no-int-to-ptr): iconv_open's failure value
+    for (unsigned char c : s) {               // no converter: Latin-1, which differs only in 0x80-0x9F
       if (c < 0x80) {
         out.push_back(static_cast<char>(c));
       } else {
