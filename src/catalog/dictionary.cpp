@@ -16,15 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Letters and digits, lowercased: how header fields and names are compared ("Original Column Name" =
-// "original_column_name"; "Account ID" repeats "account_id").
-std::string Squash(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
-  }
-  return out;
-}
+// Header fields and names are compared by their letters and digits ("Original Column Name" = "original_column_name";
+// "Account ID" repeats "account_id").
+std::string Squash(std::string_view s) { return LowerAlnum(s); }
 
 // One line: runs of spaces become one space, line breaks "; " (a value description lists one code per line).
 std::string OneLine(std::string_view s) {

@@ -5,31 +5,6 @@
 
 namespace plainsql {
 
-std::vector<std::string> ParseCsvRecord(std::string_view line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back().push_back('"');
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        out.back().push_back(c);
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.emplace_back();
-    } else {
-      out.back().push_back(c);
-    }
-  }
-  return out;
-}
-
 std::vector<std::vector<std::string>> ParseCsv(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::vector<std::vector<std::string>> records;
@@ -69,6 +44,12 @@ std::vector<std::vector<std::string>> ParseCsv(std::string_view text) {
   }
   end_record();
   return records;
+}
+
+std::vector<std::string> ParseCsvRecord(std::string_view line) {
+  auto records = ParseCsv(line);
+  if (records.empty()) return {std::string()};  // an empty line: one empty field
+  return std::move(records[0]);
 }
 
 std::string CsvField(std::string_view s) {

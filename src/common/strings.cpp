@@ -73,6 +73,14 @@ std::string ReplaceAll(std::string_view s, std::string_view from, std::string_vi
   return out;
 }
 
+std::string LowerAlnum(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
+  }
+  return out;
+}
+
 size_t Utf8Width(std::string_view s) {
   size_t n = 0;
   for (unsigned char c : s) {

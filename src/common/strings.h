@@ -17,6 +17,9 @@ std::vector<std::string> Split(std::string_view s, char sep);
 std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 /// Replaces every occurrence of `from` (non-empty) by `to`.
 std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to);
+/// The lower-case ASCII letters and digits of `s`, everything else dropped ("NumGE1500" -> "numge1500",
+/// "Original Column Name" -> "originalcolumnname"): names compared without their separators.
+std::string LowerAlnum(std::string_view s);
 /// Number of Unicode code points in a UTF-8 string (bytes that are not continuation bytes), for column alignment.
 size_t Utf8Width(std::string_view s);
 /// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).

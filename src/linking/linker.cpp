@@ -21,13 +21,7 @@ using retrieval::IsStopWord;
 namespace {
 
 // A name's lower-case letters and digits, its separators dropped ("NumGE1500" -> "numge1500").
-std::string Squashed(std::string_view name) {
-  std::string out;
-  for (unsigned char ch : name) {
-    if (std::isalnum(ch)) out.push_back(static_cast<char>(std::tolower(ch)));
-  }
-  return out;
-}
+std::string Squashed(std::string_view name) { return LowerAlnum(name); }
 
 // Whether `word` is all digits.
 bool IsNumeral(std::string_view word) {
