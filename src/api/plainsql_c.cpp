@@ -77,12 +77,8 @@ plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p)
   db->schema = std::move(loaded->schema);
   // A data dictionary beside a SQLite file (BIRD's database_description), read as `plainsql ask` reads it; one that
   // cannot be read is left out (the CLI warns; this API has no channel for warnings).
-  if (db->conn->engine() == plainsql::exec::Engine::kSqlite) {
-    auto info = plainsql::exec::ParseConnectionString(db->conn->identity());
-    std::string dir = info ? plainsql::catalog::DataDictionaryBeside(info->target) : std::string();
-    if (!dir.empty()) {
-      if (auto dictionary = plainsql::catalog::DataDictionary::Read(dir)) dictionary->Apply(db->schema);
-    }
+  if (std::string dir = plainsql::catalog::DataDictionaryBeside(*db->conn); !dir.empty()) {
+    (void)plainsql::catalog::ApplyDataDictionary(dir, db->schema);
   }
   auto generators = plainsql::pipeline::MakeGenerators(db->config, *db->conn, db->schema);
   if (!generators) return Fail(db, generators.error());

@@ -16,10 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Header fields and names are compared by their letters and digits ("Original Column Name" = "original_column_name";
-// "Account ID" repeats "account_id").
-std::string Squash(std::string_view s) { return LowerAlnum(s); }
-
 // One line: runs of spaces become one space, line breaks "; " (a value description lists one code per line).
 std::string OneLine(std::string_view s) {
   std::string out;
@@ -53,9 +49,11 @@ struct Fields {
   std::optional<size_t> table, column, label, description, values;
 };
 
+// Header fields and names are compared by their letters and digits (LowerAlnum: "Original Column Name" =
+// "original_column_name"; "Account ID" repeats "account_id").
 Fields ReadHeader(const std::vector<std::string>& header) {
   std::map<std::string, size_t> at;
-  for (size_t i = 0; i < header.size(); ++i) at.emplace(Squash(header[i]), i);
+  for (size_t i = 0; i < header.size(); ++i) at.emplace(LowerAlnum(header[i]), i);
   auto find = [&](std::initializer_list<const char*> names) -> std::optional<size_t> {
     for (const char* n : names) {
       auto it = at.find(n);
@@ -66,7 +64,7 @@ Fields ReadHeader(const std::vector<std::string>& header) {
   Fields f;
   f.table = find({"table", "tablename"});
   f.column = find({"originalcolumnname", "column", "columnname"});
-  if (f.column && header.size() > *f.column && Squash(header[*f.column]) == "originalcolumnname") {
+  if (f.column && header.size() > *f.column && LowerAlnum(header[*f.column]) == "originalcolumnname") {
     f.label = find({"columnname", "label"});
   } else {
     f.label = find({"label", "readablename"});
@@ -83,10 +81,10 @@ std::string Field(const std::vector<std::string>& row, std::optional<size_t> at)
 ColumnNote NoteOf(const std::string& column, const std::string& label, const std::string& description,
                   const std::string& values) {
   ColumnNote note;
-  const std::string name = Squash(column);
-  if (!label.empty() && Squash(label) != name) note.label = OneLine(label);
+  const std::string name = LowerAlnum(column);
+  if (!label.empty() && LowerAlnum(label) != name) note.label = OneLine(label);
   std::string d = OneLine(description);
-  if (Squash(d) == name || (!note.label.empty() && Squash(d) == Squash(note.label))) d.clear();
+  if (LowerAlnum(d) == name || (!note.label.empty() && LowerAlnum(d) == LowerAlnum(note.label))) d.clear();
   std::string v = OneLine(values);
   if (!d.empty() && !v.empty()) d += (d.back() == '.' ? " " : ". ");
   note.description = Cut(d + v, DataDictionary::kMaxDescriptionBytes);
@@ -184,6 +182,18 @@ std::string DataDictionaryBeside(const std::string& sqlite_file) {
   std::error_code ec;
   fs::path dir = fs::path(sqlite_file).parent_path() / "database_description";
   return fs::is_directory(dir, ec) ? dir.string() : "";
+}
+
+std::string DataDictionaryBeside(const exec::Connection& conn) {
+  if (conn.engine() != exec::Engine::kSqlite) return "";
+  auto info = exec::ParseConnectionString(conn.identity());  // "sqlite:" and the absolute path
+  return info ? DataDictionaryBeside(info->target) : "";
+}
+
+Result<size_t> ApplyDataDictionary(const std::string& path, Schema& schema) {
+  auto dictionary = DataDictionary::Read(path);
+  if (!dictionary) return dictionary.error();
+  return dictionary->Apply(schema);
 }
 
 std::string DataDictionaryIn(const std::string& db_dir, const std::string& db_id) {

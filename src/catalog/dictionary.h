@@ -9,6 +9,7 @@
 
 #include "catalog/schema.h"
 #include "common/status.h"
+#include "exec/connection.h"
 
 namespace plainsql::catalog {
 
@@ -51,7 +52,13 @@ class DataDictionary {
 /// BIRD's layout: the `database_description` folder beside a SQLite file, when there is one ("" otherwise).
 std::string DataDictionaryBeside(const std::string& sqlite_file);
 
-/// The same for a database of a benchmark folder: `<db_dir>/<db_id>/database_description` ("" when absent).
+/// The same for an open connection: a SQLite database's file ("" for PostgreSQL).
+std::string DataDictionaryBeside(const exec::Connection& conn);
+
+/// Reads the dictionary at `path` (DataDictionary::Read) and applies it to `schema`: the number of columns described.
+Result<size_t> ApplyDataDictionary(const std::string& path, Schema& schema);
+
+/// BIRD's layout in a benchmark folder: `<db_dir>/<db_id>/database_description` ("" when absent).
 std::string DataDictionaryIn(const std::string& db_dir, const std::string& db_id);
 
 }  // namespace plainsql::catalog

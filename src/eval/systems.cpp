@@ -92,9 +92,7 @@ Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
   if (!schema) return schema.error();
   // A data dictionary beside the database (BIRD's database_description) is shown to the model as a user's would be.
   if (std::string dir = catalog::DataDictionaryBeside(path); !dir.empty()) {
-    auto dictionary = catalog::DataDictionary::Read(dir);
-    if (!dictionary) return dictionary.error();
-    dictionary->Apply(*schema);
+    if (auto applied = catalog::ApplyDataDictionary(dir, *schema); !applied) return applied.error();
   }
   if (infer_keys_) {
     linking::InferKeysOptions ko;

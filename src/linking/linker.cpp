@@ -679,10 +679,10 @@ bool WritesYearOrDate(std::string_view q) {
     }
     size_t j = i;
     while (j < q.size() && std::isdigit(static_cast<unsigned char>(q[j]))) ++j;
+    auto separator = [&](size_t k) { return q[k] == ',' || q[k] == '.'; };
+    auto digit = [&](size_t k) { return std::isdigit(static_cast<unsigned char>(q[k])) != 0; };
     const bool joined =
-        (i > 0 && (q[i - 1] == ',' || q[i - 1] == '.') && i > 1 &&
-         std::isdigit(static_cast<unsigned char>(q[i - 2]))) ||
-        (j + 1 < q.size() && (q[j] == ',' || q[j] == '.') && std::isdigit(static_cast<unsigned char>(q[j + 1])));
+        (i > 1 && separator(i - 1) && digit(i - 2)) || (j + 1 < q.size() && separator(j) && digit(j + 1));
     if (j - i == 4 && !joined && (q[i] == '1' || (q[i] == '2' && q[i + 1] <= '1'))) return true;
     i = j;
   }

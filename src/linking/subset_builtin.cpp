@@ -219,6 +219,7 @@ struct ColumnInfo {
   uint32_t name_stems = 0, label_stems = 0, comment_stems = 0;  // StemSets indexes (0: none)
   bool primary = false, foreign = false;
   bool name_like = false;  // NameLikeName
+  bool date = false;       // DateColumn
 };
 
 struct LinkTable {
@@ -522,6 +523,7 @@ struct BuiltinSubsetter::Impl {
         info.has_name |= info.columns[c].name_like;
         info.name_columns += info.columns[c].name_like ? 1 : 0;
         for (const auto& stem : stem_sets[info.columns[c].name_stems]) schema_stems.insert(stem);
+        info.columns[c].date = DateColumn(col, stem_sets[info.columns[c].name_stems]);
         // The scorer reads a column's label (a readable name, as Spider's files give one) and not its comment: it was
         // trained without comments, and a data dictionary's sentences share common words with most questions (BIRD dev:
         // more columns kept for a lower PRe when they counted; docs/BENCHMARKS.md). Comments name tables in the first
@@ -957,7 +959,7 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    ev.quoted_text && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
                    l.distinct,
                    ev.full_name && info.name_like ? (name_columns >= 2 ? 1.0 : 0.5) : 0.0,
-                   ev.dated && DateColumn(table.columns[c], stem_sets[info.name_stems]) ? 1.0 : 0.0});
+                   ev.dated && info.date ? 1.0 : 0.0});
   }
 }
 

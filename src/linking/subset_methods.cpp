@@ -193,9 +193,7 @@ Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
     db->schema = std::move(*s);
   }
   if (!dictionary.empty()) {
-    auto d = catalog::DataDictionary::Read(dictionary);
-    if (!d) return d.error();
-    d->Apply(db->schema);
+    if (auto applied = catalog::ApplyDataDictionary(dictionary, db->schema); !applied) return applied.error();
   }
   if (infer_keys) {
     KeyInferenceResult inferred;

@@ -69,6 +69,13 @@ TEST(DataDictionary, OneFileWithATableField) {
   EXPECT_EQ(s.tables[0].columns[1].comment, "How often statements are issued");
   EXPECT_EQ(s.tables[1].columns[2].comment, "Region of the district");
   EXPECT_EQ(s.tables[1].comment, "");
+  // Read and applied in one call, as the commands do.
+  Schema again = Bank();
+  auto applied = ApplyDataDictionary(kData + "dictionary.csv", again);
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  EXPECT_EQ(*applied, 2u);
+  EXPECT_EQ(again.tables[0].columns[1].comment, "How often statements are issued");
+  EXPECT_FALSE(ApplyDataDictionary(kData + "no_such.csv", again).ok());
 }
 
 TEST(DataDictionary, LongDescriptionsAreCutAtACharacterBoundary) {

@@ -37,13 +37,11 @@ Status ApplyDescriptions(catalog::Schema& schema, const std::string& description
   const bool automatic = descriptions == "auto";
   const std::string path = automatic ? auto_path : descriptions;
   if (path.empty()) return Status::Ok();
-  auto dictionary = catalog::DataDictionary::Read(path);
-  if (!dictionary) {
-    if (!automatic) return dictionary.error();
-    fmt::print(stderr, "plainsql: warning: data dictionary not read: {}\n", dictionary.error().message);
-    return Status::Ok();
+  auto applied = catalog::ApplyDataDictionary(path, schema);
+  if (!applied) {
+    if (!automatic) return applied.error();
+    fmt::print(stderr, "plainsql: warning: data dictionary not read: {}\n", applied.error().message);
   }
-  dictionary->Apply(schema);
   return Status::Ok();
 }
 
@@ -76,11 +74,7 @@ Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::Intro
   cache.enabled = use_cache;
   auto loaded = catalog::LoadSchema(conn, opts, cache);
   if (!loaded) return loaded.error();
-  std::string beside;
-  if (conn.engine() == exec::Engine::kSqlite) {
-    auto info = exec::ParseConnectionString(conn.identity());  // "sqlite:" and the absolute path
-    if (info) beside = catalog::DataDictionaryBeside(info->target);
-  }
+  const std::string beside = catalog::DataDictionaryBeside(conn);
   if (Status st = ApplyDescriptions(loaded->schema, descriptions, beside); !st.ok()) return st.error();
   if (mode) {
     linking::InferKeysOptions ko;
