@@ -52,8 +52,9 @@ std::unique_ptr<LexiconDatabase> OpenForLexicon(const std::string& db_dir, const
                                                      resources.wordnet.get(), nullptr, &kNoLexicon);
   for (const auto& e : db->index->Elements()) {
     const std::string key = ToLower(e.column.empty() ? e.table : e.table + "." + e.column);
-    for (const auto& phrase : e.phrases) {
-      for (const auto& stem : phrase) {
+    for (size_t p = 0; p < e.phrases.size(); ++p) {
+      if (linking::IsSynonymPhrase(e, p)) continue;  // WordNet's words, not the schema's
+      for (const auto& stem : e.phrases[p]) {
         db->vocabulary.insert(stem);
         db->stems[key].insert(stem);
       }

@@ -36,7 +36,7 @@ void MaskCues(Reading& r) {
     // "room number of the offices": "number" ends a name the linker matched whole, no "number of" count.
     const bool ends_name = r.tokens[i].lower == "number" && i > 0 &&
                            std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
-                             return m.whole && !m.related && m.begin + 1 == i && m.end == i + 1;
+                             return m.whole && m.begin + 1 == i && m.end == i + 1;
                            });
     if (IsCue(r.tokens, i) && !ends_name) r.used[i] = true;
   }

@@ -101,6 +101,32 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
   return out;
 }
 
+// A name's other names as WordNet has them (WordNet::NounSynonyms of its words and of its expansion's): "forename" and
+// "given name" for first_name, "family name" and "surname" for last_name, "postcode" for zip_code. Left out: a single
+// word that is one of the name's own words ("number" is a lemma of phone_number's synset), a one-word name's one-word
+// synonyms (SchemaIndex's alternatives relate those), and a synonym holding all of the name's words ("industrial
+// plant"). Weighted as a synonym alternative is, and matched whole only (Link).
+void AddSynonymPhrases(const std::string& name, const std::string& expansion, const WordNet& wordnet, Stemmer& stemmer,
+                       std::vector<std::vector<std::string>>& phrases, std::vector<double>& weights) {
+  for (const std::string* source : {&name, &expansion}) {
+    std::vector<std::string> words;
+    for (auto w : naturalness::SplitWords(*source)) words.push_back(ToLower(w));
+    for (const auto& synonym : wordnet.NounSynonyms(words)) {
+      auto has = [&](const std::string& w) { return std::find(synonym.begin(), synonym.end(), w) != synonym.end(); };
+      if (synonym.size() == 1 &&
+          (words.size() == 1 || std::find(words.begin(), words.end(), synonym[0]) != words.end())) {
+        continue;
+      }
+      if (std::all_of(words.begin(), words.end(), has)) continue;  // "industrial plant" for plant says no more
+      std::vector<std::string_view> views(synonym.begin(), synonym.end());
+      std::vector<std::string> stems = Stems(views, stemmer);
+      if (std::find(phrases.begin(), phrases.end(), stems) != phrases.end()) continue;
+      phrases.push_back(std::move(stems));
+      weights.push_back(kSynonymPhraseWeight);
+    }
+  }
+}
+
 }  // namespace
 
 std::string GluedToTable(std::string_view table, std::string_view column) {
@@ -145,6 +171,9 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     auto [it, fresh] = (given ? missing : d.names).try_emplace(name);
     if (fresh) {
       it->second.phrases = Phrases(name, stemmer, expander, it->second.weights, &it->second.expansion);
+      if (wordnet) {
+        AddSynonymPhrases(name, it->second.expansion, *wordnet, stemmer, it->second.phrases, it->second.weights);
+      }
       if (wordnet && !given) {
         for (auto w : naturalness::SplitWords(name)) words.insert(ToLower(w));
         for (auto w : naturalness::SplitWords(it->second.expansion)) words.insert(ToLower(w));
@@ -198,8 +227,12 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
     if (!seen.insert(name).second) continue;
     distinct.push_back(name);
-    // A yes/no column's added phrase has only words of the name's phrases; a glued column's is added above.
-    for (const auto& p : elements_[e].phrases) vocabulary_.insert(p.begin(), p.end());
+    // A yes/no column's added phrase has only words of the name's phrases; a glued column's is added above. A WordNet
+    // synonym's words are no schema words: "family" keeps its own relations though "family name" names last_name.
+    const auto& el = elements_[e];
+    for (size_t p = 0; p < el.phrases.size(); ++p) {
+      if (!IsSynonymPhrase(el, p)) vocabulary_.insert(el.phrases[p].begin(), el.phrases[p].end());
+    }
   }
   // Names with a word that is no dictionary word for the expander (see CrypticLetters), and those words' stems.
   std::unordered_set<std::string_view> cryptic_names;
@@ -304,7 +337,7 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 3;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 4;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {
@@ -580,6 +613,8 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
+      // A WordNet synonym of the name is matched whole only ("plant life" is one of plant's: "life" names no plant).
+      if (IsSynonymPhrase(elements[e], pi)) continue;
       // Two words in the other order ("claim amount" for "amount_claimed"), a little below the written order.
       if (m == 2) {
         for (size_t k = 0; k + 2 <= content.size(); ++k) {

@@ -40,6 +40,14 @@ struct SchemaElement {
   std::vector<double> weights;                    // per phrase: 1, or 0.9 when function words were dropped from it
 };
 
+/// The weight of a phrase that is a WordNet synonym of a name ("forename" and "given name" for first_name), added
+/// after the name's own phrases. A synonym's words are no schema words: not SchemaIndex's vocabulary, not what the
+/// lexicon learns a question word stands for.
+inline constexpr double kSynonymPhraseWeight = 0.85;
+inline bool IsSynonymPhrase(const SchemaElement& e, size_t phrase) {
+  return phrase < e.weights.size() && e.weights[phrase] == kSynonymPhraseWeight;
+}
+
 class Lexicon;
 
 /// A question word that stands for a schema word through WordNet ("vocalist" for "singer") or the learned lexicon.

@@ -157,6 +157,31 @@ bool WordNet::Knows(std::string_view word) const {
   return false;
 }
 
+std::vector<std::vector<std::string>> WordNet::NounSynonyms(const std::vector<std::string>& words) const {
+  std::vector<std::vector<std::string>> out;
+  if (words.empty() || words.size() > 3) return out;
+  std::string lemma;
+  for (const auto& w : words) {
+    if (!SingleWord(w)) return out;
+    lemma += (lemma.empty() ? "" : "_") + w;
+  }
+  const std::vector<long> offsets = Offsets(*PartOf('n'), lemma);
+  Synset syn;
+  if (offsets.empty() || !ReadSynset('n', offsets[0], syn)) return out;
+  for (const auto& w : syn.words) {
+    if (w == lemma) continue;
+    std::vector<std::string> parts;
+    for (size_t b = 0; b <= w.size();) {
+      const size_t e = std::min(w.find_first_of("_-", b), w.size());
+      parts.push_back(w.substr(b, e - b));
+      b = e + 1;
+    }
+    const bool letters = std::all_of(parts.begin(), parts.end(), [](const std::string& p) { return SingleWord(p); });
+    if (letters && std::find(out.begin(), out.end(), parts) == out.end()) out.push_back(std::move(parts));
+  }
+  return out;
+}
+
 std::vector<RelatedWord> WordNet::Related(std::string_view word_in) const {
   std::string word(word_in);
   if (!Knows(word)) {

@@ -32,6 +32,12 @@ class WordNet {
   /// sense ("singer" → "sing"). Multi-word lemmas are left out. Empty when WordNet does not know the word.
   std::vector<RelatedWord> Related(std::string_view word) const;
 
+  /// The other lemmas of the most frequent noun sense of a name of one to three words (lower case; "first name" is
+  /// looked up as WordNet's "first_name"), each as its words: "first name" → {"given", "name"}, {"forename"}; "surname"
+  /// → {"family", "name"}, {"last", "name"}, {"cognomen"}. Only lemmas of letters (a multi-word one split at '_' and
+  /// '-'). Empty when WordNet has no such noun.
+  std::vector<std::vector<std::string>> NounSynonyms(const std::vector<std::string>& words) const;
+
   /// Whether WordNet has `word` (lower case) as a lemma of any part of speech.
   bool Knows(std::string_view word) const;
 

@@ -456,6 +456,27 @@ TEST(Linker, SynonymsAndHypernymsThroughWordNet) {
   // A word the schema has is never replaced by a synonym.
   EXPECT_TRUE(related.AlternativesFor(st.Stem("singer")).empty());
   EXPECT_FALSE(related.AlternativesFor(st.Stem("musicians")).empty());
+  // A name's WordNet synonyms name it whole ("forename" for first_name), below a match as written; their words are no
+  // schema words ("family", of last_name's "family name", still stands for household).
+  catalog::Schema people;
+  people.tables.push_back({});
+  people.tables.back().name = "household";
+  people.tables.push_back({});
+  people.tables[1].name = "people";
+  for (const char* c : {"first_name", "last_name"}) {
+    people.tables[1].columns.push_back({});
+    people.tables[1].columns.back().name = c;
+  }
+  SchemaIndex pi(people, st, nullptr, wn->get());
+  auto forename = Link(pi, Tokenize("the forename of each person", st));
+  ASSERT_FALSE(forename.empty());
+  EXPECT_EQ(pi.Elements()[forename[0].element].column, "first_name");
+  EXPECT_TRUE(forename[0].whole);
+  EXPECT_LT(forename[0].score, 1.0);
+  auto family = Link(pi, Tokenize("their family name", st));
+  ASSERT_FALSE(family.empty());
+  EXPECT_EQ(pi.Elements()[family[0].element].column, "last_name");
+  EXPECT_FALSE(pi.AlternativesFor(st.Stem("family")).empty());
   // Two words in the other order.
   catalog::Schema claims;
   claims.tables.push_back({});

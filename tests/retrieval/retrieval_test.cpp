@@ -80,6 +80,16 @@ TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
   EXPECT_TRUE((*wn)->Knows("stadium"));
   EXPECT_FALSE((*wn)->Knows("zzqx"));
   EXPECT_TRUE((*wn)->Related("zzqx").empty());
+  // A name's other names: a multi-word lemma looked up whole, its synset's lemmas split into words.
+  using Words = std::vector<std::string>;
+  auto first_name = (*wn)->NounSynonyms({"first", "name"});
+  EXPECT_NE(std::find(first_name.begin(), first_name.end(), Words{"forename"}), first_name.end());
+  EXPECT_NE(std::find(first_name.begin(), first_name.end(), Words{"given", "name"}), first_name.end());
+  EXPECT_EQ(std::find(first_name.begin(), first_name.end(), Words{"first", "name"}), first_name.end());  // not itself
+  auto surname = (*wn)->NounSynonyms({"surname"});
+  EXPECT_NE(std::find(surname.begin(), surname.end(), Words{"last", "name"}), surname.end());
+  EXPECT_TRUE((*wn)->NounSynonyms({"zzqx", "name"}).empty());
+  EXPECT_TRUE((*wn)->NounSynonyms({"a", "b", "c", "d"}).empty());  // four words: not looked up
   auto missing = WordNet::Open("/nonexistent/wordnet");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
