@@ -19,7 +19,10 @@
 // schema keeps the largest share). With --merged-every N the cut for a schema alone is also held to --merged-cap (0.15)
 // on the held-out databases merged into one schema of about 1,300 columns, and counts its perfect recall there too
 // (Spider train has no schema larger than a few dozen columns); tried, not the default (docs/BENCHMARKS.md, eighth
-// part). Each database is opened with its SQLite file, so every question has the built-in translator's draft and the
+// part). With --wide-every N every Nth training question is also fitted, without a database, on a copy of its database
+// whose most read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider
+// train has no table wider than 42 columns); tried, not the default (docs/BENCHMARKS.md, twelfth part). Each database
+// is opened with its SQLite file, so every question has the built-in translator's draft and the
 // cell values as evidence; each training question is also fitted as if no database were at hand (no draft, no cell
 // values) and with the values but no draft, so the one model serves a schema alone as well, and the held-out score is
 // printed both ways. Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
@@ -35,6 +38,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 
 #include "catalog/benchmark_schema.h"
@@ -47,6 +51,8 @@
 #include "eval/metrics.h"
 #include "linking/subset_builtin.h"
 #include "linking/subset_methods.h"
+#include "naturalness/identifier.h"
+#include "retrieval/text.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
 
@@ -329,6 +335,95 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
   return best;
 }
 
+// A training database with one table widened by columns borrowed from the other training databases, and its
+// questions' features on it without a database: Spider train's widest table has a few dozen columns, a user's may have
+// hundreds (an ERP's documents), and a model fitted on narrow tables alone extrapolates a width it never saw (a refit
+// kept most of a 160-column table). The borrowed columns are never gold, and none carries a word of the database's
+// questions: they teach the model what width alone does to a column with no evidence, not new name matches.
+struct WideCopy {
+  std::unique_ptr<plainsql::catalog::Schema> schema;
+  std::unique_ptr<BuiltinSubsetter> subsetter;
+  std::vector<std::pair<QuestionFeatures, const Example*>> questions;
+};
+
+std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
+                                 const std::vector<Example>& examples,
+                                 const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
+                                 size_t every) {
+  // The pool: every training database's columns (name and type), in a fixed order.
+  std::vector<const plainsql::catalog::Column*> pool;
+  for (const auto& [id, db] : dbs) {
+    if (HeldOut(id)) continue;
+    for (const auto& t : db->schema.tables) {
+      for (const auto& c : t.columns) pool.push_back(&c);
+    }
+  }
+  std::map<std::string, std::vector<const Example*>> by_db;
+  for (const auto& e : examples) {
+    if (!e.held_out) by_db[e.db_id].push_back(&e);
+  }
+  const std::vector<size_t> widths = {64, 128, 192};
+  plainsql::retrieval::Stemmer stemmer;
+  std::vector<WideCopy> out;
+  for (const auto& [id, questions] : by_db) {
+    const auto& schema = dbs.at(id)->schema;
+    // The table its questions read most, so that gold columns sit among the borrowed ones.
+    std::map<std::string, size_t> reads;
+    std::set<std::string> stems;  // of the words of its questions
+    for (const Example* e : questions) {
+      for (const auto& g : e->gold) {
+        if (g.find('.') == std::string::npos) ++reads[g];
+      }
+      for (const auto& token : plainsql::retrieval::Tokenize(e->question, stemmer)) stems.insert(token.stem);
+    }
+    size_t widened = 0;
+    for (size_t t = 0, best = 0; t < schema.tables.size(); ++t) {
+      const size_t n = reads[plainsql::ToLower(schema.tables[t].name)];
+      if (n > best) best = n, widened = t;
+    }
+    WideCopy copy;
+    copy.schema = std::make_unique<plainsql::catalog::Schema>(schema);
+    auto& table = copy.schema->tables[widened];
+    if (table.columns.empty()) continue;
+    std::set<std::string> names;
+    for (const auto& c : table.columns) names.insert(plainsql::ToLower(c.name));
+    const size_t own_columns = table.columns.size();
+    const uint64_t h = plainsql::Hash64(id);
+    const size_t width = widths[h % widths.size()];
+    for (size_t k = 0; k < pool.size() && table.columns.size() < width; ++k) {
+      const auto& c = *pool[(h / widths.size() + k * 7919) % pool.size()];
+      bool clean = names.insert(plainsql::ToLower(c.name)).second;
+      for (const auto w : plainsql::naturalness::SplitWords(c.name)) {
+        clean &= stems.count(stemmer.Stem(plainsql::ToLower(w))) == 0;
+      }
+      if (!clean) continue;
+      plainsql::catalog::Column borrowed;
+      borrowed.name = c.name;
+      borrowed.type = c.type;
+      borrowed.type_class = c.type_class;
+      table.columns.push_back(std::move(borrowed));
+    }
+    // The table's own columns spread among the borrowed ones, in their order (the first stays first): appended, the
+    // borrowed ones would teach that a late place in a wide table is never read.
+    std::vector<bool> own(table.columns.size(), false);
+    std::fill(own.begin() + 1, own.begin() + static_cast<std::ptrdiff_t>(own_columns), true);
+    std::mt19937_64 random(h);
+    std::shuffle(own.begin() + 1, own.end(), random);
+    std::vector<plainsql::catalog::Column> spread;
+    size_t next_own = 1, next_borrowed = own_columns;
+    spread.push_back(std::move(table.columns[0]));
+    for (size_t k = 1; k < own.size(); ++k)
+      spread.push_back(std::move(table.columns[own[k] ? next_own++ : next_borrowed++]));
+    table.columns = std::move(spread);
+    copy.subsetter = std::make_unique<BuiltinSubsetter>(*copy.schema, resources, nullptr);
+    for (size_t q = 0; q < questions.size(); q += every) {
+      copy.questions.emplace_back(copy.subsetter->Features(questions[q]->question, false), questions[q]);
+    }
+    out.push_back(std::move(copy));
+  }
+  return out;
+}
+
 // What the models are fitted on, from the questions of the databases not held out: each question with its draft,
 // without a database, and with the values but no draft.
 struct FitData {
@@ -341,12 +436,35 @@ struct FitData {
 
 FitData CollectFitData(const std::vector<Example>& examples,
                        std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
-                       bool plain_copies, bool trees) {
+                       const std::vector<WideCopy>& wide, bool plain_copies, bool trees) {
   FitData d;
   auto widen = [](std::vector<std::pair<double, double>>& ranges, const std::vector<double>& x) {
     if (ranges.empty()) ranges.assign(x.size(), {HUGE_VAL, -HUGE_VAL});
     for (size_t i = 0; i < x.size(); ++i) {
       ranges[i] = {std::min(ranges[i].first, x[i]), std::max(ranges[i].second, x[i])};
+    }
+  };
+  // One question's rows over one schema.
+  auto add = [&](const plainsql::catalog::Schema& schema, const QuestionFeatures& f,
+                 const std::set<std::string>& gold) {
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      const std::string table = plainsql::ToLower(schema.tables[t].name);
+      const bool table_gold = gold.count(table) > 0;
+      d.trows.Add(f.tables[t], table_gold);
+      widen(d.table_ranges, f.tables[t]);
+      if (trees) {
+        d.table_rows.push_back(f.tables[t]);
+        d.table_labels.push_back(table_gold ? 1 : 0);
+      }
+      for (size_t k = 0; k < schema.tables[t].columns.size(); ++k) {
+        const bool column_gold = gold.count(table + "." + plainsql::ToLower(schema.tables[t].columns[k].name)) > 0;
+        d.crows.Add(f.columns[t][k], column_gold);
+        widen(d.column_ranges, f.columns[t][k]);
+        if (trees) {
+          d.column_rows.push_back(f.columns[t][k]);
+          d.column_labels.push_back(column_gold ? 1 : 0);
+        }
+      }
     }
   };
   for (const auto& e : examples) {
@@ -360,26 +478,11 @@ FitData CollectFitData(const std::vector<Example>& examples,
     for (const QuestionFeatures* f :
          std::initializer_list<const QuestionFeatures*>{&e.features, &e.plain, &values_only}) {
       if (f != &e.features && !plain_copies) continue;
-      for (size_t t = 0; t < schema.tables.size(); ++t) {
-        const std::string table = plainsql::ToLower(schema.tables[t].name);
-        const bool table_gold = e.gold.count(table) > 0;
-        d.trows.Add(f->tables[t], table_gold);
-        widen(d.table_ranges, f->tables[t]);
-        if (trees) {
-          d.table_rows.push_back(f->tables[t]);
-          d.table_labels.push_back(table_gold ? 1 : 0);
-        }
-        for (size_t k = 0; k < schema.tables[t].columns.size(); ++k) {
-          const bool gold = e.gold.count(table + "." + plainsql::ToLower(schema.tables[t].columns[k].name)) > 0;
-          d.crows.Add(f->columns[t][k], gold);
-          widen(d.column_ranges, f->columns[t][k]);
-          if (trees) {
-            d.column_rows.push_back(f->columns[t][k]);
-            d.column_labels.push_back(gold ? 1 : 0);
-          }
-        }
-      }
+      add(schema, *f, e.gold);
     }
+  }
+  for (const auto& copy : wide) {
+    for (const auto& [f, e] : copy.questions) add(*copy.schema, f, e->gold);
   }
   return d;
 }
@@ -499,7 +602,7 @@ int main(int argc, char** argv) {
   // questions (PRe 0.962 / 0.925 against 0.963 / 0.927): few Spider train tables are isolated.
   std::string weights, infer_keys = "none", learner = "trees";
   plainsql::BoostingOptions boosting;
-  size_t merged_every = 0;
+  size_t merged_every = 0, wide_every = 0;
   double merged_cap = 0.15;
   app.add_option("--questions", questions, "Spider train.json");
   app.add_option("--tables", tables_file, "tables.json");
@@ -528,6 +631,10 @@ int main(int argc, char** argv) {
   app.add_option("--merged-every", merged_every,
                  "The cut for a schema alone is also held to --merged-cap on the held-out databases merged into one "
                  "schema, asked every Nth held-out question (0: not)")
+      ->capture_default_str();
+  app.add_option("--wide-every", wide_every,
+                 "Also fit every Nth training question, without a database, on a copy of its database whose most read "
+                 "table is widened to 64-192 columns by columns borrowed from the other training databases (0: not)")
       ->capture_default_str();
   app.add_option("--merged-cap", merged_cap, "The mean proportion the merged schema's subsets must keep under")
       ->capture_default_str();
@@ -594,7 +701,16 @@ int main(int argc, char** argv) {
   }
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  const FitData data = CollectFitData(examples, dbs, plain_copies, learner == "trees");
+  std::vector<WideCopy> wide;
+  if (wide_every > 0) {
+    auto t1 = std::chrono::steady_clock::now();
+    wide = WideCopies(dbs, examples, *resources, wide_every);
+    size_t n = 0;
+    for (const auto& copy : wide) n += copy.questions.size();
+    fmt::print(stderr, "{} training databases with a widened table, {} questions asked of them ({:.1f} s)\n",
+               wide.size(), n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+  }
+  const FitData data = CollectFitData(examples, dbs, wide, plain_copies, learner == "trees");
   const Rows &trows = data.trows, &crows = data.crows;
   fmt::print(stderr, "fitting on {} table and {} column examples\n", trows.x.size(), crows.x.size());
   SubsetModel model;
