@@ -114,7 +114,8 @@ struct Choices {
 struct BuiltReading {
   sql::Query query;
   std::string sql;
-  std::string note;  // "" for the first reading; else what makes it another reading
+  std::string note;           // "" for the first reading; else what makes it another reading
+  bool counted_once = false;  // a count over a join as count(DISTINCT subject key): see the build pass
 };
 
 /// What the translator knows about the database, for every pass.

@@ -132,7 +132,14 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
     Set(f, "link_varied", 1.0);
     Set(f, "link_gap", r.choices.link_gap);
   }
+  if (rank < r.built.size()) Set(f, "counted_once", r.built[rank].counted_once ? 1.0 : 0.0);
   return f;
+}
+
+void SetShapeFeatures(ReadingFeatureVector& f, const Shape& shape, const ShapePrediction& prediction) {
+  const auto [fit, worst] = ShapeAgreement(shape, prediction);
+  Set(f, "shape_fit", fit);
+  Set(f, "shape_worst", worst);
 }
 
 void SetResultFeatures(ReadingFeatureVector& f, const exec::ResultSet* result) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "builtin/shape.h"
 #include "common/status.h"
 #include "exec/value.h"
 
@@ -17,7 +18,7 @@ namespace plainsql::builtin {
 struct Reading;
 
 /// The features, in order: what a reading found and built (from the reading), then what running it gave.
-inline constexpr std::array<std::string_view, 48> kReadingFeatures = {
+inline constexpr std::array<std::string_view, 49> kReadingFeatures = {
     "coverage",              // share of the question's content words the reading accounts for
     "unlinked",              // log(1 + content words nothing accounts for)
     "rank",                  // the build pass's order of this candidate (0: as read, 1: the other reading of a pair)
@@ -60,6 +61,7 @@ inline constexpr std::array<std::string_view, 48> kReadingFeatures = {
     "skeleton",              // a skeleton of solved questions filled with the question's material (skeleton.h)
     "skeleton_unused",       // tables and columns of the material the filled skeleton does not read
     "skeleton_count",        // log(1 + solved questions with that skeleton)
+    "counted_once",          // the main reading's count over a join as count(DISTINCT subject key) (build pass)
     "fails",                 // running it failed
     "empty",                 // it ran and returned no rows
     "one_row",               // exactly one row
@@ -86,6 +88,9 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank);
 /// The rows of a result the features count: a reading is run with at most this many (kReadingRunLimits), and a result
 /// read with a higher cap (training) is counted the same way.
 inline constexpr size_t kResultRowsSeen = 1'000;
+
+/// Sets the features that read the shape model's prediction (shape_fit, shape_worst) for a reading of shape `shape`.
+void SetShapeFeatures(ReadingFeatureVector& f, const Shape& shape, const ShapePrediction& prediction);
 
 /// Sets the result features: `result` is null when running the candidate failed.
 void SetResultFeatures(ReadingFeatureVector& f, const exec::ResultSet* result);

@@ -82,9 +82,7 @@ void SetOutOfFoldShapeFeatures(Collected& data, const std::vector<int>& fold_of,
       auto it = predicted.find(row.question);
       if (it == predicted.end())
         it = predicted.emplace(row.question, model.Predict(data.masked_words[row.question])).first;
-      const auto [fit, worst] = ShapeAgreement(row.shape, it->second);
-      row.features[ReadingFeatureIndex("shape_fit")] = fit;
-      row.features[ReadingFeatureIndex("shape_worst")] = worst;
+      SetShapeFeatures(row.features, row.shape, it->second);
     }
   }
 }

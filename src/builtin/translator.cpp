@@ -218,9 +218,7 @@ std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<Translator
 void SetShapeFeatures(std::vector<TranslatorCandidate>& candidates, const ShapePrediction& prediction) {
   for (auto& c : candidates) {
     if (!c.query) continue;
-    const auto [fit, worst] = ShapeAgreement(ShapeOf(*c.query), prediction);
-    c.features[ReadingFeatureIndex("shape_fit")] = fit;
-    c.features[ReadingFeatureIndex("shape_worst")] = worst;
+    SetShapeFeatures(c.features, ShapeOf(*c.query), prediction);
   }
 }
 

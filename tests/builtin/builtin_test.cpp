@@ -336,5 +336,34 @@ TEST(Translator, OtherSelectListsAndTheScorersFeatures) {
   }
 }
 
+// "How many departments offer courses?": the join to the courses repeats a department per course; the reading that
+// counts each department once is built beside the count of rows, and the shipped scorer puts it first.
+TEST(Translator, CountsEachSubjectOnce) {
+  test::TempDir dir;
+  const std::string path = dir.File("courses.db");
+  test::MakeSqliteDb(
+      path,
+      "CREATE TABLE department (dept_name TEXT PRIMARY KEY, building TEXT);"
+      "INSERT INTO department VALUES ('Biology', 'Watson'), ('Physics', 'Taylor'), ('History', 'Painter');"
+      "CREATE TABLE course (course_id INTEGER PRIMARY KEY, title TEXT,"
+      " dept_name TEXT REFERENCES department (dept_name));"
+      "INSERT INTO course VALUES (1, 'Genetics', 'Biology'), (2, 'Cells', 'Biology'), (3, 'Optics', 'Physics');");
+  auto f = OpenFixture(path);
+  ASSERT_TRUE(f);
+  auto t = f->translator->Translate("How many departments offer courses?", f->conn->dialect(), Parts().stemmer);
+  const auto once = std::find_if(t.candidates.begin(), t.candidates.end(), [](const TranslatorCandidate& c) {
+    return c.features[ReadingFeatureIndex("counted_once")] == 1;
+  });
+  ASSERT_NE(once, t.candidates.end());
+  EXPECT_NE(once->sql.find("count(DISTINCT T1.dept_name)"), std::string::npos) << once->sql;
+  RunCandidates(t.candidates, *f->conn, {}, kRankedCandidates);
+  RankCandidates(t.candidates, ReadingScorer::Builtin(), kRankedCandidates);
+  EXPECT_EQ(t.candidates.front().features[ReadingFeatureIndex("counted_once")], 1) << t.candidates.front().sql;
+  auto rs = f->conn->Query(t.candidates.front().sql, {});
+  ASSERT_TRUE(rs);
+  ASSERT_EQ(rs->rows.size(), 1u);
+  EXPECT_EQ(rs->rows[0][0].ToString(), "2");
+}
+
 }  // namespace
 }  // namespace plainsql::builtin
