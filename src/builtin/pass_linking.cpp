@@ -163,14 +163,40 @@ std::vector<retrieval::Token> ExpandCoordinatedNames(const std::vector<retrieval
   return out;
 }
 
+namespace {
+
+// "the employee named Nancy Edwards", "a song called 'Money'": a word that introduces the value after it names no
+// column.
+void MaskValueIntroducers(Reading& r) {
+  for (size_t i = 0; i + 1 < r.tokens.size(); ++i) {
+    if (!IsWord(r.tokens[i], "named") && !IsWord(r.tokens[i], "called") && !IsWord(r.tokens[i], "titled")) continue;
+    const bool value_next =
+        r.tokens[i + 1].kind == TokenKind::kQuoted ||
+        std::any_of(r.values.begin(), r.values.end(), [&](const retrieval::ValueMatch& v) { return v.begin == i + 1; });
+    if (value_next) r.used[i] = true;
+  }
+}
+
+}  // namespace
+
 void LinkSchema(Reading& r) {
   PreferNamedTables(r);
+  MaskValueIntroducers(r);
   for (const auto& m : r.links) {
     if (!Free(r, m)) continue;
     // A partial match only stands in for a column when nothing better names that word.
     if (!CanMention(m)) continue;  // (boosted partial links pass)
     r.mentions.push_back({m.element, m.begin, m.end, m.whole, m.score});
     for (size_t i = m.begin; i < m.end; ++i) r.used[i] = true;
+    // "the title, phone number and hire date": "number" after a column named whole ends its name (phone), rather than
+    // linking on its own. ("the phone number of X": "number of" is a count cue, marked before; the grouping pass
+    // reads it as the end of the column's name there.)
+    const size_t next = m.end;
+    if (m.whole && !r.ctx.index.Elements()[m.element].column.empty() && next < r.tokens.size() && !r.used[next] &&
+        (IsWord(r.tokens[next], "number") || IsWord(r.tokens[next], "numbers"))) {
+      r.mentions.back().end = next + 1;
+      r.used[next] = true;
+    }
   }
   std::sort(r.mentions.begin(), r.mentions.end(), [](const Mention& a, const Mention& b) { return a.begin < b.begin; });
   const std::vector<OtherLink> others = OtherLinks(r);

@@ -23,6 +23,32 @@ namespace {
 // A name's lower-case letters and digits, its separators dropped ("NumGE1500" -> "numge1500").
 std::string Squashed(std::string_view name) { return LowerAlnum(name); }
 
+// A word in British spelling and its American form: -our / -or, -ise / -ize, -isation / -ization, -yse / -yze, -tre /
+// -ter, -ogue / -og, -ence / -ense (both written as the American form, then compared).
+bool SpellingVariants(std::string_view a, std::string_view b) {
+  auto american = [](std::string w) {
+    static const std::pair<std::string_view, std::string_view> kInside[] = {
+        {"our", "or"}, {"isation", "ization"}, {"ise", "ize"}, {"yse", "yze"}};
+    for (const auto& [from, to] : kInside) {
+      if (const size_t at = w.find(from); at != std::string::npos && at > 0) w.replace(at, from.size(), to);
+    }
+    static const std::pair<std::string_view, std::string_view> kEnds[] = {{"tre", "ter"}, {"ogue", "og"}, {"ence", "ense"}};
+    for (const auto& [from, to] : kEnds) {
+      if (w.size() > from.size() + 2 && w.ends_with(from)) w.replace(w.size() - from.size(), from.size(), to);
+    }
+    return w;
+  };
+  return a != b && a.size() > 3 && b.size() > 3 && american(std::string(a)) == american(std::string(b));
+}
+
+// Whether "and" or "or" stands between tokens `from` and `to`.
+bool SpansConjunction(const std::vector<Token>& tokens, size_t from, size_t to) {
+  for (size_t i = from + 1; i < to; ++i) {
+    if (tokens[i].lower == "and" || tokens[i].lower == "or") return true;
+  }
+  return false;
+}
+
 // Whether `word` is all digits.
 bool IsNumeral(std::string_view word) {
   return !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char ch) { return std::isdigit(ch); });
@@ -324,6 +350,8 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
       std::string stem = stemmer.Stem(r.word);
       if (stem == schema_stem || vocabulary_.count(stem) || IsStopWord(r.word)) continue;
       double weight = r.relation == Relation::kSynonym ? 0.85 : r.relation == Relation::kDerived ? 0.75 : 0.7;
+      // The same word in the other spelling ("colour" for "color") is the word as written.
+      if (r.relation == Relation::kSynonym && SpellingVariants(w, ToLower(r.word))) weight = 1.0;
       auto& alts = related_[stem];
       auto it =
           std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
@@ -337,7 +365,7 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 4;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 5;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {
@@ -607,6 +635,9 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       for (size_t k = 0; k + m <= content.size(); ++k) {
         double least = 1.0;
         for (size_t j = 0; j < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+        // Over "and" / "or" only as written ("course authors and tutors"): "forename and surname" are two names,
+        // not "first name" read through two related words.
+        if (least > 0 && least < 1.0 && m > 1 && SpansConjunction(tokens, content[k], content[k + m - 1])) least = 0;
         if (least > 0) {
           // Longer phrases are more specific: two whole words outrank one, even one preferred for its table.
           double score = (1.0 + 0.35 * static_cast<double>(m - 1)) * least * pw;
@@ -682,7 +713,15 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   if (options.identifiers) {
     for (size_t i = 0; i < tokens.size(); ++i) {
       if (tokens[i].kind != TokenKind::kWord) continue;
-      const auto* written = index.WrittenAs(Squashed(tokens[i].text));
+      const std::string squashed = Squashed(tokens[i].text);
+      const auto* written = index.WrittenAs(squashed);
+      // ... or in the plural ("bodybuilders" for body_builder).
+      if (!written && squashed.size() > 4 && squashed.ends_with("ies")) {
+        written = index.WrittenAs(squashed.substr(0, squashed.size() - 3) + "y");
+      }
+      if (!written && squashed.size() > 3 && squashed.back() == 's') {
+        written = index.WrittenAs(squashed.substr(0, squashed.size() - 1));
+      }
       if (!written) continue;
       const double score = 1.0 + 0.35 * static_cast<double>(written->first - 1);
       for (uint32_t e : written->second) out.push_back({e, i, i + 1, score, true, false});

@@ -111,7 +111,14 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
       if (n == 1 && IsStopWord(tokens[b].lower)) continue;
       std::string key;
       for (size_t i = b; i < b + n; ++i) key += (i == b ? "" : " ") + ToLower(tokens[i].text);
-      emit(key, b, b + n, false);
+      if (emit(key, b, b + n, false)) continue;
+      // A possessive ends the value as written without it ("Astrid Gruber's email": 'Gruber'); a stored value
+      // that keeps its "'s" ("McDonald's") matched as written above.
+      const Token& last = tokens[b + n - 1];
+      if (last.kind == TokenKind::kWord && last.lower.size() < last.text.size()) {
+        key.resize(key.size() - (last.text.size() - last.lower.size()));
+        emit(key, b, b + n, false);
+      }
     }
   }
   // A capitalized plural inside the question names a value stored in the singular ("the Professors in building NEB":
