@@ -32,7 +32,8 @@ bool SpellingVariants(std::string_view a, std::string_view b) {
     for (const auto& [from, to] : kInside) {
       if (const size_t at = w.find(from); at != std::string::npos && at > 0) w.replace(at, from.size(), to);
     }
-    static const std::pair<std::string_view, std::string_view> kEnds[] = {{"tre", "ter"}, {"ogue", "og"}, {"ence", "ense"}};
+    static const std::pair<std::string_view, std::string_view> kEnds[] = {
+        {"tre", "ter"}, {"ogue", "og"}, {"ence", "ense"}};
     for (const auto& [from, to] : kEnds) {
       if (w.size() > from.size() + 2 && w.ends_with(from)) w.replace(w.size() - from.size(), from.size(), to);
     }
