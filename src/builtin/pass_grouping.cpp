@@ -196,11 +196,20 @@ void ArgMax(Reading& r) {
   r.aggregate_cues.clear();
 }
 
-// The subject's column named right after "different" / "distinct" / "unique" and not used by a condition, if any.
+// The subject's column named right after "different" / "distinct" / "unique" (or after the subject's own name: "how
+// many different captain ranks") and not used by a condition, if any.
 std::optional<ColumnRef> DifferentColumn(Reading& r) {
   for (size_t i = 0; i + 1 < r.tokens.size(); ++i) {
     if (!IsDistinctWord(r.tokens[i].lower)) continue;
-    auto c = ColumnAt(r, i + 1);
+    size_t at = i + 1;
+    for (const Mention& m : r.mentions) {
+      const auto& el = ElementOf(r, m);
+      if (m.begin == at && el.column.empty() && EqualsIgnoreCase(el.table, r.subject) && m.end < r.tokens.size()) {
+        at = m.end;
+        break;
+      }
+    }
+    auto c = ColumnAt(r, at);
     if (!c || !EqualsIgnoreCase(c->table, r.subject)) continue;
     if (std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) { return f.col == *c; })) continue;
     // Not a key ("distinct projects" of AssignedTo.Project count the projects), nor the column that names its own
