@@ -243,6 +243,20 @@ void QuotedNameByParts(Reading& r, size_t i) {
   }
 }
 
+// Whether every used token of [b, e) is used by a mention weaker than a whole name written out (an abbreviation, a
+// WordNet relative, a part of a name), and at least one is.
+bool OnlyWeakLinks(const Reading& r, size_t b, size_t e) {
+  bool any = false;
+  for (size_t i = b; i < e; ++i) {
+    if (!r.used[i]) continue;
+    const auto m =
+        std::find_if(r.mentions.begin(), r.mentions.end(), [i](const Mention& x) { return x.begin <= i && i < x.end; });
+    if (m == r.mentions.end() || (m->whole && m->score >= 1.0)) return false;
+    any = true;
+  }
+  return any;
+}
+
 }  // namespace
 
 void MatchValues(Reading& r) {
@@ -257,8 +271,13 @@ void MatchValues(Reading& r) {
     bool clash = false;
     for (size_t i = b; i < e; ++i) clash = clash || r.used[i];
     const retrieval::ValueMatch* best = ValueHolder(r, b, e);
-    // A word that is both a column name and a value counts as a value only when quoted or capitalised.
-    if (!best || (clash && !best->quoted && !std::isupper(static_cast<unsigned char>(r.tokens[b].text[0])))) continue;
+    // A word that is both a column name and a value counts as a value only when quoted or capitalised, or when what
+    // links it is weaker than a name written out: a word read as an abbreviation or a relative ("yes" for the "y" of
+    // yCard, 'yes' stored in decision) is the value as written.
+    if (!best || (clash && !best->quoted && !std::isupper(static_cast<unsigned char>(r.tokens[b].text[0])) &&
+                  !OnlyWeakLinks(r, b, e))) {
+      continue;
+    }
     if (clash) {
       size_t from = b, to = e;  // structured bindings cannot be captured before C++20 in clang
       std::erase_if(r.mentions, [from, to](const Mention& m) { return m.begin < to && from < m.end; });
