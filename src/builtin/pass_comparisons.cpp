@@ -128,6 +128,25 @@ void CompareDate(Reading& r, const Comparison& c) {
   r.filters.push_back({*col, c.op, {Literal::Kind::kString, c.value, {}}, high, c.cue});
 }
 
+// Nothing names the compared column, nor a quantity ("younger than 30" names an age): the subject's one column of
+// quantities, when it has exactly one besides its keys ("colleges that have more than 15000 students": enr). Not when
+// the schema is named right after the number ("at least 3 pieces of equipment" counts rows of something else).
+std::optional<ColumnRef> OnlyQuantityOfSubject(const Reading& r, size_t number) {
+  constexpr size_t kReach = 3;
+  const bool named_after = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+    return m.begin > number && m.begin <= number + kReach;
+  });
+  const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
+  if (t == nullptr || named_after) return std::nullopt;
+  std::optional<ColumnRef> only;
+  for (const auto& c : t->columns) {
+    if (IsKeyColumn(*t, c.name) || !HoldsQuantities(r.ctx, {t->name, c.name})) continue;
+    if (only) return std::nullopt;
+    only = ColumnRef{t->name, c.name};
+  }
+  return only;
+}
+
 // A number: the column the adjective or the unit after the number names, else the numeric column named nearest;
 // "held between 2009 and 2011", "before 2010": else a year.
 void CompareNumber(Reading& r, const Comparison& c) {
@@ -137,6 +156,7 @@ void CompareNumber(Reading& r, const Comparison& c) {
   if (!col && !hint.empty()) col = NumericNear(r, c.cue, "");
   bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
   if (!col && year_like) col = NumericNear(r, c.cue, "year");
+  if (!col && hint.empty()) col = OnlyQuantityOfSubject(r, c.number);
   if (!col) {
     r.notes.push_back(fmt::format("no numeric column for '{}'", r.tokens[c.cue].text));
     return;
