@@ -17,6 +17,7 @@
 namespace plainsql::linking {
 
 using retrieval::IsStopWord;
+using retrieval::SingularCandidates;
 
 namespace {
 
@@ -717,11 +718,9 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       const std::string squashed = Squashed(tokens[i].text);
       const auto* written = index.WrittenAs(squashed);
       // ... or in the plural ("bodybuilders" for body_builder).
-      if (!written && squashed.size() > 4 && squashed.ends_with("ies")) {
-        written = index.WrittenAs(squashed.substr(0, squashed.size() - 3) + "y");
-      }
-      if (!written && squashed.size() > 3 && squashed.back() == 's') {
-        written = index.WrittenAs(squashed.substr(0, squashed.size() - 1));
+      for (const std::string& singular : SingularCandidates(squashed)) {
+        if (written) break;
+        written = index.WrittenAs(singular);
       }
       if (!written) continue;
       const double score = 1.0 + 0.35 * static_cast<double>(written->first - 1);

@@ -119,6 +119,14 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
   return out;
 }
 
+std::vector<std::string> SingularCandidates(std::string_view w) {
+  std::vector<std::string> out;
+  if (w.ends_with("ies") && w.size() > 4) out.push_back(std::string(w.substr(0, w.size() - 3)) + "y");
+  if (w.ends_with("es") && w.size() > 3) out.emplace_back(w.substr(0, w.size() - 2));
+  if (w.ends_with("s") && w.size() > 2) out.emplace_back(w.substr(0, w.size() - 1));
+  return out;
+}
+
 bool IsStopWord(std::string_view w) {
   static constexpr std::array<std::string_view, 60> kStop = {
       "a",     "an",    "the",   "of",    "in",   "on",    "at",   "to",     "for",  "from",  "by",    "with",

@@ -41,4 +41,8 @@ std::vector<Token> Tokenize(std::string_view question, Stemmer& stemmer);
 /// Function words that carry no schema meaning ("the", "of", "what", "is", …).
 bool IsStopWord(std::string_view lower);
 
+/// The singulars a lower-case plural may have, likeliest first: "countries" → "country", "classes" → "class" then
+/// "classe", "songs" → "song"; none for a word not ending in "s".
+std::vector<std::string> SingularCandidates(std::string_view lower);
+
 }  // namespace plainsql::retrieval

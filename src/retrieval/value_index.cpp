@@ -129,10 +129,9 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
         !std::isupper(static_cast<unsigned char>(w[0])) || w.back() != 's') {
       continue;
     }
-    const std::string lower = ToLower(w);
-    if (lower.ends_with("ies") && emit(lower.substr(0, lower.size() - 3) + "y", i, i + 1, false)) continue;
-    if (lower.ends_with("es") && emit(lower.substr(0, lower.size() - 2), i, i + 1, false)) continue;
-    emit(lower.substr(0, lower.size() - 1), i, i + 1, false);
+    for (const std::string& singular : SingularCandidates(ToLower(w))) {
+      if (emit(singular, i, i + 1, false)) break;
+    }
   }
   return out;
 }

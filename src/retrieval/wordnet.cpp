@@ -16,6 +16,7 @@
 
 #include "common/file.h"
 #include "common/strings.h"
+#include "retrieval/text.h"
 
 namespace plainsql::retrieval {
 
@@ -186,11 +187,7 @@ std::vector<RelatedWord> WordNet::Related(std::string_view word_in) const {
   std::string word(word_in);
   if (!Knows(word)) {
     // A plural schema word ("songs", "countries", "classes") as its singular.
-    std::vector<std::string> tries;
-    if (word.ends_with("ies") && word.size() > 4) tries.push_back(word.substr(0, word.size() - 3) + "y");
-    if (word.ends_with("es") && word.size() > 3) tries.push_back(word.substr(0, word.size() - 2));
-    if (word.ends_with("s") && word.size() > 2) tries.push_back(word.substr(0, word.size() - 1));
-    for (const auto& t : tries) {
+    for (const auto& t : SingularCandidates(word)) {
       if (Knows(t)) {
         word = t;
         break;
