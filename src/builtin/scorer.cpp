@@ -132,7 +132,12 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
     Set(f, "link_varied", 1.0);
     Set(f, "link_gap", r.choices.link_gap);
   }
-  if (rank < r.built.size()) Set(f, "counted_once", r.built[rank].counted_once ? 1.0 : 0.0);
+  if (rank < r.built.size()) {
+    const BuiltReading& b = r.built[rank];
+    Set(f, "counted_once", b.counted_once ? 1.0 : 0.0);
+    const bool listed_once = b.query.body.kind == sql::QueryBodyKind::kSelect && b.query.body.select.distinct;
+    Set(f, "listed_once", listed_once && !r.intent.distinct ? 1.0 : 0.0);
+  }
   return f;
 }
 

@@ -18,7 +18,7 @@ namespace plainsql::builtin {
 struct Reading;
 
 /// The features, in order: what a reading found and built (from the reading), then what running it gave.
-inline constexpr std::array<std::string_view, 49> kReadingFeatures = {
+inline constexpr std::array<std::string_view, 50> kReadingFeatures = {
     "coverage",              // share of the question's content words the reading accounts for
     "unlinked",              // log(1 + content words nothing accounts for)
     "rank",                  // the build pass's order of this candidate (0: as read, 1: the other reading of a pair)
@@ -62,6 +62,7 @@ inline constexpr std::array<std::string_view, 49> kReadingFeatures = {
     "skeleton_unused",       // tables and columns of the material the filled skeleton does not read
     "skeleton_count",        // log(1 + solved questions with that skeleton)
     "counted_once",          // the main reading's count over a join as count(DISTINCT subject key) (build pass)
+    "listed_once",           // a list that repeats through a join shown with DISTINCT, no cue asking (build pass)
     "fails",                 // running it failed
     "empty",                 // it ran and returned no rows
     "one_row",               // exactly one row

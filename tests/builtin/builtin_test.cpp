@@ -365,5 +365,34 @@ TEST(Translator, CountsEachSubjectOnce) {
   EXPECT_EQ(rs->rows[0][0].ToString(), "2");
 }
 
+TEST(Translator, ListsEachReferredRowOnce) {
+  test::TempDir dir;
+  const std::string path = dir.File("ratings.db");
+  test::MakeSqliteDb(path,
+                     "CREATE TABLE reviewer (rid INTEGER PRIMARY KEY, name TEXT);"
+                     "INSERT INTO reviewer VALUES (1, 'Sarah Martinez'), (2, 'Daniel Lewis'), (3, 'Chris Jackson');"
+                     "CREATE TABLE movie (mid INTEGER PRIMARY KEY, title TEXT, director TEXT);"
+                     "INSERT INTO movie VALUES (10, 'Titanic', 'James Cameron'), (11, 'Avatar', 'James Cameron');"
+                     "CREATE TABLE rating (rid INTEGER REFERENCES reviewer (rid), mid INTEGER REFERENCES movie (mid),"
+                     " stars INTEGER);"
+                     "INSERT INTO rating VALUES (1, 10, 4), (1, 10, 5), (2, 10, 3), (3, 11, 2);");
+  auto f = OpenFixture(path);
+  ASSERT_TRUE(f);
+  const auto listed_once = [](const TranslatorCandidate& c) {
+    return c.features[ReadingFeatureIndex("listed_once")] == 1;
+  };
+  auto t = f->translator->Translate("Find the names of all reviewers who rated Titanic.", f->conn->dialect(),
+                                    Parts().stemmer);
+  const auto once = std::find_if(t.candidates.begin(), t.candidates.end(), listed_once);
+  ASSERT_NE(once, t.candidates.end());
+  EXPECT_NE(once->sql.find("SELECT DISTINCT"), std::string::npos) << once->sql;
+  auto rs = f->conn->Query(once->sql, {});
+  ASSERT_TRUE(rs);
+  EXPECT_EQ(rs->rows.size(), 2u);  // Sarah Martinez rated it twice
+  // A list of the rows that refer (each rating's stars) repeats nothing through the join: no second reading.
+  auto stars = f->translator->Translate("List the stars of ratings of Titanic.", f->conn->dialect(), Parts().stemmer);
+  EXPECT_TRUE(std::none_of(stars.candidates.begin(), stars.candidates.end(), listed_once));
+}
+
 }  // namespace
 }  // namespace plainsql::builtin
