@@ -304,6 +304,31 @@ void SuperlativeRange(const std::vector<Token>& t, Intent& in) {
   }
 }
 
+// "sorted by the budget from large to small", "ordered from the highest to the lowest", "from low to high": the two
+// ends of "from … to …", both words of the order_ranges list in opposite directions, give the ordering's direction;
+// they are neither superlatives (one row) nor values. (SuperlativeRange reads two superlatives with a column named;
+// this also reads plain adjectives, and needs no column: the ordering may be by what is shown or counted.)
+void OrderRange(const std::vector<Token>& t, Intent& in) {
+  static const words::WordMap kEnds = words::Pairs("order_ranges");
+  const auto skip_the = [&](size_t k, int step) {
+    while (k < t.size() && t[k].lower == "the") k = step > 0 ? k + 1 : (k == 0 ? t.size() : k - 1);
+    return k;
+  };
+  for (size_t i = 2; i + 1 < t.size(); ++i) {
+    if (t[i].lower != "to") continue;
+    const size_t x = skip_the(i - 1, -1), y = skip_the(i + 1, 1);
+    if (x >= t.size() || y >= t.size() || x == 0) continue;
+    const size_t from = skip_the(x - 1, -1);
+    if (from >= t.size() || t[from].lower != "from") continue;
+    const auto a = kEnds.find(t[x].lower), b = kEnds.find(t[y].lower);
+    if (a == kEnds.end() || b == kEnds.end() || a->second == b->second) continue;
+    if (!in.order_descending) in.order_descending = a->second == "desc";
+    in.order_range.insert(in.order_range.end(), {x, i, y});
+    std::erase_if(in.superlatives, [&](const Superlative& s) { return s.token == x || s.token == y; });
+    return;
+  }
+}
+
 }  // namespace
 
 bool IsDistinctWord(std::string_view word) { return word == "different" || word == "distinct" || word == "unique"; }
@@ -312,6 +337,7 @@ Intent ReadIntent(const std::vector<Token>& t) {
   Intent in;
   ReadWordCues(t, in);
   SuperlativeRange(t, in);
+  OrderRange(t, in);
   ListedSuperlatives(t, in);
   SuperlativesPerGroup(in);
   ReadNumberComparisons(t, in);

@@ -53,6 +53,7 @@ struct Intent {
   std::vector<Superlative> superlatives;
   std::vector<Comparison> comparisons;
   std::vector<size_t> negations;  // "not", "no", "never", "without", "n't"
+  std::vector<size_t> order_range;  // "from large to small": the tokens that give the ordering's direction
   bool distinct = false;          // "different", "distinct", "unique"
 };
 
