@@ -52,9 +52,9 @@ struct Intent {
   std::optional<size_t> limit_token;     // the limit's number
   std::vector<Superlative> superlatives;
   std::vector<Comparison> comparisons;
-  std::vector<size_t> negations;  // "not", "no", "never", "without", "n't"
+  std::vector<size_t> negations;    // "not", "no", "never", "without", "n't"
   std::vector<size_t> order_range;  // "from large to small": the tokens that give the ordering's direction
-  bool distinct = false;          // "different", "distinct", "unique"
+  bool distinct = false;            // "different", "distinct", "unique"
 };
 
 Intent ReadIntent(const std::vector<Token>& tokens);

@@ -41,7 +41,7 @@ void MaskCues(Reading& r) {
     if (IsCue(r.tokens, i) && !ends_name) r.used[i] = true;
   }
   for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
-  for (const size_t k : r.intent.order_range) r.used[k] = true;  // "from large to small"
+  for (const size_t k : r.intent.order_range) r.used[k] = true;    // "from large to small"
   if (r.intent.limit_token) r.used[*r.intent.limit_token] = true;  // "the 2 oldest": no value of a column
   // "order all gas station locations by the opening year": the verb before "by" orders, it names no column.
   if (r.intent.order_verb) r.used[*r.intent.order_verb] = true;
