@@ -350,7 +350,10 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
     std::string schema_stem = stemmer.Stem(w);
     for (const auto& r : wordnet.Related(w)) {
       std::string stem = stemmer.Stem(r.word);
-      if (stem == schema_stem || vocabulary_.count(stem) || IsStopWord(r.word)) continue;
+      // A word the schema writes names what it names, except as the more general word for a schema word ("name" for a
+      // title: WordNet's hypernym of "title"), which the linker weighs below any name written out.
+      const bool general = r.relation == Relation::kHypernym;
+      if (stem == schema_stem || (vocabulary_.count(stem) && !general) || IsStopWord(r.word)) continue;
       double weight = r.relation == Relation::kSynonym ? 0.85 : r.relation == Relation::kDerived ? 0.75 : 0.7;
       // The same word in the other spelling ("colour" for "color") is the word as written.
       if (r.relation == Relation::kSynonym && SpellingVariants(w, ToLower(r.word))) weight = 1.0;
@@ -367,7 +370,7 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 5;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 6;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {

@@ -394,5 +394,27 @@ TEST(Translator, ListsEachReferredRowOnce) {
   EXPECT_TRUE(std::none_of(stars.candidates.begin(), stars.candidates.end(), listed_once));
 }
 
+TEST(Translator, NameOfATitledTable) {
+  test::TempDir dir;
+  const std::string path = dir.File("films.db");
+  test::MakeSqliteDb(path,
+                     "CREATE TABLE reviewer (rid INTEGER PRIMARY KEY, name TEXT);"
+                     "CREATE TABLE movie (mid INTEGER PRIMARY KEY, title TEXT, year INTEGER);"
+                     "CREATE TABLE rating (rid INTEGER REFERENCES reviewer (rid), mid INTEGER REFERENCES movie (mid),"
+                     " stars INTEGER);"
+                     "INSERT INTO reviewer VALUES (1, 'Sarah Martinez'), (2, 'Daniel Lewis');"
+                     "INSERT INTO movie VALUES (10, 'Titanic', 1997), (11, 'Avatar', 2009);"
+                     "INSERT INTO rating VALUES (1, 10, 4), (2, 11, 3);");
+  auto f = OpenFixture(path);
+  ASSERT_TRUE(f);
+  // "name" links the movie's title too (WordNet: "name" is the more general word for "title"), though the reviewer
+  // table has a name column; the scorer ranks the title first.
+  auto t = f->translator->Translate("What is the name of the most recent movie?", f->conn->dialect(), Parts().stemmer);
+  RunCandidates(t.candidates, *f->conn, {}, kRankedCandidates);
+  RankCandidates(t.candidates, ReadingScorer::Builtin(), kRankedCandidates);
+  ASSERT_FALSE(t.candidates.empty());
+  EXPECT_EQ(t.candidates.front().sql, "SELECT title FROM movie ORDER BY year DESC LIMIT 1");
+}
+
 }  // namespace
 }  // namespace plainsql::builtin
