@@ -65,6 +65,22 @@ void ReadSuperlative(Reading& r) {
   std::string word = ToLower(s.word);
   bool counts = word == "most" || word == "fewest" || word == "least";
   auto next_column = ColumnAt(r, s.token + 1);
+  // "the largest number of representatives", "the smallest number of faculty members": as "the most" / "the fewest",
+  // unless what follows "number of" is a quantity ("the highest number of total credits" orders by the credits).
+  if (!counts && s.token + 2 < r.tokens.size() && r.tokens[s.token + 1].lower == "number" &&
+      r.tokens[s.token + 2].lower == "of") {
+    size_t k = s.token + 3;
+    while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+    const auto named = k < r.tokens.size() ? ColumnAt(r, k) : std::nullopt;
+    r.used[s.token + 1] = r.used[s.token + 2] = true;
+    if (named && HoldsQuantities(r.ctx, *named)) {
+      next_column = named;
+      MarkMention(r, k);
+    } else {
+      counts = true;
+      next_column.reset();
+    }
+  }
   static const words::WordSet kFrequent = words::List("frequency_words");
   if (counts && s.token + 1 < r.tokens.size() && kFrequent.count(r.tokens[s.token + 1].lower)) {
     r.used[s.token + 1] = true;
