@@ -243,6 +243,38 @@ void QuotedNameByParts(Reading& r, size_t i) {
   }
 }
 
+// "the airport named London "Heathrow"", "the building "6862 Kaitlyn Knolls"" (stored with a suite number): a quoted
+// string no value equals whole, but values of a column contain, is a LIKE on that column; of a table the question
+// names first, else the column with the most such values.
+void QuotedPartOfValue(Reading& r, size_t i) {
+  const std::vector<retrieval::ValueMatch> found = r.ctx.values->Containing(r.tokens[i].text);
+  struct Held {
+    ColumnRef col;
+    size_t values = 0;
+    bool named = false;
+  };
+  std::vector<Held> held;
+  for (const auto& v : found) {
+    auto it = std::find_if(held.begin(), held.end(), [&](const Held& h) {
+      return EqualsIgnoreCase(h.col.table, v.table) && EqualsIgnoreCase(h.col.column, v.column);
+    });
+    if (it == held.end()) {
+      held.push_back({{v.table, v.column}, 0, r.linked_tables.count(ToLower(v.table)) > 0});
+      it = held.end() - 1;
+    }
+    ++it->values;
+  }
+  if (held.empty()) return;
+  const Held& best = *std::max_element(held.begin(), held.end(), [](const Held& a, const Held& b) {
+    return std::make_pair(a.named, a.values) < std::make_pair(b.named, b.values);
+  });
+  const std::string like = "%" + r.tokens[i].text + "%";
+  r.filters.push_back({best.col, "LIKE", {Literal::Kind::kString, like, {}}, {}, i});
+  r.used[i] = true;
+  r.notes.push_back(
+      fmt::format("part of values in {}.{}: LIKE {}", best.col.table, best.col.column, QuoteForNote(like)));
+}
+
 // Whether every used token of [b, e) is used by a mention weaker than a whole name written out (an abbreviation, a
 // WordNet relative, a part of a name), and at least one is.
 bool OnlyWeakLinks(const Reading& r, size_t b, size_t e) {
@@ -288,7 +320,9 @@ void MatchValues(Reading& r) {
   }
   if (!r.ctx.values) return;
   for (size_t i = 0; i < r.tokens.size(); ++i) {
-    if (r.tokens[i].kind == TokenKind::kQuoted && !r.used[i] && !spans.count({i, i + 1})) QuotedNameByParts(r, i);
+    if (r.tokens[i].kind != TokenKind::kQuoted || r.used[i] || spans.count({i, i + 1})) continue;
+    QuotedNameByParts(r, i);
+    if (!r.used[i]) QuotedPartOfValue(r, i);
   }
   CodedValues(r);
 }

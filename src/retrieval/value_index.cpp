@@ -82,6 +82,21 @@ Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Sche
   return index;
 }
 
+std::vector<ValueMatch> ValueIndex::Containing(std::string_view text, size_t limit) const {
+  std::vector<ValueMatch> out;
+  if (text.size() < 3) return out;
+  const std::string needle = ToLower(text);
+  // A scan of the distinct values (a few hundred thousand at most): asked only for a quoted string no value equals.
+  for (const auto& [lower, where] : by_lower_) {
+    if (lower.size() == needle.size() || lower.find(needle) == std::string::npos) continue;
+    for (const auto& w : where) {
+      if (out.size() >= limit) return out;
+      out.push_back({w.table, w.column, w.value, 0, 0, true});
+    }
+  }
+  return out;
+}
+
 bool ValueIndex::HoldsNumbers(std::string_view table, std::string_view column) const {
   return numeric_text_.count(ColumnKey(table, column)) > 0;
 }

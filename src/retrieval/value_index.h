@@ -40,6 +40,11 @@ class ValueIndex {
   /// ignoring case. Longer matches first; a span covered by a longer match is not reported again.
   std::vector<ValueMatch> Match(const std::vector<Token>& tokens) const;
 
+  /// The stored values that contain `text` (ignoring case) without being equal to it, at most `limit`, in the order of
+  /// the values: for a quoted part of a value ("London "Heathrow"", "6862 Kaitlyn Knolls" of a longer address). Empty
+  /// for a text under three characters.
+  std::vector<ValueMatch> Containing(std::string_view text, size_t limit = 50) const;
+
   /// Whether `table`.`column` is a text column every value read of which is a number ("344", "-2.5"): a quantity kept
   /// as text (Spider's wrestler.Days_held), which a comparison with a number may still name. Case-insensitive.
   bool HoldsNumbers(std::string_view table, std::string_view column) const;

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "catalog/introspect.h"
+#include "common/strings.h"
 #include "exec/connection.h"
 #include "retrieval/text.h"
 #include "retrieval/value_index.h"
@@ -72,7 +73,8 @@ TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
   EXPECT_TRUE(has(singer, "vocalist", Relation::kSynonym));
   EXPECT_TRUE(has(singer, "musician", Relation::kHypernym));
   EXPECT_TRUE(has(singer, "sing", Relation::kDerived));
-  EXPECT_FALSE(has(singer, "singer", Relation::kSynonym));  // not itself
+  EXPECT_FALSE(has(singer, "singer", Relation::kSynonym));                 // not itself
+  EXPECT_TRUE(has((*wn)->Related("title"), "name", Relation::kHypernym));  // a title is a name (the linker's "name")
   // A plural is read as its singular; multi-word lemmas are left out.
   auto countries = (*wn)->Related("countries");
   EXPECT_TRUE(has(countries, "nation", Relation::kSynonym));
@@ -123,6 +125,14 @@ TEST(ValueIndex, FindsValuesTheQuestionNames) {
     }
   }
   EXPECT_TRUE(index->Match(Tokenize("nothing of the sort", st)).empty());
+  // Part of stored values: each value that contains the text (not the value equal to it), ignoring case.
+  auto part = index->Containing("ridge");
+  EXPECT_TRUE(has(part, "plant.plant_name=North Ridge Plant"));
+  for (const auto& m : part) EXPECT_NE(plainsql::ToLower(m.value).find("ridge"), std::string::npos) << m.value;
+  EXPECT_FALSE(has(index->Containing("North Ridge Plant"), "plant.plant_name=North Ridge Plant"));
+  EXPECT_TRUE(index->Containing("ri").empty());  // under three characters
+  EXPECT_EQ(index->Containing("e", 3).size(), 0u);
+  EXPECT_EQ(index->Containing("pla", 2).size(), 2u);  // at most the limit
   // A budget already spent skips every column instead of failing.
   ValueIndexOptions none;
   none.budget = std::chrono::milliseconds(0);
