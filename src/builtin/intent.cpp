@@ -310,16 +310,15 @@ void SuperlativeRange(const std::vector<Token>& t, Intent& in) {
 // this also reads plain adjectives, and needs no column: the ordering may be by what is shown or counted.)
 void OrderRange(const std::vector<Token>& t, Intent& in) {
   static const words::WordMap kEnds = words::Pairs("order_ranges");
-  const auto skip_the = [&](size_t k, int step) {
-    while (k < t.size() && t[k].lower == "the") k = step > 0 ? k + 1 : (k == 0 ? t.size() : k - 1);
-    return k;
-  };
   for (size_t i = 2; i + 1 < t.size(); ++i) {
     if (t[i].lower != "to") continue;
-    const size_t x = skip_the(i - 1, -1), y = skip_the(i + 1, 1);
-    if (x >= t.size() || y >= t.size() || x == 0) continue;
-    const size_t from = skip_the(x - 1, -1);
-    if (from >= t.size() || t[from].lower != "from") continue;
+    size_t x = i - 1, y = i + 1;  // the words before and after "to", past any "the"
+    while (x > 0 && t[x].lower == "the") --x;
+    while (y < t.size() && t[y].lower == "the") ++y;
+    if (x == 0 || y == t.size()) continue;
+    size_t from = x - 1;
+    while (from > 0 && t[from].lower == "the") --from;
+    if (t[from].lower != "from") continue;
     const auto a = kEnds.find(t[x].lower), b = kEnds.find(t[y].lower);
     if (a == kEnds.end() || b == kEnds.end() || a->second == b->second) continue;
     if (!in.order_descending) in.order_descending = a->second == "desc";

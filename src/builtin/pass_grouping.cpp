@@ -161,8 +161,12 @@ bool ListedBesideShown(const Reading& r, size_t k) {
     return false;
   };
   size_t i = m.begin;
-  // ("the name and training hours": a word no link took may stand before the name.)
-  if (i > 0 && !r.used[i - 1] && !joiner(i - 1) && r.tokens[i - 1].kind == TokenKind::kWord) --i;
+  // ("the name and training hours", "the name and storage capacity": a word no link took, or only a weak one, may
+  // stand before the name.)
+  if (i > 0 && (!r.used[i - 1] || OnlyWeakLinks(r, i - 1, i)) && !joiner(i - 1) &&
+      r.tokens[i - 1].kind == TokenKind::kWord) {
+    --i;
+  }
   bool conjunction = false;
   while (i > 0 && joiner(i - 1)) conjunction |= r.tokens[--i].lower != "the";
   if (conjunction && i > 0 && shown_column_at(i - 1, i)) return true;

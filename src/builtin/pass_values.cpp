@@ -275,20 +275,6 @@ void QuotedPartOfValue(Reading& r, size_t i) {
       fmt::format("part of values in {}.{}: LIKE {}", best.col.table, best.col.column, QuoteForNote(like)));
 }
 
-// Whether every used token of [b, e) is used by a mention weaker than a whole name written out (an abbreviation, a
-// WordNet relative, a part of a name), and at least one is.
-bool OnlyWeakLinks(const Reading& r, size_t b, size_t e) {
-  bool any = false;
-  for (size_t i = b; i < e; ++i) {
-    if (!r.used[i]) continue;
-    const auto m =
-        std::find_if(r.mentions.begin(), r.mentions.end(), [i](const Mention& x) { return x.begin <= i && i < x.end; });
-    if (m == r.mentions.end() || (m->whole && m->score >= 1.0)) return false;
-    any = true;
-  }
-  return any;
-}
-
 }  // namespace
 
 void MatchValues(Reading& r) {

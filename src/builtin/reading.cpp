@@ -82,6 +82,18 @@ void MarkConsumed(Reading& r, const ColumnRef& c) {
   }
 }
 
+bool OnlyWeakLinks(const Reading& r, size_t b, size_t e) {
+  bool any = false;
+  for (size_t i = b; i < e; ++i) {
+    if (!r.used[i]) continue;
+    const auto m =
+        std::find_if(r.mentions.begin(), r.mentions.end(), [i](const Mention& x) { return x.begin <= i && i < x.end; });
+    if (m == r.mentions.end() || (m->whole && m->score >= 1.0)) return false;
+    any = true;
+  }
+  return any;
+}
+
 bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
   auto same = [&](const std::string& c) { return EqualsIgnoreCase(c, column); };
   if (std::any_of(t.primary_key.begin(), t.primary_key.end(), same)) return true;

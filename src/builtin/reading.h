@@ -200,6 +200,9 @@ std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::s
 /// The first text column of `table` whose name contains `word`, if any.
 std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const std::string& table,
                                          std::string_view word);
+/// Whether every used token of [b, e) is used by a mention weaker than a whole name written out (an abbreviation, a
+/// WordNet relative, a part of a name), and at least one is.
+bool OnlyWeakLinks(const Reading& r, size_t b, size_t e);
 /// Whether `column` is in `t`'s primary key or one of its foreign keys.
 bool IsKeyColumn(const catalog::Table& t, const std::string& column);
 /// The column a mention at `token` names.

@@ -183,6 +183,21 @@ std::unique_ptr<Fixture> OpenFixture(const std::string& path) {
   return f;
 }
 
+// A database made of `ddl` in `dir`, opened as a fixture.
+std::unique_ptr<Fixture> FixtureOf(const test::TempDir& dir, const std::string& name, const std::string& ddl) {
+  const std::string path = dir.File(name);
+  test::MakeSqliteDb(path, ddl);
+  return OpenFixture(path);
+}
+
+// `question`'s readings on the fixture, run and ranked by the shipped scorer (best first).
+Translation Ranked(Fixture& f, const std::string& question) {
+  Translation t = f.translator->Translate(question, f.conn->dialect(), Parts().stemmer);
+  RunCandidates(t.candidates, *f.conn, {}, kRankedCandidates);
+  RankCandidates(t.candidates, ReadingScorer::Builtin(), kRankedCandidates);
+  return t;
+}
+
 // One case of questions.txt.
 struct Case {
   int line = 0;
@@ -340,24 +355,20 @@ TEST(Translator, OtherSelectListsAndTheScorersFeatures) {
 // counts each department once is built beside the count of rows, and the shipped scorer puts it first.
 TEST(Translator, CountsEachSubjectOnce) {
   test::TempDir dir;
-  const std::string path = dir.File("courses.db");
-  test::MakeSqliteDb(
-      path,
+  auto f = FixtureOf(
+      dir, "courses.db",
       "CREATE TABLE department (dept_name TEXT PRIMARY KEY, building TEXT);"
       "INSERT INTO department VALUES ('Biology', 'Watson'), ('Physics', 'Taylor'), ('History', 'Painter');"
       "CREATE TABLE course (course_id INTEGER PRIMARY KEY, title TEXT,"
       " dept_name TEXT REFERENCES department (dept_name));"
       "INSERT INTO course VALUES (1, 'Genetics', 'Biology'), (2, 'Cells', 'Biology'), (3, 'Optics', 'Physics');");
-  auto f = OpenFixture(path);
   ASSERT_TRUE(f);
-  auto t = f->translator->Translate("How many departments offer courses?", f->conn->dialect(), Parts().stemmer);
+  auto t = Ranked(*f, "How many departments offer courses?");
   const auto once = std::find_if(t.candidates.begin(), t.candidates.end(), [](const TranslatorCandidate& c) {
     return c.features[ReadingFeatureIndex("counted_once")] == 1;
   });
   ASSERT_NE(once, t.candidates.end());
   EXPECT_NE(once->sql.find("count(DISTINCT T1.dept_name)"), std::string::npos) << once->sql;
-  RunCandidates(t.candidates, *f->conn, {}, kRankedCandidates);
-  RankCandidates(t.candidates, ReadingScorer::Builtin(), kRankedCandidates);
   EXPECT_EQ(t.candidates.front().features[ReadingFeatureIndex("counted_once")], 1) << t.candidates.front().sql;
   auto rs = f->conn->Query(t.candidates.front().sql, {});
   ASSERT_TRUE(rs);
@@ -365,18 +376,18 @@ TEST(Translator, CountsEachSubjectOnce) {
   EXPECT_EQ(rs->rows[0][0].ToString(), "2");
 }
 
+// Reviewers rate movies; Sarah Martinez rated Titanic twice.
+constexpr const char* kFilmsDdl =
+    "CREATE TABLE reviewer (rid INTEGER PRIMARY KEY, name TEXT);"
+    "INSERT INTO reviewer VALUES (1, 'Sarah Martinez'), (2, 'Daniel Lewis'), (3, 'Chris Jackson');"
+    "CREATE TABLE movie (mid INTEGER PRIMARY KEY, title TEXT, year INTEGER, director TEXT);"
+    "INSERT INTO movie VALUES (10, 'Titanic', 1997, 'James Cameron'), (11, 'Avatar', 2009, 'James Cameron');"
+    "CREATE TABLE rating (rid INTEGER REFERENCES reviewer (rid), mid INTEGER REFERENCES movie (mid), stars INTEGER);"
+    "INSERT INTO rating VALUES (1, 10, 4), (1, 10, 5), (2, 10, 3), (3, 11, 2);";
+
 TEST(Translator, ListsEachReferredRowOnce) {
   test::TempDir dir;
-  const std::string path = dir.File("ratings.db");
-  test::MakeSqliteDb(path,
-                     "CREATE TABLE reviewer (rid INTEGER PRIMARY KEY, name TEXT);"
-                     "INSERT INTO reviewer VALUES (1, 'Sarah Martinez'), (2, 'Daniel Lewis'), (3, 'Chris Jackson');"
-                     "CREATE TABLE movie (mid INTEGER PRIMARY KEY, title TEXT, director TEXT);"
-                     "INSERT INTO movie VALUES (10, 'Titanic', 'James Cameron'), (11, 'Avatar', 'James Cameron');"
-                     "CREATE TABLE rating (rid INTEGER REFERENCES reviewer (rid), mid INTEGER REFERENCES movie (mid),"
-                     " stars INTEGER);"
-                     "INSERT INTO rating VALUES (1, 10, 4), (1, 10, 5), (2, 10, 3), (3, 11, 2);");
-  auto f = OpenFixture(path);
+  auto f = FixtureOf(dir, "films.db", kFilmsDdl);
   ASSERT_TRUE(f);
   const auto listed_once = [](const TranslatorCandidate& c) {
     return c.features[ReadingFeatureIndex("listed_once")] == 1;
@@ -396,22 +407,11 @@ TEST(Translator, ListsEachReferredRowOnce) {
 
 TEST(Translator, NameOfATitledTable) {
   test::TempDir dir;
-  const std::string path = dir.File("films.db");
-  test::MakeSqliteDb(path,
-                     "CREATE TABLE reviewer (rid INTEGER PRIMARY KEY, name TEXT);"
-                     "CREATE TABLE movie (mid INTEGER PRIMARY KEY, title TEXT, year INTEGER);"
-                     "CREATE TABLE rating (rid INTEGER REFERENCES reviewer (rid), mid INTEGER REFERENCES movie (mid),"
-                     " stars INTEGER);"
-                     "INSERT INTO reviewer VALUES (1, 'Sarah Martinez'), (2, 'Daniel Lewis');"
-                     "INSERT INTO movie VALUES (10, 'Titanic', 1997), (11, 'Avatar', 2009);"
-                     "INSERT INTO rating VALUES (1, 10, 4), (2, 11, 3);");
-  auto f = OpenFixture(path);
+  auto f = FixtureOf(dir, "films.db", kFilmsDdl);
   ASSERT_TRUE(f);
   // "name" links the movie's title too (WordNet: "name" is the more general word for "title"), though the reviewer
   // table has a name column; the scorer ranks the title first.
-  auto t = f->translator->Translate("What is the name of the most recent movie?", f->conn->dialect(), Parts().stemmer);
-  RunCandidates(t.candidates, *f->conn, {}, kRankedCandidates);
-  RankCandidates(t.candidates, ReadingScorer::Builtin(), kRankedCandidates);
+  auto t = Ranked(*f, "What is the name of the most recent movie?");
   ASSERT_FALSE(t.candidates.empty());
   EXPECT_EQ(t.candidates.front().sql, "SELECT title FROM movie ORDER BY year DESC LIMIT 1");
 }
