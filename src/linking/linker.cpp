@@ -118,8 +118,20 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
     }
   };
   bool reduced = false;
-  auto stems = Stems(naturalness::SplitWords(name), stemmer, &reduced);
+  const auto words = naturalness::SplitWords(name);
+  auto stems = Stems(words, stemmer, &reduced);
   add(std::move(stems), reduced);
+  // "X of Y" is headed by X, as "Y X" is ("date_of_birth" is a birth date): the words after "of", then those before
+  // it, so that X alone is the name's head word (Link) and "birth date" reads it whole.
+  for (size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i].size() != 2 || std::tolower(static_cast<unsigned char>(words[i][0])) != 'o' ||
+        std::tolower(static_cast<unsigned char>(words[i][1])) != 'f')
+      continue;
+    std::vector<std::string_view> swapped(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
+    swapped.insert(swapped.end(), words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i));
+    add(Stems(swapped, stemmer), true);
+    break;
+  }
   if (expander) {
     naturalness::Expansion e = expander->Expand(name);
     auto expanded = Stems(naturalness::SplitWords(e.name), stemmer, &reduced);
@@ -370,7 +382,7 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 6;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 7;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {

@@ -398,6 +398,33 @@ TEST(Linker, TheLastWordsOfALongerNameArePartOfIt) {
   EXPECT_GT(last->score, first->score);
 }
 
+TEST(Linker, TheWordBeforeOfHeadsAName) {
+  // "date_of_notes" is a date (of notes): "dates" alone is its head word, as "date" is of "notes_date"; "birth date"
+  // reads "date_of_birth" whole. "notes" alone stays a head match of the name as written.
+  Stemmer st;
+  catalog::Schema schema;
+  catalog::Table notes;
+  notes.name = "assessment_notes";
+  for (const char* name : {"date_of_notes", "date_of_birth", "text"}) {
+    catalog::Column c;
+    c.name = name;
+    c.type = "text";
+    notes.columns.push_back(c);
+  }
+  schema.tables.push_back(notes);
+  SchemaIndex index(schema, st);
+  auto has = [&](const std::string& question, const std::string& column, bool whole) {
+    auto links = Link(index, Tokenize(question, st));
+    return std::any_of(links.begin(), links.end(), [&](const LinkMatch& m) {
+      return index.Elements()[m.element].column == column && m.whole == whole;
+    });
+  };
+  EXPECT_TRUE(has("the dates of the assessments", "date_of_notes", false));
+  EXPECT_TRUE(has("their birth dates", "date_of_birth", true));
+  EXPECT_TRUE(has("the notes", "date_of_notes", false));
+  EXPECT_FALSE(has("the texts", "date_of_notes", false));
+}
+
 TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   const naturalness::Expander& expander = ShippedExpander();
   Stemmer st;
