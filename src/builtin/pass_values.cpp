@@ -18,11 +18,13 @@ bool InCapitals(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
 }
 
-// A pattern's text with LIKE's wildcards dropped: the question's '%' and '_' are matched as written elsewhere.
+// A pattern's text as LIKE reads it literally: '%', '_' and the escape character itself escaped with a backslash
+// (tree::Condition adds the ESCAPE clause when a pattern has one).
 std::string PatternLiteral(std::string_view text) {
   std::string v;
   for (char ch : text) {
-    if (ch != '%' && ch != '_') v += ch;
+    if (ch == '%' || ch == '_' || ch == '\\') v += '\\';
+    v += ch;
   }
   return v;
 }
@@ -268,7 +270,7 @@ void QuotedPartOfValue(Reading& r, size_t i) {
   const Held& best = *std::max_element(held.begin(), held.end(), [](const Held& a, const Held& b) {
     return std::make_pair(a.named, a.values) < std::make_pair(b.named, b.values);
   });
-  const std::string like = "%" + r.tokens[i].text + "%";
+  const std::string like = "%" + PatternLiteral(r.tokens[i].text) + "%";
   r.filters.push_back({best.col, "LIKE", {Literal::Kind::kString, like, {}}, {}, i});
   r.used[i] = true;
   r.notes.push_back(

@@ -152,11 +152,14 @@ sql::Expr Condition(const sql::Dialect& d, sql::Expr column, const Filter& f) {
     return e;
   }
   if (f.op == "LIKE" || f.op == "NOT LIKE") {
+    // Case-insensitive, as the value index matches and as SQLite's LIKE is: ILIKE where the dialect has it.
     e.kind = sql::ExprKind::kLike;
-    e.op = "LIKE";
+    e.op = "ILIKE";
     e.negated = f.op == "NOT LIKE";
     e.args.push_back(std::move(column));
     e.args.push_back(Value(d, f.value));
+    // The question's own '%' or '_' were escaped with a backslash (pass_values' PatternLiteral).
+    if (f.value.text.find('\\') != std::string::npos) e.args.push_back(String("\\"));
     return e;
   }
   return Binary(f.op, std::move(column), Value(d, f.value));

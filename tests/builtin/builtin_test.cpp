@@ -310,6 +310,11 @@ TEST(Translator, ScoresUnlinkedWordsAndTrees) {
   auto pg = f->translator->Translate("How many certified technicians are there?", sql::Postgres(), st);
   ASSERT_FALSE(pg.candidates.empty());
   EXPECT_EQ(pg.candidates[0].sql, "SELECT count(*) FROM technician WHERE is_certified = TRUE");
+  // A pattern matches regardless of case there too, as the value index and SQLite's LIKE do; LIKE's wildcards in the
+  // question's text are escaped.
+  auto like = f->translator->Translate("Which plants have a name containing the word 'works_2'?", sql::Postgres(), st);
+  ASSERT_FALSE(like.candidates.empty());
+  EXPECT_EQ(like.candidates[0].sql, "SELECT plant_name FROM plant WHERE plant_name ILIKE '%works\\_2%' ESCAPE '\\'");
 }
 
 TEST(Translator, OtherSelectListsAndTheScorersFeatures) {
