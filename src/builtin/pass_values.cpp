@@ -298,6 +298,9 @@ void MatchValues(Reading& r) {
                   !OnlyWeakLinks(r, b, e))) {
       continue;
     }
+    // A plain plural stands for its stored singular ("how many professors": 'Professor' in rank) only where nothing
+    // names a table or column by it as written (Faculty is related to "professor", not named).
+    if (best->plural && clash && !OnlyWeakLinks(r, b, e)) continue;
     if (clash) {
       size_t from = b, to = e;  // structured bindings cannot be captured before C++20 in clang
       std::erase_if(r.mentions, [from, to](const Mention& m) { return m.begin < to && from < m.end; });

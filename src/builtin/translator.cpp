@@ -167,7 +167,7 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   r.links = linking::Link(index_, r.tokens, {.abbreviated_words = true, .identifiers = true});
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
-    r.values = values_->Match(r.tokens);
+    r.values = values_->Match(r.tokens, /*plain_plurals=*/true);
     std::erase_if(r.values, [&](const retrieval::ValueMatch& v) {
       const catalog::Table* t = schema_.FindTable(v.table);
       return t == nullptr || t->FindColumn(v.column) == nullptr;

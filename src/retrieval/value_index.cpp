@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "common/strings.h"
@@ -101,7 +102,31 @@ bool ValueIndex::HoldsNumbers(std::string_view table, std::string_view column) c
   return numeric_text_.count(ColumnKey(table, column)) > 0;
 }
 
-std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) const {
+namespace {
+
+// Whether `plural` is the regular English plural of `singular`: "-s", "-es" after a sibilant, "-ies" for "-y" ("names"
+// is "name"'s, not "nam"'s).
+bool RegularPlural(std::string_view singular, std::string_view plural) {
+  if (plural.ends_with("ies")) return singular.ends_with('y') && singular.size() + 2 == plural.size();
+  if (singular.size() + 1 == plural.size()) return true;
+  return singular.size() + 2 == plural.size() &&
+         (singular.ends_with('s') || singular.ends_with('x') || singular.ends_with('z') || singular.ends_with("ch") ||
+          singular.ends_with("sh"));
+}
+
+// Whether the word at `i` follows a number or a determiner ("ten professors", "all the instructors", "no goalies"):
+// a noun, not a verb ("tracks belongs to").
+bool AfterDeterminer(const std::vector<Token>& tokens, size_t i) {
+  if (i == 0) return false;
+  if (tokens[i - 1].kind == TokenKind::kNumber) return true;
+  static constexpr std::array<std::string_view, 13> kDeterminers = {
+      "the", "all", "many", "no", "any", "some", "these", "those", "their", "other", "both", "several", "few"};
+  return std::find(kDeterminers.begin(), kDeterminers.end(), tokens[i - 1].lower) != kDeterminers.end();
+}
+
+}  // namespace
+
+std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool plain_plurals) const {
   std::vector<ValueMatch> out;
   std::vector<bool> covered(tokens.size(), false);
   auto emit = [&](const std::string& key, size_t b, size_t e, bool quoted) {
@@ -137,16 +162,19 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens) cons
     }
   }
   // A capitalized plural inside the question names a value stored in the singular ("the Professors in building NEB":
-  // 'Professor'). Capitalized only: a plain plural ("students") is far more often a table than a value.
-  for (size_t i = 1; i < tokens.size(); ++i) {
+  // 'Professor'). A plain plural ("students") is far more often a table than a value: only when asked, and marked.
+  for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string& w = tokens[i].text;
-    if (covered[i] || tokens[i].kind != TokenKind::kWord || w.size() < 4 ||
-        !std::isupper(static_cast<unsigned char>(w[0])) || w.back() != 's') {
-      continue;
-    }
-    for (const std::string& singular : SingularCandidates(ToLower(w))) {
+    if (covered[i] || tokens[i].kind != TokenKind::kWord || w.size() < 4 || w.back() != 's' || IsStopWord(w)) continue;
+    const bool capitalized = i > 0 && std::isupper(static_cast<unsigned char>(w[0]));
+    if (!capitalized && !(plain_plurals && AfterDeterminer(tokens, i))) continue;
+    const size_t before = out.size();
+    const std::string lower = ToLower(w);
+    for (const std::string& singular : SingularCandidates(lower)) {
+      if (!capitalized && !RegularPlural(singular, lower)) continue;
       if (emit(singular, i, i + 1, false)) break;
     }
+    for (size_t k = before; k < out.size(); ++k) out[k].plural = !capitalized;
   }
   return out;
 }

@@ -28,6 +28,7 @@ struct ValueMatch {
   std::string table, column, value;  // the value as stored
   size_t begin = 0, end = 0;         // question tokens [begin, end)
   bool quoted = false;               // the question quoted it
+  bool plural = false;               // a plural in lower case read as its stored singular (Match's plain_plurals)
 };
 
 class ValueIndex {
@@ -37,8 +38,10 @@ class ValueIndex {
                                   const ValueIndexOptions& options = {});
 
   /// Every value the question names: its quoted strings and word n-grams (up to 5 words) equal to a stored value,
-  /// ignoring case. Longer matches first; a span covered by a longer match is not reported again.
-  std::vector<ValueMatch> Match(const std::vector<Token>& tokens) const;
+  /// ignoring case. Longer matches first; a span covered by a longer match is not reported again. A capitalized plural
+  /// also names a value stored in the singular ("the Professors": 'Professor'); with `plain_plurals` a plural in lower
+  /// case does too, marked `plural` (a plain plural is more often a table's name: the caller decides).
+  std::vector<ValueMatch> Match(const std::vector<Token>& tokens, bool plain_plurals = false) const;
 
   /// The stored values that contain `text` (ignoring case) without being equal to it, at most `limit`, in the order of
   /// the values: for a quoted part of a value ("London "Heathrow"", "6862 Kaitlyn Knolls" of a longer address). Empty

@@ -421,5 +421,20 @@ TEST(Translator, NameOfATitledTable) {
   EXPECT_EQ(t.candidates.front().sql, "SELECT title FROM movie ORDER BY year DESC LIMIT 1");
 }
 
+TEST(Translator, APluralNamesAStoredSingular) {
+  test::TempDir dir;
+  auto f =
+      FixtureOf(dir, "faculty.db",
+                "CREATE TABLE faculty (fac_id INTEGER PRIMARY KEY, fname TEXT, lname TEXT, rank TEXT, building TEXT);"
+                "INSERT INTO faculty VALUES (1, 'Ann', 'Lee', 'Professor', 'NEB'), (2, 'Bo', 'Ng', 'Instructor', "
+                "'Barton');");
+  ASSERT_TRUE(f);
+  // "professors" is only related to the faculty table (WordNet), and 'Professor' is a rank: the scorer ranks the
+  // reading that reads the stored value first.
+  auto t = Ranked(*f, "How many professors are there?");
+  ASSERT_FALSE(t.candidates.empty());
+  EXPECT_EQ(t.candidates.front().sql, "SELECT count(*) FROM faculty WHERE \"rank\" = 'Professor'");
+}
+
 }  // namespace
 }  // namespace plainsql::builtin

@@ -142,5 +142,37 @@ TEST(ValueIndex, FindsValuesTheQuestionNames) {
   EXPECT_GT(skipped->ColumnsSkipped(), 0u);
 }
 
+TEST(ValueIndex, PluralsOfStoredSingulars) {
+  // A plural in lower case names a value stored in the singular only when asked, after a determiner or a number, as
+  // the regular plural; such matches are marked. A capitalized one always does, unmarked.
+  test::TempDir dir;
+  const std::string path = dir.File("faculty.db");
+  test::MakeSqliteDb(
+      path,
+      "CREATE TABLE faculty (id INTEGER PRIMARY KEY, rank TEXT, building TEXT);"
+      "INSERT INTO faculty VALUES (1, 'Professor', 'Belong'), (2, 'Instructor', 'NEB'), (3, 'Nam', 'x');");
+  auto conn = exec::Connect(path);
+  ASSERT_TRUE(conn.ok()) << conn.error().message;
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto index = ValueIndex::Build(**conn, *schema);
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  Stemmer st;
+  auto values = [&](const std::string& q, bool plain) {
+    std::vector<std::string> out;
+    for (const auto& m : index->Match(Tokenize(q, st), plain)) out.push_back(m.value + (m.plural ? "+" : ""));
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(values("How many professors are there?", true), V{"Professor+"});
+  EXPECT_EQ(values("Which professors are there?", true), V{});  // no determiner before it
+  EXPECT_EQ(values("List all the professors", true), V{"Professor+"});
+  EXPECT_EQ(values("buildings with 10 instructors", true), V{"Instructor+"});
+  EXPECT_EQ(values("List all the professors", false), V{});
+  EXPECT_EQ(values("the names of the instructors", true), V{"Instructor+"});  // "names" is not "nam"'s plural
+  EXPECT_EQ(values("the room belongs to them", true), V{});                   // a verb
+  EXPECT_EQ(values("List the Professors", false), V{"Professor"});
+}
+
 }  // namespace
 }  // namespace plainsql::retrieval
