@@ -88,7 +88,15 @@ bool OnlyWeakLinks(const Reading& r, size_t b, size_t e) {
     if (!r.used[i]) continue;
     const auto m =
         std::find_if(r.mentions.begin(), r.mentions.end(), [i](const Mention& x) { return x.begin <= i && i < x.end; });
-    if (m == r.mentions.end() || (m->whole && m->score >= 1.0)) return false;
+    // (A mention's score may be raised above its link's for the subject's table: a link through WordNet or the
+    // lexicon is weak whatever its score.)
+    const auto link = m == r.mentions.end()
+                          ? r.links.end()
+                          : std::find_if(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& l) {
+                              return l.element == m->element && l.begin == m->begin && l.end == m->end;
+                            });
+    const bool related = link != r.links.end() && link->related;
+    if (m == r.mentions.end() || (m->whole && m->score >= 1.0 && !related)) return false;
     any = true;
   }
   return any;
