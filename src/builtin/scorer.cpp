@@ -48,6 +48,28 @@ size_t Listed(const Reading& r) {
   return best;
 }
 
+// The shown columns a question names as "X of (the …) T" with T another table ("the names of the albums" read as the
+// tracks' names): T is the nearest table named within four words after "of".
+size_t ShownOfOther(const Reading& r) {
+  size_t out = 0;
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (el.column.empty() || m.end >= r.tokens.size() || r.tokens[m.end].lower != "of") continue;
+    const bool shown = std::any_of(r.select.begin(), r.select.end(), [&](const Output& o) {
+      return o.kind == Output::Kind::kColumn && EqualsIgnoreCase(o.col.table, el.table) &&
+             EqualsIgnoreCase(o.col.column, el.column);
+    });
+    if (!shown) continue;
+    const Mention* table = nullptr;
+    for (const auto& t : r.mentions) {
+      if (!ElementOf(r, t).column.empty() || t.begin <= m.end || t.begin > m.end + 4) continue;
+      if (!table || t.begin < table->begin) table = &t;
+    }
+    if (table && !EqualsIgnoreCase(ElementOf(r, *table).table, el.table)) ++out;
+  }
+  return out;
+}
+
 bool IsRangeOp(const std::string& op) { return op != "=" && op != "!=" && op != "LIKE" && op != "NOT LIKE"; }
 
 }  // namespace
@@ -78,7 +100,9 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
   Set(f, "limited", r.limit.empty() ? 0.0 : 1.0);
   Set(f, "negated", r.not_in || !r.negated_filters.empty() ? 1.0 : 0.0);
   if (rank < r.built.size()) {
-    Set(f, "set_operation", r.built[rank].query.body.kind == sql::QueryBodyKind::kSetOp ? 1.0 : 0.0);
+    const sql::QueryBody& body = r.built[rank].query.body;
+    Set(f, "set_operation", body.kind == sql::QueryBodyKind::kSetOp ? 1.0 : 0.0);
+    Set(f, "union", body.kind == sql::QueryBodyKind::kSetOp && body.set_op == sql::SetOp::kUnion ? 1.0 : 0.0);
   }
   Set(f, "mentions", Log1p(r.mentions.size()));
   size_t partial = 0, related = 0;
@@ -116,6 +140,7 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
     if (by_filter || (r.order_column && *r.order_column == o.col)) ++used;
   }
   Set(f, "listed", listed);
+  Set(f, "shown_of_other", static_cast<double>(ShownOfOther(r)));
   Set(f, "outputs_over", std::max(0.0, static_cast<double>(columns) - listed));
   Set(f, "outputs_under", std::max(0.0, listed - static_cast<double>(columns)));
   Set(f, "shown_used", static_cast<double>(used));

@@ -419,6 +419,11 @@ TEST(Translator, NameOfATitledTable) {
   auto t = Ranked(*f, "What is the name of the most recent movie?");
   ASSERT_FALSE(t.candidates.empty());
   EXPECT_EQ(t.candidates.front().sql, "SELECT title FROM movie ORDER BY year DESC LIMIT 1");
+  // The scorer reads that the reviewer's name is not the name "of the most recent movie".
+  const size_t other = ReadingFeatureIndex("shown_of_other");
+  for (const auto& c : t.candidates) {
+    EXPECT_EQ(c.features[other], c.sql.find("T3.name") != std::string::npos ? 1.0 : 0.0) << c.sql;
+  }
 }
 
 TEST(Translator, APluralNamesAStoredSingular) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <future>
 
@@ -276,9 +277,12 @@ int AskCommands::Ask() {
   const pipeline::Candidate& won = answer->candidates[answer->winner];
   const double threshold = builtin::ReadingScorer::Builtin().threshold;
   if (won.generator == "builtin" && won.confidence >= 0 && won.confidence < threshold && !force_) {
+    // (Where two decimals would print it equal to the threshold it is below: three, rounded down.)
+    const bool equal = fmt::format("{:.2f}", won.confidence) == fmt::format("{:.2f}", threshold);
+    const std::string p =
+        equal ? fmt::format("{:.3f}", std::floor(won.confidence * 1000) / 1000) : fmt::format("{:.2f}", won.confidence);
     std::string out =
-        fmt::format("-- unsure: the most probable reading is right with probability {:.2f} (below {:.2f})",
-                    won.confidence, threshold);
+        fmt::format("-- unsure: the most probable reading is right with probability {} (below {:.2f})", p, threshold);
     if (!won.caveat.empty()) out += "; " + won.caveat;
     out += "\n-- the two most probable readings (run one with `plainsql sql`, or ask again with --force):\n";
     std::vector<size_t> readings = {answer->winner};
