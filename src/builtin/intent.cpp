@@ -172,6 +172,11 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
       if (op == ">") op = negated ? "<=" : or_equal ? ">=" : ">";
       if (op == "<") op = negated ? ">=" : or_equal ? "<=" : "<";
       std::string adjective = kAdjectives.count(w) ? w : std::string();
+      // "more expensive than 5000": the word after "more" / "less" names the quantity.
+      static const words::WordMap kQuantities = words::Pairs("quantities");
+      if (adjective.empty() && (w == "more" || w == "less") && c + 1 < i && kQuantities.count(t[c + 1].lower)) {
+        adjective = t[c + 1].lower;
+      }
       in.comparisons.push_back({op, value, "", c, i, adjective, false});
       break;
     }
