@@ -388,11 +388,14 @@ std::vector<ColumnRef> ListedQuantities(Reading& r, size_t cue, const ColumnRef&
 }  // namespace
 
 void ReadAggregates(Reading& r) {
-  // ("the total number of students" is a count; "the average number of people injured" averages a quantity.)
+  // ("the total number of students" and "the number of customers in total" are counts; "the average number of people
+  // injured" averages a quantity.)
   bool other_aggregates =
       std::any_of(r.intent.aggregates.begin(), r.intent.aggregates.end(), [&](const AggregateCue& a) {
-        return a.kind != Aggregate::kCount &&
-               !(a.kind == Aggregate::kSum && a.token + 1 < r.tokens.size() && r.tokens[a.token + 1].lower == "number");
+        const bool total_number =
+            a.kind == Aggregate::kSum && a.token + 1 < r.tokens.size() && r.tokens[a.token + 1].lower == "number";
+        const bool in_total = a.kind == Aggregate::kSum && a.token > 0 && r.tokens[a.token - 1].lower == "in";
+        return a.kind != Aggregate::kCount && !total_number && !in_total;
       });
   // "the maximum and minimum sales": aggregates listed one after another share the column after the last.
   std::optional<size_t> previous;
