@@ -70,6 +70,28 @@ size_t ShownOfOther(const Reading& r) {
   return out;
 }
 
+// The shown columns that belong to a foreign key of their table and that the question names by part of their name
+// only ("the names of the courses" read as course.dept_name: another table's name, kept here to join it).
+size_t ShownForeignPart(const Reading& r) {
+  size_t out = 0;
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (m.whole || el.column.empty()) continue;
+    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+    if (!t || !std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
+          return std::any_of(fk.columns.begin(), fk.columns.end(),
+                             [&](const std::string& c) { return EqualsIgnoreCase(c, el.column); });
+        })) {
+      continue;
+    }
+    out += std::any_of(r.select.begin(), r.select.end(), [&](const Output& o) {
+      return o.kind == Output::Kind::kColumn && EqualsIgnoreCase(o.col.table, el.table) &&
+             EqualsIgnoreCase(o.col.column, el.column);
+    });
+  }
+  return out;
+}
+
 bool IsRangeOp(const std::string& op) { return op != "=" && op != "!=" && op != "LIKE" && op != "NOT LIKE"; }
 
 }  // namespace
@@ -141,6 +163,7 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
   }
   Set(f, "listed", listed);
   Set(f, "shown_of_other", static_cast<double>(ShownOfOther(r)));
+  Set(f, "shown_foreign_part", static_cast<double>(ShownForeignPart(r)));
   Set(f, "outputs_over", std::max(0.0, static_cast<double>(columns) - listed));
   Set(f, "outputs_under", std::max(0.0, listed - static_cast<double>(columns)));
   Set(f, "shown_used", static_cast<double>(used));

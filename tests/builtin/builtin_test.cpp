@@ -441,5 +441,28 @@ TEST(Translator, APluralNamesAStoredSingular) {
   EXPECT_EQ(t.candidates.front().sql, "SELECT count(*) FROM faculty WHERE \"rank\" = 'Professor'");
 }
 
+TEST(Translator, AForeignKeyNamedByPartOfItsName) {
+  test::TempDir dir;
+  auto f = FixtureOf(dir, "courses.db",
+                     "CREATE TABLE department (dept_name TEXT PRIMARY KEY, building TEXT);"
+                     "CREATE TABLE course (course_id TEXT PRIMARY KEY, title TEXT,"
+                     " dept_name TEXT REFERENCES department (dept_name));"
+                     "INSERT INTO department VALUES ('Math', 'A'), ('History', 'B');"
+                     "INSERT INTO course VALUES ('C1', 'Algebra', 'Math'), ('C2', 'Rome', 'History');");
+  ASSERT_TRUE(f);
+  // "names" is the head word of dept_name, a foreign key (the department's name), and the more general word for title:
+  // the scorer reads which reading shows the foreign key (what it then prefers depends on the rest of the reading).
+  auto t = Ranked(*f, "List the names of all courses.");
+  const size_t part = ReadingFeatureIndex("shown_foreign_part");
+  bool seen_foreign = false, seen_title = false;
+  for (const auto& c : t.candidates) {
+    const bool foreign = c.sql.find("dept_name") != std::string::npos;
+    EXPECT_EQ(c.features[part], foreign ? 1.0 : 0.0) << c.sql;
+    seen_foreign |= foreign;
+    seen_title |= c.sql.find("title") != std::string::npos;
+  }
+  EXPECT_TRUE(seen_foreign && seen_title);
+}
+
 }  // namespace
 }  // namespace plainsql::builtin
