@@ -364,20 +364,26 @@ TEST(Linker, WholeAndPartialMatchesRankedBestFirst) {
   EXPECT_TRUE(Link(index, Tokenize("Nothing relevant here", st)).empty());
 }
 
+// A schema of one table whose columns are text columns of these names.
+catalog::Schema OneTextTable(const std::string& table, std::initializer_list<const char*> columns) {
+  catalog::Schema schema;
+  catalog::Table t;
+  t.name = table;
+  for (const char* name : columns) {
+    catalog::Column c;
+    c.name = name;
+    c.type = "text";
+    t.columns.push_back(c);
+  }
+  schema.tables.push_back(t);
+  return schema;
+}
+
 TEST(Linker, TheLastWordsOfALongerNameArePartOfIt) {
   // "first name" names customer_first_name: a partial match of two words, above a whole one-word name ("name") and
   // below a whole two-word one.
   Stemmer st;
-  catalog::Schema schema;
-  catalog::Table customer;
-  customer.name = "customer";
-  for (const char* name : {"customer_first_name", "name", "last_name"}) {
-    catalog::Column c;
-    c.name = name;
-    c.type = "text";
-    customer.columns.push_back(c);
-  }
-  schema.tables.push_back(customer);
+  const catalog::Schema schema = OneTextTable("customer", {"customer_first_name", "name", "last_name"});
   SchemaIndex index(schema, st);
   auto links = Link(index, Tokenize("the first name and last name", st));
   auto find = [&](const std::string& column, size_t begin) {
@@ -402,16 +408,7 @@ TEST(Linker, TheWordBeforeOfHeadsAName) {
   // "date_of_notes" is a date (of notes): "dates" alone is its head word, as "date" is of "notes_date"; "birth date"
   // reads "date_of_birth" whole. "notes" alone stays a head match of the name as written.
   Stemmer st;
-  catalog::Schema schema;
-  catalog::Table notes;
-  notes.name = "assessment_notes";
-  for (const char* name : {"date_of_notes", "date_of_birth", "text"}) {
-    catalog::Column c;
-    c.name = name;
-    c.type = "text";
-    notes.columns.push_back(c);
-  }
-  schema.tables.push_back(notes);
+  const catalog::Schema schema = OneTextTable("assessment_notes", {"date_of_notes", "date_of_birth", "text"});
   SchemaIndex index(schema, st);
   auto has = [&](const std::string& question, const std::string& column, bool whole) {
     auto links = Link(index, Tokenize(question, st));
