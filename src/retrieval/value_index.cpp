@@ -114,7 +114,7 @@ bool RegularPlural(std::string_view singular, std::string_view plural) {
           singular.ends_with("sh"));
 }
 
-// Whether the word at `i` follows a number or a determiner ("ten professors", "all the instructors", "no goalies"):
+// Whether the word at `i` follows a number or a determiner ("10 professors", "all the instructors", "no goalies"):
 // a noun, not a verb ("tracks belongs to").
 bool AfterDeterminer(const std::vector<Token>& tokens, size_t i) {
   if (i == 0) return false;
@@ -165,7 +165,10 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool
   // 'Professor'). A plain plural ("students") is far more often a table than a value: only when asked, and marked.
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string& w = tokens[i].text;
-    if (covered[i] || tokens[i].kind != TokenKind::kWord || w.size() < 4 || w.back() != 's' || IsStopWord(w)) continue;
+    if (covered[i] || tokens[i].kind != TokenKind::kWord || w.size() < 4 || w.back() != 's' ||
+        IsStopWord(tokens[i].lower)) {
+      continue;
+    }
     const bool capitalized = i > 0 && std::isupper(static_cast<unsigned char>(w[0]));
     if (!capitalized && !(plain_plurals && AfterDeterminer(tokens, i))) continue;
     const size_t before = out.size();
