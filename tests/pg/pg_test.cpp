@@ -281,6 +281,23 @@ TEST_F(Pg, CapsRows) {
   EXPECT_TRUE(empty->rows.empty());
 }
 
+// The built-in translator's patterns on PostgreSQL (their text is checked in tests/builtin/builtin_test.cpp): ILIKE
+// matches regardless of case, as the value index that found the text did, and ESCAPE '\' makes the question's own '_'
+// a literal character.
+TEST_F(Pg, PatternsOfTheBuiltinTranslator) {
+  auto any_case = conn_->Query("SELECT plant_name FROM plant WHERE plant_name ILIKE '%works%'", exec::Limits{});
+  ASSERT_TRUE(any_case.ok()) << any_case.error().message;
+  ASSERT_EQ(any_case->rows.size(), 1u);
+  EXPECT_EQ(any_case->rows[0][0].ToString(), "Riverside Works");
+  auto wildcard = conn_->Query("SELECT plant_name FROM plant WHERE plant_name ILIKE '%r_ver%'", exec::Limits{});
+  ASSERT_TRUE(wildcard.ok()) << wildcard.error().message;
+  EXPECT_EQ(wildcard->rows.size(), 1u);
+  auto literal =
+      conn_->Query("SELECT plant_name FROM plant WHERE plant_name ILIKE '%r\\_ver%' ESCAPE '\\'", exec::Limits{});
+  ASSERT_TRUE(literal.ok()) << literal.error().message;
+  EXPECT_TRUE(literal->rows.empty());
+}
+
 TEST_F(Pg, SqlErrors) {
   auto syntax = conn_->Query("SELECT FROM WHERE", exec::Limits{});
   EXPECT_EQ(syntax.error().code, ErrorCode::kSql);
