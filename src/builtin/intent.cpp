@@ -121,6 +121,7 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
 void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
   static const words::WordMap kMore = words::Pairs("comparisons");
   static const words::WordSet kAdjectives = words::List("comparison_adjectives");
+  static const words::WordMap kQuantities = words::Pairs("quantities");
   for (size_t i = 0; i < t.size(); ++i) {
     // Numbers, and number words after a comparing word ("more than two", "at least once", "two or more").
     std::string value;
@@ -173,7 +174,6 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
       if (op == "<") op = negated ? ">=" : or_equal ? "<=" : "<";
       std::string adjective = kAdjectives.count(w) ? w : std::string();
       // "more expensive than 5000": the word after "more" / "less" names the quantity.
-      static const words::WordMap kQuantities = words::Pairs("quantities");
       if (adjective.empty() && (w == "more" || w == "less") && c + 1 < i && kQuantities.count(t[c + 1].lower)) {
         adjective = t[c + 1].lower;
       }

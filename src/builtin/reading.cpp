@@ -102,12 +102,16 @@ bool OnlyWeakLinks(const Reading& r, size_t b, size_t e) {
   return any;
 }
 
-bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
+bool IsForeignKeyColumn(const catalog::Table& t, const std::string& column) {
   auto same = [&](const std::string& c) { return EqualsIgnoreCase(c, column); };
-  if (std::any_of(t.primary_key.begin(), t.primary_key.end(), same)) return true;
   return std::any_of(t.foreign_keys.begin(), t.foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
     return std::any_of(fk.columns.begin(), fk.columns.end(), same);
   });
+}
+
+bool IsKeyColumn(const catalog::Table& t, const std::string& column) {
+  auto same = [&](const std::string& c) { return EqualsIgnoreCase(c, column); };
+  return std::any_of(t.primary_key.begin(), t.primary_key.end(), same) || IsForeignKeyColumn(t, column);
 }
 
 namespace {

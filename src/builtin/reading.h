@@ -203,6 +203,8 @@ std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const st
 /// Whether every used token of [b, e) is used by a mention weaker than a whole name written out (an abbreviation, a
 /// WordNet relative, a part of a name), and at least one is.
 bool OnlyWeakLinks(const Reading& r, size_t b, size_t e);
+/// Whether `column` is in one of `t`'s foreign keys.
+bool IsForeignKeyColumn(const catalog::Table& t, const std::string& column);
 /// Whether `column` is in `t`'s primary key or one of its foreign keys.
 bool IsKeyColumn(const catalog::Table& t, const std::string& column);
 /// The column a mention at `token` names.

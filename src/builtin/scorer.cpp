@@ -48,18 +48,21 @@ size_t Listed(const Reading& r) {
   return best;
 }
 
+// Whether the select list shows the column `el` names.
+bool Shown(const Reading& r, const linking::SchemaElement& el) {
+  return std::any_of(r.select.begin(), r.select.end(), [&](const Output& o) {
+    return o.kind == Output::Kind::kColumn && EqualsIgnoreCase(o.col.table, el.table) &&
+           EqualsIgnoreCase(o.col.column, el.column);
+  });
+}
+
 // The shown columns a question names as "X of (the …) T" with T another table ("the names of the albums" read as the
 // tracks' names): T is the nearest table named within four words after "of".
 size_t ShownOfOther(const Reading& r) {
   size_t out = 0;
   for (const auto& m : r.mentions) {
     const auto& el = ElementOf(r, m);
-    if (el.column.empty() || m.end >= r.tokens.size() || r.tokens[m.end].lower != "of") continue;
-    const bool shown = std::any_of(r.select.begin(), r.select.end(), [&](const Output& o) {
-      return o.kind == Output::Kind::kColumn && EqualsIgnoreCase(o.col.table, el.table) &&
-             EqualsIgnoreCase(o.col.column, el.column);
-    });
-    if (!shown) continue;
+    if (el.column.empty() || m.end >= r.tokens.size() || r.tokens[m.end].lower != "of" || !Shown(r, el)) continue;
     const Mention* table = nullptr;
     for (const auto& t : r.mentions) {
       if (!ElementOf(r, t).column.empty() || t.begin <= m.end || t.begin > m.end + 4) continue;
@@ -78,16 +81,7 @@ size_t ShownForeignPart(const Reading& r) {
     const auto& el = ElementOf(r, m);
     if (m.whole || el.column.empty()) continue;
     const catalog::Table* t = r.ctx.schema.FindTable(el.table);
-    if (!t || !std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
-          return std::any_of(fk.columns.begin(), fk.columns.end(),
-                             [&](const std::string& c) { return EqualsIgnoreCase(c, el.column); });
-        })) {
-      continue;
-    }
-    out += std::any_of(r.select.begin(), r.select.end(), [&](const Output& o) {
-      return o.kind == Output::Kind::kColumn && EqualsIgnoreCase(o.col.table, el.table) &&
-             EqualsIgnoreCase(o.col.column, el.column);
-    });
+    if (t && IsForeignKeyColumn(*t, el.column) && Shown(r, el)) ++out;
   }
   return out;
 }

@@ -124,9 +124,7 @@ std::vector<std::vector<std::string>> Phrases(const std::string& name, Stemmer& 
   // "X of Y" is headed by X, as "Y X" is ("date_of_birth" is a birth date): the words after "of", then those before
   // it, so that X alone is the name's head word (Link) and "birth date" reads it whole.
   for (size_t i = 1; i + 1 < words.size(); ++i) {
-    if (words[i].size() != 2 || std::tolower(static_cast<unsigned char>(words[i][0])) != 'o' ||
-        std::tolower(static_cast<unsigned char>(words[i][1])) != 'f')
-      continue;
+    if (!EqualsIgnoreCase(words[i], "of")) continue;
     std::vector<std::string_view> swapped(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
     swapped.insert(swapped.end(), words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i));
     add(Stems(swapped, stemmer), true);
