@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "builtin/passes.h"
 #include "common/strings.h"
@@ -303,8 +304,16 @@ void ReadNumbers(Reading& r) {
       r.used[i] = true;
     }
   }
-  if (!r.years.empty()) r.year_column = NumericNear(r, tokens.size(), "year");
-  if (!r.years.empty() && !r.year_column) r.year_column = YearColumnNearby(r);
+  if (r.years.empty()) return;
+  const std::set<size_t> consumed = r.consumed;
+  r.year_column = NumericNear(r, tokens.size(), "year");
+  // A key column named nearest holds no years ("the id of instructors who taught in 2009"): a year column nearby
+  // does, when there is one, and the key's mention is left to show.
+  const catalog::Table* t = r.year_column ? r.ctx.schema.FindTable(r.year_column->table) : nullptr;
+  if (t && IsKeyColumn(*t, r.year_column->column)) {
+    if (auto nearby = YearColumnNearby(r)) r.year_column = nearby, r.consumed = consumed;
+  }
+  if (!r.year_column) r.year_column = YearColumnNearby(r);
 }
 
 }  // namespace plainsql::builtin

@@ -659,6 +659,19 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
+      // The name's modifiers shared by a coordinated head word ("color code and description": the color's
+      // description): the head word alone, scored as the whole phrase a little lowered.
+      for (size_t k = 0; m > 1 && k + m < content.size(); ++k) {
+        const size_t other = content[k + m - 1], head = content[k + m];
+        if (head != other + 2 || !(tokens[other + 1].lower == "and" || tokens[other + 1].lower == "or")) continue;
+        if (content[k + m - 2] + 1 != other) continue;  // the modifiers right before the other head word
+        double least = weight(k + m, phrase[m - 1]);
+        for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+        if (least > 0 && weight(k + m - 1, phrase[m - 1]) == 0) {
+          const double score = 0.9 * (1.0 + 0.35 * static_cast<double>(m - 1)) * least * pw;
+          out.push_back({e, head, head + 1, score, true, least < 1.0});
+        }
+      }
       // A WordNet synonym of the name is matched whole only ("plant life" is one of plant's: "life" names no plant).
       if (IsSynonymPhrase(elements[e], pi)) continue;
       // Two words in the other order ("claim amount" for "amount_claimed"), a little below the written order.

@@ -422,6 +422,27 @@ TEST(Linker, TheWordBeforeOfHeadsAName) {
   EXPECT_FALSE(has("the texts", "date_of_notes", false));
 }
 
+TEST(Linker, ModifiersAreSharedByACoordinatedHeadWord) {
+  // "the color code and description": the color's description, matched as if written whole; "the code and
+  // description" shares nothing, nor do words apart from "and" / "or".
+  Stemmer st;
+  const catalog::Schema schema = OneTextTable("products", {"color_code", "color_description", "product_description"});
+  SchemaIndex index(schema, st);
+  auto whole_at_description = [&](const std::string& question) {
+    auto tokens = Tokenize(question, st);
+    size_t d = 0;
+    while (d < tokens.size() && tokens[d].lower != "description") ++d;
+    auto links = Link(index, tokens);
+    return std::any_of(links.begin(), links.end(), [&](const LinkMatch& m) {
+      return m.begin == d && m.end == d + 1 && m.whole && index.Elements()[m.element].column == "color_description";
+    });
+  };
+  EXPECT_TRUE(whole_at_description("the color code and description"));
+  EXPECT_TRUE(whole_at_description("the color code or description"));
+  EXPECT_FALSE(whole_at_description("the code and description"));
+  EXPECT_FALSE(whole_at_description("the color code with its description"));
+}
+
 TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   const naturalness::Expander& expander = ShippedExpander();
   Stemmer st;
