@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "builtin/passes.h"
+#include "retrieval/wordnet.h"
 #include "sql/printer.h"
 
 namespace plainsql::builtin {
@@ -154,6 +155,26 @@ std::string SpellComparisonSymbols(const std::string& question) {
 
 }  // namespace
 
+namespace {
+
+// "French singers", "a Canadian airport": a capitalized adjective no value is written as names the stored value of the
+// noun it pertains to in WordNet ('France', 'Canada'); the adjective itself, when stored ('German'), matched as
+// written before.
+void AddPertainedValues(const std::vector<Token>& tokens, const ValueIndex& values, const retrieval::WordNet& wordnet,
+                        std::vector<ValueMatch>& out) {
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind != TokenKind::kWord || !std::isupper(static_cast<unsigned char>(t.text[0])) || IsStopWord(t.lower))
+      continue;
+    if (std::any_of(out.begin(), out.end(), [&](const ValueMatch& v) { return v.begin <= i && i < v.end; })) continue;
+    for (const std::string& noun : wordnet.Pertainyms(t.lower)) {
+      for (ValueMatch& v : values.Equal(noun, i, i + 1)) out.push_back(std::move(v));
+    }
+  }
+}
+
+}  // namespace
+
 Translation Translator::Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
                                  Choices& choices, bool masked_words) const {
   Context context{schema_, index_, values_, dialect};
@@ -168,6 +189,8 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
     r.values = values_->Match(r.tokens, /*plain_plurals=*/true);
+    if (const retrieval::WordNet* wordnet = index_.Wordnet())
+      AddPertainedValues(r.tokens, *values_, *wordnet, r.values);
     std::erase_if(r.values, [&](const retrieval::ValueMatch& v) {
       const catalog::Table* t = schema_.FindTable(v.table);
       return t == nullptr || t->FindColumn(v.column) == nullptr;

@@ -190,7 +190,8 @@ std::string GluedToTable(std::string_view table, std::string_view column) {
 }
 
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
-                         const WordNet* wordnet, NameDerivations* derived, const Lexicon* lexicon) {
+                         const WordNet* wordnet, NameDerivations* derived, const Lexicon* lexicon)
+    : wordnet_(wordnet) {
   std::set<std::string> words;  // the lower-case words of names and expansions, for WordNet
   std::vector<double> weights;
   // A name's phrases, once per distinct name: a large schema repeats its column names (id, name, the same key in every

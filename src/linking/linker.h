@@ -105,6 +105,8 @@ class SchemaIndex {
   SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander = nullptr,
               const WordNet* wordnet = nullptr, NameDerivations* derived = nullptr, const Lexicon* lexicon = nullptr);
   const std::vector<SchemaElement>& Elements() const { return elements_; }
+  /// The WordNet the index was built with (null: none).
+  const WordNet* Wordnet() const { return wordnet_; }
   /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
   /// word (an exact match is never replaced by a synonym) or nothing relates it.
   const std::vector<Alternative>& AlternativesFor(const std::string& stem) const;
@@ -124,6 +126,7 @@ class SchemaIndex {
 
  private:
   std::vector<SchemaElement> elements_;
+  const WordNet* wordnet_ = nullptr;
   std::vector<std::string> letters_;       // distinct names' lower-case letters (4 or more), for abbreviation matches
   std::vector<uint32_t> element_letters_;  // per element: index into letters_, or UINT32_MAX
   std::vector<bool> letters_cryptic_;      // per letters_: see CrypticLetters

@@ -98,6 +98,14 @@ std::vector<ValueMatch> ValueIndex::Containing(std::string_view text, size_t lim
   return out;
 }
 
+std::vector<ValueMatch> ValueIndex::Equal(std::string_view text, size_t begin, size_t end) const {
+  std::vector<ValueMatch> out;
+  if (auto it = by_lower_.find(ToLower(text)); it != by_lower_.end()) {
+    for (const auto& w : it->second) out.push_back({w.table, w.column, w.value, begin, end, false});
+  }
+  return out;
+}
+
 bool ValueIndex::HoldsNumbers(std::string_view table, std::string_view column) const {
   return numeric_text_.count(ColumnKey(table, column)) > 0;
 }

@@ -43,6 +43,10 @@ class ValueIndex {
   /// case does too, marked `plural` (a plain plural is more often a table's name: the caller decides).
   std::vector<ValueMatch> Match(const std::vector<Token>& tokens, bool plain_plurals = false) const;
 
+  /// The stored values equal to `text` (ignoring case), reported at question tokens [begin, end): a value the question
+  /// names by another word ("French" for 'France').
+  std::vector<ValueMatch> Equal(std::string_view text, size_t begin, size_t end) const;
+
   /// The stored values that contain `text` (ignoring case) without being equal to it, at most `limit`, in the order of
   /// the values: for a quoted part of a value ("London "Heathrow"", "6862 Kaitlyn Knolls" of a longer address). Empty
   /// for a text under three characters.

@@ -183,6 +183,24 @@ std::vector<std::vector<std::string>> WordNet::NounSynonyms(const std::vector<st
   return out;
 }
 
+std::vector<std::string> WordNet::Pertainyms(std::string_view adjective) const {
+  std::vector<std::string> out;
+  const std::vector<long> offsets = Offsets(*PartOf('a'), adjective);
+  for (size_t s = 0; s < offsets.size() && s < 2; ++s) {
+    Synset syn;
+    if (!ReadSynset('a', offsets[s], syn)) continue;
+    for (const auto& [symbol, target] : syn.pointers) {
+      Synset noun;
+      if (symbol != "\\" || target.first != 'n' || !ReadSynset('n', target.second, noun)) continue;
+      for (std::string w : noun.words) {
+        std::replace(w.begin(), w.end(), '_', ' ');
+        if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<RelatedWord> WordNet::Related(std::string_view word_in) const {
   std::string word(word_in);
   if (!Knows(word)) {

@@ -38,6 +38,11 @@ class WordNet {
   /// '-'). Empty when WordNet has no such noun.
   std::vector<std::vector<std::string>> NounSynonyms(const std::vector<std::string>& words) const;
 
+  /// The nouns an adjective pertains to, as names of one word or more (lower case, '_' read as a space): "french" →
+  /// "france", "french republic"; "dutch" → "netherlands", "holland", …; from its two most frequent senses. Empty for
+  /// a word that is no such adjective.
+  std::vector<std::string> Pertainyms(std::string_view adjective) const;
+
   /// Whether WordNet has `word` (lower case) as a lemma of any part of speech.
   bool Knows(std::string_view word) const;
 

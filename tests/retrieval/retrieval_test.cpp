@@ -92,6 +92,13 @@ TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
   EXPECT_NE(std::find(surname.begin(), surname.end(), Words{"last", "name"}), surname.end());
   EXPECT_TRUE((*wn)->NounSynonyms({"zzqx", "name"}).empty());
   EXPECT_TRUE((*wn)->NounSynonyms({"a", "b", "c", "d"}).empty());  // four words: not looked up
+  // The nouns an adjective pertains to, multi-word lemmas read with spaces.
+  auto french = (*wn)->Pertainyms("french");
+  EXPECT_NE(std::find(french.begin(), french.end(), "france"), french.end());
+  auto american = (*wn)->Pertainyms("american");
+  EXPECT_NE(std::find(american.begin(), american.end(), "united states"), american.end());
+  EXPECT_TRUE((*wn)->Pertainyms("singer").empty());  // no adjective
+  EXPECT_TRUE((*wn)->Pertainyms("red").empty());     // an adjective that pertains to nothing
   auto missing = WordNet::Open("/nonexistent/wordnet");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
@@ -125,6 +132,13 @@ TEST(ValueIndex, FindsValuesTheQuestionNames) {
     }
   }
   EXPECT_TRUE(index->Match(Tokenize("nothing of the sort", st)).empty());
+  // A value equal to a given text, reported at the tokens given.
+  auto equal = index->Equal("the netherlands", 2, 3);
+  EXPECT_TRUE(equal.empty());
+  equal = index->Equal("NETHERLANDS", 2, 3);
+  ASSERT_TRUE(has(equal, "plant.country=Netherlands"));
+  EXPECT_EQ(equal.front().begin, 2u);
+  EXPECT_EQ(equal.front().end, 3u);
   // Part of stored values: each value that contains the text (not the value equal to it), ignoring case.
   auto part = index->Containing("ridge");
   EXPECT_TRUE(has(part, "plant.plant_name=North Ridge Plant"));
