@@ -115,6 +115,7 @@ class BuiltinGenerator final : public generate::Generator {
       g.candidates.push_back(c.sql);
       g.queries.push_back(TreeOf(c, dialect));
       g.confidence.push_back(c.probability);
+      g.unsure.push_back(ReadingScorer::Builtin().Unsure(c.features, c.probability));
       g.caveats.push_back(caveat);
       for (const auto& n : c.notes) g.notes.push_back(n);
       g.notes.push_back(fmt::format("coverage {:.2f}, P(right) {:.2f}", c.score, c.probability));

@@ -48,6 +48,10 @@ bool CountPerGroup(Reading& r, const Comparison& c) {
   bool times = tokens[c.number].lower == "once" || tokens[c.number].lower == "twice" ||
                (k < tokens.size() && tokens[k].lower == "times");
   if (k < tokens.size()) counted = TableAt(r, k);
+  // "at least ten professors": a plural naming a value stored in the singular counts that value's rows.
+  for (auto v = r.values.begin(); !counted && v != r.values.end(); ++v) {
+    if (v->plural && v->begin == k) counted = v->table;
+  }
   if (!counted && !times) return false;
   r.having = Having{c.op, c.value, counted.value_or("")};
   r.used[c.cue] = r.used[c.number] = true;

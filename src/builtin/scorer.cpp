@@ -247,6 +247,8 @@ Result<ReadingScorer> ReadingScorer::Parse(std::string_view text) {
       s.bias = value;
     } else if (name == "threshold") {
       s.threshold = value;
+    } else if (name == "min_coverage") {
+      s.min_coverage = value;
     } else if (const size_t i = ReadingFeatureIndex(name); i < kReadingFeatureCount) {
       s.weights[i] = value;
       if (values.size() == 2) {
@@ -261,10 +263,27 @@ Result<ReadingScorer> ReadingScorer::Parse(std::string_view text) {
   return s;
 }
 
+std::string ReadingScorer::Unsure(const ReadingFeatureVector& f, double probability) const {
+  if (probability < threshold) {
+    // (Where two decimals would print it equal to the threshold it is below: three, rounded down.)
+    const bool equal = fmt::format("{:.2f}", probability) == fmt::format("{:.2f}", threshold);
+    const std::string p =
+        equal ? fmt::format("{:.3f}", std::floor(probability * 1000) / 1000) : fmt::format("{:.2f}", probability);
+    return fmt::format("the most probable reading is right with probability {} (below {:.2f})", p, threshold);
+  }
+  const double coverage = f[ReadingFeatureIndex("coverage")];
+  if (coverage < min_coverage) {
+    return fmt::format(
+        "the most probable reading accounts for too little of the question (coverage {:.2f}, below {:.2f})", coverage,
+        min_coverage);
+  }
+  return "";
+}
+
 std::string ReadingScorer::Serialize(std::string_view header) const {
   std::string out;
   for (const std::string& line : Split(header, '\n')) out += fmt::format("# {}\n", line);
-  out += fmt::format("bias\t{:.6g}\nthreshold\t{:.6g}\n", bias, threshold);
+  out += fmt::format("bias\t{:.6g}\nthreshold\t{:.6g}\nmin_coverage\t{:.6g}\n", bias, threshold, min_coverage);
   for (size_t i = 0; i < kReadingFeatureCount; ++i) {
     out += fmt::format("{}\t{:.6g}", kReadingFeatures[i], i < weights.size() ? weights[i] : 0.0);
     if (!rank_weights.empty()) out += fmt::format("\t{:.6g}", i < rank_weights.size() ? rank_weights[i] : 0.0);

@@ -107,10 +107,17 @@ struct ReadingScorer {
   double bias = 0;
   std::vector<double> rank_weights;  // one per feature; empty: readings are ordered by their probability
   double threshold = 0.5;            // below this probability an answer is reported as unsure
+  /// An answer whose reading accounts for less of the question than this (the "coverage" feature) is reported as
+  /// unsure whatever its probability: below it the held-out answers the model was checked on were seldom right, and
+  /// the fit has few readings there to extrapolate from ("How has the weather affected …": one word of six linked).
+  double min_coverage = 0;
+  /// Why an answer read as `f` should not be presented as the answer ("" when it may): below the threshold, or
+  /// covering less of the question than min_coverage.
+  std::string Unsure(const ReadingFeatureVector& f, double probability) const;
   double Probability(const ReadingFeatureVector& f) const;
   double RankScore(const ReadingFeatureVector& f) const;
-  /// The text form (reading_scorer.tsv): comment lines, then "bias", "threshold" and one line per feature
-  /// (name TAB weight [TAB rank weight]). Features missing from the text weigh 0; unknown names are an error.
+  /// The text form (reading_scorer.tsv): comment lines, then "bias", "threshold", "min_coverage" and one line per
+  /// feature (name TAB weight [TAB rank weight]). Features missing from the text weigh 0; unknown names are an error.
   static Result<ReadingScorer> Parse(std::string_view text);
   std::string Serialize(std::string_view header) const;
   /// The model compiled into the library (data/reading_scorer.tsv).

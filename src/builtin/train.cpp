@@ -509,12 +509,24 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
   out.held_out = EvaluateScorer(report, held, reported);
   const auto answers = ScoredAnswers(report, held, reported);
   const double threshold = ChooseThreshold(answers, options.unsure_accuracy);
-  size_t unsure = 0, unsure_right = 0;
-  for (const auto& [p, right] : answers) {
-    if (p >= threshold) continue;
+  // The coverage floor by the same rule, on the coverage of the reading ranked first: held-out answers covering less of
+  // their question were seldom right, however probable the model found them.
+  const size_t coverage = ReadingFeatureIndex("coverage");
+  std::vector<std::pair<double, bool>> covered;
+  ForEachQuestion(report, reported, [&](const ScorerRow* begin, const ScorerRow* end) {
+    const ScorerRow* best = Best(begin, end, held);
+    covered.emplace_back(best ? best->features[coverage] : 0.0, best && best->correct);
+  });
+  const double min_coverage = ChooseThreshold(covered, options.unsure_accuracy);
+  size_t unsure = 0, unsure_right = 0, below_floor = 0;
+  for (size_t i = 0; i < answers.size(); ++i) {
+    const bool floor = covered[i].first < min_coverage;
+    below_floor += floor ? 1 : 0;
+    if (answers[i].first >= threshold && !floor) continue;
     ++unsure;
-    unsure_right += right ? 1 : 0;
+    unsure_right += answers[i].second ? 1 : 0;
   }
+  out.below_floor_share = answers.empty() ? 0 : static_cast<double>(below_floor) / static_cast<double>(answers.size());
   out.unsure_share = answers.empty() ? 0 : static_cast<double>(unsure) / static_cast<double>(answers.size());
   out.unsure_accuracy = unsure ? static_cast<double>(unsure_right) / static_cast<double>(unsure) : 0;
   // The held-out databases' foreign questions that got a reading: how many of them `ask` would call unsure.
@@ -525,12 +537,14 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
         const ScorerRow* best = Best(begin, end, held);
         if (!best) return;
         ++foreign;
-        foreign_unsure += held.Probability(best->features) < threshold ? 1 : 0;
+        const bool floor = best->features[coverage] < min_coverage;
+        foreign_unsure += held.Probability(best->features) < threshold || floor ? 1 : 0;
       });
   out.foreign_answered = foreign;
   out.foreign_unsure = foreign ? static_cast<double>(foreign_unsure) / static_cast<double>(foreign) : 0;
   out.model = FitReadingScorer(d.rows, options.c);
   out.model.threshold = threshold;
+  out.model.min_coverage = min_coverage;
   const RankingReport& r = out.held_out;
   auto share = [&](size_t n) { return r.questions ? static_cast<double>(n) / static_cast<double>(r.questions) : 0.0; };
   out.text = out.model.Serialize(fmt::format(
@@ -540,7 +554,8 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
       "each question), then the ranking weight (pairs of a right and a wrong reading of one question).\n"
       "Held out ({} of the databases, {} questions): EX in the translator's order {:.4f}, ranked {:.4f}, best "
       "possible\n"
-      "{:.4f}; ECE {:.4f}. Unsure threshold: at most {} of the held-out answers below it were right.",
+      "{:.4f}; ECE {:.4f}. Unsure threshold and coverage floor: at most {} of the held-out answers below each were\n"
+      "right.",
       options.c, d.rows.size(), d.questions, options.source, d.foreign_readings, options.collect.foreign_every,
       options.validation, r.questions, share(r.translator_right), share(r.ranked_right), share(r.any_right), r.ece,
       options.unsure_accuracy));

@@ -154,11 +154,12 @@ struct Trained {
   // (P >= 0.5) and the share the more common value alone gets right.
   std::array<double, kShapePropertyCount> shape_accuracy{}, shape_majority{};
   Collected data;
-  RankingReport held_out;       // the model fitted without the held-out databases, on their questions
-  double unsure_share = 0;      // share of the held-out answers below the threshold
-  double unsure_accuracy = 0;   // and how many of those were right
-  size_t foreign_answered = 0;  // held-out questions asked of another database that got a reading
-  double foreign_unsure = 0;    // the share of those whose answer falls below the threshold
+  RankingReport held_out;        // the model fitted without the held-out databases, on their questions
+  double unsure_share = 0;       // share of the held-out answers below the threshold or the coverage floor
+  double unsure_accuracy = 0;    // and how many of those were right
+  double below_floor_share = 0;  // share of the held-out answers below the coverage floor
+  size_t foreign_answered = 0;   // held-out questions asked of another database that got a reading
+  double foreign_unsure = 0;     // the share of those whose answer falls below the threshold or the coverage floor
 };
 
 /// The whole of `plainsql builtin train`: collect, hold out, report, choose the threshold, fit on everything.

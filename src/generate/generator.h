@@ -63,6 +63,8 @@ struct Generation {
   /// what it left out ("not linked: meaning, life"). Empty when unknown.
   std::vector<double> confidence;
   std::vector<std::string> caveats;
+  /// Per candidate, when the generator judges it: why it should not be presented as the answer ("" when it may).
+  std::vector<std::string> unsure;
 };
 
 /// A source of candidate SQL.

@@ -271,6 +271,7 @@ StageTrace GenerateStage(const Context& ctx, const std::vector<Generator*>& gene
       if (i < gen->queries.size()) c.query = gen->queries[i];
       if (i < gen->confidence.size()) c.confidence = gen->confidence[i];
       if (i < gen->caveats.size()) c.caveat = gen->caveats[i];
+      if (i < gen->unsure.size()) c.unsure = gen->unsure[i];
       pool.candidates.push_back(std::move(c));
     }
     if (gen->ranked) pool.ranked.insert(g->Name());
@@ -554,6 +555,7 @@ nlohmann::ordered_json AnswerToJson(const Answer& answer) {
                           {"votes", c.votes}});
     if (c.confidence >= 0) candidates.back()["confidence"] = c.confidence;
     if (!c.caveat.empty()) candidates.back()["caveat"] = c.caveat;
+    if (!c.unsure.empty()) candidates.back()["unsure"] = c.unsure;
   }
   j["trace"] = {{"stages", stages}, {"candidates", candidates}, {"own_ms", answer.own_ms}};
   return j;

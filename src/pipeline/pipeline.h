@@ -81,6 +81,7 @@ struct Candidate {
   size_t votes = 0;                          // the size of its result's bucket
   double confidence = -1;                    // from the generator (0..1), or -1 when it gives none
   std::string caveat;                        // from the generator: what the candidate leaves out
+  std::string unsure;                        // from the generator: why not to present it as the answer ("": none)
   std::shared_ptr<const sql::Query> query;   // `sql` as a tree (parsed once, or built by the generator)
   std::shared_ptr<const sql::Query> native;  // `query` in native names: what ran
 };

@@ -127,8 +127,11 @@ bool RegularPlural(std::string_view singular, std::string_view plural) {
 bool AfterDeterminer(const std::vector<Token>& tokens, size_t i) {
   if (i == 0) return false;
   if (tokens[i - 1].kind == TokenKind::kNumber) return true;
-  static constexpr std::array<std::string_view, 13> kDeterminers = {
-      "the", "all", "many", "no", "any", "some", "these", "those", "their", "other", "both", "several", "few"};
+  // (With the cardinals a question writes in words, "ten professors"; the translator reads their values from its own
+  // list, words/number_words.txt, which the value index does not depend on.)
+  static constexpr std::array<std::string_view, 24> kDeterminers = {
+      "the", "all", "many",  "no",   "any",  "some", "these", "those", "their", "other", "both",   "several",
+      "few", "two", "three", "four", "five", "six",  "seven", "eight", "nine",  "ten",   "twenty", "hundred"};
   return std::find(kDeterminers.begin(), kDeterminers.end(), tokens[i - 1].lower) != kDeterminers.end();
 }
 

@@ -16,11 +16,13 @@ TEST(ReadingScorer, TextRoundTripAndErrors) {
   s.weights[ReadingFeatureIndex("empty")] = -1.25;
   s.bias = -0.5;
   s.threshold = 0.2;
+  s.min_coverage = 0.45;
   auto back = ReadingScorer::Parse(s.Serialize("a header\nof two lines"));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->weights, s.weights);
   EXPECT_DOUBLE_EQ(back->bias, -0.5);
   EXPECT_DOUBLE_EQ(back->threshold, 0.2);
+  EXPECT_DOUBLE_EQ(back->min_coverage, 0.45);
   // Missing features weigh 0; unknown ones, lines without a tab and non-numbers are errors naming the line.
   auto partial = ReadingScorer::Parse("# c\nbias\t1\nrows\t0.5\n");
   ASSERT_TRUE(partial.ok());
@@ -119,6 +121,24 @@ TEST(ReadingScorer, ThresholdKeepsUnsureAnswersMostlyWrong) {
   EXPECT_GT(t, 0.05);
   EXPECT_LE(t, 0.3);  // taking the 0.3 answers in would make 6 of 20 unsure answers right
   EXPECT_DOUBLE_EQ(ChooseThreshold(answers, 0.0), 0.0);
+}
+
+TEST(ReadingScorer, UnsureBelowTheThresholdOrTheCoverageFloor) {
+  ReadingScorer s;
+  s.threshold = 0.11;
+  s.min_coverage = 0.5;
+  ReadingFeatureVector f{};
+  f[ReadingFeatureIndex("coverage")] = 0.8;
+  EXPECT_EQ(s.Unsure(f, 0.6), "");
+  EXPECT_EQ(s.Unsure(f, 0.05), "the most probable reading is right with probability 0.05 (below 0.11)");
+  // Printed equal to the threshold with two decimals: three, rounded down.
+  EXPECT_EQ(s.Unsure(f, 0.1099), "the most probable reading is right with probability 0.109 (below 0.11)");
+  f[ReadingFeatureIndex("coverage")] = 0.17;
+  EXPECT_EQ(s.Unsure(f, 0.6),
+            "the most probable reading accounts for too little of the question (coverage 0.17, below 0.50)");
+  // The shipped model's floor is a share of the question.
+  EXPECT_GE(ReadingScorer::Builtin().min_coverage, 0);
+  EXPECT_LT(ReadingScorer::Builtin().min_coverage, 1);
 }
 
 TEST(ReadingScorer, RankingOrdersByProbabilityAndKeepsTies) {

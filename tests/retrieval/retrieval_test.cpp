@@ -182,6 +182,7 @@ TEST(ValueIndex, PluralsOfStoredSingulars) {
   EXPECT_EQ(values("Which professors are there?", true), V{});  // no determiner before it
   EXPECT_EQ(values("List all the professors", true), V{"Professor+"});
   EXPECT_EQ(values("buildings with 10 instructors", true), V{"Instructor+"});
+  EXPECT_EQ(values("buildings with ten instructors", true), V{"Instructor+"});  // a cardinal in words
   EXPECT_EQ(values("List all the professors", false), V{});
   EXPECT_EQ(values("the names of the instructors", true), V{"Instructor+"});  // "names" is not "nam"'s plural
   EXPECT_EQ(values("the room belongs to them", true), V{});                   // a verb

@@ -4,12 +4,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <future>
 
 #include "builtin/generator.h"
-#include "builtin/scorer.h"
 #include "cli.h"
 #include "exec/access_check.h"
 #include "exec/render.h"
@@ -275,14 +273,8 @@ int AskCommands::Ask() {
   // Honesty: an answer the built-in translator's reading scorer finds unlikely is not presented as the answer; the
   // two most probable readings are shown instead, each with its probability.
   const pipeline::Candidate& won = answer->candidates[answer->winner];
-  const double threshold = builtin::ReadingScorer::Builtin().threshold;
-  if (won.generator == "builtin" && won.confidence >= 0 && won.confidence < threshold && !force_) {
-    // (Where two decimals would print it equal to the threshold it is below: three, rounded down.)
-    const bool equal = fmt::format("{:.2f}", won.confidence) == fmt::format("{:.2f}", threshold);
-    const std::string p =
-        equal ? fmt::format("{:.3f}", std::floor(won.confidence * 1000) / 1000) : fmt::format("{:.2f}", won.confidence);
-    std::string out =
-        fmt::format("-- unsure: the most probable reading is right with probability {} (below {:.2f})", p, threshold);
+  if (!won.unsure.empty() && !force_) {
+    std::string out = "-- unsure: " + won.unsure;
     if (!won.caveat.empty()) out += "; " + won.caveat;
     out += "\n-- the two most probable readings (run one with `plainsql sql`, or ask again with --force):\n";
     std::vector<size_t> readings = {answer->winner};

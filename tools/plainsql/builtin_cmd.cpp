@@ -233,11 +233,14 @@ int BuiltinCommands::RunTrain() {
                   h["questions"].get<size_t>(), validation_ * 100, h["translator_ex"].get<double>(),
                   h["ranked_ex"].get<double>(), h["oracle_ex"].get<double>(), h["ece"].get<double>(),
                   h["top_half_accuracy"].get<double>(), h["bottom_half_accuracy"].get<double>()));
-  Write(fmt::format("unsure threshold {:.2f}: {:.1f}% of the held-out answers fall below it, {:.1f}% of those right\n",
-                    trained->model.threshold, 100 * trained->unsure_share, 100 * trained->unsure_accuracy));
+  Write(fmt::format(
+      "unsure threshold {:.2f} and coverage floor {:.2f} ({:.1f}% of the held-out answers below the floor): "
+      "{:.1f}% of the held-out answers fall below either, {:.1f}% of those right\n",
+      trained->model.threshold, trained->model.min_coverage, 100 * trained->below_floor_share,
+      100 * trained->unsure_share, 100 * trained->unsure_accuracy));
   Write(
       fmt::format("questions asked of another held-out database: {} got a reading, {:.1f}% of those below the "
-                  "threshold\n",
+                  "threshold or the floor\n",
                   trained->foreign_answered, 100 * trained->foreign_unsure));
   Write(
       fmt::format("shape model on the held-out questions: {:.4f} of the properties predicted right (the more common "
