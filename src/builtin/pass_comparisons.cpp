@@ -141,15 +141,8 @@ std::optional<ColumnRef> OnlyQuantityOfSubject(const Reading& r, size_t number) 
   const bool named_after = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
     return m.begin > number && m.begin <= number + kReach;
   });
-  const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
-  if (t == nullptr || named_after) return std::nullopt;
-  std::optional<ColumnRef> only;
-  for (const auto& c : t->columns) {
-    if (IsKeyColumn(*t, c.name) || !HoldsQuantities(r.ctx, {t->name, c.name})) continue;
-    if (only) return std::nullopt;
-    only = ColumnRef{t->name, c.name};
-  }
-  return only;
+  if (named_after) return std::nullopt;
+  return SubjectsOnlyQuantity(r);
 }
 
 // A number: the column the adjective or the unit after the number names, else the numeric column named nearest;

@@ -96,6 +96,8 @@ void ReadSuperlative(Reading& r) {
   }
   bool reversed = false;  // "the oldest" by a date: the earliest
   if (!counts && !next_column) r.order_column = NumericNear(r, s.token, QuantityOf(word), &reversed);
+  // "the schools with the top 3 largest size": nothing names a quantity; the subject's one quantity orders.
+  if (!counts && !r.order_column) r.order_column = SubjectsOnlyQuantity(r);
   r.order_desc = s.descending != reversed;
   r.limit = "1";
 }

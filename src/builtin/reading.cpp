@@ -179,6 +179,18 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
 
 }  // namespace
 
+std::optional<ColumnRef> SubjectsOnlyQuantity(const Reading& r) {
+  const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
+  if (t == nullptr) return std::nullopt;
+  std::optional<ColumnRef> only;
+  for (const auto& c : t->columns) {
+    if (IsKeyColumn(*t, c.name) || !HoldsQuantities(r.ctx, {t->name, c.name})) continue;
+    if (only) return std::nullopt;
+    only = ColumnRef{t->name, c.name};
+  }
+  return only;
+}
+
 std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string& hint, bool* reversed) {
   for (const std::string& alternative : hint.empty() ? std::vector<std::string>{} : Split(hint, '/')) {
     const bool other_way = alternative.starts_with('-');

@@ -215,6 +215,8 @@ std::optional<std::string> TableAt(const Reading& r, size_t token);
 void MarkMention(Reading& r, size_t token);
 /// Marks the mentions of column `c` as used.
 void MarkConsumed(Reading& r, const ColumnRef& c);
+/// The subject's one column of quantities besides its keys (college.enr), when it has exactly one.
+std::optional<ColumnRef> SubjectsOnlyQuantity(const Reading& r);
 /// The numeric column named nearest to `token` (before it first), else one named after `hint` (marked used).
 /// A hint lists words to try in turn ("date/year"); a word marked '-' ("oldest": "age/-date") counts the other way
 /// (the oldest has the earliest date) and is tried only when `reversed` is given, which says whether it was the one.
