@@ -264,18 +264,19 @@ Result<ReadingScorer> ReadingScorer::Parse(std::string_view text) {
 }
 
 std::string ReadingScorer::Unsure(const ReadingFeatureVector& f, double probability) const {
+  // (The coverage first: the probability of a reading covering so little is an extrapolation.)
+  const double coverage = f[ReadingFeatureIndex("coverage")];
+  if (coverage < min_coverage) {
+    return fmt::format(
+        "the most probable reading accounts for too little of the question (coverage {:.2f}, below {:.2f})", coverage,
+        min_coverage);
+  }
   if (probability < threshold) {
     // (Where two decimals would print it equal to the threshold it is below: three, rounded down.)
     const bool equal = fmt::format("{:.2f}", probability) == fmt::format("{:.2f}", threshold);
     const std::string p =
         equal ? fmt::format("{:.3f}", std::floor(probability * 1000) / 1000) : fmt::format("{:.2f}", probability);
     return fmt::format("the most probable reading is right with probability {} (below {:.2f})", p, threshold);
-  }
-  const double coverage = f[ReadingFeatureIndex("coverage")];
-  if (coverage < min_coverage) {
-    return fmt::format(
-        "the most probable reading accounts for too little of the question (coverage {:.2f}, below {:.2f})", coverage,
-        min_coverage);
   }
   return "";
 }

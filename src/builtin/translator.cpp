@@ -157,19 +157,40 @@ std::string SpellComparisonSymbols(const std::string& question) {
 
 namespace {
 
-// "French singers", "a Canadian airport": a capitalized adjective no value is written as names the stored value of the
-// noun it pertains to in WordNet ('France', 'Canada'); the adjective itself, when stored ('German'), matched as
-// written before.
-void AddPertainedValues(const std::vector<Token>& tokens, const ValueIndex& values, const retrieval::WordNet& wordnet,
-                        std::vector<ValueMatch>& out) {
-  for (size_t i = 1; i < tokens.size(); ++i) {
+// A proper name no value is written as names a stored value WordNet gives as another name of it: "California" 'CA',
+// "the United States" 'USA' (the name's one to three capitalized words, the longest first); a capitalized adjective
+// names the value of the noun it pertains to: "French singers", "a Canadian airport" ('France', 'Canada'). A value
+// written as it is ('German') was matched before.
+void AddValuesNamedOtherwise(const std::vector<Token>& tokens, const ValueIndex& values,
+                             const retrieval::WordNet& wordnet, std::vector<ValueMatch>& out) {
+  auto capitalized = [&](size_t i) {
     const Token& t = tokens[i];
-    if (t.kind != TokenKind::kWord || !std::isupper(static_cast<unsigned char>(t.text[0])) || IsStopWord(t.lower))
+    return t.kind == TokenKind::kWord && std::isupper(static_cast<unsigned char>(t.text[0])) && !IsStopWord(t.lower) &&
+           std::none_of(out.begin(), out.end(), [&](const ValueMatch& v) { return v.begin <= i && i < v.end; });
+  };
+  for (size_t i = 1; i < tokens.size();) {
+    if (!capitalized(i)) {
+      ++i;
       continue;
-    if (std::any_of(out.begin(), out.end(), [&](const ValueMatch& v) { return v.begin <= i && i < v.end; })) continue;
-    for (const std::string& noun : wordnet.Pertainyms(t.lower)) {
-      for (ValueMatch& v : values.Equal(noun, i, i + 1)) out.push_back(std::move(v));
     }
+    size_t matched = 0;
+    for (size_t n = 3; n >= 1 && matched == 0; --n) {
+      if (i + n > tokens.size()) continue;
+      std::vector<std::string> words;
+      for (size_t k = i; k < i + n && (k == i || capitalized(k)); ++k) words.push_back(tokens[k].lower);
+      if (words.size() != n) continue;
+      const size_t before = out.size();
+      for (const std::vector<std::string>& other : wordnet.NounSynonyms(words)) {
+        for (ValueMatch& v : values.Equal(Join(other, " "), i, i + n)) out.push_back(std::move(v));
+      }
+      if (n == 1) {
+        for (const std::string& noun : wordnet.Pertainyms(words.front())) {
+          for (ValueMatch& v : values.Equal(noun, i, i + 1)) out.push_back(std::move(v));
+        }
+      }
+      if (out.size() > before) matched = n;
+    }
+    i += std::max<size_t>(matched, 1);
   }
 }
 
@@ -190,7 +211,7 @@ Translation Translator::Assemble(const std::string& question, const sql::Dialect
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
     r.values = values_->Match(r.tokens, /*plain_plurals=*/true);
     if (const retrieval::WordNet* wordnet = index_.Wordnet())
-      AddPertainedValues(r.tokens, *values_, *wordnet, r.values);
+      AddValuesNamedOtherwise(r.tokens, *values_, *wordnet, r.values);
     std::erase_if(r.values, [&](const retrieval::ValueMatch& v) {
       const catalog::Table* t = schema_.FindTable(v.table);
       return t == nullptr || t->FindColumn(v.column) == nullptr;

@@ -136,6 +136,8 @@ TEST(ReadingScorer, UnsureBelowTheThresholdOrTheCoverageFloor) {
   f[ReadingFeatureIndex("coverage")] = 0.17;
   EXPECT_EQ(s.Unsure(f, 0.6),
             "the most probable reading accounts for too little of the question (coverage 0.17, below 0.50)");
+  EXPECT_EQ(s.Unsure(f, 0.05),  // the coverage said first
+            "the most probable reading accounts for too little of the question (coverage 0.17, below 0.50)");
   // The shipped model's floor is a share of the question.
   EXPECT_GE(ReadingScorer::Builtin().min_coverage, 0);
   EXPECT_LT(ReadingScorer::Builtin().min_coverage, 1);
