@@ -308,7 +308,10 @@ void ReadNumbers(Reading& r) {
   // does, when there is one, and the key's mention is left to show.
   const catalog::Table* t = r.year_column ? r.ctx.schema.FindTable(r.year_column->table) : nullptr;
   if (t && IsKeyColumn(*t, r.year_column->column)) {
-    if (auto nearby = YearColumnNearby(r)) r.year_column = nearby, r.consumed = consumed;
+    if (auto nearby = YearColumnNearby(r)) {
+      r.year_column = nearby;
+      r.consumed = consumed;
+    }
   }
   if (!r.year_column) r.year_column = YearColumnNearby(r);
 }
