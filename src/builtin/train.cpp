@@ -518,17 +518,26 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
     covered.emplace_back(best ? best->features[coverage] : 0.0, best && best->correct);
   });
   const double min_coverage = ChooseThreshold(covered, options.unsure_accuracy);
-  size_t unsure = 0, unsure_right = 0, below_floor = 0;
-  for (size_t i = 0; i < answers.size(); ++i) {
-    const bool floor = covered[i].first < min_coverage;
-    below_floor += floor ? 1 : 0;
-    if (answers[i].first >= threshold && !floor) continue;
+  // What `ask` would call unsure, by the rule's one home (ReadingScorer::Unsure); no reading at all is unsure too.
+  ReadingScorer judged = held;
+  judged.threshold = threshold;
+  judged.min_coverage = min_coverage;
+  const auto unsure_answer = [&](const ScorerRow* best) {
+    return !best || !judged.Unsure(best->features, judged.Probability(best->features)).empty();
+  };
+  size_t answered = 0, unsure = 0, unsure_right = 0, below_floor = 0;
+  ForEachQuestion(report, reported, [&](const ScorerRow* begin, const ScorerRow* end) {
+    const ScorerRow* best = Best(begin, end, held);
+    ++answered;
+    below_floor += best && best->features[coverage] < min_coverage ? 1 : 0;
+    if (!unsure_answer(best)) return;
     ++unsure;
-    unsure_right += answers[i].second ? 1 : 0;
-  }
-  out.below_floor_share = answers.empty() ? 0 : static_cast<double>(below_floor) / static_cast<double>(answers.size());
-  out.unsure_share = answers.empty() ? 0 : static_cast<double>(unsure) / static_cast<double>(answers.size());
-  out.unsure_accuracy = unsure ? static_cast<double>(unsure_right) / static_cast<double>(unsure) : 0;
+    unsure_right += best && best->correct ? 1 : 0;
+  });
+  auto share_of = [](size_t n, size_t of) { return of ? static_cast<double>(n) / static_cast<double>(of) : 0.0; };
+  out.below_floor_share = share_of(below_floor, answered);
+  out.unsure_share = share_of(unsure, answered);
+  out.unsure_accuracy = share_of(unsure_right, unsure);
   // The held-out databases' foreign questions that got a reading: how many of them `ask` would call unsure.
   size_t foreign = 0, foreign_unsure = 0;
   ForEachQuestion(
@@ -537,8 +546,7 @@ Result<Trained> TrainReadingScorer(const eval::Benchmark& bench, const TrainOpti
         const ScorerRow* best = Best(begin, end, held);
         if (!best) return;
         ++foreign;
-        const bool floor = best->features[coverage] < min_coverage;
-        foreign_unsure += held.Probability(best->features) < threshold || floor ? 1 : 0;
+        foreign_unsure += unsure_answer(best) ? 1 : 0;
       });
   out.foreign_answered = foreign;
   out.foreign_unsure = foreign ? static_cast<double>(foreign_unsure) / static_cast<double>(foreign) : 0;

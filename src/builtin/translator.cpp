@@ -13,14 +13,23 @@
 
 namespace plainsql::builtin {
 
+// What every reading of a question shares (Translator::Read).
+struct QuestionRead {
+  std::vector<Token> tokens;
+  Intent intent;
+  std::vector<LinkMatch> links;
+  std::vector<ValueMatch> values;
+};
+
 Translator::Translator(const catalog::Schema& schema, const SchemaIndex& index, const ValueIndex* values)
     : schema_(schema), index_(index), values_(values) {}
 
 Translation Translator::Translate(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer) const {
   // The best reading, then the same question with the first stored value that several columns hold read as the next
   // column that holds it ("Toledo" as a city, else as a customer's name): later readings, ranked lower.
+  const QuestionRead q = Read(question, stemmer);
   Choices first;
-  Translation out = Assemble(question, dialect, stemmer, first, true);
+  Translation out = Assemble(q, dialect, first, true);
   if (out.candidates.empty()) return out;
   auto add = [&](Translation t, size_t alternative, double penalty) {
     for (auto& c : t.candidates) {
@@ -37,19 +46,19 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     for (OutputChoice o : {OutputChoice::kFirstOnly, OutputChoice::kWithUsed}) {
       Choices other;
       other.outputs = o;
-      add(Assemble(question, dialect, stemmer, other), 0, 0.1);
+      add(Assemble(q, dialect, other), 0, 0.1);
     }
   }
   // The tables a column needs, without those only named.
   if (first.named_only_tables > 0) {
     Choices other;
     other.used_tables_only = true;
-    add(Assemble(question, dialect, stemmer, other), 0, 0.1);
+    add(Assemble(q, dialect, other), 0, 0.1);
   }
   for (size_t k = 1; k <= first.value_alternatives && k <= 2; ++k) {
     Choices other;
     other.value_choice = k;
-    Translation t = Assemble(question, dialect, stemmer, other);
+    Translation t = Assemble(q, dialect, other);
     if (other.lost) continue;  // the value's table could not be joined: that reading dropped the value
     add(std::move(t), k, 0.2 * static_cast<double>(k));
   }
@@ -57,13 +66,13 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
   if (first.group_varies) {
     Choices other;
     other.group_by_shown = true;
-    add(Assemble(question, dialect, stemmer, other), 0, 0.1);
+    add(Assemble(q, dialect, other), 0, 0.1);
   }
   // Another link for an ambiguous mention ("name" of the singer or of the song), the closest first.
   for (size_t k = 1; k <= first.link_alternatives; ++k) {
     Choices other;
     other.link_choice = k;
-    add(Assemble(question, dialect, stemmer, other), 0, 0.15 * static_cast<double>(k));
+    add(Assemble(q, dialect, other), 0, 0.15 * static_cast<double>(k));
   }
   const ShapeModel* proposer = proposer_ ? proposer_ : shape_model_;
   if (skeletons_ && skeletons_->Size() > 0 && proposer && !proposer->Empty()) {
@@ -153,10 +162,6 @@ std::string SpellComparisonSymbols(const std::string& question) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // A proper name no value is written as names a stored value WordNet gives as another name of it: "California" 'CA',
 // "the United States" 'USA' (the name's one to three capitalized words, the longest first); a capitalized adjective
 // names the value of the noun it pertains to: "French singers", "a Canadian airport" ('France', 'Canada'). A value
@@ -196,27 +201,36 @@ void AddValuesNamedOtherwise(const std::vector<Token>& tokens, const ValueIndex&
 
 }  // namespace
 
-Translation Translator::Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer,
-                                 Choices& choices, bool masked_words) const {
-  Context context{schema_, index_, values_, dialect};
-  Reading r(context);
-  r.choices = choices;
-  r.tokens = ExpandCoordinatedNames(retrieval::Tokenize(SpellComparisonSymbols(question), stemmer), index_);
-  r.intent = ReadIntent(r.tokens);
+QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) const {
+  QuestionRead q;
+  q.tokens = ExpandCoordinatedNames(retrieval::Tokenize(SpellComparisonSymbols(question), stemmer), index_);
+  q.intent = ReadIntent(q.tokens);
   // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and
   // stay off.
-  r.links = linking::Link(index_, r.tokens, {.abbreviated_words = true, .identifiers = true});
+  q.links = linking::Link(index_, q.tokens, {.abbreviated_words = true, .identifiers = true});
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
-    r.values = values_->Match(r.tokens, /*plain_plurals=*/true);
+    q.values = values_->Match(q.tokens, /*plain_plurals=*/true);
     if (const retrieval::WordNet* wordnet = index_.Wordnet())
-      AddValuesNamedOtherwise(r.tokens, *values_, *wordnet, r.values);
-    std::erase_if(r.values, [&](const retrieval::ValueMatch& v) {
+      AddValuesNamedOtherwise(q.tokens, *values_, *wordnet, q.values);
+    std::erase_if(q.values, [&](const retrieval::ValueMatch& v) {
       const catalog::Table* t = schema_.FindTable(v.table);
       return t == nullptr || t->FindColumn(v.column) == nullptr;
     });
   }
+  return q;
+}
+
+Translation Translator::Assemble(const QuestionRead& q, const sql::Dialect& dialect, Choices& choices,
+                                 bool masked_words) const {
+  Context context{schema_, index_, values_, dialect};
+  Reading r(context);
+  r.choices = choices;
+  r.tokens = q.tokens;
+  r.intent = q.intent;
+  r.links = q.links;
+  r.values = q.values;
   r.used.assign(r.tokens.size(), false);
   for (Pass pass : kPasses) {
     pass(r);

@@ -24,6 +24,7 @@
 namespace plainsql::builtin {
 
 struct Choices;
+struct QuestionRead;
 
 using linking::LinkMatch;
 using linking::SchemaIndex;
@@ -78,10 +79,12 @@ class Translator {
   }
 
  private:
+  /// What every reading of the question shares, read once: its tokens, cues, schema links and stored values.
+  QuestionRead Read(const std::string& question, Stemmer& stemmer) const;
   /// One reading of the question: the passes of passes.h in order, `choices` saying which column a stored value
   /// several columns hold is read in (and, on return, what the passes found about it); with `masked_words`, the
   /// question as the shape model reads it too (Translate keeps the first reading's).
-  Translation Assemble(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer, Choices& choices,
+  Translation Assemble(const QuestionRead& q, const sql::Dialect& dialect, Choices& choices,
                        bool masked_words = false) const;
   const catalog::Schema& schema_;
   const SchemaIndex& index_;
