@@ -138,8 +138,8 @@ TEST(ReadingScorer, UnsureBelowTheThresholdOrTheCoverageFloor) {
             "the most probable reading accounts for too little of the question (coverage 0.17, below 0.50)");
   EXPECT_EQ(s.Unsure(f, 0.05),  // the coverage said first
             "the most probable reading accounts for too little of the question (coverage 0.17, below 0.50)");
-  // The shipped model's floor is a share of the question.
-  EXPECT_GE(ReadingScorer::Builtin().min_coverage, 0);
+  // The shipped model carries a floor the trainer chose (a share of the question; 0 would mean none was read).
+  EXPECT_GT(ReadingScorer::Builtin().min_coverage, 0);
   EXPECT_LT(ReadingScorer::Builtin().min_coverage, 1);
 }
 
