@@ -15,6 +15,7 @@
 #include "eval_cmd.h"
 #include "examples_cmd.h"
 #include "exec/connection.h"
+#include "features_cmd.h"
 #include "identifiers_cmd.h"
 #include "link_cmd.h"
 #include "naturalness_cmd.h"
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
   plainsql::cli::ExamplesCommands examples(app);
   plainsql::cli::LinkCommand link(app);
   plainsql::cli::BuiltinCommands builtin(app);
+  plainsql::cli::FeaturesCommand features(app);
   plainsql::cli::AllowGroupOptionsAfterSubcommands(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
@@ -81,7 +83,7 @@ int main(int argc, char** argv) {
   }
   try {
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
-                                      check_access, examples, link, builtin);
+                                      check_access, examples, link, builtin, features);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

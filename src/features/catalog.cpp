@@ -1,0 +1,175 @@
+// The feature catalog. The aspects and the kinds of property follow SQLSpace's predicate list (its appendix); the
+// features are the ones our own stages can decide exactly, worded here as what the code checks.
+#include "features/catalog.h"
+
+#include <unordered_map>
+
+namespace plainsql::features {
+
+std::string_view AspectName(Aspect a) {
+  switch (a) {
+    case Aspect::kQuestionSyntax: return "question_syntax";
+    case Aspect::kSqlSyntax: return "sql_syntax";
+    case Aspect::kSemantics: return "semantics";
+    case Aspect::kPragmatics: return "pragmatics";
+    case Aspect::kDatabase: return "database";
+  }
+  return "";
+}
+
+std::string_view NeedsName(Needs n) {
+  switch (n) {
+    case Needs::kQuestion: return "question";
+    case Needs::kSchema: return "schema";
+    case Needs::kSql: return "sql";
+  }
+  return "";
+}
+
+std::string_view SourceName(Source s) { return s == Source::kModel ? "model" : "derived"; }
+
+namespace {
+
+constexpr Aspect kQ = Aspect::kQuestionSyntax, kS = Aspect::kSqlSyntax, kM = Aspect::kSemantics,
+                 kP = Aspect::kPragmatics, kD = Aspect::kDatabase;
+constexpr Needs kText = Needs::kQuestion, kSchema = Needs::kSchema, kSql = Needs::kSql;
+
+// The order is the order of feature vectors: append new features, never reorder or reuse an id.
+const std::vector<Feature> kCatalog = {
+    // Question syntax: from the question's tokens and the built-in translator's cue reader (builtin/intent.h).
+    {"q.wh_question", kQ, kText, "begins with a wh-word (what, which, who, whose, when, where, how, why)"},
+    {"q.yes_no_question", kQ, kText, "begins with an auxiliary verb, asking yes or no (is, are, does, did, was, ...)"},
+    {"q.imperative", kQ, kText, "is a command: begins with a verb such as show, list, find, give, return or count"},
+    {"q.statement", kQ, kText, "is neither a question nor a command: a phrase or a statement"},
+    {"q.question_mark", kQ, kText, "ends with a question mark"},
+    {"q.several_sentences", kQ, kText, "has more than one sentence"},
+    {"q.long", kQ, kText, "has more than 20 words"},
+    {"q.how_many", kQ, kText, "asks for a count (how many, the number of, count)"},
+    {"q.aggregate_word", kQ, kText, "names an aggregate other than a count (average, total, sum, maximum, minimum)"},
+    {"q.superlative", kQ, kText, "has a superlative (most, least, highest, oldest, ...)"},
+    {"q.comparative", kQ, kText, "compares with a value (more than, at least, older than, before, ...)"},
+    {"q.negation", kQ, kText, "has a negation (not, no, never, without, except, other than)"},
+    {"q.number", kQ, kText, "writes a number (in digits or in words)"},
+    {"q.year_or_date", kQ, kText, "writes a year or a date"},
+    {"q.quoted", kQ, kText, "quotes a value"},
+    {"q.and", kQ, kText, "coordinates with 'and'"},
+    {"q.or", kQ, kText, "coordinates with 'or' (a disjunction)"},
+    {"q.relative_clause", kQ, kText, "has a relative clause (who, whom, whose, which or that after a noun)"},
+    {"q.subordinate_clause", kQ, kText,
+     "has a subordinate clause (if, when, because, although, while, after, before, since, unless, until)"},
+    {"q.passive", kQ, kText, "has a passive construction (a form of 'be' then a past participle)"},
+    {"q.symbols", kQ, kText, "uses symbols or units within the words (%, <, >, =, +, $, /)"},
+    {"q.parenthetical", kQ, kText, "has a parenthetical expression (words in brackets)"},
+    {"q.per_group", kQ, kText, "asks for something per group (each, per, for every, by)"},
+    {"q.order", kQ, kText, "asks for an order (sorted, ordered, ascending, descending, alphabetical)"},
+    {"q.top_n", kQ, kText, "asks for a number of top or bottom items (top 3, the first five)"},
+    {"q.distinct_word", kQ, kText, "asks for distinct values (different, distinct, unique)"},
+    {"q.ratio_word", kQ, kText, "asks for a percentage, ratio, rate or proportion"},
+    {"q.range", kQ, kText, "gives a range (between X and Y, from X to Y)"},
+    // Pragmatics.
+    {"p.brief", kP, kText, "is brief: six words or fewer"},
+    {"p.polite", kP, kText, "is phrased politely (please, could you, would you, can you)"},
+    {"p.vague_quantity", kP, kText, "uses a vague quantity (some, several, many, few, a lot)"},
+    {"p.temporal_reference", kP, kText, "refers to time relative to now (recent, latest, current, today, ago)"},
+    {"p.evidence", kP, kText, "comes with external knowledge or a hint beside the question"},
+    {"p.first_person", kP, kText, "speaks in the first person (I, me, my, we, our)"},
+    // Database reasoning: from the linker (linking/linker.h) against the schema.
+    {"db.table_named", kD, kSchema, "names a table as written in the schema (or its expansion)"},
+    {"db.column_named", kD, kSchema, "names a column as written in the schema (or its expansion)"},
+    {"db.synonym_only", kD, kSchema, "reaches some schema element only through another word for it (WordNet, lexicon)"},
+    {"db.value_mentioned", kD, kSchema, "mentions a value stored in the database (or quotes one)"},
+    {"db.nothing_linked", kD, kSchema, "names no table or column of the schema at all"},
+    {"db.cryptic_schema", kD, kSchema, "is asked of a schema where over a third of the names are not natural words"},
+    {"db.large_schema", kD, kSchema, "is asked of a schema with 100 columns or more"},
+    {"db.gold_all_named", kD, kSql, "names every column the SQL reads (join keys aside)"},
+    {"db.gold_unnamed_column", kD, kSql, "leaves a column the SQL reads (join keys aside) unnamed"},
+    {"db.hidden_table", kD, kSql, "leaves a table the SQL reads unnamed (a table only the join path needs)"},
+    {"db.gold_cryptic", kD, kSql, "the SQL reads a name that is not natural (low or least natural)"},
+    // SQL syntax: from the syntax tree (sql/ast.h).
+    {"sql.single_select", kS, kSql, "is one SELECT: no subquery, set operation or common table expression"},
+    {"sql.select_from_where", kS, kSql,
+     "is a plain SELECT from one table, filtered at most by WHERE (no join, grouping, aggregate, order, limit, "
+     "DISTINCT)"},
+    {"sql.subquery", kS, kSql, "has a subquery (in an expression, IN, EXISTS or FROM)"},
+    {"sql.subquery_in_where", kS, kSql, "has a subquery in WHERE or HAVING"},
+    {"sql.subquery_in_from", kS, kSql, "has a subquery in FROM (a derived table)"},
+    {"sql.correlated_subquery", kS, kSql, "has a subquery that refers to a table of the query around it"},
+    {"sql.nested_twice", kS, kSql, "nests subqueries two levels deep or more"},
+    {"sql.set_operation", kS, kSql, "combines queries with UNION, INTERSECT or EXCEPT"},
+    {"sql.union", kS, kSql, "uses UNION (without ALL)"},
+    {"sql.union_all", kS, kSql, "uses UNION ALL"},
+    {"sql.intersect", kS, kSql, "uses INTERSECT"},
+    {"sql.except", kS, kSql, "uses EXCEPT"},
+    {"sql.cte", kS, kSql, "has a common table expression (WITH)"},
+    {"sql.recursive_cte", kS, kSql, "has a recursive common table expression"},
+    {"sql.join", kS, kSql, "reads two tables or more in one FROM (a join)"},
+    {"sql.multiple_joins", kS, kSql, "reads three tables or more in one FROM"},
+    {"sql.outer_join", kS, kSql, "has an outer join (LEFT, RIGHT or FULL)"},
+    {"sql.self_join", kS, kSql, "joins a table with itself"},
+    {"sql.cross_join", kS, kSql, "has a CROSS JOIN or a comma-separated FROM list"},
+    {"sql.aggregate", kS, kSql, "calls an aggregate function (COUNT, SUM, AVG, MIN, MAX, ...)"},
+    {"sql.aggregate_in_select", kS, kSql, "has an aggregate in a SELECT list"},
+    {"sql.count", kS, kSql, "counts (COUNT)"},
+    {"sql.aggregate_distinct", kS, kSql, "aggregates distinct values (COUNT(DISTINCT x), ...)"},
+    {"sql.several_aggregates", kS, kSql, "calls aggregate functions twice or more"},
+    {"sql.group_by", kS, kSql, "groups (GROUP BY)"},
+    {"sql.group_by_several", kS, kSql, "groups by two expressions or more"},
+    {"sql.having", kS, kSql, "filters groups (HAVING)"},
+    {"sql.order_by", kS, kSql, "orders (ORDER BY)"},
+    {"sql.order_descending", kS, kSql, "orders descending"},
+    {"sql.limit", kS, kSql, "limits the rows (LIMIT, TOP, FETCH)"},
+    {"sql.order_limit", kS, kSql, "orders and limits in the same query (top k)"},
+    {"sql.distinct", kS, kSql, "selects distinct rows (SELECT DISTINCT)"},
+    {"sql.where", kS, kSql, "filters rows (WHERE)"},
+    {"sql.where_single", kS, kSql, "filters rows by WHERE, every WHERE clause of one condition"},
+    {"sql.where_several", kS, kSql, "has a WHERE clause of two conditions or more (joined by AND or OR)"},
+    {"sql.and", kS, kSql, "joins conditions with AND"},
+    {"sql.or", kS, kSql, "joins conditions with OR"},
+    {"sql.negation", kS, kSql, "negates a condition (NOT, !=, <>, NOT IN, NOT LIKE, NOT EXISTS, IS NOT NULL)"},
+    {"sql.inequality", kS, kSql, "compares with <, >, <= or >="},
+    {"sql.between", kS, kSql, "uses BETWEEN"},
+    {"sql.like", kS, kSql, "matches a pattern (LIKE, GLOB, ...)"},
+    {"sql.in_list", kS, kSql, "tests membership in a list of values (IN (...))"},
+    {"sql.in_subquery", kS, kSql, "tests membership in a subquery (IN (SELECT ...))"},
+    {"sql.exists", kS, kSql, "uses EXISTS"},
+    {"sql.null_test", kS, kSql, "tests for NULL (IS [NOT] NULL)"},
+    {"sql.case", kS, kSql, "has a CASE expression"},
+    {"sql.window", kS, kSql, "calls a window function (OVER)"},
+    {"sql.cast", kS, kSql, "converts a type (CAST, CONVERT, ::)"},
+    {"sql.arithmetic", kS, kSql, "computes with + - * / or %"},
+    {"sql.scalar_function", kS, kSql, "calls a function that is not an aggregate (strftime, substr, iif, ...)"},
+    {"sql.alias", kS, kSql, "names a table or column with an alias"},
+    {"sql.star", kS, kSql, "selects * (every column)"},
+    {"sql.several_columns", kS, kSql, "selects two expressions or more in its outer SELECT"},
+    {"sql.string_literal", kS, kSql, "has a string literal"},
+    {"sql.number_literal", kS, kSql, "has a number literal (a LIMIT's aside)"},
+    // Semantics: the question against the SQL.
+    {"sem.numbers_carried", kM, kSql, "every number the question writes appears in the SQL"},
+    {"sem.value_unwritten", kM, kSql, "the SQL compares with a value the question does not write"},
+    {"sem.distinct_unasked", kM, kSql, "the SQL removes duplicates the question does not ask to remove"},
+    {"sem.superlative_by_order", kM, kSql, "a superlative of the question is an ORDER BY with a LIMIT"},
+    {"sem.superlative_by_aggregate", kM, kSql, "a superlative of the question is MAX or MIN (or a subquery of one)"},
+    {"sem.count_asked", kM, kSql, "the question asks for a count and the SQL counts"},
+    {"sem.negation_agrees", kM, kSql, "the question and the SQL both negate"},
+    {"sem.negation_implicit", kM, kSql, "the SQL negates where the question has no negation word"},
+    {"sem.grouping_implicit", kM, kSql, "the SQL groups where the question has no per-group word"},
+    {"sem.direct", kM, kSql,
+     "maps directly: one SELECT, every column it reads named by the question, every value it compares written"},
+};
+
+}  // namespace
+
+const std::vector<Feature>& Catalog() { return kCatalog; }
+
+std::optional<size_t> IndexOf(std::string_view id) {
+  static const std::unordered_map<std::string_view, size_t> kById = [] {
+    std::unordered_map<std::string_view, size_t> m;
+    for (size_t i = 0; i < kCatalog.size(); ++i) m.emplace(kCatalog[i].id, i);
+    return m;
+  }();
+  auto it = kById.find(id);
+  if (it == kById.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace plainsql::features

@@ -1,0 +1,1 @@
+features $SAMPLE_DB "How many plants?" --sql "SELECT count(* FROM plant"
