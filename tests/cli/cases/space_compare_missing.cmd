@@ -1,0 +1,1 @@
+space compare /nonexistent/a.jsonl /nonexistent/b.jsonl

@@ -1,0 +1,1 @@
+space compare one.jsonl
