@@ -34,7 +34,8 @@ constexpr Aspect kQ = Aspect::kQuestionSyntax, kS = Aspect::kSqlSyntax, kM = Asp
                  kP = Aspect::kPragmatics, kD = Aspect::kDatabase;
 constexpr Needs kText = Needs::kQuestion, kSchema = Needs::kSchema, kSql = Needs::kSql;
 
-// The order is the order of feature vectors: append new features, never reorder or reuse an id.
+// The order is the order of feature vectors in memory; files (features --json, estimators) name features by id, so
+// an id is never reused for another meaning.
 const std::vector<Feature> kCatalog = {
     // Question syntax: from the question's tokens and the built-in translator's cue reader (builtin/intent.h).
     {"q.wh_question", kQ, kText, "begins with a wh-word (what, which, who, whose, when, where, how, why)"},
@@ -66,6 +67,13 @@ const std::vector<Feature> kCatalog = {
     {"q.distinct_word", kQ, kText, "asks for distinct values (different, distinct, unique)"},
     {"q.ratio_word", kQ, kText, "asks for a percentage, ratio, rate or proportion"},
     {"q.range", kQ, kText, "gives a range (between X and Y, from X to Y)"},
+    {"q.short", kQ, kText, "has nine words or fewer"},
+    {"q.medium_length", kQ, kText, "has more than 12 words"},
+    {"q.over_16_words", kQ, kText, "has more than 16 words"},
+    {"q.both", kQ, kText, "asks for two things at once (both, as well as, and also, but also)"},
+    {"q.contrast", kQ, kText, "contrasts (but, however, yet, whereas)"},
+    {"q.several_comparisons", kQ, kText, "compares with two values or more"},
+    {"q.several_aggregates", kQ, kText, "names two aggregates or more"},
     // Pragmatics.
     {"p.brief", kP, kText, "is brief: six words or fewer"},
     {"p.polite", kP, kText, "is phrased politely (please, could you, would you, can you)"},
@@ -81,6 +89,22 @@ const std::vector<Feature> kCatalog = {
     {"db.nothing_linked", kD, kSchema, "names no table or column of the schema at all"},
     {"db.cryptic_schema", kD, kSchema, "is asked of a schema where over a third of the names are not natural words"},
     {"db.large_schema", kD, kSchema, "is asked of a schema with 100 columns or more"},
+    {"db.many_tables", kD, kSchema, "is asked of a schema with 8 tables or more"},
+    {"db.unlinked_word", kD, kSchema,
+     "has a content word that reaches no table, column or stored value (cue and command words aside)"},
+    {"db.unlinked_words", kD, kSchema, "has two content words or more that reach nothing in the schema"},
+    {"db.two_tables_reached", kD, kSchema, "reaches two tables or more (by their names or their columns)"},
+    {"db.three_tables_reached", kD, kSchema, "reaches three tables or more"},
+    {"db.ambiguous_word", kD, kSchema, "has words whose best matches are columns of two tables or more"},
+    {"db.several_values", kD, kSchema, "mentions two stored values or more"},
+    {"db.unlinked_words_3", kD, kSchema, "has three content words or more that reach nothing in the schema"},
+    {"db.weak_word", kD, kSchema,
+     "has a content word that reaches the schema only weakly (part of a name, or another word for it)"},
+    {"db.weak_words", kD, kSchema, "has two content words or more that reach the schema only weakly"},
+    {"db.four_tables_reached", kD, kSchema, "reaches four tables or more"},
+    {"db.many_columns_reached", kD, kSchema, "reaches five columns or more"},
+    {"db.value_not_stored", kD, kSchema,
+     "quotes or capitalizes (inside the sentence) a name the database does not store (with a database at hand)"},
     {"db.gold_all_named", kD, kSql, "names every column the SQL reads (join keys aside)"},
     {"db.gold_unnamed_column", kD, kSql, "leaves a column the SQL reads (join keys aside) unnamed"},
     {"db.hidden_table", kD, kSql, "leaves a table the SQL reads unnamed (a table only the join path needs)"},

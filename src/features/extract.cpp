@@ -2,6 +2,7 @@
 // (its syntax tree, resolved against the schema) and the features that compare the question with the SQL.
 #include "features/extract.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -33,18 +34,70 @@ struct Reach {
   bool written = false;  // a whole phrase as written (or as the name's expansion), not another word for it
 };
 
-std::map<Key, Reach> ReadLinks(const linking::SchemaIndex& index, const std::vector<Token>& tokens) {
+// What the linker found: how each element is reached, which tokens some match covers, and whether a span's best
+// matches are columns of several tables.
+struct Links {
   std::map<Key, Reach> reach;
+  std::vector<bool> covered;  // per token: some match covers it
+  std::vector<bool> strong;   // per token: a whole phrase as written covers it
+  bool ambiguous = false;
+};
+
+Links ReadLinks(const linking::SchemaIndex& index, const std::vector<Token>& tokens) {
+  Links links;
+  links.covered.assign(tokens.size(), false);
+  links.strong.assign(tokens.size(), false);
+  std::map<std::pair<size_t, size_t>, std::pair<double, std::set<std::string>>> best;  // span -> (score, tables)
   const auto& elements = index.Elements();
   for (const auto& m : linking::Link(index, tokens, {.abbreviated_words = true, .identifiers = true})) {
     const auto& e = elements[m.element];
-    Reach& r = reach[{ToLower(e.table), ToLower(e.column)}];
+    for (size_t t = m.begin; t < m.end && t < tokens.size(); ++t) links.covered[t] = true;
+    if (!e.column.empty() && m.whole) {
+      auto& [score, tables] = best[{m.begin, m.end}];
+      if (m.score > score + 1e-9) tables.clear();
+      if (m.score >= score - 1e-9) {
+        score = std::max(score, m.score);
+        tables.insert(ToLower(e.table));
+      }
+    }
+    Reach& r = links.reach[{ToLower(e.table), ToLower(e.column)}];
     r.any = true;
     r.literal |= !m.related;
     // A WordNet synonym phrase weighs 0.85 and a relative scores below 0.9: neither is the name as written.
-    if (m.whole && !m.related && m.score >= 0.9) r.written = true;
+    if (m.whole && !m.related && m.score >= 0.9) {
+      r.written = true;
+      for (size_t t = m.begin; t < m.end && t < tokens.size(); ++t) links.strong[t] = true;
+    }
   }
-  return reach;
+  for (const auto& [span, found] : best) links.ambiguous |= found.second.size() >= 2;
+  return links;
+}
+
+// Words a question uses to ask rather than to name: commands, wh-words, and the cue words the translator reads
+// (aggregates, superlatives, comparisons, negations, grouping, order, limits, distinct).
+std::vector<bool> CueTokens(const std::vector<Token>& tokens, const builtin::Intent& intent) {
+  static const std::set<std::string_view> kAsking = {
+      "show",          "list",        "find",      "give",       "return",       "display",        "tell",
+      "get",           "provide",     "name",      "names",      "identify",     "calculate",      "compute",
+      "determine",     "please",      "me",        "number",     "count",        "many",           "much",
+      "all",           "each",        "every",     "also",       "both",         "different",      "distinct",
+      "unique",        "total",       "average",   "sum",        "maximum",      "minimum",        "order",
+      "sorted",        "ordered",     "ascending", "descending", "alphabetical", "alphabetically", "respectively",
+      "corresponding", "information", "details",   "result",     "results",      "records",        "record",
+      "entries",       "ones"};
+  std::vector<bool> cue(tokens.size(), false);
+  auto mark = [&](size_t i) {
+    if (i < cue.size()) cue[i] = true;
+  };
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (kAsking.count(tokens[i].lower)) cue[i] = true;
+  }
+  for (const auto& a : intent.aggregates) mark(a.token);
+  for (const auto& s : intent.superlatives) mark(s.token);
+  for (const auto& c : intent.comparisons) mark(c.cue);
+  for (size_t n : intent.negations) mark(n);
+  for (size_t o : intent.order_range) mark(o);
+  return cue;
 }
 
 bool Natural(const naturalness::Classifier* classifier, const std::string& name) {
@@ -98,16 +151,58 @@ bool Among(const std::vector<double>& numbers, double v) {
 }
 
 // The schema features that need the question and the schema only.
-void ReadSchema(const Database& db, const std::vector<Token>& tokens, const std::map<Key, Reach>& reach,
+void ReadSchema(const Database& db, const std::vector<Token>& tokens, const builtin::Intent& intent, const Links& links,
                 Values& values) {
+  const std::map<Key, Reach>& reach = links.reach;
   bool table = false, column = false, synonym = false;
+  std::set<std::string> tables;
   for (const auto& [key, r] : reach) {
     (key.second.empty() ? table : column) |= r.written;
     if (r.any && !r.literal) synonym = true;
+    tables.insert(key.first);
   }
-  bool value = false;
-  for (const auto& t : tokens) value |= t.kind == TokenKind::kQuoted;
-  if (db.values && !value) value = !db.values->Match(tokens).empty();
+  std::vector<bool> covered = links.covered;
+  size_t quoted = 0, stored = 0;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == TokenKind::kQuoted) {
+      ++quoted;
+      covered[i] = true;
+    }
+  }
+  if (db.values) {
+    std::set<std::pair<size_t, size_t>> spans;
+    for (const auto& m : db.values->Match(tokens)) {
+      spans.insert({m.begin, m.end});
+      for (size_t t = m.begin; t < m.end && t < covered.size(); ++t) covered[t] = true;
+    }
+    stored = spans.size();
+  }
+  const bool value = quoted + stored > 0;
+  // A name the question writes as one (quoted, or capitalized inside the sentence) that no stored value covers.
+  bool not_stored = false;
+  if (db.values) {
+    for (size_t i = 1; i < tokens.size(); ++i) {
+      const Token& t = tokens[i];
+      const bool capitalized = t.kind == TokenKind::kWord && !t.text.empty() &&
+                               std::isupper(static_cast<unsigned char>(t.text[0])) && t.text != "I";
+      if ((t.kind == TokenKind::kQuoted || capitalized) && !covered[i]) not_stored = true;
+    }
+  }
+  const std::vector<bool> cue = CueTokens(tokens, intent);
+  size_t unlinked = 0, weak = 0, columns = 0;
+  for (const auto& [key, r] : reach) columns += key.second.empty() ? 0 : 1;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind != TokenKind::kWord || covered[i] || cue[i] || retrieval::IsStopWord(t.lower)) continue;
+    if (t.lower.size() < 3 || builtin::SmallNumber(t)) continue;
+    ++unlinked;
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind != TokenKind::kWord || !links.covered[i] || links.strong[i] || cue[i]) continue;
+    if (retrieval::IsStopWord(t.lower) || t.lower.size() < 3) continue;
+    ++weak;
+  }
   Set(values, "db.table_named", table);
   Set(values, "db.column_named", column);
   Set(values, "db.synonym_only", synonym);
@@ -115,6 +210,19 @@ void ReadSchema(const Database& db, const std::vector<Token>& tokens, const std:
   Set(values, "db.nothing_linked", reach.empty());
   Set(values, "db.cryptic_schema", db.cryptic_share > 1.0 / 3.0);
   Set(values, "db.large_schema", db.schema.ColumnCount() >= 100);
+  Set(values, "db.many_tables", db.schema.tables.size() >= 8);
+  Set(values, "db.unlinked_word", unlinked >= 1);
+  Set(values, "db.unlinked_words", unlinked >= 2);
+  Set(values, "db.two_tables_reached", tables.size() >= 2);
+  Set(values, "db.three_tables_reached", tables.size() >= 3);
+  Set(values, "db.ambiguous_word", links.ambiguous);
+  Set(values, "db.several_values", quoted + stored >= 2);
+  Set(values, "db.unlinked_words_3", unlinked >= 3);
+  Set(values, "db.weak_word", weak >= 1);
+  Set(values, "db.weak_words", weak >= 2);
+  Set(values, "db.four_tables_reached", tables.size() >= 4);
+  Set(values, "db.many_columns_reached", columns >= 5);
+  Set(values, "db.value_not_stored", not_stored);
 }
 
 // The features that need the SQL's reads resolved against the schema.
@@ -233,10 +341,10 @@ Extraction Extractor::Extract(const Example& example, const Database* database, 
   const std::vector<Token> tokens = retrieval::Tokenize(example.question, stemmer_);
   const builtin::Intent intent = builtin::ReadIntent(tokens);
   ReadQuestion(example.question, tokens, intent, !example.evidence.empty(), values);
-  std::map<Key, Reach> reach;
+  Links links;
   if (database) {
-    reach = ReadLinks(*database->index, tokens);
-    ReadSchema(*database, tokens, reach, values);
+    links = ReadLinks(*database->index, tokens);
+    ReadSchema(*database, tokens, intent, links, values);
   }
   if (example.sql.empty()) return out;
   auto query = sql::ParseQuery(example.sql, dialect);
@@ -248,7 +356,7 @@ Extraction Extractor::Extract(const Example& example, const Database* database, 
   ReadSemantics(example.question, tokens, facts, values);
   if (database) {
     const naturalness::Classifier* classifier = resources_ ? resources_->classifier.get() : nullptr;
-    ReadGold(*database, *query, dialect, facts, reach, classifier, values);
+    ReadGold(*database, *query, dialect, facts, links.reach, classifier, values);
     Set(values, "sem.direct",
         Get(values, "sql.single_select") == 1 && Get(values, "db.gold_all_named") == 1 &&
             Get(values, "sem.value_unwritten") == 0);

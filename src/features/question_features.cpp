@@ -226,6 +226,15 @@ void ReadQuestion(std::string_view question, const std::vector<Token>& tokens, c
   Set(values, "q.distinct_word", intent.distinct);
   Set(values, "q.ratio_word", Has(tokens, kRatio) || question.find('%') != std::string_view::npos);
   Set(values, "q.range", Range(tokens));
+  Set(values, "q.short", words <= 9);
+  Set(values, "q.medium_length", words > 12);
+  Set(values, "q.over_16_words", words > 16);
+  Set(values, "q.both",
+      Has(tokens, {"both"}) || HasPair(tokens, "as", "well") || HasPair(tokens, "and", "also") ||
+          HasPair(tokens, "but", "also"));
+  Set(values, "q.contrast", Has(tokens, {"but", "however", "yet", "whereas"}));
+  Set(values, "q.several_comparisons", intent.comparisons.size() >= 2);
+  Set(values, "q.several_aggregates", intent.aggregates.size() >= 2);
   Set(values, "p.brief", words <= 6);
   Set(values, "p.polite",
       open.polite || Has(tokens, {"please"}) || HasPair(tokens, "would", "like") || HasPair(tokens, "i'd", "like"));

@@ -4,13 +4,11 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <map>
-#include <memory>
 
-#include "catalog/benchmark_schema.h"
 #include "cli.h"
 #include "eval/benchmark.h"
 #include "exec/connection.h"
+#include "features/benchmark.h"
 #include "features/extract.h"
 #include "linking/subset_builtin.h"
 #include "sql/parser.h"
@@ -101,70 +99,47 @@ int FeaturesCommand::RunOne() {
 int FeaturesCommand::RunBenchmark() {
   auto benchmark = eval::LoadBenchmark(benchmark_, questions_);
   if (!benchmark) return Fail(benchmark.error());
-  auto tables = catalog::BenchmarkSchemas::Read(tables_);
-  if (!tables) return Fail(tables.error());
   auto dialect = sql::DialectByName(benchmark->dialect);
   if (!dialect) return Fail(MakeError(ErrorCode::kInvalidArgument, "unknown dialect " + benchmark->dialect));
   auto resources = linking::LinkResources::Load();
   if (!resources) return Fail(resources.error());
-  features::Extractor extractor(*resources);
-  struct Open {
-    std::unique_ptr<exec::Connection> conn;
-    std::unique_ptr<features::Database> db;
-  };
-  std::map<std::string, Open> dbs;
+  auto opened = features::BenchmarkFeatures::Open(tables_, db_dir_, *resources);
+  if (!opened) return Fail(opened.error());
   const auto& catalog = features::Catalog();
   std::vector<size_t> holds(catalog.size(), 0), known(catalog.size(), 0);
   size_t sql_errors = 0, done = 0;
   const auto start = std::chrono::steady_clock::now();
   for (const auto& q : benchmark->questions) {
-    Open& open = dbs[q.db_id];
-    if (!open.db) {
-      const std::string file = db_dir_.empty() ? "" : eval::SqliteDatabasePath(db_dir_, q.db_id);
-      std::optional<catalog::Schema> schema;
-      if (!tables->Empty()) {
-        if (auto s = tables->Get(q.db_id)) schema = std::move(*s);
-      }
-      if (!file.empty()) {
-        if (auto c = exec::Connect(file)) open.conn = std::move(*c);
-        if (open.conn && !schema) {
-          if (auto t = SchemaFromConnection(*open.conn, {}, true)) schema = std::move(t->schema);
-        }
-      }
-      if (!schema) {
-        return Fail(MakeError(ErrorCode::kNotFound,
-                              fmt::format("no schema for database '{}' (give --tables or --db-dir)", q.db_id)));
-      }
-      open.db = extractor.Prepare(std::move(*schema), open.conn.get());
-    }
-    auto got = extractor.Extract({q.question, q.evidence, no_sql_ ? "" : q.gold_sql}, open.db.get(), **dialect);
-    if (!got.sql_error.empty()) ++sql_errors;
+    auto got = (*opened)->Extract(q, **dialect, !no_sql_);
+    if (!got) return Fail(got.error());
+    if (!got->sql_error.empty()) ++sql_errors;
     for (size_t i = 0; i < catalog.size(); ++i) {
-      known[i] += got.values[i] >= 0 ? 1 : 0;
-      holds[i] += got.values[i] == 1 ? 1 : 0;
+      known[i] += got->values[i] >= 0 ? 1 : 0;
+      holds[i] += got->values[i] == 1 ? 1 : 0;
     }
     if (json_) {
-      nlohmann::json j = features::ToJson(got.values);
+      nlohmann::json j = features::ToJson(got->values);
       j["index"] = q.index;
       j["db_id"] = q.db_id;
-      if (!got.sql_error.empty()) j["sql_error"] = got.sql_error;
+      if (!got->sql_error.empty()) j["sql_error"] = got->sql_error;
       Write(j.dump() + "\n");
     }
     ++done;
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!json_) {
-    std::string out = fmt::format("{} questions, {} databases, {:.0f} ms{}\n", done, dbs.size(), ms,
-                                  sql_errors ? fmt::format(", {} gold queries did not parse", sql_errors) : "");
-    for (size_t i = 0; i < catalog.size(); ++i) {
-      if (known[i] == 0) continue;
-      out += fmt::format("{:<28} {:6.3f}  {}\n", catalog[i].id,
-                         static_cast<double>(holds[i]) / static_cast<double>(known[i]), catalog[i].text);
-    }
-    Write(out);
-  } else {
-    fmt::print(stderr, "features: {} questions, {} databases, {:.0f} ms\n", done, dbs.size(), ms);
+  const std::string summary = fmt::format("{} questions, {} databases, {:.0f} ms{}", done, (*opened)->Databases(), ms,
+                                          sql_errors ? fmt::format(", {} gold queries did not parse", sql_errors) : "");
+  if (json_) {
+    fmt::print(stderr, "features: {}\n", summary);
+    return 0;
   }
+  std::string out = summary + "\n";
+  for (size_t i = 0; i < catalog.size(); ++i) {
+    if (known[i] == 0) continue;
+    out += fmt::format("{:<28} {:6.3f}  {}\n", catalog[i].id,
+                       static_cast<double>(holds[i]) / static_cast<double>(known[i]), catalog[i].text);
+  }
+  Write(out);
   return 0;
 }
 

@@ -3,11 +3,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "cli.h"
 #include "common/file.h"
+#include "eval/runs.h"
+#include "features/benchmark.h"
 #include "features/compare.h"
+#include "features/estimator_train.h"
+#include "linking/subset_builtin.h"
 
 namespace plainsql::cli {
 
@@ -25,9 +30,131 @@ SpaceCommands::SpaceCommands(CLI::App& app) {
   compare_->add_option("--top", top_, "Distinctive features shown per set, each way")->capture_default_str();
   compare_->add_flag("--json", json_, "One JSON object: the sets with their distinctive features, every feature");
   compare_->add_option("--html", html_, "Also write a self-contained HTML report with charts to this file");
+
+  estimator_ = root_->add_subcommand(
+      "estimator", "The correctness estimator: the probability a system answers a question right, from its features");
+  estimator_->require_subcommand(1);
+  train_ = estimator_->add_subcommand(
+      "train", "Fit an estimator on a stored run's outcomes (EX strict) and the live features of its questions");
+  train_->add_option("RUN", run_, "Run id, id prefix or name")->required();
+  train_->add_option("-o,--output", out_, "The model file to write")->required();
+  train_->add_option("--runs", runs_file_, "The runs database: a SQLite file or a postgresql:// URL")
+      ->capture_default_str();
+  train_->add_option("--validation", validation_, "Share of the databases held out to report on (0: none)")
+      ->check(CLI::Range(0.0, 0.9))
+      ->capture_default_str();
+  train_->add_option("--rounds", rounds_, "Trees")->capture_default_str()->check(CLI::Range(1, 5000));
+  train_->add_option("--depth", depth_, "Levels per tree")->capture_default_str()->check(CLI::Range(1, 12));
+  eval_ = estimator_->add_subcommand(
+      "eval", "Measure an estimator on a stored run: ROC AUC, calibration (ECE), right answers by confidence half");
+  eval_->add_option("RUN", run_, "Run id, id prefix or name")->required();
+  eval_->add_option("--model", model_, "The model file (default: the shipped estimator of the built-in translator)");
+  eval_->add_option("--runs", runs_file_, "The runs database: a SQLite file or a postgresql:// URL")
+      ->capture_default_str();
+  eval_->add_flag("--json", json_, "One JSON object");
 }
 
-int SpaceCommands::Run() { return Compare(); }
+int SpaceCommands::Run() {
+  if (train_->parsed()) return EstimatorTrain();
+  if (eval_->parsed()) return EstimatorEval();
+  return Compare();
+}
+
+namespace {
+
+// A run's estimator examples, with progress on stderr.
+Result<std::vector<features::EstimatorExample>> ExamplesOf(const std::string& runs_file, const std::string& run_name,
+                                                           eval::RunInfo& run) {
+  auto store = eval::RunStore::Open(runs_file);
+  if (!store) return store.error();
+  auto info = (*store)->GetRun(run_name);
+  if (!info) return info.error();
+  run = *info;
+  auto scores = (*store)->Scores(run.id);
+  if (!scores) return scores.error();
+  auto resources = linking::LinkResources::Load();
+  if (!resources) return resources.error();
+  auto examples = features::RunExamples(run, *scores, *resources, [](size_t done, size_t total) {
+    if (done % 500 == 0 || done == total) fmt::print(stderr, "\rfeatures: {} / {}", done, total);
+  });
+  fmt::print(stderr, "\n");
+  return examples;
+}
+
+}  // namespace
+
+int SpaceCommands::EstimatorTrain() {
+  eval::RunInfo run;
+  auto examples = ExamplesOf(runs_file_, run_, run);
+  if (!examples) return Fail(examples.error());
+  features::EstimatorOptions options;
+  options.system = run.spec.system;
+  options.validation = validation_;
+  options.boosting.rounds = rounds_;
+  options.boosting.max_depth = depth_;
+  auto fit = features::FitEstimator(*examples, options);
+  if (!fit) return Fail(fit.error());
+  const std::string comment = fmt::format(
+      "plainsql correctness estimator, fitted by `plainsql space estimator train` on run {} ({})\n"
+      "system {}, questions {}, {} examples, {} trees of depth {}\n"
+      "held-out databases ({} examples): ROC AUC {:.4f}, ECE {:.4f}",
+      run.id, run.spec.name, run.spec.system, run.spec.questions, fit->train + fit->held_out, rounds_, depth_,
+      fit->held_out, fit->auc, fit->ece);
+  if (auto st = WriteFileAtomically(out_, fit->model.Serialize(comment)); !st) return Fail(st.error());
+  Write(features::FitText(*fit));
+  return 0;
+}
+
+int SpaceCommands::EstimatorEval() {
+  features::Estimator loaded;
+  if (!model_.empty()) {
+    auto m = features::Estimator::Load(model_);
+    if (!m) return Fail(m.error());
+    loaded = std::move(*m);
+  }
+  const features::Estimator& model = model_.empty() ? features::Estimator::Shipped() : loaded;
+  eval::RunInfo run;
+  auto examples = ExamplesOf(runs_file_, run_, run);
+  if (!examples) return Fail(examples.error());
+  std::vector<double> p;
+  std::vector<bool> right;
+  for (const auto& e : *examples) {
+    p.push_back(model.Probability(e.values));
+    right.push_back(e.right);
+  }
+  // The more and the less confident half: right answers in each.
+  std::vector<size_t> order(p.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] > p[b]; });
+  double top = 0, bottom = 0, mean_p = 0, hits = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    (k < order.size() / 2 ? top : bottom) += right[order[k]] ? 1 : 0;
+    mean_p += p[order[k]];
+    hits += right[order[k]] ? 1 : 0;
+  }
+  const double n = static_cast<double>(p.size()), half = static_cast<double>(order.size() / 2);
+  nlohmann::json j = {{"run", run.id},
+                      {"system", run.spec.system},
+                      {"model_system", model.system},
+                      {"examples", p.size()},
+                      {"right", n > 0 ? hits / n : 0},
+                      {"mean_estimate", n > 0 ? mean_p / n : 0},
+                      {"roc_auc", features::RocAuc(p, right)},
+                      {"ece", features::CalibrationError(p, right)},
+                      {"right_more_confident_half", half > 0 ? top / half : 0},
+                      {"right_less_confident_half", n - half > 0 ? bottom / (n - half) : 0}};
+  if (json_) {
+    Write(j.dump(2) + "\n");
+  } else {
+    Write(
+        fmt::format("{} examples of run {} ({}), right {:.3f}, mean estimate {:.3f}\nROC AUC {:.4f}, ECE {:.4f}; "
+                    "right in the more / less confident half: {:.3f} / {:.3f}\n",
+                    p.size(), run.id, run.spec.system, j["right"].get<double>(), j["mean_estimate"].get<double>(),
+                    j["roc_auc"].get<double>(), j["ece"].get<double>(), j["right_more_confident_half"].get<double>(),
+                    j["right_less_confident_half"].get<double>()));
+  }
+  return 0;
+}
 
 int SpaceCommands::Compare() {
   if (!names_.empty() && names_.size() != files_.size()) {

@@ -1,0 +1,61 @@
+// The features of a benchmark's questions: their databases opened once each (the schema from a tables.json, else
+// introspected from a SQLite file of a Spider-style folder, whose stored values are indexed too).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "catalog/benchmark_schema.h"
+#include "common/status.h"
+#include "eval/benchmark.h"
+#include "features/extract.h"
+
+namespace plainsql::exec {
+class Connection;
+}
+
+namespace plainsql::features {
+
+class BenchmarkFeatures {
+ public:
+  /// `tables`: a tables.json ("" for none); `db_dir`: a folder of SQLite databases ("" for none). One of them.
+  static Result<std::unique_ptr<BenchmarkFeatures>> Open(const std::string& tables, const std::string& db_dir,
+                                                         std::shared_ptr<const linking::LinkResources> resources);
+  ~BenchmarkFeatures();
+
+  /// The features of `q` (with its gold SQL when `with_sql`), its database opened on first use.
+  Result<Extraction> Extract(const eval::Question& q, const sql::Dialect& dialect, bool with_sql);
+  size_t Databases() const { return dbs_.size(); }
+
+ private:
+  struct Open_;
+  BenchmarkFeatures(catalog::BenchmarkSchemas tables, std::string db_dir,
+                    std::shared_ptr<const linking::LinkResources> resources);
+  catalog::BenchmarkSchemas tables_;
+  std::string db_dir_;
+  Extractor extractor_;
+  std::map<std::string, std::unique_ptr<Open_>> dbs_;
+};
+
+}  // namespace plainsql::features
+
+namespace plainsql::eval {
+struct RunInfo;
+struct QuestionScore;
+}  // namespace plainsql::eval
+
+namespace plainsql::features {
+
+struct EstimatorExample;
+
+/// The examples of a stored run for the correctness estimator: each question scored by execution (EX strict known)
+/// with its live features (question and schema; no SQL), read from the run's own questions file, tables and databases.
+/// `progress` (may be empty) is called with (done, total).
+Result<std::vector<EstimatorExample>> RunExamples(const eval::RunInfo& run,
+                                                  const std::vector<eval::QuestionScore>& scores,
+                                                  std::shared_ptr<const linking::LinkResources> resources,
+                                                  const std::function<void(size_t, size_t)>& progress = {});
+
+}  // namespace plainsql::features

@@ -1,0 +1,49 @@
+// The correctness estimator (SQLSpace §6): before a system answers, the probability that it will answer right, from
+// the question's features and its schema's (never the SQL's: there is none yet), and the features of the question
+// that lower it most (what a user could rewrite). Gradient-boosted trees fitted on a stored run's outcomes
+// (estimator_train.h); the library evaluates them itself.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "common/trees.h"
+#include "features/values.h"
+
+namespace plainsql::features {
+
+/// The features an estimator may read: those that need only the question or the question and its schema.
+std::vector<size_t> LiveFeatures();
+
+class Estimator {
+ public:
+  /// The probability of a right answer for an example's values (features it does not read are ignored; an unknown
+  /// one reads as 0).
+  double Probability(const Values& values) const;
+
+  /// The features that hold for the example and lower its probability most: for each, the probability with it
+  /// removed minus the probability as it is (positive: the feature hurts), largest first, at most `k`, only those
+  /// above `min_gain`.
+  std::vector<std::pair<size_t, double>> Hurting(const Values& values, size_t k = 3, double min_gain = 0.01) const;
+
+  /// The text form: "# comment" lines, "system<TAB>name", "input<TAB>feature id" lines in input order, then the
+  /// trees (TreeEnsemble::Serialize with prefix "tree").
+  std::string Serialize(const std::string& comment) const;
+  /// Reads the text form; an input not in the catalog is an error (a model of another version).
+  static Result<Estimator> Parse(const std::string& text);
+  /// Reads a model file.
+  static Result<Estimator> Load(const std::string& path);
+  /// The estimator for the built-in translator compiled into the library (data/estimator_builtin.tsv).
+  static const Estimator& Shipped();
+
+  std::string system;            // the system whose outcomes it was fitted on ("builtin", a run's system)
+  std::vector<size_t> inputs;    // catalog indices, in input order
+  plainsql::TreeEnsemble trees;  // over the inputs' values (0 or 1)
+
+ private:
+  std::vector<double> Row(const Values& values) const;
+};
+
+}  // namespace plainsql::features

@@ -1,0 +1,147 @@
+// Fitting the correctness estimator.
+#include "features/estimator_train.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "common/hash.h"
+
+namespace plainsql::features {
+
+double RocAuc(const std::vector<double>& p, const std::vector<bool>& right) {
+  std::vector<size_t> order(p.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] < p[b]; });
+  // Mann-Whitney: the rank sum of the positives, ties given their mean rank.
+  double positives = 0, rank_sum = 0;
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j < order.size() && p[order[j]] == p[order[i]]) ++j;
+    const double mean_rank = (static_cast<double>(i) + static_cast<double>(j) + 1) / 2;  // ranks from 1
+    for (size_t k = i; k < j; ++k) {
+      if (right[order[k]]) {
+        positives += 1;
+        rank_sum += mean_rank;
+      }
+    }
+    i = j;
+  }
+  const double negatives = static_cast<double>(p.size()) - positives;
+  if (positives == 0 || negatives == 0) return 0.5;
+  return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives);
+}
+
+double CalibrationError(const std::vector<double>& p, const std::vector<bool>& right, size_t bins) {
+  std::vector<double> conf(bins, 0), acc(bins, 0), count(bins, 0);
+  for (size_t i = 0; i < p.size(); ++i) {
+    const size_t b = std::min(bins - 1, static_cast<size_t>(p[i] * static_cast<double>(bins)));
+    conf[b] += p[i];
+    acc[b] += right[i] ? 1 : 0;
+    count[b] += 1;
+  }
+  double ece = 0;
+  for (size_t b = 0; b < bins; ++b) {
+    if (count[b] > 0) ece += std::fabs(conf[b] - acc[b]) / static_cast<double>(p.size());
+  }
+  return ece;
+}
+
+namespace {
+
+Result<Estimator> Fit(const std::vector<const EstimatorExample*>& examples, const std::vector<size_t>& inputs,
+                      const EstimatorOptions& options) {
+  std::vector<std::vector<double>> rows;
+  std::vector<double> labels;
+  for (const auto* e : examples) {
+    std::vector<double> x;
+    for (size_t i : inputs) x.push_back(e->values[i] == 1 ? 1.0 : 0.0);
+    rows.push_back(std::move(x));
+    labels.push_back(e->right ? 1.0 : 0.0);
+  }
+  auto trees = FitBoostedTrees(rows, labels, options.boosting);
+  if (!trees) return trees.error();
+  Estimator model;
+  model.system = options.system;
+  model.inputs = inputs;
+  model.trees = std::move(*trees);
+  return model;
+}
+
+}  // namespace
+
+Result<EstimatorFit> FitEstimator(const std::vector<EstimatorExample>& examples, const EstimatorOptions& options) {
+  if (examples.size() < 50) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("{} scored examples: too few to fit an estimator (50 at least)", examples.size()));
+  }
+  const std::vector<size_t> inputs = LiveFeatures();
+  std::vector<const EstimatorExample*> all, train, held;
+  for (const auto& e : examples) {
+    all.push_back(&e);
+    // A database's questions go one way: the held-out figures are for databases the fit never saw.
+    const bool out = options.validation > 0 && static_cast<double>(Hash64(e.db_id) % 1000) < options.validation * 1000;
+    (out ? held : train).push_back(&e);
+  }
+  EstimatorFit fit;
+  fit.train = train.size();
+  fit.held_out = held.size();
+  if (!held.empty() && !train.empty()) {
+    auto partial = Fit(train, inputs, options);
+    if (!partial) return partial.error();
+    std::vector<double> p;
+    std::vector<bool> right;
+    double hits = 0;
+    for (const auto* e : held) {
+      p.push_back(partial->Probability(e->values));
+      right.push_back(e->right);
+      hits += e->right ? 1 : 0;
+    }
+    fit.held_out_accuracy = hits / static_cast<double>(held.size());
+    fit.auc = RocAuc(p, right);
+    fit.ece = CalibrationError(p, right);
+    // Permutation importance: each input's values shuffled among the held-out examples (a fixed seed).
+    std::mt19937_64 rng(options.boosting.seed);
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      std::vector<size_t> perm(held.size());
+      std::iota(perm.begin(), perm.end(), 0);
+      std::shuffle(perm.begin(), perm.end(), rng);
+      std::vector<double> q;
+      for (size_t k = 0; k < held.size(); ++k) {
+        Values v = held[k]->values;
+        v[inputs[j]] = held[perm[k]]->values[inputs[j]];
+        q.push_back(partial->Probability(v));
+      }
+      const double drop = fit.auc - RocAuc(q, right);
+      if (drop > 0) fit.importance.emplace_back(inputs[j], drop);
+    }
+    std::sort(fit.importance.begin(), fit.importance.end(),
+              [](const auto& a, const auto& b) { return a.second > b.second; });
+  }
+  auto model = Fit(all, inputs, options);
+  if (!model) return model.error();
+  fit.model = std::move(*model);
+  return fit;
+}
+
+std::string FitText(const EstimatorFit& fit, size_t top) {
+  std::string out =
+      fmt::format("fitted on {} examples; held-out databases: {} examples", fit.train + fit.held_out, fit.held_out);
+  if (fit.held_out > 0) {
+    out += fmt::format(" (right {:.3f}): ROC AUC {:.4f}, ECE {:.4f} (a model fitted on the other {})\n",
+                       fit.held_out_accuracy, fit.auc, fit.ece, fit.train);
+    out += "most important features (held-out AUC lost when shuffled):\n";
+    for (size_t i = 0; i < fit.importance.size() && i < top; ++i) {
+      const auto& f = Catalog()[fit.importance[i].first];
+      out += fmt::format("  {:<28} {:.4f}  {}\n", f.id, fit.importance[i].second, f.text);
+    }
+  } else {
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace plainsql::features

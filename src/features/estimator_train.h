@@ -1,0 +1,46 @@
+// Fitting the correctness estimator on a system's outcomes (XGBoost through common/boosting.h: trainers only), with a
+// validation split by database, ranking and calibration metrics, and permutation importances.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/boosting.h"
+#include "common/status.h"
+#include "features/estimator.h"
+
+namespace plainsql::features {
+
+/// The area under the ROC curve of `p` for `right` (ties count half); 0.5 when either class is empty.
+double RocAuc(const std::vector<double>& p, const std::vector<bool>& right);
+/// Expected calibration error over `bins` equal-width bins of `p`.
+double CalibrationError(const std::vector<double>& p, const std::vector<bool>& right, size_t bins = 10);
+
+struct EstimatorExample {
+  Values values;
+  bool right = false;
+  std::string db_id;
+};
+
+struct EstimatorOptions {
+  std::string system;
+  BoostingOptions boosting{.rounds = 150, .max_depth = 3, .eta = 0.1};
+  double validation = 0.2;  // share of the databases held out (by a hash of the name) to report on; 0: none
+};
+
+struct EstimatorFit {
+  Estimator model;  // fitted on every example
+  size_t train = 0, held_out = 0;
+  double held_out_accuracy = 0, auc = 0, ece = 0;  // on the held-out databases, by a model fitted without them
+  /// On the held-out databases: how much the AUC falls when a feature's values are shuffled among them (Breiman's
+  /// permutation importance), largest first.
+  std::vector<std::pair<size_t, double>> importance;
+};
+
+Result<EstimatorFit> FitEstimator(const std::vector<EstimatorExample>& examples, const EstimatorOptions& options);
+
+/// A report of the fit: sizes, held-out AUC and ECE, the most important features.
+std::string FitText(const EstimatorFit& fit, size_t top = 12);
+
+}  // namespace plainsql::features
