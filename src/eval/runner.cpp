@@ -144,14 +144,17 @@ struct RunQuestions {
 // A thread's work on one question: the system's answer (for a predictions file, a lookup), then the scoring, each
 // timed as a stage.
 QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, const System& system,
-                             const RunQuestions& run) {
+                             const RunQuestions& run,
+                             const std::function<std::unique_ptr<QuestionEstimator>()>& make_estimator) {
   ScoreOptions options;
   options.db_dir = spec.db_dir;
   options.tables_file = spec.tables;
   options.keep_distinct = spec.keep_distinct;
   options.limits.timeout = std::chrono::milliseconds(spec.timeout_ms);
-  return [&benchmark, &spec, &system, &run, options]() -> Result<QuestionWork> {
+  return [&benchmark, &spec, &system, &run, options, make_estimator]() -> Result<QuestionWork> {
     auto scorer = std::make_shared<Scorer>(benchmark, options);
+    std::shared_ptr<QuestionEstimator> estimator;
+    if (make_estimator) estimator = make_estimator();
     std::shared_ptr<PipelineSystem> answerer;
     if (system.pipeline) {
       auto created =
@@ -160,7 +163,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
       if (system.subsets) (*created)->UseSubsets(std::make_unique<SubsetSupplier>(*system.subsets));
       answerer = std::move(*created);
     }
-    return QuestionWork([scorer, answerer, &run](size_t position) -> Result<QuestionScore> {
+    return QuestionWork([scorer, answerer, estimator, &run](size_t position) -> Result<QuestionScore> {
       if (position >= run.questions.size()) {
         return MakeError(ErrorCode::kFormat, fmt::format("the run has no question at position {}", position));
       }
@@ -185,6 +188,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
       if (!score) return score;
       score->stages.insert(score->stages.begin(), answer.stages.begin(), answer.stages.end());
       score->confidence = answer.confidence;
+      if (estimator) score->estimated_correctness = estimator->Estimate(q);
       if (!answer.error.empty() && answer.sql.empty()) score->error = "system: " + answer.error;
       return score;
     });
@@ -258,7 +262,8 @@ Result<RunResult> RunBenchmark(const RunRequest& request) {
       run.Add(*benchmark, idx, *system);
     }
   }
-  auto outcome = WorkOnRun(*store, result.run_id, MakeWork(*benchmark, spec, *system, run), request.workers);
+  auto outcome =
+      WorkOnRun(*store, result.run_id, MakeWork(*benchmark, spec, *system, run, request.estimator), request.workers);
   if (!outcome) return outcome.error();
   result.outcome = *outcome;
   if (!outcome->finished) return result;

@@ -3,6 +3,8 @@
 // configuration) and works on it with the worker loop of worker.h until it is complete or cancelled.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,14 @@
 #include "eval/worker.h"
 
 namespace plainsql::eval {
+
+/// Estimates, before a system answers, the probability that it answers a question right (features/estimator.h
+/// provides one; eval does not depend on it). One per worker thread.
+class QuestionEstimator {
+ public:
+  virtual ~QuestionEstimator() = default;
+  virtual std::optional<double> Estimate(const Question& question) = 0;
+};
 
 struct RunRequest {
   /// A new run: what to run and on which questions (not used with `resume`). `spec.system` is builtin,
@@ -32,6 +42,9 @@ struct RunRequest {
   std::string runs = "plainsql-runs.db";
   /// Threads (1 to 256), cancellation, progress and the "waiting for" notes.
   WorkerOptions workers;
+  /// Makes each worker's correctness estimator (empty: no estimates); its estimate is stored per question as
+  /// `estimated_correctness`.
+  std::function<std::unique_ptr<QuestionEstimator>()> estimator;
 };
 
 /// Checks what a request asks for (times, thread count, that a new run names its questions, system and databases),

@@ -34,14 +34,17 @@ CREATE TABLE IF NOT EXISTS run_questions (
   ex_jaccard BIGINT, jaccard DOUBLE PRECISION, em BIGINT, linked BIGINT, query_recall DOUBLE PRECISION,
   query_precision DOUBLE PRECISION, query_f1 DOUBLE PRECISION, latency_ms DOUBLE PRECISION, recorded TEXT,
   gold_identifiers TEXT, claimed_by TEXT, claimed_at DOUBLE PRECISION, recorded_by TEXT, predicted_identifiers TEXT, stages TEXT,
-  confidence DOUBLE PRECISION, PRIMARY KEY (run_id, position));
+  confidence DOUBLE PRECISION, estimated_correctness DOUBLE PRECISION, PRIMARY KEY (run_id, position));
 )";
 
 // Columns added after the first release of the runs database, for files created before.
-constexpr std::pair<const char*, const char*> kLaterColumns[] = {
-    {"claimed_by", "TEXT"},  {"claimed_at", "DOUBLE PRECISION"},
-    {"recorded_by", "TEXT"}, {"predicted_identifiers", "TEXT"},
-    {"stages", "TEXT"},      {"confidence", "DOUBLE PRECISION"}};
+constexpr std::pair<const char*, const char*> kLaterColumns[] = {{"claimed_by", "TEXT"},
+                                                                 {"claimed_at", "DOUBLE PRECISION"},
+                                                                 {"recorded_by", "TEXT"},
+                                                                 {"predicted_identifiers", "TEXT"},
+                                                                 {"stages", "TEXT"},
+                                                                 {"confidence", "DOUBLE PRECISION"},
+                                                                 {"estimated_correctness", "DOUBLE PRECISION"}};
 
 std::string NowUtc(const char* format) {
   std::time_t t = std::time(nullptr);
@@ -253,6 +256,7 @@ QuestionScore ScoreOf(const exec::StoreRows::value_type& r) {
     s.stages = StagesFromJson(nlohmann::json::parse(stages, nullptr, /*allow_exceptions=*/false));
   }
   if (r.at(22)) s.confidence = Real(r.at(22));
+  if (r.at(23)) s.estimated_correctness = Real(r.at(23));
   return s;
 }
 
@@ -309,7 +313,7 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
       "database_missing = $5, ex_strict = $6, ex_relaxed = $7, ex_jaccard = $8, jaccard = $9, em = $10, "
       "linked = $11, query_recall = $12, query_precision = $13, query_f1 = $14, latency_ms = $15, recorded = $16, "
       "gold_identifiers = $17, recorded_by = $18, predicted_identifiers = $19, stages = $20, confidence = $21, "
-      "claimed_by = NULL, claimed_at = NULL WHERE run_id = $22 AND position = $23",
+      "estimated_correctness = $22, claimed_by = NULL, claimed_at = NULL WHERE run_id = $23 AND position = $24",
       {s.difficulty,
        s.predicted_sql,
        s.error,
@@ -331,6 +335,7 @@ Status RunStore::Record(const std::string& run_id, size_t position, const Questi
        Join(s.predicted_identifiers, "\n"),
        StagesToJson(s.stages).dump(),
        s.confidence ? exec::StoreValue(*s.confidence) : exec::StoreValue(std::monostate{}),
+       s.estimated_correctness ? exec::StoreValue(*s.estimated_correctness) : exec::StoreValue(std::monostate{}),
        run_id,
        static_cast<int64_t>(position)});
 }
@@ -381,8 +386,8 @@ Result<std::vector<QuestionScore>> RunStore::Scores(const std::string& run_id) {
       "read scores",
       "SELECT idx, db_id, question, gold_sql, difficulty, predicted_sql, error, gold_error, "
       "database_missing, ex_strict, ex_relaxed, ex_jaccard, jaccard, em, linked, query_recall, "
-      "query_precision, query_f1, latency_ms, gold_identifiers, predicted_identifiers, stages, confidence "
-      "FROM run_questions WHERE run_id = $1 AND done = 1 ORDER BY position",
+      "query_precision, query_f1, latency_ms, gold_identifiers, predicted_identifiers, stages, confidence, "
+      "estimated_correctness FROM run_questions WHERE run_id = $1 AND done = 1 ORDER BY position",
       {run_id}, ScoreOf);
 }
 

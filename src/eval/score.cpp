@@ -342,7 +342,9 @@ nlohmann::ordered_json ScoreJson(const std::vector<QuestionScore>& scores) {
          {"error", s.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.error)},
          {"gold_error", s.gold_error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.gold_error)},
          {"database_missing", s.database_missing},
-         {"confidence", s.confidence ? nlohmann::ordered_json(*s.confidence) : nlohmann::ordered_json(nullptr)}});
+         {"confidence", s.confidence ? nlohmann::ordered_json(*s.confidence) : nlohmann::ordered_json(nullptr)},
+         {"estimated_correctness", s.estimated_correctness ? nlohmann::ordered_json(*s.estimated_correctness)
+                                                           : nlohmann::ordered_json(nullptr)}});
   }
   nlohmann::ordered_json summary = all.Json();
   // IdentifierRecall: the mean over native identifiers (macro), as SNAILS reports it.

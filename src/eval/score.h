@@ -50,8 +50,10 @@ struct QuestionScore {
   std::string gold_error;            // the gold query failed: the question cannot be scored by execution
   bool database_missing = false;     // the database folder has no file for db_id: not executed
   std::optional<double> confidence;  // the system's probability that its answer is right, when it gives one
-  double predicted_ms = 0;           // running the prediction
-  double latency_ms = 0;             // the whole question in a stored run (the system's answer and the scoring)
+  /// A correctness estimator's probability, from the question's features before any answer (eval run --estimator).
+  std::optional<double> estimated_correctness;
+  double predicted_ms = 0;  // running the prediction
+  double latency_ms = 0;    // the whole question in a stored run (the system's answer and the scoring)
   /// Where the time (and tokens) went: the system's own stages (eval run), then "execute gold", "execute prediction"
   /// and "scoring" (parsing, resolving, comparing), in order.
   std::vector<StageCost> stages;

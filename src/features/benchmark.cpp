@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include "catalog/introspect.h"
+#include "eval/runner.h"
 #include "eval/runs.h"
 #include "exec/connection.h"
+#include "features/estimator.h"
 #include "features/estimator_train.h"
 
 namespace plainsql::features {
@@ -87,6 +89,36 @@ Result<std::vector<EstimatorExample>> RunExamples(const eval::RunInfo& run,
     out.push_back({std::move(got->values), *s.ex_strict, q.db_id});
   }
   return out;
+}
+
+namespace {
+
+class FeatureEstimator : public eval::QuestionEstimator {
+ public:
+  FeatureEstimator(std::shared_ptr<const Estimator> model, std::unique_ptr<BenchmarkFeatures> features,
+                   const sql::Dialect& dialect)
+      : model_(std::move(model)), features_(std::move(features)), dialect_(dialect) {}
+  std::optional<double> Estimate(const eval::Question& q) override {
+    auto got = features_->Extract(q, dialect_, false);
+    if (!got) return std::nullopt;
+    return model_->Probability(got->values);
+  }
+
+ private:
+  std::shared_ptr<const Estimator> model_;
+  std::unique_ptr<BenchmarkFeatures> features_;
+  const sql::Dialect& dialect_;
+};
+
+}  // namespace
+
+std::unique_ptr<eval::QuestionEstimator> MakeQuestionEstimator(
+    std::shared_ptr<const Estimator> model, const std::string& tables, const std::string& db_dir,
+    const std::string& dialect, std::shared_ptr<const linking::LinkResources> resources) {
+  auto features = BenchmarkFeatures::Open(tables, db_dir, std::move(resources));
+  auto d = sql::DialectByName(dialect);
+  if (!features || !d) return nullptr;
+  return std::make_unique<FeatureEstimator>(std::move(model), std::move(*features), **d);
 }
 
 }  // namespace plainsql::features

@@ -44,11 +44,20 @@ class BenchmarkFeatures {
 namespace plainsql::eval {
 struct RunInfo;
 struct QuestionScore;
+class QuestionEstimator;
 }  // namespace plainsql::eval
 
 namespace plainsql::features {
 
 struct EstimatorExample;
+class Estimator;
+
+/// A correctness estimator for `eval run` (one per worker): each question's live features (its database opened once,
+/// from `tables` or `db_dir`) read by `model`. A question whose schema cannot be read gets no estimate.
+std::unique_ptr<eval::QuestionEstimator> MakeQuestionEstimator(std::shared_ptr<const Estimator> model,
+                                                               const std::string& tables, const std::string& db_dir,
+                                                               const std::string& dialect,
+                                                               std::shared_ptr<const linking::LinkResources> resources);
 
 /// The examples of a stored run for the correctness estimator: each question scored by execution (EX strict known)
 /// with its live features (question and schema; no SQL), read from the run's own questions file, tables and databases.

@@ -109,4 +109,22 @@ const Estimator& Estimator::Shipped() {
   return kShipped;
 }
 
+nlohmann::json EstimateJson(const Estimator& model, const Values& values) {
+  nlohmann::json hurting = nlohmann::json::array();
+  for (const auto& [f, gain] : model.Hurting(values)) {
+    hurting.push_back({{"feature", Catalog()[f].id}, {"text", Catalog()[f].text}, {"gain", gain}});
+  }
+  return {{"probability", model.Probability(values)}, {"system", model.system}, {"hurting", hurting}};
+}
+
+std::string EstimateText(const Estimator& model, const Values& values) {
+  std::string out = fmt::format("estimated P(right) {:.2f} before answering", model.Probability(values));
+  const auto hurting = model.Hurting(values);
+  for (size_t i = 0; i < hurting.size(); ++i) {
+    out += fmt::format("{} {} (+{:.2f} without)", i == 0 ? "; lowered most by: it" : ", it",
+                       Catalog()[hurting[i].first].text, hurting[i].second);
+  }
+  return out;
+}
+
 }  // namespace plainsql::features

@@ -4,6 +4,7 @@
 // (estimator_train.h); the library evaluates them itself.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,7 +27,7 @@ class Estimator {
   /// The features that hold for the example and lower its probability most: for each, the probability with it
   /// removed minus the probability as it is (positive: the feature hurts), largest first, at most `k`, only those
   /// above `min_gain`.
-  std::vector<std::pair<size_t, double>> Hurting(const Values& values, size_t k = 3, double min_gain = 0.01) const;
+  std::vector<std::pair<size_t, double>> Hurting(const Values& values, size_t k = 3, double min_gain = 0.02) const;
 
   /// The text form: "# comment" lines, "system<TAB>name", "input<TAB>feature id" lines in input order, then the
   /// trees (TreeEnsemble::Serialize with prefix "tree").
@@ -45,5 +46,10 @@ class Estimator {
  private:
   std::vector<double> Row(const Values& values) const;
 };
+
+/// An estimate as JSON: {"probability": p, "system": ..., "hurting": [{"feature", "text", "gain"}]}.
+nlohmann::json EstimateJson(const Estimator& model, const Values& values);
+/// One line: "estimated P(right) 0.42 before answering; lowered most by: has more than 12 words (+0.12 without), ..."
+std::string EstimateText(const Estimator& model, const Values& values);
 
 }  // namespace plainsql::features

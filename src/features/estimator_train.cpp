@@ -58,6 +58,7 @@ Result<Estimator> Fit(const std::vector<const EstimatorExample*>& examples, cons
   std::vector<double> labels;
   for (const auto* e : examples) {
     std::vector<double> x;
+    x.reserve(inputs.size());
     for (size_t i : inputs) x.push_back(e->values[i] == 1 ? 1.0 : 0.0);
     rows.push_back(std::move(x));
     labels.push_back(e->right ? 1.0 : 0.0);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -323,6 +324,50 @@ TEST(Runner, PredictionsRunCancelledAndResumed) {
     EXPECT_EQ(second->scores[i].ex_strict, std::optional<bool>(i % 2 == 0)) << i;
   }
   EXPECT_EQ(RunBenchmark(resume).error().message, "run " + first->run_id + " is complete; nothing to resume");
+}
+
+// An estimator given to a run (issue #20): one per worker, its estimate stored per question and read back; without one
+// the field stays empty.
+TEST(Runner, StoresTheEstimatorsEstimate) {
+  test::TempDir tmp;
+  std::ofstream q(tmp.File("q.jsonl")), p(tmp.File("p.sql"));
+  for (int i = 0; i < 4; ++i) {
+    q << "{\"question\": \"question number " << i << "\", \"sql\": \"SELECT 1\", \"db_id\": \"plant\"}\n";
+    p << "SELECT 1\n";
+  }
+  q.close();
+  p.close();
+  std::filesystem::copy_file(test::SampleDb(), tmp.File("plant.db"));
+  struct ByLength : QuestionEstimator {
+    std::optional<double> Estimate(const Question& question) override {
+      return static_cast<double>(question.question.size()) / 100.0;
+    }
+  };
+  std::atomic<int> made{0};
+  RunRequest r;
+  r.runs = tmp.File("runs.db");
+  r.spec = {"est", "custom", tmp.File("q.jsonl"), tmp.path(), "", "predictions:" + tmp.File("p.sql"), false, 30000};
+  r.workers.threads = 2;
+  r.estimator = [&made]() -> std::unique_ptr<QuestionEstimator> {
+    ++made;
+    return std::make_unique<ByLength>();
+  };
+  auto run = RunBenchmark(r);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->scores.size(), 4u);
+  EXPECT_GE(made.load(), 1);
+  for (const auto& s : run->scores) EXPECT_EQ(s.estimated_correctness, std::optional<double>(0.17)) << s.index;
+  auto store = RunStore::Open(r.runs);
+  ASSERT_TRUE(store.ok());
+  auto scores = (*store)->Scores(run->run_id);
+  ASSERT_TRUE(scores.ok());
+  EXPECT_EQ((*scores)[0].estimated_correctness, std::optional<double>(0.17));
+  EXPECT_EQ(ScoreJson(*scores)["questions"][0]["estimated_correctness"], 0.17);
+  r.estimator = nullptr;
+  r.spec.name = "plain";
+  auto plain = RunBenchmark(r);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->scores[0].estimated_correctness);
 }
 
 }  // namespace

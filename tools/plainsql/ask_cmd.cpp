@@ -10,7 +10,10 @@
 #include "builtin/generator.h"
 #include "cli.h"
 #include "exec/access_check.h"
+#include "exec/connection.h"
 #include "exec/render.h"
+#include "features/estimator.h"
+#include "features/extract.h"
 #include "llm/client.h"
 #include "llm/generator.h"
 #include "llm/prompt.h"
@@ -63,6 +66,11 @@ AskCommands::AskCommands(CLI::App& app) {
   ask_->add_flag("--force", force_,
                  "Show the answer even when the built-in translator is unsure of it (by default an answer below the "
                  "reading scorer's threshold is not run as the answer: the two most probable readings are shown)");
+  ask_->add_option("--estimator", estimator_,
+                   "A correctness estimator (plainsql space estimator train): the probability, from the question's "
+                   "features before answering, that the answer is right, and when it is low the features that lower "
+                   "it most; default: the shipped estimator for an answer of the built-in translator; none: no "
+                   "estimate");
   ask_->add_flag("--explain", explain_, "Print the trace: every stage's time, tokens and decisions, every candidate");
   ask_->add_option("--llm", llm_url_,
                    "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none for the built-in offline "
@@ -266,9 +274,16 @@ int AskCommands::Ask() {
   wait_line.Clear();
   if (!answer) return Fail(answer.error());
   for (const auto& note : answer->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
+  auto estimate = Estimate(**conn, target->schema, answer->candidates[answer->winner].generator);
   if (format == exec::ResultFormat::kJson) {
-    Write(pipeline::AnswerToJson(*answer).dump(2) + "\n");
+    auto j = pipeline::AnswerToJson(*answer);
+    if (estimate) j["estimate"] = estimate->second;
+    Write(j.dump(2) + "\n");
     return 0;
+  }
+  // A low estimate is said on stderr (the result on stdout stays clean for csv); --explain shows it always.
+  if (estimate && estimate->second["probability"].get<double>() < 0.5 && !explain_) {
+    fmt::print(stderr, "plainsql: note: {}\n", estimate->first);
   }
   // Honesty: an answer the built-in translator's reading scorer finds unlikely is not presented as the answer; the
   // two most probable readings are shown instead, each with its probability.
@@ -290,8 +305,34 @@ int AskCommands::Ask() {
   }
   std::string out = answer->sql + "\n\n" + exec::Render(answer->result, format);
   if (explain_) out += "\n" + pipeline::TraceText(*answer);
+  if (explain_ && estimate) out += "\ncorrectness estimate: " + estimate->first + "\n";
   Write(out);
   return 0;
+}
+
+std::optional<std::pair<std::string, nlohmann::json>> AskCommands::Estimate(exec::Connection& conn,
+                                                                            const catalog::Schema& schema,
+                                                                            const std::string& generator) const {
+  if (estimator_ == "none" || (estimator_.empty() && generator != "builtin")) return std::nullopt;
+  // The estimators are fitted on schemas of benchmark size; a schema that ask links rather than shows whole gets none
+  // (indexing it whole again would cost what the slice saved).
+  if (schema.ColumnCount() > 1000) return std::nullopt;
+  features::Estimator loaded;
+  if (!estimator_.empty()) {
+    auto m = features::Estimator::Load(estimator_);
+    if (!m) {
+      fmt::print(stderr, "plainsql: warning: --estimator: {}\n", m.error().message);
+      return std::nullopt;
+    }
+    loaded = std::move(*m);
+  }
+  const features::Estimator& model = estimator_.empty() ? features::Estimator::Shipped() : loaded;
+  auto resources = builtin::SharedLinkResources();
+  if (!resources) return std::nullopt;
+  features::Extractor extractor(*resources);
+  auto db = extractor.Prepare(schema, &conn);
+  auto got = extractor.Extract({question_, evidence_, ""}, db.get(), conn.dialect());
+  return std::make_pair(features::EstimateText(model, got.values), features::EstimateJson(model, got.values));
 }
 
 }  // namespace plainsql::cli

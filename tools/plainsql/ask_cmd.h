@@ -3,11 +3,20 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "common/status.h"
 #include "pipeline/config.h"
+
+namespace plainsql::catalog {
+struct Schema;
+}
+namespace plainsql::exec {
+class Connection;
+}
 
 namespace plainsql::cli {
 
@@ -19,6 +28,9 @@ class AskCommands {
 
  private:
   int Ask();
+  /// The correctness estimate of the question (--estimator), as a note line and JSON; nullopt when none applies.
+  std::optional<std::pair<std::string, nlohmann::json>> Estimate(exec::Connection& conn, const catalog::Schema& schema,
+                                                                 const std::string& generator) const;
   int Prompt();
   /// The examples configuration after --examples, --examples-k and --no-examples.
   Result<pipeline::ExamplesConfig> Examples(const pipeline::PipelineConfig& config) const;
@@ -29,6 +41,7 @@ class AskCommands {
   std::string slice_, evidence_, config_file_, examples_store_;
   std::string infer_keys_;             // --infer-keys: "" (off), "add" or "replace"
   std::string descriptions_ = "auto";  // --descriptions: "auto", "none" or a data dictionary's path
+  std::string estimator_;              // --estimator: a model file, "none", or "" (the shipped one, for builtin)
   std::optional<size_t> link_above_;
   int candidates_ = 0, max_rows_ = 0, examples_k_ = 0;  // 0: from the configuration
   int64_t timeout_ms_ = 0, deadline_ms_ = 0;

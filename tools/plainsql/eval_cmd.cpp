@@ -17,7 +17,10 @@
 #include "eval/score.h"
 #include "eval/systems.h"
 #include "exec/connection.h"
+#include "features/benchmark.h"
+#include "features/estimator.h"
 #include "linking/infer_keys.h"
+#include "linking/subset_builtin.h"
 
 namespace plainsql::cli {
 
@@ -114,6 +117,10 @@ EvalCommands::EvalCommands(CLI::App& app) {
                    "Give the system each question's schema restricted to a subset (with the key columns joins need): "
                    "oracle (what the gold query reads), a subsetting method (builtin, draft) or a subsets file (one "
                    "JSON line per question, as plainsql link --json writes)");
+  run_->add_option("--estimator", estimator_,
+                   "A correctness estimator (plainsql space estimator train) whose estimate, from each question's "
+                   "features before the system answers, is stored as estimated_correctness; default: the shipped "
+                   "estimator for a new run of --system builtin, none otherwise; none: no estimates");
   run_->add_option("--resume", resume_,
                    "Continue an interrupted run, or join a running one as another worker (its id, id prefix or name)");
   run_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
@@ -213,6 +220,28 @@ int EvalCommands::Score() {
   return 0;
 }
 
+Status EvalCommands::SetEstimator(eval::RunRequest& request, const std::string& system) const {
+  std::shared_ptr<const features::Estimator> model;
+  if (estimator_ == "none" || (estimator_.empty() && system != "builtin")) return Status::Ok();
+  if (estimator_.empty()) {
+    // The shipped model lives as long as the program: an aliasing pointer that owns nothing.
+    model = std::shared_ptr<const features::Estimator>(std::shared_ptr<void>(), &features::Estimator::Shipped());
+  } else {
+    auto loaded = features::Estimator::Load(estimator_);
+    if (!loaded) return loaded.error();
+    model = std::make_shared<const features::Estimator>(std::move(*loaded));
+  }
+  auto resources = linking::LinkResources::Load();
+  if (!resources) return resources.error();
+  // A resumed run's own questions, tables and databases are read when the workers start: the estimator reads the
+  // flags' (a resumed run with --estimator names them again).
+  const std::string dialect = benchmark_ == "snails" ? "tsql" : "sqlite";
+  request.estimator = [model, tables = tables_, db_dir = db_dir_, dialect, resources = *resources]() {
+    return features::MakeQuestionEstimator(model, tables, db_dir, dialect, resources);
+  };
+  return Status::Ok();
+}
+
 int EvalCommands::RunBenchmark() {
   eval::RunRequest request;
   std::string system = system_;
@@ -232,6 +261,7 @@ int EvalCommands::RunBenchmark() {
   request.subset = subset_;
   request.resume = resume_;
   request.runs = runs_file_;
+  if (auto st = SetEstimator(request, system_); !st) return Fail(st.error());
   request.workers.threads = workers_;
   request.workers.cancel = &g_cancel;
   bool tty = isatty(STDERR_FILENO);

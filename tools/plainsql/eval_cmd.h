@@ -8,7 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "haystack_cmd.h"
+
+namespace plainsql::eval {
+struct RunRequest;
+}
 
 namespace plainsql::cli {
 
@@ -21,6 +26,9 @@ class EvalCommands {
  private:
   int Score();
   int RunBenchmark();
+  /// The run's correctness estimator from --estimator (nothing for "none", or by default for a system other than
+  /// builtin).
+  Status SetEstimator(eval::RunRequest& request, const std::string& system) const;
   int Subsets();
 
   CLI::App* root_ = nullptr;
@@ -31,6 +39,7 @@ class EvalCommands {
   std::string infer_keys_;  // eval run --infer-keys[=add|replace]: the built-in translator on inferred keys
   std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_, configuration_, examples_;
   std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_, subset_, html_;
+  std::string estimator_;  // eval run --estimator: a model file, "none", or "" (the shipped one for builtin)
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;
   bool json_ = false, keep_distinct_ = false;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "cli.h"
@@ -132,7 +133,7 @@ int SpaceCommands::EstimatorEval() {
     mean_p += p[order[k]];
     hits += right[order[k]] ? 1 : 0;
   }
-  const double n = static_cast<double>(p.size()), half = static_cast<double>(order.size() / 2);
+  const double n = static_cast<double>(p.size()), half = std::floor(n / 2);
   nlohmann::json j = {{"run", run.id},
                       {"system", run.spec.system},
                       {"model_system", model.system},
