@@ -68,7 +68,8 @@ namespace plainsql::features {
 Result<std::vector<EstimatorExample>> RunExamples(const eval::RunInfo& run,
                                                   const std::vector<eval::QuestionScore>& scores,
                                                   std::shared_ptr<const linking::LinkResources> resources,
-                                                  const std::function<void(size_t, size_t)>& progress) {
+                                                  const std::function<void(size_t, size_t)>& progress, bool with_sql,
+                                                  std::vector<size_t>* indices) {
   auto benchmark = eval::LoadBenchmark(run.spec.benchmark, run.spec.questions);
   if (!benchmark) {
     return MakeError(benchmark.error().code, fmt::format("run {}: its questions ({}): {}", run.id, run.spec.questions,
@@ -84,9 +85,10 @@ Result<std::vector<EstimatorExample>> RunExamples(const eval::RunInfo& run,
     if (progress) progress(++done, scores.size());
     if (!s.ex_strict || s.index >= benchmark->questions.size()) continue;
     const eval::Question& q = benchmark->questions[s.index];
-    auto got = (*opened)->Extract(q, **dialect, false);
+    auto got = (*opened)->Extract(q, **dialect, with_sql);
     if (!got) continue;  // a database without a schema: nothing to read
     out.push_back({std::move(got->values), *s.ex_strict, q.db_id});
+    if (indices) indices->push_back(s.index);
   }
   return out;
 }

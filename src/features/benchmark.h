@@ -10,6 +10,7 @@
 #include "catalog/benchmark_schema.h"
 #include "common/status.h"
 #include "eval/benchmark.h"
+#include "features/estimator.h"
 #include "features/extract.h"
 
 namespace plainsql::exec {
@@ -49,9 +50,6 @@ class QuestionEstimator;
 
 namespace plainsql::features {
 
-struct EstimatorExample;
-class Estimator;
-
 /// A correctness estimator for `eval run` (one per worker): each question's live features (its database opened once,
 /// from `tables` or `db_dir`) read by `model`. A question whose schema cannot be read gets no estimate.
 std::unique_ptr<eval::QuestionEstimator> MakeQuestionEstimator(std::shared_ptr<const Estimator> model,
@@ -59,12 +57,14 @@ std::unique_ptr<eval::QuestionEstimator> MakeQuestionEstimator(std::shared_ptr<c
                                                                const std::string& dialect,
                                                                std::shared_ptr<const linking::LinkResources> resources);
 
-/// The examples of a stored run for the correctness estimator: each question scored by execution (EX strict known)
-/// with its live features (question and schema; no SQL), read from the run's own questions file, tables and databases.
-/// `progress` (may be empty) is called with (done, total).
+/// The examples of a stored run: each question scored by execution (EX strict known) with its features, read from the
+/// run's own questions file, tables and databases: the live ones (question and schema) for the correctness estimator,
+/// with `with_sql` the gold SQL's too. `progress` (may be empty) is called with (done, total). `indices`, when given,
+/// gets each example's question index.
 Result<std::vector<EstimatorExample>> RunExamples(const eval::RunInfo& run,
                                                   const std::vector<eval::QuestionScore>& scores,
                                                   std::shared_ptr<const linking::LinkResources> resources,
-                                                  const std::function<void(size_t, size_t)>& progress = {});
+                                                  const std::function<void(size_t, size_t)>& progress = {},
+                                                  bool with_sql = false, std::vector<size_t>* indices = nullptr);
 
 }  // namespace plainsql::features

@@ -15,6 +15,13 @@
 
 namespace plainsql::features {
 
+/// One question of a run: its features and whether the system answered it right.
+struct EstimatorExample {
+  Values values;
+  bool right = false;
+  std::string db_id;
+};
+
 /// The features an estimator may read: those that need only the question or the question and its schema.
 std::vector<size_t> LiveFeatures();
 

@@ -17,12 +17,6 @@ double RocAuc(const std::vector<double>& p, const std::vector<bool>& right);
 /// Expected calibration error over `bins` equal-width bins of `p`.
 double CalibrationError(const std::vector<double>& p, const std::vector<bool>& right, size_t bins = 10);
 
-struct EstimatorExample {
-  Values values;
-  bool right = false;
-  std::string db_id;
-};
-
 struct EstimatorOptions {
   std::string system;
   BoostingOptions boosting{.rounds = 150, .max_depth = 3, .eta = 0.1};

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
 
 #include "cli.h"
@@ -11,6 +12,9 @@
 #include "eval/run_text.h"
 #include "eval/runs.h"
 #include "eval/stats.h"
+#include "features/benchmark.h"
+#include "features/blindspots.h"
+#include "linking/subset_builtin.h"
 #include "naturalness/classifier.h"
 
 namespace plainsql::cli {
@@ -38,6 +42,14 @@ RunsCommands::RunsCommands(CLI::App& app) {
   report_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
   report_->add_option("--vs", run_b_, "A second run to compare with");
   report_->add_option("-o,--output", report_out_, "The HTML file to write")->required();
+  blindspots_ = root_->add_subcommand(
+      "blindspots",
+      "A run's blind spots (SQLSpace): its questions clustered by their features (k-means), accuracy per cluster "
+      "with a 95% interval, each cluster named by its most distinctive features; --vs compares a second run");
+  blindspots_->add_option("RUN", run_a_, "Run id, id prefix or name")->required();
+  blindspots_->add_option("--vs", run_b_, "A second run on the same questions");
+  blindspots_->add_option("--k", k_, "Clusters (default: the elbow of k = 2 .. 20)")->check(CLI::Range(1, 200));
+  blindspots_->add_flag("--json", json_, "One JSON object: clusters, their accuracy, interval and features");
 }
 
 int RunsCommands::Run() {
@@ -52,6 +64,7 @@ int RunsCommands::Run() {
     return 0;
   }
   if (report_->parsed()) return Report();
+  if (blindspots_->parsed()) return BlindSpots();
   auto a = (*store)->GetRun(run_a_);
   if (!a) return Fail(a.error());
   auto scores_a = (*store)->Scores(a->id);
@@ -92,6 +105,64 @@ int RunsCommands::Report() {
   if (!html) return Fail(html.error());
   if (Status st = WriteFileAtomically(report_out_, *html); !st) return Fail(st.error());
   Write(fmt::format("wrote {} ({} bytes)\n", report_out_, html->size()));
+  return 0;
+}
+
+int RunsCommands::BlindSpots() {
+  auto store = eval::RunStore::Open(runs_file_);
+  if (!store) return Fail(store.error());
+  auto a = (*store)->GetRun(run_a_);
+  if (!a) return Fail(a.error());
+  auto scores = (*store)->Scores(a->id);
+  if (!scores) return Fail(scores.error());
+  // The second run's outcomes by question index: only the questions both scored by execution are clustered.
+  std::map<size_t, bool> b_right;
+  std::string b_name;
+  if (!run_b_.empty()) {
+    auto b = (*store)->GetRun(run_b_);
+    if (!b) return Fail(b.error());
+    auto b_scores = (*store)->Scores(b->id);
+    if (!b_scores) return Fail(b_scores.error());
+    for (const auto& s : *b_scores) {
+      if (s.ex_strict) b_right[s.index] = *s.ex_strict;
+    }
+    b_name = b->spec.name.empty() ? b->id : b->spec.name;
+    std::vector<eval::QuestionScore> both;
+    for (auto& s : *scores) {
+      if (b_right.count(s.index)) both.push_back(std::move(s));
+    }
+    *scores = std::move(both);
+  }
+  auto resources = linking::LinkResources::Load();
+  if (!resources) return Fail(resources.error());
+  std::vector<size_t> indices;
+  auto examples = features::RunExamples(
+      *a, *scores, *resources,
+      [](size_t done, size_t total) {
+        if (done % 500 == 0 || done == total) fmt::print(stderr, "\rfeatures: {} / {}", done, total);
+      },
+      true, &indices);
+  fmt::print(stderr, "\n");
+  if (!examples) return Fail(examples.error());
+  std::vector<features::Values> values;
+  std::vector<bool> right, right_b;
+  for (size_t i = 0; i < examples->size(); ++i) {
+    values.push_back((*examples)[i].values);
+    right.push_back((*examples)[i].right);
+    if (!b_right.empty()) right_b.push_back(b_right[indices[i]]);
+  }
+  features::BlindSpotOptions options;
+  options.k = k_;
+  auto report = features::BlindSpots(values, right, right_b, options);
+  if (!report) return Fail(report.error());
+  if (json_) {
+    auto j = features::BlindSpotJson(*report);
+    j["run"] = a->id;
+    j["indices"] = indices;
+    Write(j.dump(2) + "\n");
+  } else {
+    Write(features::BlindSpotText(*report, a->spec.name.empty() ? a->id : a->spec.name, b_name));
+  }
   return 0;
 }
 

@@ -1,7 +1,8 @@
-// `plainsql runs list | show | compare | export | stats | report`: what the runs database holds.
+// `plainsql runs list | show | compare | export | stats | report | blindspots`: what the runs database holds.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 namespace plainsql::cli {
@@ -14,6 +15,7 @@ class RunsCommands {
 
  private:
   int Report();
+  int BlindSpots();
 
   CLI::App* root_ = nullptr;
   CLI::App* list_ = nullptr;
@@ -22,6 +24,8 @@ class RunsCommands {
   CLI::App* export_ = nullptr;
   CLI::App* report_ = nullptr;
   CLI::App* stats_ = nullptr;
+  CLI::App* blindspots_ = nullptr;
+  std::optional<size_t> k_;
   std::string runs_file_ = "plainsql-runs.db", run_a_, run_b_, export_format_ = "jsonl", report_out_;
   bool json_ = false;
 };
