@@ -29,6 +29,31 @@ grep -q "^ *$expected\$" ask.out && grep -q "(1 row)" ask.out || { echo "FAIL: n
 grep -q '"stage": "generate"' ask.json || { echo "FAIL: no trace in JSON" >&2; exit 1; }
 grep -q '"prompt_tokens": 10' ask.json || { echo "FAIL: no tokens in the trace" >&2; exit 1; }
 
+# ask --rewrite (issue #20): the model answers, rewrites the question without the features that lower its estimate,
+# and answers the rewritten question; the rewrite request names those features.
+{
+  printf '{"content": "%ssql\\nSELECT count(*) FROM plant\\n%s"}\n' "$fence" "$fence"
+  printf '{"content": "Rewritten question: How many plants are there?"}\n'
+  printf '{"content": "%ssql\\nSELECT count(*) FROM plant\\n%s"}\n' "$fence" "$fence"
+} > rewrite.jsonl
+start rewrite.jsonl
+long_q="For the whole company, could you tell me roughly how many of the plants there happen to be in total right now?"
+"$bin" ask "$sample" "$long_q" --llm "$url" --model fake --rewrite > rewrite.out 2> rewrite.err
+grep -q -- "-- rewritten without what lowers the estimate: How many plants are there?" rewrite.out \
+  || { echo "FAIL: ask --rewrite output" >&2; cat rewrite.out rewrite.err >&2; exit 1; }
+[ "$(grep -c "(1 row)" rewrite.out)" -eq 2 ] || { echo "FAIL: two answers expected" >&2; cat rewrite.out >&2; exit 1; }
+start rewrite.jsonl
+"$bin" ask "$sample" "$long_q" --llm "$url" --model fake --rewrite --format json > rewrite.json 2>/dev/null
+python3 - <<'PY' || { echo "FAIL: ask --rewrite JSON" >&2; exit 1; }
+import json
+j = json.load(open("rewrite.json"))
+assert j["rewrite"]["question"] == "How many plants are there?", j["rewrite"]
+assert j["estimate"]["hurting"], j["estimate"]
+assert j["rewrite"]["estimate"]["probability"] > j["estimate"]["probability"], (j["estimate"], j["rewrite"]["estimate"])
+PY
+"$bin" ask "$sample" "$long_q" --llm none --rewrite > /dev/null 2> norewrite.err && { echo "FAIL: --rewrite without a model" >&2; exit 1; }
+grep -q -- "--rewrite needs a model" norewrite.err || { echo "FAIL: --rewrite error" >&2; cat norewrite.err >&2; exit 1; }
+
 # eval run with the pipeline as the system: three questions, the second answered wrongly.
 {
   printf '{"content": "%ssql\\nSELECT count(*) FROM plant\\n%s"}\n' "$fence" "$fence"

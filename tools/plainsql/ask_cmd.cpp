@@ -8,12 +8,14 @@
 #include <future>
 
 #include "builtin/generator.h"
+#include "catalog/render.h"
 #include "cli.h"
 #include "exec/access_check.h"
 #include "exec/connection.h"
 #include "exec/render.h"
 #include "features/estimator.h"
 #include "features/extract.h"
+#include "features/rewrite.h"
 #include "llm/client.h"
 #include "llm/generator.h"
 #include "llm/prompt.h"
@@ -71,6 +73,9 @@ AskCommands::AskCommands(CLI::App& app) {
                    "features before answering, that the answer is right, and when it is low the features that lower "
                    "it most; default: the shipped estimator for an answer of the built-in translator; none: no "
                    "estimate");
+  ask_->add_flag("--rewrite", rewrite_,
+                 "With a model: have it rewrite the question without the features that lower the correctness "
+                 "estimate most, and answer the rewritten question too");
   ask_->add_flag("--explain", explain_, "Print the trace: every stage's time, tokens and decisions, every candidate");
   ask_->add_option("--llm", llm_url_,
                    "OpenAI-compatible base URL (e.g. http://localhost:11434/v1), or none for the built-in offline "
@@ -237,6 +242,11 @@ int AskCommands::Ask() {
   if (!model_.empty()) config->llm.model = model_;
   if (!style_.empty()) config->style = style_;
   config->builtin = builtin_;
+  if (rewrite_ && (config->llm.base_url.empty() || config->llm.base_url == "none")) {
+    return Fail(
+        MakeError(ErrorCode::kInvalidArgument,
+                  "--rewrite needs a model: --llm URL --model NAME (or PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL)"));
+  }
   auto examples = Examples(*config);
   if (!examples) return Fail(examples.error());
   auto library = pipeline::LoadExamples(*examples);
@@ -274,46 +284,83 @@ int AskCommands::Ask() {
   wait_line.Clear();
   if (!answer) return Fail(answer.error());
   for (const auto& note : answer->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
-  auto estimate = Estimate(**conn, target->schema, answer->candidates[answer->winner].generator);
+  auto estimate = Estimate(**conn, target->schema, question_, answer->candidates[answer->winner].generator);
+  // --rewrite: the model rewrites the question without the features that lower its estimate, and it is answered too.
+  std::optional<std::pair<std::string, Result<pipeline::Answer>>> rewritten;
+  if (rewrite_) {
+    auto r = Rewrite(*config, target->schema, estimate);
+    if (!r) return Fail(r.error());
+    if (!r->empty()) rewritten.emplace(*r, pipeline::Ask(**conn, target->schema, generators->active, *r, options));
+    if (rewritten && !rewritten->second) return Fail(rewritten->second.error());
+  }
   if (format == exec::ResultFormat::kJson) {
     auto j = pipeline::AnswerToJson(*answer);
-    if (estimate) j["estimate"] = estimate->second;
+    if (estimate) j["estimate"] = estimate->json;
+    if (rewritten) {
+      auto again = Estimate(**conn, target->schema, rewritten->first, "", true);
+      j["rewrite"] = {{"question", rewritten->first}, {"answer", pipeline::AnswerToJson(*rewritten->second)}};
+      if (again) j["rewrite"]["estimate"] = again->json;
+    }
     Write(j.dump(2) + "\n");
     return 0;
   }
   // A low estimate is said on stderr (the result on stdout stays clean for csv); --explain shows it always.
-  if (estimate && estimate->second["probability"].get<double>() < 0.5 && !explain_) {
-    fmt::print(stderr, "plainsql: note: {}\n", estimate->first);
+  if (estimate && estimate->probability < 0.5 && !explain_) {
+    fmt::print(stderr, "plainsql: note: {}\n", estimate->text);
   }
-  // Honesty: an answer the built-in translator's reading scorer finds unlikely is not presented as the answer; the
-  // two most probable readings are shown instead, each with its probability.
-  const pipeline::Candidate& won = answer->candidates[answer->winner];
-  if (!won.unsure.empty() && !force_) {
-    std::string out = "-- unsure: " + won.unsure;
-    if (!won.caveat.empty()) out += "; " + won.caveat;
-    out += "\n-- the two most probable readings (run one with `plainsql sql`, or ask again with --force):\n";
-    std::vector<size_t> readings = {answer->winner};
-    for (size_t i = 0; i < answer->candidates.size() && readings.size() < 2; ++i) {
-      if (i != answer->winner && answer->candidates[i].generator == "builtin") readings.push_back(i);
-    }
-    for (size_t n = 0; n < readings.size(); ++n) {
-      const pipeline::Candidate& c = answer->candidates[readings[n]];
-      out += fmt::format("-- {}. P(right) {:.2f}\n{}\n", n + 1, std::max(0.0, c.confidence), c.sql);
-    }
-    Write(out);
-    return 0;
+  std::string out = AnswerText(*answer, format);
+  if (explain_ && estimate) out += "\ncorrectness estimate: " + estimate->text + "\n";
+  if (rewritten) {
+    out += "\n-- rewritten without what lowers the estimate: " + rewritten->first + "\n" +
+           AnswerText(*rewritten->second, format);
   }
-  std::string out = answer->sql + "\n\n" + exec::Render(answer->result, format);
-  if (explain_) out += "\n" + pipeline::TraceText(*answer);
-  if (explain_ && estimate) out += "\ncorrectness estimate: " + estimate->first + "\n";
   Write(out);
   return 0;
 }
 
-std::optional<std::pair<std::string, nlohmann::json>> AskCommands::Estimate(exec::Connection& conn,
-                                                                            const catalog::Schema& schema,
-                                                                            const std::string& generator) const {
-  if (estimator_ == "none" || (estimator_.empty() && generator != "builtin")) return std::nullopt;
+std::string AskCommands::AnswerText(const pipeline::Answer& answer, exec::ResultFormat format) const {
+  // Honesty: an answer the built-in translator's reading scorer finds unlikely is not presented as the answer; the
+  // two most probable readings are shown instead, each with its probability.
+  const pipeline::Candidate& won = answer.candidates[answer.winner];
+  if (!won.unsure.empty() && !force_) {
+    std::string out = "-- unsure: " + won.unsure;
+    if (!won.caveat.empty()) out += "; " + won.caveat;
+    out += "\n-- the two most probable readings (run one with `plainsql sql`, or ask again with --force):\n";
+    std::vector<size_t> readings = {answer.winner};
+    for (size_t i = 0; i < answer.candidates.size() && readings.size() < 2; ++i) {
+      if (i != answer.winner && answer.candidates[i].generator == "builtin") readings.push_back(i);
+    }
+    for (size_t n = 0; n < readings.size(); ++n) {
+      const pipeline::Candidate& c = answer.candidates[readings[n]];
+      out += fmt::format("-- {}. P(right) {:.2f}\n{}\n", n + 1, std::max(0.0, c.confidence), c.sql);
+    }
+    return out;
+  }
+  std::string out = answer.sql + "\n\n" + exec::Render(answer.result, format);
+  if (explain_) out += "\n" + pipeline::TraceText(answer);
+  return out;
+}
+
+Result<std::string> AskCommands::Rewrite(const pipeline::PipelineConfig& config, const catalog::Schema& schema,
+                                         const std::optional<EstimateOut>& estimate) const {
+  if (config.llm.base_url.empty() || config.llm.base_url == "none") {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--rewrite needs a model: --llm URL --model NAME (or PLAINSQL_LLM_URL and PLAINSQL_LLM_MODEL)");
+  }
+  if (!estimate || estimate->hurting.empty()) {
+    fmt::print(stderr, "plainsql: note: nothing to rewrite: no feature of the question lowers its estimate\n");
+    return std::string();
+  }
+  auto client = llm::Client::Create(config.llm);
+  if (!client) return client.error();
+  return features::RewriteQuestion(*client, question_, catalog::RenderList(schema), estimate->hurting);
+}
+
+std::optional<AskCommands::EstimateOut> AskCommands::Estimate(exec::Connection& conn, const catalog::Schema& schema,
+                                                              const std::string& question, const std::string& generator,
+                                                              bool always) const {
+  if (estimator_ == "none") return std::nullopt;
+  if (estimator_.empty() && generator != "builtin" && !always && !rewrite_) return std::nullopt;
   // The estimators are fitted on schemas of benchmark size; a schema that ask links rather than shows whole gets none
   // (indexing it whole again would cost what the slice saved).
   if (schema.ColumnCount() > 1000) return std::nullopt;
@@ -331,8 +378,13 @@ std::optional<std::pair<std::string, nlohmann::json>> AskCommands::Estimate(exec
   if (!resources) return std::nullopt;
   features::Extractor extractor(*resources);
   auto db = extractor.Prepare(schema, &conn);
-  auto got = extractor.Extract({question_, evidence_, ""}, db.get(), conn.dialect());
-  return std::make_pair(features::EstimateText(model, got.values), features::EstimateJson(model, got.values));
+  auto got = extractor.Extract({question, evidence_, ""}, db.get(), conn.dialect());
+  EstimateOut out;
+  out.probability = model.Probability(got.values);
+  out.text = features::EstimateText(model, got.values);
+  out.json = features::EstimateJson(model, got.values);
+  for (const auto& [f, gain] : model.Hurting(got.values)) out.hurting.emplace_back(features::Catalog()[f].text);
+  return out;
 }
 
 }  // namespace plainsql::cli

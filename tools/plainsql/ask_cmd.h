@@ -7,9 +7,12 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/status.h"
+#include "exec/render.h"
 #include "pipeline/config.h"
+#include "pipeline/pipeline.h"
 
 namespace plainsql::catalog {
 struct Schema;
@@ -28,9 +31,24 @@ class AskCommands {
 
  private:
   int Ask();
-  /// The correctness estimate of the question (--estimator), as a note line and JSON; nullopt when none applies.
-  std::optional<std::pair<std::string, nlohmann::json>> Estimate(exec::Connection& conn, const catalog::Schema& schema,
-                                                                 const std::string& generator) const;
+  /// The correctness estimate of a question (--estimator): the probability, a note line, JSON, and the texts of the
+  /// features that lower it most. None with --estimator none, on a large schema, or for an answer of another
+  /// generator than the built-in translator unless an estimator was named, `always`, or --rewrite.
+  struct EstimateOut {
+    double probability = 0;
+    std::string text;
+    nlohmann::json json;
+    std::vector<std::string> hurting;
+  };
+  std::optional<EstimateOut> Estimate(exec::Connection& conn, const catalog::Schema& schema,
+                                      const std::string& question, const std::string& generator,
+                                      bool always = false) const;
+  /// --rewrite: the question rewritten by the model without the features that lower the estimate ("" when none does).
+  Result<std::string> Rewrite(const pipeline::PipelineConfig& config, const catalog::Schema& schema,
+                              const std::optional<EstimateOut>& estimate) const;
+  /// An answer as `ask` prints it: the SQL and its result (with the trace under --explain), or, when the built-in
+  /// translator is unsure, its two most probable readings.
+  std::string AnswerText(const pipeline::Answer& answer, exec::ResultFormat format) const;
   int Prompt();
   /// The examples configuration after --examples, --examples-k and --no-examples.
   Result<pipeline::ExamplesConfig> Examples(const pipeline::PipelineConfig& config) const;
@@ -48,6 +66,7 @@ class AskCommands {
   bool force_ = false;  // --force: run and show an answer the reading scorer is unsure of
   bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false, no_fallback_ = false;
   bool no_examples_ = false;
+  bool rewrite_ = false;  // --rewrite: a model rewrites the question without what lowers its estimate
 };
 
 }  // namespace plainsql::cli
