@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "catalog/introspect.h"
+#include "catalog/render.h"
 #include "eval/runner.h"
 #include "eval/runs.h"
 #include "exec/connection.h"
@@ -31,6 +32,11 @@ Result<std::unique_ptr<BenchmarkFeatures>> BenchmarkFeatures::Open(
   auto schemas = catalog::BenchmarkSchemas::Read(tables);
   if (!schemas) return schemas.error();
   return std::unique_ptr<BenchmarkFeatures>(new BenchmarkFeatures(std::move(*schemas), db_dir, std::move(resources)));
+}
+
+std::string BenchmarkFeatures::SchemaText(const std::string& db_id) const {
+  auto it = dbs_.find(db_id);
+  return it == dbs_.end() || !it->second->db ? "" : catalog::RenderList(it->second->db->schema);
 }
 
 Result<Extraction> BenchmarkFeatures::Extract(const eval::Question& q, const sql::Dialect& dialect, bool with_sql) {

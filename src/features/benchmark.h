@@ -29,6 +29,8 @@ class BenchmarkFeatures {
   /// The features of `q` (with its gold SQL when `with_sql`), its database opened on first use.
   Result<Extraction> Extract(const eval::Question& q, const sql::Dialect& dialect, bool with_sql);
   size_t Databases() const { return dbs_.size(); }
+  /// The schema of an opened database as a list (catalog::RenderList), for a model judge; "" when not opened.
+  std::string SchemaText(const std::string& db_id) const;
 
  private:
   struct Open_;

@@ -179,6 +179,29 @@ const std::vector<Feature> kCatalog = {
     {"sem.grouping_implicit", kM, kSql, "the SQL groups where the question has no per-group word"},
     {"sem.direct", kM, kSql,
      "maps directly: one SELECT, every column it reads named by the question, every value it compares written"},
+    // Judged by a language model (judge.h): the kinds of property of the paper's list no rule of ours decides, worded
+    // here as the question put to the model. Unknown (-1) unless a model was asked.
+    {"q.m_ellipsis", kQ, kText, "leaves out words the reader must supply (an ellipsis)", Source::kModel},
+    {"q.m_complex_structure", kQ, kText, "has a complex sentence structure", Source::kModel},
+    {"p.m_vague", kP, kText, "is vague or ambiguous: it can be read in more than one way", Source::kModel},
+    {"p.m_underspecified", kP, kText, "leaves out information needed to answer it exactly", Source::kModel},
+    {"p.m_implicature", kP, kText, "leaves part of what it asks to be inferred from context", Source::kModel},
+    {"p.m_presupposition", kP, kText, "takes for granted facts it does not state", Source::kModel},
+    {"p.m_jargon", kP, kText, "uses the technical terms of a field", Source::kModel},
+    {"p.m_indirect", kP, kText, "asks indirectly (a statement, or a question about ability, instead of a request)",
+     Source::kModel},
+    {"db.m_commonsense", kD, kSchema, "needs commonsense reasoning to map its words to the schema", Source::kModel},
+    {"db.m_paraphrase", kD, kSchema, "names schema elements by paraphrases rather than by their names", Source::kModel},
+    {"db.m_implicit_subject", kD, kSchema, "leaves implicit which table's entries it is about", Source::kModel},
+    {"db.m_direct_mapping", kD, kSchema, "maps directly onto the schema, with no reasoning needed", Source::kModel},
+    {"sem.m_domain_knowledge", kM, kSql, "needs knowledge of the domain that neither the question nor the SQL states",
+     Source::kModel},
+    {"sem.m_stricter_sql", kM, kSql, "the SQL applies conditions the question does not state", Source::kModel},
+    {"sem.m_missing_constraint", kM, kSql, "the SQL leaves out a condition the question states", Source::kModel},
+    {"sem.m_temporal", kM, kSql, "needs reasoning about time (a present state against past events)", Source::kModel},
+    {"sem.m_inference", kM, kSql, "needs logical inference beyond matching keywords", Source::kModel},
+    {"sem.m_data_representation", kM, kSql, "depends on how the data is represented (codes, formats, units)",
+     Source::kModel},
 };
 
 }  // namespace

@@ -19,7 +19,8 @@ extern const size_t kEstimatorBuiltinPartCount;
 std::vector<size_t> LiveFeatures() {
   std::vector<size_t> out;
   for (size_t i = 0; i < Catalog().size(); ++i) {
-    if (Catalog()[i].needs != Needs::kSql) out.push_back(i);
+    // Judged features are unknown unless a model was asked: an estimator reads what is always there.
+    if (Catalog()[i].needs != Needs::kSql && Catalog()[i].source == Source::kDerived) out.push_back(i);
   }
   return out;
 }

@@ -22,7 +22,7 @@ struct EstimatorExample {
   std::string db_id;
 };
 
-/// The features an estimator may read: those that need only the question or the question and its schema.
+/// The features an estimator may read: the derived ones that need only the question or the question and its schema.
 std::vector<size_t> LiveFeatures();
 
 class Estimator {

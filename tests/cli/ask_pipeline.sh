@@ -54,6 +54,20 @@ PY
 "$bin" ask "$sample" "$long_q" --llm none --rewrite > /dev/null 2> norewrite.err && { echo "FAIL: --rewrite without a model" >&2; exit 1; }
 grep -q -- "--rewrite needs a model" norewrite.err || { echo "FAIL: --rewrite error" >&2; cat norewrite.err >&2; exit 1; }
 
+# features --judge (issue #20): the features only a model can judge, one request each, then from the cache.
+printf '{"content": "Yes"}\n' > yes.jsonl
+start yes.jsonl
+"$bin" features "$sample" "How many plants are there?" --judge --llm "$url" --model fake --judge-cache judged.tsv \
+  --json > judged.json 2> judged.err
+grep -q '"p.m_vague"' judged.json || { echo "FAIL: features --judge" >&2; cat judged.json judged.err >&2; exit 1; }
+[ "$(grep -c . judged.tsv)" -ge 8 ] || { echo "FAIL: judge cache" >&2; exit 1; }
+kill "$server"; wait "$server" 2>/dev/null || true; server=""
+"$bin" features "$sample" "How many plants are there?" --judge --llm "$url" --model fake --judge-cache judged.tsv \
+  --json > judged2.json || { echo "FAIL: a cached judgement needs no server" >&2; exit 1; }
+cmp -s judged.json judged2.json || { echo "FAIL: cached judgements differ" >&2; exit 1; }
+"$bin" features "$sample" "How many plants?" --judge --llm none 2> nojudge.err > /dev/null && { echo "FAIL: --judge without a model" >&2; exit 1; }
+grep -q -- "--judge needs a model" nojudge.err || { echo "FAIL: --judge error" >&2; cat nojudge.err >&2; exit 1; }
+
 # eval run with the pipeline as the system: three questions, the second answered wrongly.
 {
   printf '{"content": "%ssql\\nSELECT count(*) FROM plant\\n%s"}\n' "$fence" "$fence"

@@ -4,7 +4,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
+
+#include "common/status.h"
+
+namespace plainsql::features {
+class ModelJudge;
+}
 
 namespace plainsql::cli {
 
@@ -18,10 +25,14 @@ class FeaturesCommand {
   int RunList();
   int RunOne();
   int RunBenchmark();
+  /// With --judge, the model judge (the model from --llm / --model, else the environment); null without --judge.
+  Result<std::unique_ptr<features::ModelJudge>> Judge() const;
 
   CLI::App* cmd_ = nullptr;
   std::string conn_, question_, sql_, tables_, db_dir_, questions_, benchmark_ = "spider";
   bool list_ = false, json_ = false, no_sql_ = false;
+  bool judge_ = false;  // --judge: a model judges the Source::kModel features
+  std::string llm_url_, model_, judge_cache_;
 };
 
 }  // namespace plainsql::cli
