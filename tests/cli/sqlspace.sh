@@ -44,6 +44,8 @@ python3 -c "import json; assert all(q['estimated_correctness'] is None for q in 
   || fail "eval run --estimator none"
 "$bin" space estimator train b1 --runs runs.db -o est.tsv --validation 0 > train.txt 2>/dev/null
 grep -q '^input' est.tsv || fail "estimator train: no inputs"
+"$bin" space estimator train b1 b2 --runs runs.db -o est2.tsv --validation 0 > train2.txt 2>/dev/null
+grep -q "fitted on 120 examples" train2.txt || fail "estimator train on two runs"
 "$bin" space estimator eval b1 --runs runs.db --model est.tsv --json > eval.json 2>/dev/null
 python3 -c "import json; j=json.load(open('eval.json')); assert j['examples'] == 60 and j['roc_auc'] > 0.9, j" \
   || fail "estimator eval"

@@ -2,6 +2,7 @@
 #include "space_cmd.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -37,7 +38,11 @@ SpaceCommands::SpaceCommands(CLI::App& app) {
   estimator_->require_subcommand(1);
   train_ = estimator_->add_subcommand(
       "train", "Fit an estimator on a stored run's outcomes (EX strict) and the live features of its questions");
-  train_->add_option("RUN", run_, "Run id, id prefix or name")->required();
+  train_
+      ->add_option("RUN", train_runs_,
+                   "Run id, id prefix or name; several runs of the same system are fitted on together (the "
+                   "held-out split is by database across them)")
+      ->required();
   train_->add_option("-o,--output", out_, "The model file to write")->required();
   train_->add_option("--runs", runs_file_, "The runs database: a SQLite file or a postgresql:// URL")
       ->capture_default_str();
@@ -85,22 +90,35 @@ Result<std::vector<features::EstimatorExample>> ExamplesOf(const std::string& ru
 }  // namespace
 
 int SpaceCommands::EstimatorTrain() {
-  eval::RunInfo run;
-  auto examples = ExamplesOf(runs_file_, run_, run);
-  if (!examples) return Fail(examples.error());
+  std::vector<features::EstimatorExample> examples;
+  std::vector<std::string> described;
+  std::string system;
+  for (const auto& name : train_runs_) {
+    eval::RunInfo run;
+    auto some = ExamplesOf(runs_file_, name, run);
+    if (!some) return Fail(some.error());
+    if (!system.empty() && run.spec.system != system) {
+      return Fail(MakeError(ErrorCode::kInvalidArgument,
+                            fmt::format("run {} is of system {}, not {}: an estimator is fitted on one system's runs",
+                                        run.id, run.spec.system, system)));
+    }
+    system = run.spec.system;
+    described.push_back(fmt::format("{} ({}, {})", run.id, run.spec.name, run.spec.questions));
+    examples.insert(examples.end(), some->begin(), some->end());
+  }
   features::EstimatorOptions options;
-  options.system = run.spec.system;
+  options.system = system;
   options.validation = validation_;
   options.boosting.rounds = rounds_;
   options.boosting.max_depth = depth_;
-  auto fit = features::FitEstimator(*examples, options);
+  auto fit = features::FitEstimator(examples, options);
   if (!fit) return Fail(fit.error());
   const std::string comment = fmt::format(
-      "plainsql correctness estimator, fitted by `plainsql space estimator train` on run {} ({})\n"
-      "system {}, questions {}, {} examples, {} trees of depth {}\n"
+      "plainsql correctness estimator, fitted by `plainsql space estimator train` on the runs\n{}\n"
+      "system {}, {} examples, {} trees of depth {}\n"
       "held-out databases ({} examples): ROC AUC {:.4f}, ECE {:.4f}",
-      run.id, run.spec.name, run.spec.system, run.spec.questions, fit->train + fit->held_out, rounds_, depth_,
-      fit->held_out, fit->auc, fit->ece);
+      fmt::join(described, "\n"), system, fit->train + fit->held_out, rounds_, depth_, fit->held_out, fit->auc,
+      fit->ece);
   if (auto st = WriteFileAtomically(out_, fit->model.Serialize(comment)); !st) return Fail(st.error());
   Write(features::FitText(*fit));
   return 0;

@@ -28,7 +28,7 @@ class SpaceCommands {
   std::string runs_file_ = "plainsql-runs.db", run_, out_, model_;
   double validation_ = 0.2;
   int rounds_ = 150, depth_ = 3;
-  std::vector<std::string> files_, names_;
+  std::vector<std::string> files_, names_, train_runs_;
   std::string html_;
   size_t top_ = 8;
   bool json_ = false;
