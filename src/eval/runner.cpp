@@ -144,8 +144,7 @@ struct RunQuestions {
 // A thread's work on one question: the system's answer (for a predictions file, a lookup), then the scoring, each
 // timed as a stage.
 QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, const System& system,
-                             const RunQuestions& run,
-                             const std::function<std::unique_ptr<QuestionEstimator>()>& make_estimator) {
+                             const RunQuestions& run, const RunRequest::EstimatorFactory& make_estimator) {
   ScoreOptions options;
   options.db_dir = spec.db_dir;
   options.tables_file = spec.tables;
@@ -154,7 +153,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
   return [&benchmark, &spec, &system, &run, options, make_estimator]() -> Result<QuestionWork> {
     auto scorer = std::make_shared<Scorer>(benchmark, options);
     std::shared_ptr<QuestionEstimator> estimator;
-    if (make_estimator) estimator = make_estimator();
+    if (make_estimator) estimator = make_estimator(spec, benchmark.dialect);
     std::shared_ptr<PipelineSystem> answerer;
     if (system.pipeline) {
       auto created =

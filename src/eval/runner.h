@@ -42,9 +42,11 @@ struct RunRequest {
   std::string runs = "plainsql-runs.db";
   /// Threads (1 to 256), cancellation, progress and the "waiting for" notes.
   WorkerOptions workers;
-  /// Makes each worker's correctness estimator (empty: no estimates); its estimate is stored per question as
-  /// `estimated_correctness`.
-  std::function<std::unique_ptr<QuestionEstimator>()> estimator;
+  /// Makes each worker's correctness estimator for the run (its spec, new or resumed, and its questions' SQL
+  /// dialect); empty: no estimates. Its estimate is stored per question as `estimated_correctness`.
+  using EstimatorFactory =
+      std::function<std::unique_ptr<QuestionEstimator>(const RunSpec& spec, const std::string& dialect)>;
+  EstimatorFactory estimator;
 };
 
 /// Checks what a request asks for (times, thread count, that a new run names its questions, system and databases),

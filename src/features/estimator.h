@@ -54,6 +54,20 @@ class Estimator {
   std::vector<double> Row(const Values& values) const;
 };
 
+/// The area under the ROC curve of `p` for `right` (ties count half); 0.5 when either class is empty.
+double RocAuc(const std::vector<double>& p, const std::vector<bool>& right);
+/// Expected calibration error over `bins` equal-width bins of `p`.
+double CalibrationError(const std::vector<double>& p, const std::vector<bool>& right, size_t bins = 10);
+
+/// How well an estimator's probabilities fit a set of outcomes.
+struct EstimatorReport {
+  size_t examples = 0;
+  double right = 0, mean_estimate = 0;  // shares
+  double auc = 0.5, ece = 0;
+  double right_more_confident = 0, right_less_confident = 0;  // right answers in the upper and lower half by estimate
+};
+EstimatorReport EvaluateEstimator(const Estimator& model, const std::vector<EstimatorExample>& examples);
+
 /// An estimate as JSON: {"probability": p, "system": ..., "hurting": [{"feature", "text", "gain"}]}.
 nlohmann::json EstimateJson(const Estimator& model, const Values& values);
 /// One line: "estimated P(right) 0.42 before answering; lowered most by: has more than 12 words (+0.12 without), ..."

@@ -12,44 +12,6 @@
 
 namespace plainsql::features {
 
-double RocAuc(const std::vector<double>& p, const std::vector<bool>& right) {
-  std::vector<size_t> order(p.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] < p[b]; });
-  // Mann-Whitney: the rank sum of the positives, ties given their mean rank.
-  double positives = 0, rank_sum = 0;
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i;
-    while (j < order.size() && p[order[j]] == p[order[i]]) ++j;
-    const double mean_rank = (static_cast<double>(i) + static_cast<double>(j) + 1) / 2;  // ranks from 1
-    for (size_t k = i; k < j; ++k) {
-      if (right[order[k]]) {
-        positives += 1;
-        rank_sum += mean_rank;
-      }
-    }
-    i = j;
-  }
-  const double negatives = static_cast<double>(p.size()) - positives;
-  if (positives == 0 || negatives == 0) return 0.5;
-  return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives);
-}
-
-double CalibrationError(const std::vector<double>& p, const std::vector<bool>& right, size_t bins) {
-  std::vector<double> conf(bins, 0), acc(bins, 0), count(bins, 0);
-  for (size_t i = 0; i < p.size(); ++i) {
-    const size_t b = std::min(bins - 1, static_cast<size_t>(p[i] * static_cast<double>(bins)));
-    conf[b] += p[i];
-    acc[b] += right[i] ? 1 : 0;
-    count[b] += 1;
-  }
-  double ece = 0;
-  for (size_t b = 0; b < bins; ++b) {
-    if (count[b] > 0) ece += std::fabs(conf[b] - acc[b]) / static_cast<double>(p.size());
-  }
-  return ece;
-}
-
 namespace {
 
 Result<Estimator> Fit(const std::vector<const EstimatorExample*>& examples, const std::vector<size_t>& inputs,

@@ -12,11 +12,6 @@
 
 namespace plainsql::features {
 
-/// The area under the ROC curve of `p` for `right` (ties count half); 0.5 when either class is empty.
-double RocAuc(const std::vector<double>& p, const std::vector<bool>& right);
-/// Expected calibration error over `bins` equal-width bins of `p`.
-double CalibrationError(const std::vector<double>& p, const std::vector<bool>& right, size_t bins = 10);
-
 struct EstimatorOptions {
   std::string system;
   BoostingOptions boosting{.rounds = 150, .max_depth = 3, .eta = 0.1};

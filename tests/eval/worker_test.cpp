@@ -348,7 +348,9 @@ TEST(Runner, StoresTheEstimatorsEstimate) {
   r.runs = tmp.File("runs.db");
   r.spec = {"est", "custom", tmp.File("q.jsonl"), tmp.path(), "", "predictions:" + tmp.File("p.sql"), false, 30000};
   r.workers.threads = 2;
-  r.estimator = [&made]() -> std::unique_ptr<QuestionEstimator> {
+  r.estimator = [&made](const RunSpec& spec, const std::string& dialect) -> std::unique_ptr<QuestionEstimator> {
+    EXPECT_EQ(spec.name, "est");
+    EXPECT_EQ(dialect, "sqlite");
     ++made;
     return std::make_unique<ByLength>();
   };

@@ -242,6 +242,11 @@ int AskCommands::Ask() {
   if (!model_.empty()) config->llm.model = model_;
   if (!style_.empty()) config->style = style_;
   config->builtin = builtin_;
+  if (!estimator_.empty() && estimator_ != "none") {
+    auto m = features::Estimator::Load(estimator_);
+    if (!m) return Fail(m.error());
+    estimator_model_ = std::make_shared<const features::Estimator>(std::move(*m));
+  }
   if (rewrite_ && (config->llm.base_url.empty() || config->llm.base_url == "none")) {
     return Fail(
         MakeError(ErrorCode::kInvalidArgument,
@@ -356,29 +361,36 @@ Result<std::string> AskCommands::Rewrite(const pipeline::PipelineConfig& config,
   return features::RewriteQuestion(*client, question_, catalog::RenderList(schema), estimate->hurting);
 }
 
+// What estimates need, made once per `ask`: the model, and the schema indexed for its features.
+struct AskCommands::EstimateContext {
+  std::shared_ptr<const features::Estimator> model;
+  std::unique_ptr<features::Extractor> extractor;
+  std::unique_ptr<features::Database> db;
+};
+
 std::optional<AskCommands::EstimateOut> AskCommands::Estimate(exec::Connection& conn, const catalog::Schema& schema,
                                                               const std::string& question, const std::string& generator,
-                                                              bool always) const {
+                                                              bool always) {
   if (estimator_ == "none") return std::nullopt;
   if (estimator_.empty() && generator != "builtin" && !always && !rewrite_) return std::nullopt;
   // The estimators are fitted on schemas of benchmark size; a schema that ask links rather than shows whole gets none
   // (indexing it whole again would cost what the slice saved).
   if (schema.ColumnCount() > 1000) return std::nullopt;
-  features::Estimator loaded;
-  if (!estimator_.empty()) {
-    auto m = features::Estimator::Load(estimator_);
-    if (!m) {
-      fmt::print(stderr, "plainsql: warning: --estimator: {}\n", m.error().message);
-      return std::nullopt;
-    }
-    loaded = std::move(*m);
+  if (!estimate_context_) {
+    auto resources = builtin::SharedLinkResources();
+    if (!resources) return std::nullopt;
+    auto context = std::make_shared<EstimateContext>();
+    // The shipped model lives as long as the program: an aliasing pointer that owns nothing.
+    context->model = estimator_model_ ? estimator_model_
+                                      : std::shared_ptr<const features::Estimator>(std::shared_ptr<void>(),
+                                                                                   &features::Estimator::Shipped());
+    context->extractor = std::make_unique<features::Extractor>(*resources);
+    context->db = context->extractor->Prepare(schema, &conn);
+    estimate_context_ = std::move(context);
   }
-  const features::Estimator& model = estimator_.empty() ? features::Estimator::Shipped() : loaded;
-  auto resources = builtin::SharedLinkResources();
-  if (!resources) return std::nullopt;
-  features::Extractor extractor(*resources);
-  auto db = extractor.Prepare(schema, &conn);
-  auto got = extractor.Extract({question, evidence_, ""}, db.get(), conn.dialect());
+  const features::Estimator& model = *estimate_context_->model;
+  auto got =
+      estimate_context_->extractor->Extract({question, evidence_, ""}, estimate_context_->db.get(), conn.dialect());
   EstimateOut out;
   out.probability = model.Probability(got.values);
   out.text = features::EstimateText(model, got.values);

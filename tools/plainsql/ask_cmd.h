@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -14,6 +15,9 @@
 #include "pipeline/config.h"
 #include "pipeline/pipeline.h"
 
+namespace plainsql::features {
+class Estimator;
+}
 namespace plainsql::catalog {
 struct Schema;
 }
@@ -41,8 +45,7 @@ class AskCommands {
     std::vector<std::string> hurting;
   };
   std::optional<EstimateOut> Estimate(exec::Connection& conn, const catalog::Schema& schema,
-                                      const std::string& question, const std::string& generator,
-                                      bool always = false) const;
+                                      const std::string& question, const std::string& generator, bool always = false);
   /// --rewrite: the question rewritten by the model without the features that lower the estimate ("" when none does).
   Result<std::string> Rewrite(const pipeline::PipelineConfig& config, const catalog::Schema& schema,
                               const std::optional<EstimateOut>& estimate) const;
@@ -67,6 +70,9 @@ class AskCommands {
   bool explain_ = false, no_refine_ = false, no_vote_ = false, draft_ = false, builtin_ = false, no_fallback_ = false;
   bool no_examples_ = false;
   bool rewrite_ = false;  // --rewrite: a model rewrites the question without what lowers its estimate
+  struct EstimateContext;
+  std::shared_ptr<const features::Estimator> estimator_model_;  // --estimator MODEL, loaded before answering
+  std::shared_ptr<EstimateContext> estimate_context_;           // made by the first Estimate
 };
 
 }  // namespace plainsql::cli

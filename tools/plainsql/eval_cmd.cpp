@@ -233,11 +233,9 @@ Status EvalCommands::SetEstimator(eval::RunRequest& request, const std::string& 
   }
   auto resources = linking::LinkResources::Load();
   if (!resources) return resources.error();
-  // A resumed run's own questions, tables and databases are read when the workers start: the estimator reads the
-  // flags' (a resumed run with --estimator names them again).
-  const std::string dialect = benchmark_ == "snails" ? "tsql" : "sqlite";
-  request.estimator = [model, tables = tables_, db_dir = db_dir_, dialect, resources = *resources]() {
-    return features::MakeQuestionEstimator(model, tables, db_dir, dialect, resources);
+  // The run's own tables and databases (a resumed run's too) and its questions' dialect come from the runner.
+  request.estimator = [model, resources = *resources](const eval::RunSpec& spec, const std::string& dialect) {
+    return features::MakeQuestionEstimator(model, spec.tables, spec.db_dir, dialect, resources);
   };
   return Status::Ok();
 }

@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 #include "cli.h"
@@ -135,42 +133,25 @@ int SpaceCommands::EstimatorEval() {
   eval::RunInfo run;
   auto examples = ExamplesOf(runs_file_, run_, run);
   if (!examples) return Fail(examples.error());
-  std::vector<double> p;
-  std::vector<bool> right;
-  for (const auto& e : *examples) {
-    p.push_back(model.Probability(e.values));
-    right.push_back(e.right);
-  }
-  // The more and the less confident half: right answers in each.
-  std::vector<size_t> order(p.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] > p[b]; });
-  double top = 0, bottom = 0, mean_p = 0, hits = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    (k < order.size() / 2 ? top : bottom) += right[order[k]] ? 1 : 0;
-    mean_p += p[order[k]];
-    hits += right[order[k]] ? 1 : 0;
-  }
-  const double n = static_cast<double>(p.size()), half = std::floor(n / 2);
+  const features::EstimatorReport r = features::EvaluateEstimator(model, *examples);
   nlohmann::json j = {{"run", run.id},
                       {"system", run.spec.system},
                       {"model_system", model.system},
-                      {"examples", p.size()},
-                      {"right", n > 0 ? hits / n : 0},
-                      {"mean_estimate", n > 0 ? mean_p / n : 0},
-                      {"roc_auc", features::RocAuc(p, right)},
-                      {"ece", features::CalibrationError(p, right)},
-                      {"right_more_confident_half", half > 0 ? top / half : 0},
-                      {"right_less_confident_half", n - half > 0 ? bottom / (n - half) : 0}};
+                      {"examples", r.examples},
+                      {"right", r.right},
+                      {"mean_estimate", r.mean_estimate},
+                      {"roc_auc", r.auc},
+                      {"ece", r.ece},
+                      {"right_more_confident_half", r.right_more_confident},
+                      {"right_less_confident_half", r.right_less_confident}};
   if (json_) {
     Write(j.dump(2) + "\n");
   } else {
     Write(
         fmt::format("{} examples of run {} ({}), right {:.3f}, mean estimate {:.3f}\nROC AUC {:.4f}, ECE {:.4f}; "
                     "right in the more / less confident half: {:.3f} / {:.3f}\n",
-                    p.size(), run.id, run.spec.system, j["right"].get<double>(), j["mean_estimate"].get<double>(),
-                    j["roc_auc"].get<double>(), j["ece"].get<double>(), j["right_more_confident_half"].get<double>(),
-                    j["right_less_confident_half"].get<double>()));
+                    r.examples, run.id, run.spec.system, r.right, r.mean_estimate, r.auc, r.ece, r.right_more_confident,
+                    r.right_less_confident));
   }
   return 0;
 }
