@@ -137,10 +137,15 @@ std::vector<std::string> MaskedWords(const Reading& r) {
   for (const auto& v : r.values) {
     for (size_t i = v.begin; i < v.end && i < marks.size(); ++i) marks[i] = "<value>";
   }
+  return MaskWords(r.tokens, std::move(marks));
+}
+
+std::vector<std::string> MaskWords(const std::vector<retrieval::Token>& tokens, std::vector<std::string> marks) {
+  marks.resize(tokens.size());
   std::vector<std::string> out;
-  for (size_t i = 0; i < r.tokens.size(); ++i) {
-    const retrieval::Token& t = r.tokens[i];
-    std::string word = !marks[i].empty()                       ? marks[i]
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const retrieval::Token& t = tokens[i];
+    std::string word = !marks[i].empty()                       ? std::move(marks[i])
                        : t.kind != retrieval::TokenKind::kWord ? std::string("<value>")
                                                                : t.stem;
     if (word.front() == '<' && !out.empty() && out.back() == word) continue;

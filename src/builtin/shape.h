@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "retrieval/text.h"
 #include "sql/ast.h"
 
 namespace plainsql::builtin {
@@ -57,6 +58,9 @@ Shape ShapeOf(const sql::Query& query);
 /// The words of a question as the shape model reads them: a token inside a schema mention is `<mask>`, a number, a
 /// quoted string or a stored value `<value>`, any other word its stem; a run of one placeholder is written once.
 std::vector<std::string> MaskedWords(const Reading& r);
+/// The same from tokens and a mark per token ("<mask>", "<value>" or "" for the token's own stem; missing marks are
+/// ""): for readers of a question other than the translator (the features' linker).
+std::vector<std::string> MaskWords(const std::vector<retrieval::Token>& tokens, std::vector<std::string> marks);
 
 /// The model's inputs of a masked question: each word ("w:word") and each pair of neighbours ("b:a_b", the first word
 /// paired with a start mark), each once.

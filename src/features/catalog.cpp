@@ -179,6 +179,27 @@ const std::vector<Feature> kCatalog = {
     {"sem.grouping_implicit", kM, kSql, "the SQL groups where the question has no per-group word"},
     {"sem.direct", kM, kSql,
      "maps directly: one SELECT, every column it reads named by the question, every value it compares written"},
+    // Semantics expected from the question alone: the built-in translator's shape model (builtin/shape.h, learned on
+    // Spider train from questions whose schema mentions and values are masked) over the linker's spans, P >= 0.5.
+    {"sem.expects_where", kM, kSchema, "reads as asking for a condition (WHERE), by the shape model"},
+    {"sem.expects_join", kM, kSchema, "reads as needing a join of two tables or more, by the shape model"},
+    {"sem.expects_group", kM, kSchema, "reads as asking for grouping (GROUP BY), by the shape model"},
+    {"sem.expects_having", kM, kSchema, "reads as asking for a condition on groups (HAVING), by the shape model"},
+    {"sem.expects_order_limit", kM, kSchema,
+     "reads as asking for the top or bottom rows (ORDER BY with LIMIT), by the shape model"},
+    {"sem.expects_count", kM, kSchema, "reads as asking for a count, by the shape model"},
+    {"sem.expects_aggregate", kM, kSchema,
+     "reads as asking for an average, sum, minimum or maximum, by the shape model"},
+    {"sem.expects_distinct", kM, kSchema, "reads as asking for distinct values, by the shape model"},
+    {"sem.expects_set_operation", kM, kSchema, "reads as needing INTERSECT, UNION or EXCEPT, by the shape model"},
+    {"sem.expects_subquery", kM, kSchema, "reads as needing a nested query, by the shape model"},
+    {"sem.expects_outputs", kM, kSchema, "reads as asking for two things or more in each row, by the shape model"},
+    {"sem.expects_negation", kM, kSchema, "reads as needing a negated condition (NOT IN, !=, ...), by the shape model"},
+    {"sem.shape_unclear", kM, kSchema,
+     "leaves the query's shape unclear: some property between P 0.3 and 0.7, by the shape model"},
+    {"sem.expects_three_clauses", kM, kSchema,
+     "reads as needing three or more of join, grouping, ordering, a nested query or a set operation"},
+    {"db.value_ambiguous", kD, kSchema, "mentions a stored value held by columns of two tables or more"},
     // Judged by a language model (judge.h): the kinds of property of the paper's list no rule of ours decides, worded
     // here as the question put to the model. Unknown (-1) unless a model was asked.
     {"q.m_ellipsis", kQ, kText, "leaves out words the reader must supply (an ellipsis)", Source::kModel},

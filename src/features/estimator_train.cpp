@@ -84,6 +84,30 @@ Result<EstimatorFit> FitEstimator(const std::vector<EstimatorExample>& examples,
     std::sort(fit.importance.begin(), fit.importance.end(),
               [](const auto& a, const auto& b) { return a.second > b.second; });
   }
+  if (options.folds >= 2) {
+    const auto folds = static_cast<uint64_t>(options.folds);
+    std::vector<double> p(all.size(), 0);
+    std::vector<bool> right(all.size());
+    for (size_t i = 0; i < all.size(); ++i) right[i] = all[i]->right;
+    for (uint64_t f = 0; f < folds; ++f) {
+      std::vector<const EstimatorExample*> rest;
+      std::vector<size_t> out;
+      for (size_t i = 0; i < all.size(); ++i) {
+        if (Hash64(all[i]->db_id) % folds == f) {
+          out.push_back(i);
+        } else {
+          rest.push_back(all[i]);
+        }
+      }
+      if (out.empty() || rest.empty()) continue;
+      auto partial = Fit(rest, inputs, options);
+      if (!partial) return partial.error();
+      for (size_t i : out) p[i] = partial->Probability(all[i]->values);
+    }
+    fit.folds = options.folds;
+    fit.cv_auc = RocAuc(p, right);
+    fit.cv_ece = CalibrationError(p, right);
+  }
   auto model = Fit(all, inputs, options);
   if (!model) return model.error();
   fit.model = std::move(*model);
@@ -103,6 +127,10 @@ std::string FitText(const EstimatorFit& fit, size_t top) {
     }
   } else {
     out += "\n";
+  }
+  if (fit.folds >= 2) {
+    out += fmt::format("cross-validated over {} folds of databases: ROC AUC {:.4f}, ECE {:.4f}\n", fit.folds,
+                       fit.cv_auc, fit.cv_ece);
   }
   return out;
 }

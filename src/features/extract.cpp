@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "builtin/intent.h"
+#include "builtin/shape.h"
 #include "catalog/name_catalog.h"
 #include "common/strings.h"
 #include "features/question_features.h"
@@ -150,6 +151,41 @@ bool Among(const std::vector<double>& numbers, double v) {
   return false;
 }
 
+// What the question's words say the query will look like: the translator's shape model over the question masked as it
+// reads it (schema mentions "<mask>", values "<value>"), each property at P >= 0.5.
+void ReadExpectedShape(const std::vector<Token>& tokens, const std::vector<bool>& mentioned,
+                       const std::vector<bool>& valued, Values& values) {
+  std::vector<std::string> marks(tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (valued[i]) {
+      marks[i] = "<value>";
+    } else if (mentioned[i]) {
+      marks[i] = "<mask>";
+    }
+  }
+  const builtin::ShapePrediction p =
+      builtin::ShapeModel::Builtin().Predict(builtin::MaskWords(tokens, std::move(marks)));
+  auto likely = [&](std::string_view property) { return p[builtin::ShapePropertyIndex(property)] >= 0.5; };
+  Set(values, "sem.expects_where", likely("where"));
+  Set(values, "sem.expects_join", likely("join"));
+  Set(values, "sem.expects_group", likely("group"));
+  Set(values, "sem.expects_having", likely("having"));
+  Set(values, "sem.expects_order_limit", likely("order") && likely("limit"));
+  Set(values, "sem.expects_count", likely("count"));
+  Set(values, "sem.expects_aggregate", likely("aggregate"));
+  Set(values, "sem.expects_distinct", likely("distinct"));
+  Set(values, "sem.expects_set_operation", likely("intersect") || likely("union") || likely("except"));
+  Set(values, "sem.expects_subquery", likely("subquery"));
+  Set(values, "sem.expects_outputs", likely("outputs"));
+  Set(values, "sem.expects_negation", likely("negation"));
+  bool unclear = false;
+  for (double q : p) unclear |= q > 0.3 && q < 0.7;
+  Set(values, "sem.shape_unclear", unclear);
+  const int clauses = int{likely("join")} + int{likely("group")} + int{likely("order")} + int{likely("subquery")} +
+                      int{likely("intersect") || likely("union") || likely("except")};
+  Set(values, "sem.expects_three_clauses", clauses >= 3);
+}
+
 // The schema features that need the question and the schema only.
 void ReadSchema(const Database& db, const std::vector<Token>& tokens, const builtin::Intent& intent, const Links& links,
                 Values& values) {
@@ -162,21 +198,27 @@ void ReadSchema(const Database& db, const std::vector<Token>& tokens, const buil
     tables.insert(key.first);
   }
   std::vector<bool> covered = links.covered;
+  std::vector<bool> valued(tokens.size(), false);  // quoted or a stored value
   size_t quoted = 0, stored = 0;
+  bool value_ambiguous = false;
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind == TokenKind::kQuoted) {
       ++quoted;
-      covered[i] = true;
+      covered[i] = valued[i] = true;
     }
   }
   if (db.values) {
     std::set<std::pair<size_t, size_t>> spans;
+    std::map<std::pair<size_t, size_t>, std::set<std::string>> holders;  // span -> tables storing it
     for (const auto& m : db.values->Match(tokens)) {
       spans.insert({m.begin, m.end});
-      for (size_t t = m.begin; t < m.end && t < covered.size(); ++t) covered[t] = true;
+      holders[{m.begin, m.end}].insert(ToLower(m.table));
+      for (size_t t = m.begin; t < m.end && t < covered.size(); ++t) covered[t] = valued[t] = true;
     }
     stored = spans.size();
+    for (const auto& [span, held] : holders) value_ambiguous |= held.size() >= 2;
   }
+  ReadExpectedShape(tokens, links.covered, valued, values);
   const bool value = quoted + stored > 0;
   // A name the question writes as one (quoted, or capitalized inside the sentence) that no stored value covers.
   bool not_stored = false;
@@ -223,6 +265,7 @@ void ReadSchema(const Database& db, const std::vector<Token>& tokens, const buil
   Set(values, "db.four_tables_reached", tables.size() >= 4);
   Set(values, "db.many_columns_reached", columns >= 5);
   Set(values, "db.value_not_stored", not_stored);
+  Set(values, "db.value_ambiguous", value_ambiguous);
 }
 
 // The features that need the SQL's reads resolved against the schema.

@@ -42,6 +42,10 @@ TEST(FitEstimator, FindsTheFeatureThatDecides) {
   ASSERT_TRUE(fit) << fit.error().message;
   EXPECT_GT(fit->held_out, 0u);
   EXPECT_GT(fit->auc, 0.75);
+  // Cross-validated over folds of databases (the default five): every example scored by a model that did not see it.
+  EXPECT_EQ(fit->folds, 5);
+  EXPECT_GT(fit->cv_auc, 0.75);
+  EXPECT_LT(fit->cv_ece, 0.1);
   ASSERT_FALSE(fit->importance.empty());
   EXPECT_EQ(Catalog()[fit->importance[0].first].id, "q.negation");
   Values with = Unknown(), without = Unknown();
@@ -67,6 +71,12 @@ TEST(FitEstimator, FindsTheFeatureThatDecides) {
   EXPECT_GT(report.right_more_confident, report.right_less_confident + 0.2);
   EXPECT_NEAR(report.right, 0.9 * 2 / 3 + 0.2 / 3, 0.08);
   EXPECT_FALSE(FitEstimator(Synthetic(10), options));  // too few examples
+  options.folds = 0;
+  auto plain = FitEstimator(Synthetic(2000), options);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->folds, 0);
+  EXPECT_EQ(FitText(*plain).find("cross-validated"), std::string::npos);
+  EXPECT_NE(FitText(*fit).find("cross-validated over 5 folds"), std::string::npos);
 }
 
 TEST(Estimator, ParseRefusesForeignFeatures) {

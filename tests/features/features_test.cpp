@@ -100,6 +100,29 @@ TEST(Extractor, SampleDatabaseCases) {
   }
 }
 
+// A stored value held by columns of two tables is ambiguous; one held by a single table is not.
+TEST(Extractor, ValueHeldByTwoTables) {
+  test::TempDir dir;
+  const std::string file = dir.File("towns.db");
+  test::MakeSqliteDb(file,
+                     "CREATE TABLE town (town_id INTEGER PRIMARY KEY, name TEXT);"
+                     "CREATE TABLE club (club_id INTEGER PRIMARY KEY, club_name TEXT, home TEXT);"
+                     "INSERT INTO town VALUES (1, 'Springfield'), (2, 'Shelbyville');"
+                     "INSERT INTO club VALUES (1, 'Rovers', 'Springfield'), (2, 'Athletic', 'Ogdenville');");
+  auto conn = exec::Connect(file);
+  ASSERT_TRUE(conn) << conn.error().message;
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema);
+  Extractor extractor(nullptr);
+  auto db = extractor.Prepare(*schema, conn->get());
+  auto both = extractor.Extract({"What is in Springfield?", "", ""}, db.get(), sql::Sqlite());
+  EXPECT_EQ(Get(both.values, "db.value_mentioned"), 1);
+  EXPECT_EQ(Get(both.values, "db.value_ambiguous"), 1);
+  auto one = extractor.Extract({"What is in Shelbyville?", "", ""}, db.get(), sql::Sqlite());
+  EXPECT_EQ(Get(one.values, "db.value_mentioned"), 1);
+  EXPECT_EQ(Get(one.values, "db.value_ambiguous"), 0);
+}
+
 // What is not at hand stays unknown: no schema, no SQL; a question alone still has its question features.
 TEST(Extractor, UnknownWithoutSchemaOrSql) {
   Extractor extractor(nullptr);

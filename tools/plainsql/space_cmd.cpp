@@ -47,8 +47,12 @@ SpaceCommands::SpaceCommands(CLI::App& app) {
   train_->add_option("--validation", validation_, "Share of the databases held out to report on (0: none)")
       ->check(CLI::Range(0.0, 0.9))
       ->capture_default_str();
+  train_->add_option("--folds", folds_, "Cross-validate over this many folds of databases (below 2: none)")
+      ->check(CLI::Range(0, 50))
+      ->capture_default_str();
   train_->add_option("--rounds", rounds_, "Trees")->capture_default_str()->check(CLI::Range(1, 5000));
   train_->add_option("--depth", depth_, "Levels per tree")->capture_default_str()->check(CLI::Range(1, 12));
+  train_->add_option("--eta", eta_, "Learning rate")->capture_default_str()->check(CLI::Range(0.001, 1.0));
   eval_ = estimator_->add_subcommand(
       "eval", "Measure an estimator on a stored run: ROC AUC, calibration (ECE), right answers by confidence half");
   eval_->add_option("RUN", run_, "Run id, id prefix or name")->required();
@@ -107,17 +111,23 @@ int SpaceCommands::EstimatorTrain() {
   features::EstimatorOptions options;
   options.system = system;
   options.validation = validation_;
+  options.folds = folds_;
   options.boosting.rounds = rounds_;
   options.boosting.max_depth = depth_;
+  options.boosting.eta = eta_;
   auto fit = features::FitEstimator(examples, options);
   if (!fit) return Fail(fit.error());
   const std::string comment = fmt::format(
       "plainsql correctness estimator, fitted by `plainsql space estimator train` on the runs\n{}\n"
-      "system {}, {} examples, {} trees of depth {}\n"
+      "system {}, {} examples, {} trees of depth {}, learning rate {}\n"
       "held-out databases ({} examples): ROC AUC {:.4f}, ECE {:.4f}",
-      fmt::join(described, "\n"), system, fit->train + fit->held_out, rounds_, depth_, fit->held_out, fit->auc,
+      fmt::join(described, "\n"), system, fit->train + fit->held_out, rounds_, depth_, eta_, fit->held_out, fit->auc,
       fit->ece);
-  if (auto st = WriteFileAtomically(out_, fit->model.Serialize(comment)); !st) return Fail(st.error());
+  const std::string cv = fit->folds >= 2
+                             ? fmt::format("\ncross-validated over {} folds of databases: ROC AUC {:.4f}, ECE {:.4f}",
+                                           fit->folds, fit->cv_auc, fit->cv_ece)
+                             : "";
+  if (auto st = WriteFileAtomically(out_, fit->model.Serialize(comment + cv)); !st) return Fail(st.error());
   Write(features::FitText(*fit));
   return 0;
 }

@@ -27,7 +27,8 @@ class SpaceCommands {
   CLI::App* eval_ = nullptr;
   std::string runs_file_ = "plainsql-runs.db", run_, out_, model_;
   double validation_ = 0.2;
-  int rounds_ = 150, depth_ = 3;
+  int rounds_ = 150, depth_ = 3, folds_ = 5;
+  double eta_ = 0.1;
   std::vector<std::string> files_, names_, train_runs_;
   std::string html_;
   size_t top_ = 8;
