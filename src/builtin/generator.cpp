@@ -44,11 +44,15 @@ class BuiltinGenerator final : public generate::Generator {
   Result<generate::Generation> Generate(const generate::GenerationRequest& request) override {
     const catalog::Schema& shown = request.schema ? *request.schema : schema_;
     const sql::Dialect& dialect = request.dialect ? *request.dialect : conn_.dialect();
-    bool native = IsNative(shown);
+    const bool native = IsNative(shown);
+    // Other names than the database's (a crosswalk's level): with a way back to them, stored values are matched under
+    // the shown names and readings run rewritten to the database's, as on native names.
+    const generate::NativeNames* renamed = native ? nullptr : request.native_names;
     // Indexes per schema shown: the native schema's kept for the generator's life; another's (natural names, a slice)
     // keyed by its structure, since a caller's schema object may be a new one at an old address. A few are kept.
     const bool whole = &shown == &schema_;
-    const std::string key = whole ? std::string() : catalog::StructuralFingerprint(shown);
+    const std::string key =
+        whole ? std::string() : catalog::StructuralFingerprint(shown) + (renamed ? "\x1f" + renamed->key : "");
     if (indexes_.size() > kKeptIndexes && !indexes_.contains(key)) {
       std::erase_if(indexes_, [](const auto& e) { return !e.first.empty(); });
     }
@@ -61,20 +65,38 @@ class BuiltinGenerator final : public generate::Generator {
       if (!v) return v.error();
       (slice ? ix.values : values_) = std::make_unique<retrieval::ValueIndex>(std::move(*v));
     }
+    if (renamed && !ix.values && renamed->shown_column) {
+      if (!values_) {
+        auto v = retrieval::ValueIndex::Build(conn_, schema_);
+        if (!v) return v.error();
+        values_ = std::make_unique<retrieval::ValueIndex>(std::move(*v));
+      }
+      // Only the columns the shown schema has (a slice keeps some): a value names a column the reader can use.
+      ix.values = std::make_unique<retrieval::ValueIndex>(
+          values_->Renamed([&](const std::string& table,
+                               const std::string& column) -> std::optional<std::pair<std::string, std::string>> {
+            auto to = renamed->shown_column(table, column);
+            const catalog::Table* t = to ? shown.FindTable(to->first) : nullptr;
+            if (t == nullptr || t->FindColumn(to->second) == nullptr) return std::nullopt;
+            return to;
+          }));
+    }
     if (!ix.names) {
       ix.names = std::make_unique<linking::SchemaIndex>(shown, stemmer_, resources_->expander.get(),
                                                         resources_->wordnet.get());
     }
-    const retrieval::ValueIndex* values = values_ ? values_.get() : ix.values.get();
-    Translator translator(shown, *ix.names, native ? values : nullptr);
+    const retrieval::ValueIndex* values = renamed ? ix.values.get() : values_ ? values_.get() : ix.values.get();
+    Translator translator(shown, *ix.names, native || renamed ? values : nullptr);
     Translation t = translator.Translate(request.question, dialect, stemmer_);
     // The reading scorer reads what each candidate returns: on the database's own names they are run here, briefly
-    // and never past the request's deadline, then ranked. (Readings under other names cannot run: ranked without.)
+    // and never past the request's deadline, then ranked. Readings under other names run rewritten to the
+    // database's when the request gives the way back; without it they cannot run and are ranked without results.
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(request.deadline - generate::Clock::now());
-    if (native && &dialect == &conn_.dialect() && left.count() > 0) {
+    const bool runnable = native || (renamed && renamed->to_native);
+    if (runnable && &dialect == &conn_.dialect() && left.count() > 0) {
       exec::Limits limits = kReadingRunLimits;
       limits.timeout = std::min(limits.timeout, left);
-      RunCandidates(t.candidates, conn_, limits, kScoredCandidates);
+      RunCandidates(t.candidates, conn_, limits, kScoredCandidates, native ? nullptr : renamed->to_native);
     }
     RankCandidates(t.candidates, ReadingScorer::Builtin(), kScoredCandidates);
     if (t.candidates.empty()) {

@@ -9,6 +9,7 @@
 
 #include "builtin/passes.h"
 #include "retrieval/wordnet.h"
+#include "sql/parser.h"
 #include "sql/printer.h"
 
 namespace plainsql::builtin {
@@ -260,13 +261,23 @@ Translation Translator::Assemble(const QuestionRead& q, const sql::Dialect& dial
   return out;
 }
 
-std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<TranslatorCandidate>& candidates,
-                                                          exec::Connection& conn, const exec::Limits& limits,
-                                                          size_t max) {
+std::vector<std::optional<exec::ResultSet>> RunCandidates(
+    std::vector<TranslatorCandidate>& candidates, exec::Connection& conn, const exec::Limits& limits, size_t max,
+    const std::function<sql::Query(const sql::Query&)>& to_native) {
   std::vector<std::optional<exec::ResultSet>> results;
   for (size_t i = 0; i < candidates.size() && i < max; ++i) {
     TranslatorCandidate& c = candidates[i];
-    auto rs = c.query ? conn.QueryParsed(*c.query, limits) : conn.Query(c.sql, limits);
+    Result<exec::ResultSet> rs = MakeError(ErrorCode::kInvalidArgument, "not run");
+    if (to_native) {
+      std::optional<sql::Query> parsed;
+      if (!c.query) {
+        if (auto p = sql::ParseQuery(c.sql, conn.dialect())) parsed = std::move(*p);
+      }
+      const sql::Query* q = c.query ? c.query.get() : parsed ? &*parsed : nullptr;
+      if (q) rs = conn.QueryParsed(to_native(*q), limits);
+    } else {
+      rs = c.query ? conn.QueryParsed(*c.query, limits) : conn.Query(c.sql, limits);
+    }
     results.push_back(rs ? std::optional<exec::ResultSet>(std::move(*rs)) : std::nullopt);
     SetResultFeatures(c.features, results.back() ? &*results.back() : nullptr);
   }

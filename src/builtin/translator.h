@@ -4,6 +4,7 @@
 // the question (reading.h, passes.h); the last builds syntax trees, which the SQL printer writes in the dialect.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -110,10 +111,11 @@ inline constexpr exec::Limits kReadingRunLimits{std::chrono::milliseconds(2'000)
 inline constexpr std::chrono::milliseconds kTrainingReadingTimeout{60'000};
 
 /// Runs the first `max` candidates on `conn` (limits as given) and sets their result features; returns what each gave
-/// (nullopt: it failed). The candidates must be written against the connection's own names.
-std::vector<std::optional<exec::ResultSet>> RunCandidates(std::vector<TranslatorCandidate>& candidates,
-                                                          exec::Connection& conn, const exec::Limits& limits,
-                                                          size_t max);
+/// (nullopt: it failed). The candidates must be written against the connection's own names, or `to_native` (when
+/// given) rewrites each to them before it runs.
+std::vector<std::optional<exec::ResultSet>> RunCandidates(
+    std::vector<TranslatorCandidate>& candidates, exec::Connection& conn, const exec::Limits& limits, size_t max,
+    const std::function<sql::Query(const sql::Query&)>& to_native = nullptr);
 /// Sets each candidate's probability under `scorer` and orders them by the scorer's ranking, best first (ties keep the
 /// translator's order). Candidates past the first `max` keep their place after the ranked ones.
 void RankCandidates(std::vector<TranslatorCandidate>& candidates, const ReadingScorer& scorer, size_t max);

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -33,6 +35,18 @@ struct PromptExample {
   const sql::Dialect* dialect = &sql::Sqlite();   // of `sql`, and of the schema's rendering
 };
 
+/// The database's own names, when the schema a generator is shown names its tables and columns otherwise (a
+/// crosswalk's level): what a generator that runs what it writes, or looks up stored values, needs to reach the
+/// database.
+struct NativeNames {
+  /// A query written with the shown names, rewritten to the database's own.
+  std::function<sql::Query(const sql::Query&)> to_native;
+  /// The shown table and column of a native column (as the database names them); nullopt when it is not shown.
+  std::function<std::optional<std::pair<std::string, std::string>>(const std::string&, const std::string&)>
+      shown_column;
+  std::string key;  // identifies the naming (crosswalk and level), for a generator's caches
+};
+
 /// What a generator is asked: a question over a schema (already at the names the generator should use), or, with
 /// `previous_sql` and `problem`, to repair a query.
 struct GenerationRequest {
@@ -45,7 +59,8 @@ struct GenerationRequest {
   std::vector<PromptExample> examples;  // few-shot examples, best first (empty: zero-shot)
   /// Every wait ends by then (a model call that would pass it fails with ErrorCode::kTimeout).
   Clock::time_point deadline = Clock::time_point::max();
-  WaitCallback on_wait;  // may be empty
+  WaitCallback on_wait;                       // may be empty
+  const NativeNames* native_names = nullptr;  // set when `schema` is not at the database's own names
 };
 
 struct Generation {

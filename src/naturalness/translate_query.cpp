@@ -1,8 +1,12 @@
 // Natural names without views (see translate_query.h).
 #include "naturalness/translate_query.h"
 
+#include <optional>
+#include <set>
+
 #include "sql/parser.h"
 #include "sql/printer.h"
+#include "sql/rewrite/walk.h"
 
 namespace plainsql::naturalness {
 
@@ -40,10 +44,38 @@ QueryTranslator::QueryTranslator(const sql::NameCatalog& native, const Crosswalk
   }
 }
 
+namespace {
+
+// Whether every table and column name of `query` has its own source offset (a parsed query's do).
+bool OffsetsDistinct(const sql::Query& query) {
+  sql::Query copy = query;  // the walker visits trees it may change
+  std::set<uint32_t> seen;
+  bool distinct = true;
+  sql::Walker w;
+  w.on_expr = [&](sql::Expr& e) {
+    if (e.kind == sql::ExprKind::kColumn) distinct &= seen.insert(e.offset).second;
+  };
+  w.on_table = [&](sql::TableRef& t) {
+    if (t.kind == sql::TableRefKind::kTable && !t.name.parts.empty())
+      distinct &= seen.insert(t.name.last().offset).second;
+  };
+  sql::Walk(copy, w);
+  return distinct;
+}
+
+}  // namespace
+
 sql::Query QueryTranslator::Apply(const sql::Query& query, const sql::Dialect& dialect,
                                   std::vector<sql::UnresolvedName>* unresolved) const {
-  sql::Resolution r = sql::Resolve(query, at_from_, dialect);
-  sql::Query renamed = sql::RenameIdentifiers(query, r, map_);
+  // The resolver binds names by their offsets in the source text. A tree built by code (the built-in translator's)
+  // has none: every name at offset 0, so one binding would rename them all. Printed and parsed again, it has them.
+  std::optional<sql::Query> reparsed;
+  if (!OffsetsDistinct(query)) {
+    if (auto again = sql::ParseQuery(sql::Print(query, dialect), dialect)) reparsed = std::move(*again);
+  }
+  const sql::Query& q = reparsed ? *reparsed : query;
+  sql::Resolution r = sql::Resolve(q, at_from_, dialect);
+  sql::Query renamed = sql::RenameIdentifiers(q, r, map_);
   if (unresolved) *unresolved = std::move(r.unresolved);
   return renamed;
 }

@@ -52,6 +52,7 @@ struct Context {
   catalog::Schema shown{};         // what generators see: natural names when a crosswalk is active
   sql::NameCatalog shown_names{};  // candidates are resolved against these
   std::optional<naturalness::QueryTranslator> to_native{};  // shown names -> native names (with a crosswalk)
+  std::optional<generate::NativeNames> native_names{};      // the same for generators (with a crosswalk)
   const catalog::Schema* slice = nullptr;                   // the schema sent with the question (linking)
   catalog::Schema sliced{};
   std::vector<std::pair<std::string, std::string>> drafts{};  // the linking stage's zero-shot drafts: generator, SQL
@@ -79,6 +80,7 @@ GenerationRequest Request(const Context& ctx, const catalog::Schema* schema, int
   r.deadline = ctx.model_deadline;
   r.on_wait = ctx.options.on_wait;
   r.examples = ctx.examples;
+  r.native_names = ctx.native_names ? &*ctx.native_names : nullptr;
   return r;
 }
 
@@ -102,6 +104,15 @@ StageTrace NaturalnessStage(Context& ctx) {
     ctx.shown = naturalness::NaturalSchema(ctx.native, *ctx.options.crosswalk, ctx.options.level);
     ctx.to_native.emplace(native_names, *ctx.options.crosswalk, ctx.options.level, naturalness::Level::kNative);
     ctx.shown_names = ctx.to_native->FromNames();
+    const naturalness::Crosswalk& cw = *ctx.options.crosswalk;
+    const naturalness::Level level = ctx.options.level;
+    ctx.native_names =
+        generate::NativeNames{[&ctx](const sql::Query& q) { return ctx.to_native->Apply(q, ctx.dialect); },
+                              [&cw, level](const std::string& table, const std::string& column) {
+                                return std::optional<std::pair<std::string, std::string>>(
+                                    std::pair(cw.TableName(table, level), cw.ColumnName(table, column, level)));
+                              },
+                              std::string(naturalness::LevelCode(level))};
     st.detail["names"] = "natural (crosswalk)";
   } else {
     ctx.shown = ctx.native;

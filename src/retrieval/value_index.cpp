@@ -30,8 +30,8 @@ bool IsNumberText(std::string_view v) {
   return digits > 0;
 }
 
-std::string ColumnKey(std::string_view table, std::string_view column) {
-  return ToLower(table) + "." + ToLower(column);
+std::pair<std::string, std::string> ColumnKey(std::string_view table, std::string_view column) {
+  return {ToLower(table), ToLower(column)};
 }
 
 }  // namespace
@@ -108,6 +108,33 @@ std::vector<ValueMatch> ValueIndex::Equal(std::string_view text, size_t begin, s
 
 bool ValueIndex::HoldsNumbers(std::string_view table, std::string_view column) const {
   return numeric_text_.count(ColumnKey(table, column)) > 0;
+}
+
+ValueIndex ValueIndex::Renamed(const ColumnRename& rename) const {
+  ValueIndex out;
+  std::map<std::pair<std::string, std::string>, std::optional<std::pair<std::string, std::string>>> names;
+  auto renamed = [&](const std::string& table, const std::string& column) {
+    auto [it, fresh] = names.try_emplace({table, column});
+    if (fresh) it->second = rename(table, column);
+    return it->second;
+  };
+  for (const auto& [lower, wheres] : by_lower_) {
+    for (const auto& w : wheres) {
+      auto to = renamed(w.table, w.column);
+      if (!to) continue;
+      out.by_lower_[lower].push_back({to->first, to->second, w.value});
+      ++out.values_;
+    }
+  }
+  // HoldsNumbers is asked by name, ignoring case: the names seen among the values stand for their lower-case keys.
+  for (const auto& [from, to] : names) {
+    if (to && numeric_text_.count(ColumnKey(from.first, from.second))) {
+      out.numeric_text_.insert(ColumnKey(to->first, to->second));
+    }
+  }
+  out.skipped_ = skipped_;
+  out.build_ms_ = build_ms_;
+  return out;
 }
 
 namespace {

@@ -5,10 +5,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalog/schema.h"
@@ -56,6 +59,12 @@ class ValueIndex {
   /// as text (Spider's wrestler.Days_held), which a comparison with a number may still name. Case-insensitive.
   bool HoldsNumbers(std::string_view table, std::string_view column) const;
 
+  /// The same values under another naming of the schema (a crosswalk's): `rename(table, column)`, with the names as
+  /// stored, gives the column's other table and column name, or nullopt to leave its values out.
+  using ColumnRename =
+      std::function<std::optional<std::pair<std::string, std::string>>(const std::string&, const std::string&)>;
+  ValueIndex Renamed(const ColumnRename& rename) const;
+
   size_t Values() const { return values_; }
   size_t ColumnsSkipped() const { return skipped_; }
   double BuildMs() const { return build_ms_; }
@@ -64,8 +73,8 @@ class ValueIndex {
   struct Where {
     std::string table, column, value;
   };
-  std::map<std::string, std::vector<Where>> by_lower_;  // lower-case value -> where it occurs
-  std::set<std::string> numeric_text_;                  // lower-case "table.column" of the text columns HoldsNumbers
+  std::map<std::string, std::vector<Where>> by_lower_;          // lower-case value -> where it occurs
+  std::set<std::pair<std::string, std::string>> numeric_text_;  // lower-case (table, column) of those HoldsNumbers
   size_t values_ = 0, skipped_ = 0;
   double build_ms_ = 0;
 };

@@ -12,6 +12,9 @@
 #include "naturalness/classifier.h"
 #include "naturalness/namer.h"
 #include "naturalness/translate_query.h"
+#include "sql/parser.h"
+#include "sql/printer.h"
+#include "sql/rewrite/walk.h"
 #include "test_util.h"
 #include "views/deploy.h"
 #include "views/views.h"
@@ -244,6 +247,29 @@ TEST(Views, TranslateBetweenLevelsKeepsLiteralsAndAliases) {
   ASSERT_TRUE(unknown.ok());
   ASSERT_EQ(unknown->unresolved.size(), 1u);
   EXPECT_EQ(unknown->unresolved[0].name, "nothing");
+}
+
+// A tree built by code has no source offsets (every name at 0): the translator still renames each name by its own
+// binding (it once renamed every column as the last one bound).
+TEST(Views, TranslateATreeWithoutOffsets) {
+  catalog::Schema schema = SchemaOf(test::SampleDb());
+  const naturalness::QueryTranslator to_native(catalog::ToNameCatalog(schema), Sample(), Level::kRegular,
+                                               Level::kNative);
+  auto query = sql::ParseQuery(
+      "SELECT maintenance_order_status, reported_by FROM maintenance_order WHERE maintenance_order_status = 'O'",
+      sql::Sqlite());
+  ASSERT_TRUE(query.ok());
+  sql::Walker zero;
+  zero.on_expr = [](sql::Expr& e) {
+    e.offset = 0;
+    for (auto& p : e.name.parts) p.offset = 0;
+  };
+  zero.on_table = [](sql::TableRef& t) {
+    for (auto& p : t.name.parts) p.offset = 0;
+  };
+  sql::Walk(*query, zero);
+  EXPECT_EQ(sql::Print(to_native.Apply(*query, sql::Sqlite()), sql::Sqlite()),
+            "SELECT MO_ST, \"Reported By\" FROM TB_MO WHERE MO_ST = 'O'");
 }
 
 TEST(Views, NaturalSchemaRenamesKeys) {

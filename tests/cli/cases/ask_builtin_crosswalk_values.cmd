@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "Which plants are in Poland?" --crosswalk $FIXTURES/plant_natural.csv --level N2
