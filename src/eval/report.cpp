@@ -450,7 +450,7 @@ Result<ReportRun> LoadReportRun(RunStore& store, const std::string& id, const na
   if (!info) return info.error();
   auto scores = store.Scores(info->id);
   if (!scores) return scores.error();
-  nlohmann::ordered_json statistics = RunStatistics(*scores, classifier);
+  nlohmann::ordered_json statistics = RunStatistics(*scores, classifier, ShownNames(info->spec.system));
   return ReportRun{std::move(*info), std::move(*scores), std::move(statistics)};
 }
 

@@ -24,6 +24,7 @@ struct System {
   std::optional<linking::KeyInferenceMode> infer_keys;       // the built-in translator on inferred keys
   std::shared_ptr<const examples::ExampleLibrary> examples;  // loaded once, shared by every worker
   std::optional<SubsetSetup> subsets;                        // eval run --subset: shared by every worker
+  std::optional<NamesLevel> names;                           // eval run --crosswalk-dir / --level
 };
 
 // Ground needs a store that holds the benchmark's own questions (each is left out when it is asked).
@@ -112,7 +113,7 @@ Result<System> ResolveBaseSystem(RunSpec& spec, const Benchmark& benchmark, cons
 }
 
 // The system with its schema subsets: a new run's --subset, or the one a resumed run stored with its system.
-Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
+Result<System> ResolveSubsetSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
   auto [base, stored] = SplitSubset(spec.system);
   auto source = ParseSubsetSource(request.resume.empty() ? request.subset : stored);
   if (!source) return source.error();
@@ -128,6 +129,36 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const Ru
   if (!setup) return setup.error();
   system->subsets = std::move(*setup);
   spec.system = SystemWithSubset(spec.system, *source);
+  return system;
+}
+
+// The system with its naming level: a new run's --crosswalk-dir and --level, or the one a resumed run stored.
+Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const RunRequest& request) {
+  auto [unnamed, stored_names] = SplitNames(spec.system);
+  std::optional<NamesLevel> names = stored_names;
+  if (request.resume.empty()) {
+    auto given = ParseNamesLevel(request.crosswalk_dir, request.level);
+    if (!given) return given.error();
+    names = *given;
+  }
+  spec.system = unnamed;
+  auto system = ResolveSubsetSystem(spec, benchmark, request);
+  if (!system || !names) return system;
+  if (!system->pipeline) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--crosswalk-dir applies to a system that answers (builtin or pipeline), not to a predictions "
+                     "file: translate the predictions with `plainsql translate` and score them");
+  }
+  std::vector<Question> asked;  // a new run's questions (a resumed run was checked when it was created)
+  if (request.resume.empty()) {
+    for (size_t i : SelectQuestions(benchmark, request.selection)) asked.push_back(benchmark.questions[i]);
+  }
+  if (auto missing = MissingCrosswalks(names->crosswalk_dir, asked); !missing.empty()) {
+    return MakeError(ErrorCode::kNotFound, fmt::format("{} has no crosswalk (<db_id>.csv) for {} database(s): {}",
+                                                       names->crosswalk_dir, missing.size(), fmt::join(missing, ", ")));
+  }
+  system->names = names;
+  spec.system = SystemWithNames(spec.system, names);
   return system;
 }
 
@@ -160,6 +191,7 @@ QuestionWorkFactory MakeWork(const Benchmark& benchmark, const RunSpec& spec, co
           PipelineSystem::Create(*system.pipeline, spec.db_dir, system.builtin, system.examples, system.infer_keys);
       if (!created) return created.error();
       if (system.subsets) (*created)->UseSubsets(std::make_unique<SubsetSupplier>(*system.subsets));
+      if (system.names) (*created)->UseNames(*system.names);
       answerer = std::move(*created);
     }
     return QuestionWork([scorer, answerer, estimator, &run](size_t position) -> Result<QuestionScore> {

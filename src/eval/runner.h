@@ -36,6 +36,9 @@ struct RunRequest {
   /// A new run's schema subsets (subset_source.h): "" (the whole schema), "oracle", a subsetting method ("builtin",
   /// "draft") or a subsets file (JSON Lines, one per benchmark question). Stored with the system; not with `resume`.
   std::string subset;
+  /// A new run's naming level (levels.h): a directory of crosswalks (`<db_id>.csv`) and the level whose names the
+  /// system sees (native, N1, N2, N3; default N1). Stored with the system; not with `resume`.
+  std::string crosswalk_dir, level;
   /// A run to continue, or to join as another worker: its id, an id prefix or its name.
   std::string resume;
   /// The runs database: a SQLite file (created when missing) or a postgresql:// URL.

@@ -2,6 +2,7 @@
 #include "eval/stats.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "eval/metrics.h"
@@ -27,7 +28,7 @@ nlohmann::ordered_json RateJson(const std::vector<double>& outcomes) {
 }  // namespace
 
 nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
-                                     const naturalness::Classifier& classifier) {
+                                     const naturalness::Classifier& classifier, const ShownName& shown) {
   std::vector<double> strict, relaxed, jaccard, em;
   for (const auto& s : scores) {
     em.push_back(s.em ? 1 : 0);
@@ -42,33 +43,60 @@ nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
   out["ex_jaccard"] = RateJson(jaccard);
   out["em"] = RateJson(em);
 
+  // Each name as the system saw it: the identifier's own last part, or its name at the run's level.
+  auto name_of = [&](const std::string& db_id, const std::string& id) {
+    if (shown) return shown(db_id, id);
+    size_t dot = id.find('.');
+    return dot == std::string::npos ? id : id.substr(dot + 1);
+  };
   std::vector<double> naturalness, success;
+  // Per question: the share of its gold identifiers at each level, and its outcomes (SNAILS' Figures 9-12).
+  std::array<std::vector<double>, 3> shares;
+  std::vector<double> query_recall, query_precision, query_f1;
   std::map<std::string, std::vector<double>> by_level;
   for (const auto& s : scores) {
     if (!s.ex_strict || s.gold_identifiers.empty()) continue;
     double sum = 0;
     int least = 0;
+    std::array<double, 3> count{};
     for (const auto& id : s.gold_identifiers) {
-      size_t dot = id.find('.');
-      std::string name = dot == std::string::npos ? id : id.substr(dot + 1);
-      naturalness::Prediction p = classifier.Classify(name);
+      naturalness::Prediction p = classifier.Classify(name_of(s.db_id, id));
       sum += p.p[0] + 0.5 * p.p[1];
       least = std::max(least, naturalness::LevelIndex(p.level));
+      count[static_cast<size_t>(naturalness::LevelIndex(p.level))] += 1;
     }
-    naturalness.push_back(sum / static_cast<double>(s.gold_identifiers.size()));
+    const auto n = static_cast<double>(s.gold_identifiers.size());
+    naturalness.push_back(sum / n);
+    for (size_t l = 0; l < 3; ++l) shares[l].push_back(count[l] / n);
     success.push_back(*s.ex_strict ? 1 : 0);
+    query_recall.push_back(s.linking.recall);
+    query_precision.push_back(s.linking.precision);
+    query_f1.push_back(s.linking.f1);
     by_level[std::string(naturalness::LevelName(naturalness::kLevels[static_cast<size_t>(least)]))].push_back(
         *s.ex_strict ? 1 : 0);
   }
-  KendallResult k = KendallTau(naturalness, success);
-  nlohmann::ordered_json n = {{"questions", naturalness.size()}, {"kendall_tau", nullptr}, {"p_value", nullptr}};
-  if (k.defined) {
-    n["kendall_tau"] = k.tau;
-    n["p_value"] = k.p_value;
-  }
+  auto tau_json = [](const std::vector<double>& x, const std::vector<double>& y) {
+    KendallResult k = KendallTau(x, y);
+    nlohmann::ordered_json j = {{"kendall_tau", nullptr}, {"p_value", nullptr}};
+    if (k.defined) {
+      j["kendall_tau"] = k.tau;
+      j["p_value"] = k.p_value;
+    }
+    return j;
+  };
+  nlohmann::ordered_json n = {{"questions", naturalness.size()}};
+  n.update(tau_json(naturalness, success));
   n["by_least_level"] = nlohmann::ordered_json::object();
   for (const char* level : {"Regular", "Low", "Least"}) {
     if (by_level.count(level)) n["by_least_level"][level] = RateJson(by_level[level]);
+  }
+  n["shares"] = nlohmann::ordered_json::object();
+  for (size_t l = 0; l < 3; ++l) {
+    n["shares"][std::string(naturalness::LevelName(naturalness::kLevels[l]))] = {
+        {"ex_strict", tau_json(shares[l], success)},
+        {"query_recall", tau_json(shares[l], query_recall)},
+        {"query_precision", tau_json(shares[l], query_precision)},
+        {"query_f1", tau_json(shares[l], query_f1)}};
   }
   out["naturalness"] = n;
 
@@ -76,8 +104,7 @@ nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
   std::map<std::string, std::vector<double>> recall_by_level;
   std::vector<double> all_recalls;
   for (const auto& r : IdentifierRecalls(scores)) {
-    size_t dot = r.identifier.find('.');
-    std::string name = dot == std::string::npos ? r.identifier : r.identifier.substr(dot + 1);
+    const std::string name = name_of(r.db_id, r.identifier);
     recall_by_level[std::string(naturalness::LevelName(classifier.Classify(name).level))].push_back(r.Recall());
     all_recalls.push_back(r.Recall());
   }

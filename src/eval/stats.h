@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "eval/levels.h"
 #include "eval/score.h"
 #include "naturalness/classifier.h"
 
@@ -19,7 +20,11 @@ namespace plainsql::eval {
 /// undefined then). IdentifierRecall (score.h) is averaged over native identifiers, and by the level of their names.
 /// "stages": {stage: {questions, median_ms, p90_ms, total_ms, prompt_tokens, completion_tokens}}, tokens summed, in
 /// the order the stages first appear.
+/// "shares": {Regular|Low|Least: {ex_strict|query_recall|query_precision|query_f1: {kendall_tau, p_value}}}: Kendall's
+/// tau of the share of a question's gold identifiers at that level against each outcome (SNAILS' analysis).
+/// `shown` gives each identifier's name as the system saw it (a run under a crosswalk's names, levels.h); null: the
+/// identifier's own.
 nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
-                                     const naturalness::Classifier& classifier);
+                                     const naturalness::Classifier& classifier, const ShownName& shown = nullptr);
 
 }  // namespace plainsql::eval

@@ -99,6 +99,16 @@ Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
     ko.mode = *infer_keys_;
     if (auto inferred = linking::InferKeys(**conn, *schema, ko); !inferred) return inferred.error();
   }
+  if (names_) {
+    const std::string file = CrosswalkPath(names_->crosswalk_dir, db_id);
+    if (file.empty()) {
+      return MakeError(ErrorCode::kNotFound,
+                       fmt::format("no crosswalk for database {} in {}", db_id, names_->crosswalk_dir));
+    }
+    auto cw = naturalness::LoadCrosswalk(file);
+    if (!cw) return MakeError(cw.error().code, file + ": " + cw.error().message);
+    db.crosswalk = std::move(*cw);
+  }
   db.conn = std::move(*conn);
   db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
   db.schema->database = db_id;
@@ -153,6 +163,10 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
   pipeline::Options options = generators.With(config_.options);
   if (restricted) options.slice = "full";  // the subset is the slice
   options.evidence = q.evidence;
+  if (d.crosswalk) {
+    options.crosswalk = &*d.crosswalk;
+    options.level = names_->level;
+  }
   if (examples_) {
     options.examples.library = examples_;
     options.examples.k = static_cast<size_t>(config_.examples.k);
@@ -218,6 +232,9 @@ Result<pipeline::PipelineConfig> PipelineConfigFromSpec(const std::string& spec)
 }
 
 std::string SystemLabel(const std::string& stored) {
+  if (auto [unnamed, names] = SplitNames(stored); names) {
+    return SystemLabel(unnamed) + " [names " + LevelLabel(names->level) + "]";
+  }
   auto [system, subset] = SplitSubset(stored);
   if (!subset.empty()) return SystemLabel(system) + " [subset " + subset + "]";
   auto c = PipelineConfigFromSpec(system);

@@ -13,6 +13,7 @@
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "eval/benchmark.h"
+#include "eval/levels.h"
 #include "eval/score.h"
 #include "eval/subset_source.h"
 #include "examples/mask.h"
@@ -63,6 +64,10 @@ class PipelineSystem {
   /// slice it further; a "subset" stage records the time the subset took, a "restrict" stage the time of restricting
   /// the schema and building the generators on it.
   void UseSubsets(std::unique_ptr<SubsetSupplier> subsets) { subsets_ = std::move(subsets); }
+  /// From now on the generators see each database under `names`' crosswalk (levels.h; `<db_id>.csv` in its
+  /// directory), and the pipeline translates their SQL back to the native names before anything runs. A database
+  /// without a crosswalk there is an error, as one that cannot be opened (the runner checks beforehand).
+  void UseNames(const NamesLevel& names) { names_ = names; }
 
  private:
   PipelineSystem() = default;
@@ -72,6 +77,7 @@ class PipelineSystem {
     pipeline::GeneratorSet generators;                 // pipeline::MakeGenerators for this database
     std::unique_ptr<retrieval::ValueIndex> values;     // with examples: for masking questions
     std::unique_ptr<examples::QuestionMasker> masker;  // over schema and values
+    std::optional<naturalness::Crosswalk> crosswalk;   // with a names level: the database's
   };
   Result<Db*> Database(const std::string& db_id);
   pipeline::PipelineConfig config_;
@@ -80,6 +86,7 @@ class PipelineSystem {
   std::string db_dir_;
   std::map<std::string, Db> dbs_;
   std::unique_ptr<SubsetSupplier> subsets_;
+  std::optional<NamesLevel> names_;
 };
 
 /// The built-in translator's system string with key inference ("builtin", "builtin:infer-keys=add" or

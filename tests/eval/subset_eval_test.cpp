@@ -12,6 +12,7 @@
 #include "catalog/restrict.h"
 #include "common/file.h"
 #include "common/strings.h"
+#include "eval/levels.h"
 #include "eval/metrics.h"
 #include "eval/score.h"
 #include "eval/subset_source.h"
@@ -229,6 +230,48 @@ TEST(SubsetEvalTest, SubsetSourceIsStoredWithTheSystem) {
   EXPECT_EQ(SplitSubset("builtin"), (std::pair<std::string, std::string>{"builtin", ""}));
   EXPECT_EQ(SystemLabel(stored), "builtin [subset oracle]");
   EXPECT_EQ(SystemLabel(SystemWithSubset("builtin", *file)), "builtin [subset file:runs/subsets.jsonl]");
+}
+
+// A run's naming level (issue #21) is stored after its subset, read back, labelled, and names identifiers as shown.
+TEST(SubsetEvalTest, NamesLevelIsStoredWithTheSystem) {
+  test::TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(
+      dir.File("plant.csv"),
+      "native_identifier,table_or_column,source_database,N1_identifier,N2_identifier,N3_identifier\n"
+      "TB_MO,table,plant,maintenance_order,mntnnc_ordr,MO\n"
+      "MO_ST,column,plant,status,stts,ST\n"));
+  EXPECT_FALSE(ParseNamesLevel("", "N2"));                 // a level needs the crosswalks
+  EXPECT_FALSE(ParseNamesLevel(dir.File("nothing"), ""));  // not a directory
+  EXPECT_FALSE(ParseNamesLevel(dir.path(), "N7"));
+  auto none = ParseNamesLevel("", "");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  auto n2 = ParseNamesLevel(dir.path(), "N2");
+  ASSERT_TRUE(n2 && *n2);
+  EXPECT_EQ((*n2)->level, naturalness::Level::kLow);
+
+  auto oracle = ParseSubsetSource("oracle");
+  ASSERT_TRUE(oracle);
+  const std::string stored = SystemWithNames(SystemWithSubset("builtin", *oracle), *n2);
+  auto [rest, names] = SplitNames(stored);
+  EXPECT_EQ(SplitSubset(rest), (std::pair<std::string, std::string>{"builtin", "oracle"}));
+  ASSERT_TRUE(names);
+  EXPECT_EQ(names->crosswalk_dir, dir.path());
+  EXPECT_EQ(names->level, naturalness::Level::kLow);
+  EXPECT_EQ(SystemLabel(stored), "builtin [subset oracle] [names N2]");
+  EXPECT_FALSE(SplitNames("builtin").second);
+
+  const ShownName shown = ShownNames(stored);
+  ASSERT_TRUE(shown);
+  EXPECT_EQ(shown("plant", "tb_mo"), "mntnnc_ordr");
+  EXPECT_EQ(shown("plant", "tb_mo.mo_st"), "stts");
+  EXPECT_EQ(shown("plant", "tb_mo.other"), "other");    // not in the crosswalk: its native name
+  EXPECT_EQ(shown("elsewhere", "t.column"), "column");  // no crosswalk for the database
+  EXPECT_FALSE(ShownNames("builtin"));                  // native names: nothing to map
+  std::vector<Question> questions(2);
+  questions[0].db_id = "plant";
+  questions[1].db_id = "zoo";
+  EXPECT_EQ(MissingCrosswalks(dir.path(), questions), std::vector<std::string>{"zoo"});
 }
 
 }  // namespace

@@ -117,6 +117,11 @@ EvalCommands::EvalCommands(CLI::App& app) {
                    "Give the system each question's schema restricted to a subset (with the key columns joins need): "
                    "oracle (what the gold query reads), a subsetting method (builtin, draft) or a subsets file (one "
                    "JSON line per question, as plainsql link --json writes)");
+  run_->add_option("--crosswalk-dir", crosswalk_dir_,
+                   "SNAILS' naming levels: a directory of crosswalks, one <db_id>.csv per database; the system sees "
+                   "each database under --level's names and its SQL is translated back to the native names to be "
+                   "scored");
+  run_->add_option("--level", level_, "With --crosswalk-dir: native, N1 (default), N2 or N3");
   run_->add_option("--estimator", estimator_,
                    "A correctness estimator (plainsql space estimator train) whose estimate, from each question's "
                    "features before the system answers, is stored as estimated_correctness; default: the shipped "
@@ -222,7 +227,10 @@ int EvalCommands::Score() {
 
 Status EvalCommands::SetEstimator(eval::RunRequest& request, const std::string& system) const {
   std::shared_ptr<const features::Estimator> model;
-  if (estimator_ == "none" || (estimator_.empty() && system != "builtin")) return Status::Ok();
+  // The shipped estimator read the databases' own names: not the default for a run under a crosswalk's names.
+  if (estimator_ == "none" || (estimator_.empty() && (system != "builtin" || !crosswalk_dir_.empty()))) {
+    return Status::Ok();
+  }
   if (estimator_.empty()) {
     // The shipped model lives as long as the program: an aliasing pointer that owns nothing.
     model = std::shared_ptr<const features::Estimator>(std::shared_ptr<void>(), &features::Estimator::Shipped());
@@ -257,6 +265,8 @@ int EvalCommands::RunBenchmark() {
   request.configuration = configuration_;
   request.examples = examples_;
   request.subset = subset_;
+  request.crosswalk_dir = crosswalk_dir_;
+  request.level = level_;
   request.resume = resume_;
   request.runs = runs_file_;
   if (auto st = SetEstimator(request, system_); !st) return Fail(st.error());
@@ -290,9 +300,13 @@ int EvalCommands::RunBenchmark() {
     auto j = eval::ScoreJson(result->scores);
     j["run"] = result->run_id;
     if (!subset_.empty()) j["subset"] = subset_;
+    if (!crosswalk_dir_.empty()) j["level"] = level_.empty() ? "N1" : level_;
     Write(j.dump(2) + "\n");
   } else {
     std::string subsets = subset_.empty() ? "" : fmt::format("schema subsets: {}\n", subset_);
+    if (!crosswalk_dir_.empty()) {
+      subsets += fmt::format("names: {} of the crosswalks in {}\n", level_.empty() ? "N1" : level_, crosswalk_dir_);
+    }
     Write(eval::ScoreText(result->scores) + subsets + fmt::format("run {} stored in {}\n", result->run_id, where));
   }
   return 0;

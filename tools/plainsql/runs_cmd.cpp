@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "common/file.h"
+#include "eval/levels.h"
 #include "eval/report.h"
 #include "eval/run_text.h"
 #include "eval/runs.h"
@@ -50,6 +51,13 @@ RunsCommands::RunsCommands(CLI::App& app) {
   blindspots_->add_option("--vs", run_b_, "A second run on the same questions");
   blindspots_->add_option("--k", k_, "Clusters (default: the elbow of k = 2 .. 20)")->check(CLI::Range(1, 200));
   blindspots_->add_flag("--json", json_, "One JSON object: clusters, their accuracy, interval and features");
+  levels_ = root_->add_subcommand(
+      "levels",
+      "Runs side by side by naming level (SNAILS): EX strict, QueryRecall / Precision / F1, IdentifierRecall, and "
+      "Kendall's tau of each level's share of the gold identifiers against them, pooled over the runs");
+  levels_->add_option("RUN", level_runs_, "Runs (id, id prefix or name): the same questions at several levels")
+      ->required();
+  levels_->add_flag("--json", json_, "One JSON object");
 }
 
 int RunsCommands::Run() {
@@ -64,6 +72,7 @@ int RunsCommands::Run() {
     return 0;
   }
   if (report_->parsed()) return Report();
+  if (levels_->parsed()) return Levels();
   if (blindspots_->parsed()) return BlindSpots();
   auto a = (*store)->GetRun(run_a_);
   if (!a) return Fail(a.error());
@@ -78,7 +87,7 @@ int RunsCommands::Run() {
   } else if (stats_->parsed()) {
     auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
     if (!classifier) return Fail(classifier.error());
-    auto j = eval::RunStatistics(*scores_a, *classifier);
+    auto j = eval::RunStatistics(*scores_a, *classifier, eval::ShownNames(a->spec.system));
     j["run"] = a->id;
     Write(j.dump(2) + "\n");
   } else if (compare_->parsed()) {
@@ -163,6 +172,24 @@ int RunsCommands::BlindSpots() {
   } else {
     Write(features::BlindSpotText(*report, a->spec.name.empty() ? a->id : a->spec.name, b_name));
   }
+  return 0;
+}
+
+int RunsCommands::Levels() {
+  auto store = eval::RunStore::Open(runs_file_);
+  if (!store) return Fail(store.error());
+  auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+  if (!classifier) return Fail(classifier.error());
+  std::vector<eval::LevelRun> runs;
+  for (const auto& name : level_runs_) {
+    auto info = (*store)->GetRun(name);
+    if (!info) return Fail(info.error());
+    auto scores = (*store)->Scores(info->id);
+    if (!scores) return Fail(scores.error());
+    runs.push_back({std::move(*info), std::move(*scores)});
+  }
+  const auto j = eval::CompareLevels(runs, *classifier);
+  Write(json_ ? j.dump(2) + "\n" : eval::CompareLevelsText(j));
   return 0;
 }
 

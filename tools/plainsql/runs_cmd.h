@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace plainsql::cli {
 
@@ -16,6 +17,7 @@ class RunsCommands {
  private:
   int Report();
   int BlindSpots();
+  int Levels();
 
   CLI::App* root_ = nullptr;
   CLI::App* list_ = nullptr;
@@ -25,6 +27,8 @@ class RunsCommands {
   CLI::App* report_ = nullptr;
   CLI::App* stats_ = nullptr;
   CLI::App* blindspots_ = nullptr;
+  CLI::App* levels_ = nullptr;
+  std::vector<std::string> level_runs_;
   std::optional<size_t> k_;
   std::string runs_file_ = "plainsql-runs.db", run_a_, run_b_, export_format_ = "jsonl", report_out_;
   bool json_ = false;

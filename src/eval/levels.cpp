@@ -1,0 +1,207 @@
+// Naming levels in the harness (see levels.h).
+#include "eval/levels.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "eval/metrics.h"
+#include "eval/stats.h"
+
+namespace plainsql::eval {
+
+namespace {
+
+constexpr std::string_view kNamesTag = "\tnames=";
+
+}  // namespace
+
+std::string LevelLabel(naturalness::Level level) {
+  return level == naturalness::Level::kNative ? "native" : std::string(naturalness::LevelCode(level));
+}
+
+std::string NamesLevel::Spec() const { return fmt::format("{}:{}", LevelLabel(level), crosswalk_dir); }
+
+Result<std::optional<NamesLevel>> ParseNamesLevel(const std::string& crosswalk_dir, const std::string& level) {
+  if (crosswalk_dir.empty()) {
+    if (!level.empty() && level != "native") {
+      return MakeError(ErrorCode::kInvalidArgument, "--level " + level + " needs --crosswalk-dir (the crosswalks)");
+    }
+    return std::optional<NamesLevel>();
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(crosswalk_dir, ec)) {
+    return MakeError(ErrorCode::kNotFound, "--crosswalk-dir " + crosswalk_dir + ": not a directory");
+  }
+  auto parsed = naturalness::ParseLevel(level.empty() ? "N1" : level, "--level", true);
+  if (!parsed) return parsed.error();
+  return std::optional<NamesLevel>(NamesLevel{crosswalk_dir, *parsed});
+}
+
+std::string CrosswalkPath(const std::string& dir, const std::string& db_id) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::path(dir) / (db_id + ".csv");
+  return fs::is_regular_file(p, ec) ? p.string() : "";
+}
+
+std::vector<std::string> MissingCrosswalks(const std::string& dir, const std::vector<Question>& questions) {
+  std::set<std::string> missing, seen;
+  for (const auto& q : questions) {
+    if (seen.insert(q.db_id).second && CrosswalkPath(dir, q.db_id).empty()) missing.insert(q.db_id);
+  }
+  return {missing.begin(), missing.end()};
+}
+
+std::string SystemWithNames(const std::string& system, const std::optional<NamesLevel>& names) {
+  if (!names) return system;
+  return system + std::string(kNamesTag) + names->Spec();
+}
+
+std::pair<std::string, std::optional<NamesLevel>> SplitNames(const std::string& system) {
+  size_t at = system.find(kNamesTag);
+  if (at == std::string::npos) return {system, std::nullopt};
+  const std::string spec = system.substr(at + kNamesTag.size());
+  const size_t colon = spec.find(':');
+  NamesLevel names;
+  if (colon != std::string::npos) {
+    names.crosswalk_dir = spec.substr(colon + 1);
+    if (auto level = naturalness::ParseLevel(spec.substr(0, colon), "--level", true)) names.level = *level;
+  }
+  return {system.substr(0, at), names};
+}
+
+ShownName ShownNames(const std::string& system) {
+  auto names = SplitNames(system).second;
+  if (!names || names->level == naturalness::Level::kNative) return nullptr;
+  // Crosswalks are read once each, when first asked for; a database without one keeps its native names.
+  auto cache = std::make_shared<std::map<std::string, std::optional<naturalness::Crosswalk>>>();
+  return [names = *names, cache](const std::string& db_id, const std::string& identifier) -> std::string {
+    auto [it, fresh] = cache->try_emplace(db_id);
+    if (fresh) {
+      const std::string path = CrosswalkPath(names.crosswalk_dir, db_id);
+      if (!path.empty()) {
+        if (auto cw = naturalness::LoadCrosswalk(path)) it->second = std::move(*cw);
+      }
+    }
+    const size_t dot = identifier.find('.');
+    if (!it->second) return dot == std::string::npos ? identifier : identifier.substr(dot + 1);
+    if (dot == std::string::npos) return it->second->TableName(identifier, names.level);
+    return it->second->ColumnName(identifier.substr(0, dot), identifier.substr(dot + 1), names.level);
+  };
+}
+
+namespace {
+
+double Mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
+nlohmann::ordered_json TauJson(const std::vector<double>& x, const std::vector<double>& y) {
+  KendallResult k = KendallTau(x, y);
+  nlohmann::ordered_json j = {{"kendall_tau", nullptr}, {"p_value", nullptr}};
+  if (k.defined) {
+    j["kendall_tau"] = k.tau;
+    j["p_value"] = k.p_value;
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json CompareLevels(const std::vector<LevelRun>& runs, const naturalness::Classifier& classifier) {
+  nlohmann::ordered_json out = {{"runs", nlohmann::ordered_json::array()}};
+  // Pooled: per question of every run, the shares of its gold identifiers' names at each level, and its outcomes.
+  std::array<std::vector<double>, 3> shares;
+  std::vector<double> ex, recall, precision, f1;
+  for (const auto& run : runs) {
+    const auto names = SplitNames(run.info.spec.system).second;
+    const ShownName shown = ShownNames(run.info.spec.system);
+    std::vector<double> run_recall, run_precision, run_f1;
+    for (const auto& s : run.scores) {
+      if (!s.ex_strict || s.gold_identifiers.empty()) continue;
+      run_recall.push_back(s.linking.recall);
+      run_precision.push_back(s.linking.precision);
+      run_f1.push_back(s.linking.f1);
+      std::array<double, 3> count{};
+      for (const auto& id : s.gold_identifiers) {
+        const size_t dot = id.find('.');
+        const std::string name = shown ? shown(s.db_id, id) : dot == std::string::npos ? id : id.substr(dot + 1);
+        count[static_cast<size_t>(naturalness::LevelIndex(classifier.Classify(name).level))] += 1;
+      }
+      for (size_t l = 0; l < 3; ++l) shares[l].push_back(count[l] / static_cast<double>(s.gold_identifiers.size()));
+      ex.push_back(*s.ex_strict ? 1 : 0);
+      recall.push_back(s.linking.recall);
+      precision.push_back(s.linking.precision);
+      f1.push_back(s.linking.f1);
+    }
+    const nlohmann::ordered_json stats = RunStatistics(run.scores, classifier, shown);
+    out["runs"].push_back(
+        {{"run", run.info.id},
+         {"name", run.info.spec.name},
+         {"level", names ? LevelLabel(names->level) : "native"},
+         {"ex_strict", stats["ex_strict"]},
+         {"query_recall", Mean(run_recall)},
+         {"query_precision", Mean(run_precision)},
+         {"query_f1", Mean(run_f1)},
+         {"identifier_recall", stats["identifier_recall"]["mean"]},
+         {"naturalness_vs_ex",
+          {{"kendall_tau", stats["naturalness"]["kendall_tau"]}, {"p_value", stats["naturalness"]["p_value"]}}}});
+  }
+  nlohmann::ordered_json pooled = {{"questions", ex.size()}, {"shares", nlohmann::ordered_json::object()}};
+  for (size_t l = 0; l < 3; ++l) {
+    pooled["shares"][std::string(naturalness::LevelName(naturalness::kLevels[l]))] = {
+        {"ex_strict", TauJson(shares[l], ex)},
+        {"query_recall", TauJson(shares[l], recall)},
+        {"query_precision", TauJson(shares[l], precision)},
+        {"query_f1", TauJson(shares[l], f1)}};
+  }
+  out["pooled"] = pooled;
+  return out;
+}
+
+std::string CompareLevelsText(const nlohmann::ordered_json& c) {
+  auto num = [](const nlohmann::ordered_json& v, const char* format) {
+    return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : std::string("-");
+  };
+  std::string out = fmt::format("{:<26} {:<7} {:>9} {:>17} {:>8} {:>8} {:>8} {:>8} {:>14}\n", "run", "level",
+                                "EX strict", "95% interval", "QRecall", "QPrec", "QF1", "IdRecall", "tau(nat, EX)");
+  for (const auto& r : c["runs"]) {
+    const auto& ex = r["ex_strict"];
+    std::string interval =
+        ex.contains("ci95") ? fmt::format("[{:.3f}, {:.3f}]", ex["ci95"][0].get<double>(), ex["ci95"][1].get<double>())
+                            : "-";
+    const std::string label =
+        r["name"].get<std::string>().empty() ? r["run"].get<std::string>() : r["name"].get<std::string>();
+    out +=
+        fmt::format("{:<26} {:<7} {:>9} {:>17} {:>8} {:>8} {:>8} {:>8} {:>14}\n", label, r["level"].get<std::string>(),
+                    num(ex["value"], "{:.3f}"), interval, num(r["query_recall"], "{:.3f}"),
+                    num(r["query_precision"], "{:.3f}"), num(r["query_f1"], "{:.3f}"),
+                    num(r["identifier_recall"], "{:.3f}"), num(r["naturalness_vs_ex"]["kendall_tau"], "{:+.3f}"));
+  }
+  out += fmt::format(
+      "\nKendall's tau of the share of each level among a question's gold identifiers (as shown), pooled over the "
+      "runs ({} questions); p-value in brackets:\n",
+      c["pooled"]["questions"].get<size_t>());
+  out += fmt::format("{:<8} {:>20} {:>20} {:>20} {:>20}\n", "names", "EX strict", "QueryRecall", "QueryPrecision",
+                     "QueryF1");
+  for (const auto& [level, row] : c["pooled"]["shares"].items()) {
+    auto cell = [&](const char* key) {
+      const auto& t = row[key];
+      return t["kendall_tau"].is_number()
+                 ? fmt::format("{:+.3f} [{:.1e}]", t["kendall_tau"].get<double>(), t["p_value"].get<double>())
+                 : std::string("-");
+    };
+    out += fmt::format("{:<8} {:>20} {:>20} {:>20} {:>20}\n", level, cell("ex_strict"), cell("query_recall"),
+                       cell("query_precision"), cell("query_f1"));
+  }
+  return out;
+}
+
+}  // namespace plainsql::eval
