@@ -9,7 +9,6 @@
 #include <memory>
 #include <set>
 
-#include "eval/metrics.h"
 #include "eval/stats.h"
 
 namespace plainsql::eval {
@@ -103,43 +102,18 @@ double Mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
 }
 
-nlohmann::ordered_json TauJson(const std::vector<double>& x, const std::vector<double>& y) {
-  KendallResult k = KendallTau(x, y);
-  nlohmann::ordered_json j = {{"kendall_tau", nullptr}, {"p_value", nullptr}};
-  if (k.defined) {
-    j["kendall_tau"] = k.tau;
-    j["p_value"] = k.p_value;
-  }
-  return j;
-}
-
 }  // namespace
 
 nlohmann::ordered_json CompareLevels(const std::vector<LevelRun>& runs, const naturalness::Classifier& classifier) {
   nlohmann::ordered_json out = {{"runs", nlohmann::ordered_json::array()}};
-  // Pooled: per question of every run, the shares of its gold identifiers' names at each level, and its outcomes.
-  std::array<std::vector<double>, 3> shares;
-  std::vector<double> ex, recall, precision, f1;
+  LevelShares pooled;  // every run's questions: the same questions under other names
   for (const auto& run : runs) {
     const auto names = SplitNames(run.info.spec.system).second;
     const ShownName shown = ShownNames(run.info.spec.system);
-    std::vector<double> run_recall, run_precision, run_f1;
+    LevelShares own;
     for (const auto& s : run.scores) {
-      if (!s.ex_strict || s.gold_identifiers.empty()) continue;
-      run_recall.push_back(s.linking.recall);
-      run_precision.push_back(s.linking.precision);
-      run_f1.push_back(s.linking.f1);
-      std::array<double, 3> count{};
-      for (const auto& id : s.gold_identifiers) {
-        const size_t dot = id.find('.');
-        const std::string name = shown ? shown(s.db_id, id) : dot == std::string::npos ? id : id.substr(dot + 1);
-        count[static_cast<size_t>(naturalness::LevelIndex(classifier.Classify(name).level))] += 1;
-      }
-      for (size_t l = 0; l < 3; ++l) shares[l].push_back(count[l] / static_cast<double>(s.gold_identifiers.size()));
-      ex.push_back(*s.ex_strict ? 1 : 0);
-      recall.push_back(s.linking.recall);
-      precision.push_back(s.linking.precision);
-      f1.push_back(s.linking.f1);
+      own.Add(s, classifier, shown);
+      pooled.Add(s, classifier, shown);
     }
     const nlohmann::ordered_json stats = RunStatistics(run.scores, classifier, shown);
     out["runs"].push_back(
@@ -147,22 +121,14 @@ nlohmann::ordered_json CompareLevels(const std::vector<LevelRun>& runs, const na
          {"name", run.info.spec.name},
          {"level", names ? LevelLabel(names->level) : "native"},
          {"ex_strict", stats["ex_strict"]},
-         {"query_recall", Mean(run_recall)},
-         {"query_precision", Mean(run_precision)},
-         {"query_f1", Mean(run_f1)},
+         {"query_recall", Mean(own.recall)},
+         {"query_precision", Mean(own.precision)},
+         {"query_f1", Mean(own.f1)},
          {"identifier_recall", stats["identifier_recall"]["mean"]},
          {"naturalness_vs_ex",
           {{"kendall_tau", stats["naturalness"]["kendall_tau"]}, {"p_value", stats["naturalness"]["p_value"]}}}});
   }
-  nlohmann::ordered_json pooled = {{"questions", ex.size()}, {"shares", nlohmann::ordered_json::object()}};
-  for (size_t l = 0; l < 3; ++l) {
-    pooled["shares"][std::string(naturalness::LevelName(naturalness::kLevels[l]))] = {
-        {"ex_strict", TauJson(shares[l], ex)},
-        {"query_recall", TauJson(shares[l], recall)},
-        {"query_precision", TauJson(shares[l], precision)},
-        {"query_f1", TauJson(shares[l], f1)}};
-  }
-  out["pooled"] = pooled;
+  out["pooled"] = {{"questions", pooled.ex.size()}, {"shares", pooled.Tau()}};
   return out;
 }
 
@@ -191,8 +157,10 @@ std::string CompareLevelsText(const nlohmann::ordered_json& c) {
       c["pooled"]["questions"].get<size_t>());
   out += fmt::format("{:<8} {:>20} {:>20} {:>20} {:>20}\n", "names", "EX strict", "QueryRecall", "QueryPrecision",
                      "QueryF1");
-  for (const auto& [level, row] : c["pooled"]["shares"].items()) {
-    auto cell = [&](const char* key) {
+  for (const auto& item : c["pooled"]["shares"].items()) {
+    const std::string& level = item.key();
+    const auto& row = item.value();
+    auto cell = [&row](const char* key) {
       const auto& t = row[key];
       return t["kendall_tau"].is_number()
                  ? fmt::format("{:+.3f} [{:.1e}]", t["kendall_tau"].get<double>(), t["p_value"].get<double>())

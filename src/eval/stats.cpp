@@ -25,7 +25,57 @@ nlohmann::ordered_json RateJson(const std::vector<double>& outcomes) {
   return j;
 }
 
+// The last part of an identifier as the system saw it.
+std::string ShownOrOwn(const ShownName& shown, const std::string& db_id, const std::string& id) {
+  if (shown) return shown(db_id, id);
+  const size_t dot = id.find('.');
+  return dot == std::string::npos ? id : id.substr(dot + 1);
+}
+
 }  // namespace
+
+nlohmann::ordered_json KendallJson(const std::vector<double>& x, const std::vector<double>& y) {
+  KendallResult k = KendallTau(x, y);
+  nlohmann::ordered_json j = {{"kendall_tau", nullptr}, {"p_value", nullptr}};
+  if (k.defined) {
+    j["kendall_tau"] = k.tau;
+    j["p_value"] = k.p_value;
+  }
+  return j;
+}
+
+bool LevelShares::Add(const QuestionScore& s, const naturalness::Classifier& classifier, const ShownName& shown) {
+  if (!s.ex_strict || s.gold_identifiers.empty()) return false;
+  double sum = 0;
+  least = 0;
+  std::array<double, 3> count{};
+  for (const auto& id : s.gold_identifiers) {
+    naturalness::Prediction p = classifier.Classify(ShownOrOwn(shown, s.db_id, id));
+    sum += p.p[0] + 0.5 * p.p[1];
+    least = std::max(least, naturalness::LevelIndex(p.level));
+    count[static_cast<size_t>(naturalness::LevelIndex(p.level))] += 1;
+  }
+  const auto n = static_cast<double>(s.gold_identifiers.size());
+  naturalness.push_back(sum / n);
+  for (size_t l = 0; l < 3; ++l) shares[l].push_back(count[l] / n);
+  ex.push_back(*s.ex_strict ? 1 : 0);
+  recall.push_back(s.linking.recall);
+  precision.push_back(s.linking.precision);
+  f1.push_back(s.linking.f1);
+  return true;
+}
+
+nlohmann::ordered_json LevelShares::Tau() const {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (size_t l = 0; l < 3; ++l) {
+    out[std::string(naturalness::LevelName(naturalness::kLevels[l]))] = {
+        {"ex_strict", KendallJson(shares[l], ex)},
+        {"query_recall", KendallJson(shares[l], recall)},
+        {"query_precision", KendallJson(shares[l], precision)},
+        {"query_f1", KendallJson(shares[l], f1)}};
+  }
+  return out;
+}
 
 nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
                                      const naturalness::Classifier& classifier, const ShownName& shown) {
@@ -43,68 +93,27 @@ nlohmann::ordered_json RunStatistics(const std::vector<QuestionScore>& scores,
   out["ex_jaccard"] = RateJson(jaccard);
   out["em"] = RateJson(em);
 
-  // Each name as the system saw it: the identifier's own last part, or its name at the run's level.
-  auto name_of = [&](const std::string& db_id, const std::string& id) {
-    if (shown) return shown(db_id, id);
-    size_t dot = id.find('.');
-    return dot == std::string::npos ? id : id.substr(dot + 1);
-  };
-  std::vector<double> naturalness, success;
-  // Per question: the share of its gold identifiers at each level, and its outcomes (SNAILS' Figures 9-12).
-  std::array<std::vector<double>, 3> shares;
-  std::vector<double> query_recall, query_precision, query_f1;
+  LevelShares levels;
   std::map<std::string, std::vector<double>> by_level;
   for (const auto& s : scores) {
-    if (!s.ex_strict || s.gold_identifiers.empty()) continue;
-    double sum = 0;
-    int least = 0;
-    std::array<double, 3> count{};
-    for (const auto& id : s.gold_identifiers) {
-      naturalness::Prediction p = classifier.Classify(name_of(s.db_id, id));
-      sum += p.p[0] + 0.5 * p.p[1];
-      least = std::max(least, naturalness::LevelIndex(p.level));
-      count[static_cast<size_t>(naturalness::LevelIndex(p.level))] += 1;
-    }
-    const auto n = static_cast<double>(s.gold_identifiers.size());
-    naturalness.push_back(sum / n);
-    for (size_t l = 0; l < 3; ++l) shares[l].push_back(count[l] / n);
-    success.push_back(*s.ex_strict ? 1 : 0);
-    query_recall.push_back(s.linking.recall);
-    query_precision.push_back(s.linking.precision);
-    query_f1.push_back(s.linking.f1);
-    by_level[std::string(naturalness::LevelName(naturalness::kLevels[static_cast<size_t>(least)]))].push_back(
+    if (!levels.Add(s, classifier, shown)) continue;
+    by_level[std::string(naturalness::LevelName(naturalness::kLevels[static_cast<size_t>(levels.least)]))].push_back(
         *s.ex_strict ? 1 : 0);
   }
-  auto tau_json = [](const std::vector<double>& x, const std::vector<double>& y) {
-    KendallResult k = KendallTau(x, y);
-    nlohmann::ordered_json j = {{"kendall_tau", nullptr}, {"p_value", nullptr}};
-    if (k.defined) {
-      j["kendall_tau"] = k.tau;
-      j["p_value"] = k.p_value;
-    }
-    return j;
-  };
-  nlohmann::ordered_json n = {{"questions", naturalness.size()}};
-  n.update(tau_json(naturalness, success));
+  nlohmann::ordered_json n = {{"questions", levels.naturalness.size()}};
+  n.update(KendallJson(levels.naturalness, levels.ex));
   n["by_least_level"] = nlohmann::ordered_json::object();
   for (const char* level : {"Regular", "Low", "Least"}) {
     if (by_level.count(level)) n["by_least_level"][level] = RateJson(by_level[level]);
   }
-  n["shares"] = nlohmann::ordered_json::object();
-  for (size_t l = 0; l < 3; ++l) {
-    n["shares"][std::string(naturalness::LevelName(naturalness::kLevels[l]))] = {
-        {"ex_strict", tau_json(shares[l], success)},
-        {"query_recall", tau_json(shares[l], query_recall)},
-        {"query_precision", tau_json(shares[l], query_precision)},
-        {"query_f1", tau_json(shares[l], query_f1)}};
-  }
+  n["shares"] = levels.Tau();
   out["naturalness"] = n;
 
   // IdentifierRecall by the naturalness level of each native identifier's name (SNAILS).
   std::map<std::string, std::vector<double>> recall_by_level;
   std::vector<double> all_recalls;
   for (const auto& r : IdentifierRecalls(scores)) {
-    const std::string name = name_of(r.db_id, r.identifier);
+    const std::string name = ShownOrOwn(shown, r.db_id, r.identifier);
     recall_by_level[std::string(naturalness::LevelName(classifier.Classify(name).level))].push_back(r.Recall());
     all_recalls.push_back(r.Recall());
   }
