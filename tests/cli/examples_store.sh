@@ -66,7 +66,7 @@ fence='```'
 printf '{"content": "%ssql\\nSELECT count(*) FROM plant\\n%s"}\n' "$fence" "$fence" >replies.jsonl
 "$fake" replies.jsonl url 2>server.err &
 server=$!
-for _ in $(seq 1 100); do [ -s url ] && break; sleep 0.05; done
+for _ in $(seq 1 400); do [ -s url ] && break; sleep 0.05; done  # up to 20 s on a loaded machine
 export PLAINSQL_LLM_URL=$(cat url) PLAINSQL_LLM_MODEL=fake
 "$bin" examples build --benchmark custom --questions "$fixtures/plant_questions.jsonl" --db-dir dbs \
   --store ground.examples >/dev/null

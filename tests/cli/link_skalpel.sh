@@ -15,7 +15,7 @@ start() {  # start REPLIES: the scripted server, its URL in $url
   rm -f url
   "$fake" "$1" url 2> server.err &
   server=$!
-  for _ in $(seq 1 100); do [ -s url ] && break; sleep 0.05; done
+  for _ in $(seq 1 400); do [ -s url ] && break; sleep 0.05; done  # up to 20 s on a loaded machine
   url=$(cat url)
 }
 stop() {  # stop the server and wait for it (in this shell: a subshell cannot wait for it)
