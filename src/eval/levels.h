@@ -52,6 +52,19 @@ using ShownName = std::function<std::string(const std::string& db_id, const std:
 /// null for a run on native names (the identifiers' own last part is what the system saw).
 ShownName ShownNames(const std::string& system);
 
+/// Predictions written against a naming level's names (`eval score --crosswalk-dir DIR --level L`), translated back to
+/// the native names of their databases (the schema from `db_dir`'s SQLite files, else from `tables_file`), in
+/// `dialect`. A prediction that does not parse, or whose database has no schema, stays as it is (and is scored as it
+/// is); `untranslated` counts them, `unresolved` the predictions with names the level does not have.
+struct TranslatedPredictions {
+  std::vector<std::string> sql;
+  size_t untranslated = 0, unresolved = 0;
+};
+Result<TranslatedPredictions> TranslatePredictions(const NamesLevel& names, const std::vector<Question>& questions,
+                                                   const std::vector<std::string>& predictions,
+                                                   const std::string& db_dir, const std::string& tables_file,
+                                                   const std::string& dialect);
+
 /// Runs side by side by naming level (SNAILS' Figures 8 and 13): per run its level ("native" without one), EX strict
 /// with its interval, QueryRecall / QueryPrecision / QueryF1 and IdentifierRecall means, and Kendall's tau of the
 /// question's naturalness against EX within the run; then, pooled over every run's questions (the same questions under

@@ -49,6 +49,21 @@ PY
 "$bin" runs --runs runs.db stats n3 | python3 -c 'import json,sys; j=json.load(sys.stdin); assert "shares" in j["naturalness"], j' ||
   fail "runs stats has no shares"
 
+# eval score: predictions written at N2 (the gold queries, translated) are translated back and all score right.
+python3 -c 'import json,sys; [print(json.loads(l)["sql"]) for l in open(sys.argv[1])]' "$q" >gold.sql
+while IFS= read -r sql; do
+  "$bin" translate plant.db --crosswalk cw/plant.csv --from native --to N2 "$sql"
+done <gold.sql >n2.sql
+grep -q "mntnnc_ordr" n2.sql || fail "the predictions were not written at N2: $(cat n2.sql)"
+"$bin" eval score --benchmark custom --questions "$q" --db-dir . --predictions n2.sql --crosswalk-dir cw \
+  --level N2 --json >score.json 2>score.err || fail "eval score --crosswalk-dir exited $?: $(cat score.err)"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; assert s["ex_strict"] == 1.0, s' score.json ||
+  fail "N2 predictions not scored right: $(cat score.json)"
+grep -q "names: N2 .* 0 predictions not translated" score.err || fail "no names note: $(cat score.err)"
+"$bin" eval score --benchmark custom --questions "$q" --db-dir . --predictions n2.sql --json >plain.json 2>/dev/null
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; assert s["ex_strict"] < 1.0, s' plain.json ||
+  fail "N2 predictions scored right without translation"
+
 set +e
 run --crosswalk-dir empty --level N2 >/dev/null 2>err.txt; code=$?
 [ "$code" != 0 ] && grep -q "no crosswalk (<db_id>.csv) for 1 database(s): plant" err.txt ||

@@ -11,6 +11,7 @@
 #include "common/file.h"
 #include "common/strings.h"
 #include "eval/benchmark.h"
+#include "eval/levels.h"
 #include "eval/report.h"
 #include "eval/run_text.h"
 #include "eval/runner.h"
@@ -56,6 +57,10 @@ EvalCommands::EvalCommands(CLI::App& app) {
   score_->add_option("--tables", tables_, "tables.json, to resolve names where there is no database (SNAILS, BIRD)");
   score_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout: DIR/db/db.sqlite)");
   score_->add_option("--predictions", predictions_, "One predicted SQL per line, in question order")->required();
+  score_->add_option("--crosswalk-dir", crosswalk_dir_,
+                     "Predictions written against a naming level's names: a directory of crosswalks (<db_id>.csv) "
+                     "to translate them back to the native names before scoring");
+  score_->add_option("--level", level_, "With --crosswalk-dir: the level the predictions were written at (N1 default)");
   score_->add_option("--db", databases_, "Only the questions of these databases (repeatable)");
   score_->add_option("--difficulty", difficulties_, "Only these difficulty classes (repeatable)");
   score_->add_option("--from", from_, "Only questions from this index (0-based)");
@@ -212,6 +217,19 @@ int EvalCommands::Score() {
       if (done % 50 == 0 || done == total)
         fmt::print(stderr, "\rscoring: {}/{}{}", done, total, done == total ? "\n" : "");
     };
+  }
+  auto names = eval::ParseNamesLevel(crosswalk_dir_, level_);
+  if (!names) return Fail(names.error());
+  if (*names) {
+    // Predictions written against the level's names: translated back to the native names, then scored as usual.
+    auto translated =
+        eval::TranslatePredictions(**names, questions, selected_predictions, db_dir_, tables_, benchmark->dialect);
+    if (!translated) return Fail(translated.error());
+    selected_predictions = std::move(translated->sql);
+    fmt::print(stderr,
+               "names: {} of the crosswalks in {}; {} predictions not translated (no parse), {} with names the "
+               "level does not have\n",
+               eval::LevelLabel((*names)->level), crosswalk_dir_, translated->untranslated, translated->unresolved);
   }
   auto scores = eval::ScorePredictions(*benchmark, questions, selected_predictions, options);
   if (!scores) return Fail(scores.error());
