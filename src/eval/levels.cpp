@@ -9,14 +9,9 @@
 #include <memory>
 #include <set>
 
-#include "catalog/benchmark_schema.h"
-#include "catalog/introspect.h"
-#include "catalog/name_catalog.h"
 #include "common/strings.h"
 #include "eval/stats.h"
-#include "exec/connection.h"
 #include "naturalness/translate_query.h"
-#include "sql/dialect.h"
 
 namespace plainsql::eval {
 
@@ -101,72 +96,39 @@ ShownName ShownNames(const std::string& system) {
   };
 }
 
-Result<TranslatedPredictions> TranslatePredictions(const NamesLevel& names, const std::vector<Question>& questions,
-                                                   const std::vector<std::string>& predictions,
-                                                   const std::string& db_dir, const std::string& tables_file,
-                                                   const std::string& dialect_name) {
-  if (predictions.size() != questions.size()) {
-    return MakeError(ErrorCode::kInvalidArgument, "one prediction per question");
-  }
-  if (auto missing = MissingCrosswalks(names.crosswalk_dir, questions); !missing.empty()) {
-    return MakeError(ErrorCode::kNotFound, fmt::format("{} has no crosswalk (<db_id>.csv) for {} database(s): {}",
-                                                       names.crosswalk_dir, missing.size(), fmt::join(missing, ", ")));
-  }
-  auto dialect = sql::DialectByName(dialect_name);
-  if (!dialect) return MakeError(ErrorCode::kInvalidArgument, "unknown dialect " + dialect_name);
-  std::optional<catalog::BenchmarkSchemas> tables;
-  if (!tables_file.empty()) {
-    auto read = catalog::BenchmarkSchemas::Read(tables_file);
-    if (!read) return read.error();
-    tables = std::move(*read);
-  }
-  // Per database, once: its native names and its crosswalk (nullopt: no schema to translate against).
-  struct Db {
-    sql::NameCatalog names;
-    naturalness::Crosswalk crosswalk;
-  };
-  std::map<std::string, std::optional<Db>> dbs;
-  auto database = [&](const std::string& db_id) -> Result<const Db*> {
-    auto [it, fresh] = dbs.try_emplace(db_id);
+Status CheckCrosswalks(const std::string& dir, const std::vector<Question>& questions) {
+  auto missing = MissingCrosswalks(dir, questions);
+  if (missing.empty()) return Status::Ok();
+  return MakeError(ErrorCode::kNotFound, fmt::format("{} has no crosswalk (<db_id>.csv) for {} database(s): {}", dir,
+                                                     missing.size(), fmt::join(missing, ", ")));
+}
+
+std::function<std::string(const Question&, const std::string&, const sql::NameCatalog&)> TranslateToNative(
+    const NamesLevel& names, const sql::Dialect& dialect, std::shared_ptr<TranslationCounts> counts) {
+  if (!counts) counts = std::make_shared<TranslationCounts>();
+  auto crosswalks = std::make_shared<std::map<std::string, std::optional<naturalness::Crosswalk>>>();
+  return [names, &dialect, counts, crosswalks](const Question& q, const std::string& prediction,
+                                               const sql::NameCatalog& native) -> std::string {
+    auto [it, fresh] = crosswalks->try_emplace(q.db_id);
     if (fresh) {
-      std::optional<catalog::Schema> schema;
-      if (const std::string file = db_dir.empty() ? "" : SqliteDatabasePath(db_dir, db_id); !file.empty()) {
-        auto conn = exec::Connect(file);
-        if (!conn) return conn.error();
-        catalog::IntrospectOptions options;
-        options.samples = 0;
-        auto introspected = catalog::Introspect(**conn, options);
-        if (!introspected) return introspected.error();
-        schema = std::move(*introspected);
-      } else if (tables) {
-        if (auto s = tables->Get(db_id)) schema = std::move(*s);
-      }
-      auto cw = naturalness::LoadCrosswalk(CrosswalkPath(names.crosswalk_dir, db_id));
-      if (!cw) return cw.error();
-      if (schema) it->second = Db{catalog::ToNameCatalog(*schema), std::move(*cw)};
+      if (auto cw = naturalness::LoadCrosswalk(CrosswalkPath(names.crosswalk_dir, q.db_id)))
+        it->second = std::move(*cw);
     }
-    return it->second ? &*it->second : nullptr;
-  };
-  TranslatedPredictions out;
-  for (size_t i = 0; i < questions.size(); ++i) {
-    auto db = database(questions[i].db_id);
-    if (!db) return db.error();
     std::optional<naturalness::Translation> t;
-    if (*db && !Trim(predictions[i]).empty()) {
-      if (auto translated = naturalness::Translate(predictions[i], (*db)->names, (*db)->crosswalk, names.level,
-                                                   naturalness::Level::kNative, **dialect)) {
+    if (it->second && !Trim(prediction).empty()) {
+      if (auto translated = naturalness::Translate(prediction, native, *it->second, names.level,
+                                                   naturalness::Level::kNative, dialect)) {
         t = std::move(*translated);
       }
     }
     if (!t) {
-      ++out.untranslated;
-      out.sql.push_back(predictions[i]);
-      continue;
+      ++counts->untranslated;
+      return prediction;
     }
-    if (!t->unresolved.empty()) ++out.unresolved;
-    out.sql.push_back(std::move(t->sql));
-  }
-  return out;
+    ++counts->translated;
+    if (!t->unresolved.empty()) ++counts->unresolved;
+    return std::move(t->sql);
+  };
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +20,8 @@
 #include "eval/score.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
+#include "sql/dialect.h"
+#include "sql/resolver.h"
 
 namespace plainsql::eval {
 
@@ -52,18 +55,19 @@ using ShownName = std::function<std::string(const std::string& db_id, const std:
 /// null for a run on native names (the identifiers' own last part is what the system saw).
 ShownName ShownNames(const std::string& system);
 
-/// Predictions written against a naming level's names (`eval score --crosswalk-dir DIR --level L`), translated back to
-/// the native names of their databases (the schema from `db_dir`'s SQLite files, else from `tables_file`), in
-/// `dialect`. A prediction that does not parse, or whose database has no schema, stays as it is (and is scored as it
-/// is); `untranslated` counts them, `unresolved` the predictions with names the level does not have.
-struct TranslatedPredictions {
-  std::vector<std::string> sql;
-  size_t untranslated = 0, unresolved = 0;
+/// An error naming every database of `questions` without a crosswalk in `dir`; ok when each has one.
+Status CheckCrosswalks(const std::string& dir, const std::vector<Question>& questions);
+
+/// What TranslateToNative did: predictions translated, left as written (they do not parse), and translated with names
+/// the level does not have (left as written in the query).
+struct TranslationCounts {
+  size_t translated = 0, untranslated = 0, unresolved = 0;
 };
-Result<TranslatedPredictions> TranslatePredictions(const NamesLevel& names, const std::vector<Question>& questions,
-                                                   const std::vector<std::string>& predictions,
-                                                   const std::string& db_dir, const std::string& tables_file,
-                                                   const std::string& dialect);
+/// ScoreOptions::rewrite for predictions written at `names`' level (`eval score --crosswalk-dir`): each is translated
+/// back to its database's native names through `<db_id>.csv` (read once per database), in `dialect`. `counts`, when
+/// given, tallies what happened. For one scorer at a time (not thread-safe).
+std::function<std::string(const Question&, const std::string&, const sql::NameCatalog&)> TranslateToNative(
+    const NamesLevel& names, const sql::Dialect& dialect, std::shared_ptr<TranslationCounts> counts = nullptr);
 
 /// Runs side by side by naming level (SNAILS' Figures 8 and 13): per run its level ("native" without one), EX strict
 /// with its interval, QueryRecall / QueryPrecision / QueryF1 and IdentifierRecall means, and Kendall's tau of the

@@ -153,10 +153,7 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const Ru
   if (request.resume.empty()) {
     for (size_t i : SelectQuestions(benchmark, request.selection)) asked.push_back(benchmark.questions[i]);
   }
-  if (auto missing = MissingCrosswalks(names->crosswalk_dir, asked); !missing.empty()) {
-    return MakeError(ErrorCode::kNotFound, fmt::format("{} has no crosswalk (<db_id>.csv) for {} database(s): {}",
-                                                       names->crosswalk_dir, missing.size(), fmt::join(missing, ", ")));
-  }
+  if (auto st = CheckCrosswalks(names->crosswalk_dir, asked); !st) return st.error();
   system->names = names;
   spec.system = SystemWithNames(spec.system, names);
   return system;

@@ -155,9 +155,9 @@ Result<QuestionScore> Scorer::Score(const Question& q, const std::string& predic
   s.db_id = q.db_id;
   s.question = q.question;
   s.gold_sql = q.gold_sql;
-  s.predicted_sql = prediction;
   auto db = impl_->Get(q.db_id);
   if (!db) return db.error();
+  s.predicted_sql = options.rewrite && (*db)->has_names ? options.rewrite(q, prediction, (*db)->names) : prediction;
   s.database_missing = (*db)->missing;
   auto gold = sql::ParseQuery(q.gold_sql, d);
   std::optional<sql::Query> gold_tree;

@@ -15,6 +15,7 @@
 #include "eval/benchmark.h"
 #include "eval/metrics.h"
 #include "exec/connection.h"
+#include "sql/resolver.h"
 
 namespace plainsql::eval {
 
@@ -24,6 +25,10 @@ struct ScoreOptions {
   bool keep_distinct = false;  // the official evaluator removes DISTINCT from both queries unless told to keep it
   exec::Limits limits{std::chrono::milliseconds(30'000), 1'000'000};  // per query
   std::function<void(size_t, size_t)> progress;                       // (done, total)
+  /// Rewrites each prediction before it is scored, given its question and the native names of its database (not
+  /// called when they are unknown: the prediction is scored as written). `eval score --crosswalk-dir` translates
+  /// predictions written at a naming level back with it (levels.h).
+  std::function<std::string(const Question&, const std::string&, const sql::NameCatalog&)> rewrite;
 };
 
 /// What one stage of answering or scoring a question cost: wall time, and the LLM tokens it used (0 without an LLM).

@@ -114,6 +114,22 @@ Result<EstimatorFit> FitEstimator(const std::vector<EstimatorExample>& examples,
   return fit;
 }
 
+namespace {
+
+std::string CrossValidationLine(const EstimatorFit& fit) {
+  return fmt::format("cross-validated over {} folds of databases: ROC AUC {:.4f}, ECE {:.4f}", fit.folds, fit.cv_auc,
+                     fit.cv_ece);
+}
+
+}  // namespace
+
+std::string FitFigures(const EstimatorFit& fit) {
+  std::string out =
+      fmt::format("held-out databases ({} examples): ROC AUC {:.4f}, ECE {:.4f}", fit.held_out, fit.auc, fit.ece);
+  if (fit.folds >= 2) out += "\n" + CrossValidationLine(fit);
+  return out;
+}
+
 std::string FitText(const EstimatorFit& fit, size_t top) {
   std::string out =
       fmt::format("fitted on {} examples; held-out databases: {} examples", fit.train + fit.held_out, fit.held_out);
@@ -128,10 +144,7 @@ std::string FitText(const EstimatorFit& fit, size_t top) {
   } else {
     out += "\n";
   }
-  if (fit.folds >= 2) {
-    out += fmt::format("cross-validated over {} folds of databases: ROC AUC {:.4f}, ECE {:.4f}\n", fit.folds,
-                       fit.cv_auc, fit.cv_ece);
-  }
+  if (fit.folds >= 2) out += CrossValidationLine(fit) + "\n";
   return out;
 }
 

@@ -34,6 +34,9 @@ struct EstimatorFit {
 
 Result<EstimatorFit> FitEstimator(const std::vector<EstimatorExample>& examples, const EstimatorOptions& options);
 
+/// The fit's figures in lines (held-out AUC and ECE, and the cross-validated ones), for a model file's header.
+std::string FitFigures(const EstimatorFit& fit);
+
 /// A report of the fit: sizes, held-out AUC and ECE, the most important features.
 std::string FitText(const EstimatorFit& fit, size_t top = 12);
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <memory>
 
 #include "cli.h"
 #include "common/file.h"
@@ -22,6 +23,7 @@
 #include "features/estimator.h"
 #include "linking/infer_keys.h"
 #include "linking/subset_builtin.h"
+#include "sql/dialect.h"
 
 namespace plainsql::cli {
 
@@ -220,19 +222,23 @@ int EvalCommands::Score() {
   }
   auto names = eval::ParseNamesLevel(crosswalk_dir_, level_);
   if (!names) return Fail(names.error());
+  auto counts = std::make_shared<eval::TranslationCounts>();
   if (*names) {
-    // Predictions written against the level's names: translated back to the native names, then scored as usual.
-    auto translated =
-        eval::TranslatePredictions(**names, questions, selected_predictions, db_dir_, tables_, benchmark->dialect);
-    if (!translated) return Fail(translated.error());
-    selected_predictions = std::move(translated->sql);
-    fmt::print(stderr,
-               "names: {} of the crosswalks in {}; {} predictions not translated (no parse), {} with names the "
-               "level does not have\n",
-               eval::LevelLabel((*names)->level), crosswalk_dir_, translated->untranslated, translated->unresolved);
+    // Predictions written against the level's names: translated back to the native names as they are scored.
+    if (auto st = eval::CheckCrosswalks(crosswalk_dir_, questions); !st) return Fail(st.error());
+    auto dialect = sql::DialectByName(benchmark->dialect);
+    if (!dialect) return Fail(MakeError(ErrorCode::kInvalidArgument, "unknown dialect " + benchmark->dialect));
+    options.rewrite = eval::TranslateToNative(**names, **dialect, counts);
   }
   auto scores = eval::ScorePredictions(*benchmark, questions, selected_predictions, options);
   if (!scores) return Fail(scores.error());
+  if (*names) {
+    fmt::print(stderr,
+               "names: {} of the crosswalks in {}; {} predictions translated, {} not (they do not parse), {} with "
+               "names the level does not have\n",
+               eval::LevelLabel((*names)->level), crosswalk_dir_, counts->translated, counts->untranslated,
+               counts->unresolved);
+  }
   if (!difficulties_.empty()) {
     std::erase_if(*scores, [&](const eval::QuestionScore& s) {
       return std::none_of(difficulties_.begin(), difficulties_.end(),

@@ -119,15 +119,10 @@ int SpaceCommands::EstimatorTrain() {
   if (!fit) return Fail(fit.error());
   const std::string comment = fmt::format(
       "plainsql correctness estimator, fitted by `plainsql space estimator train` on the runs\n{}\n"
-      "system {}, {} examples, {} trees of depth {}, learning rate {}\n"
-      "held-out databases ({} examples): ROC AUC {:.4f}, ECE {:.4f}",
-      fmt::join(described, "\n"), system, fit->train + fit->held_out, rounds_, depth_, eta_, fit->held_out, fit->auc,
-      fit->ece);
-  const std::string cv = fit->folds >= 2
-                             ? fmt::format("\ncross-validated over {} folds of databases: ROC AUC {:.4f}, ECE {:.4f}",
-                                           fit->folds, fit->cv_auc, fit->cv_ece)
-                             : "";
-  if (auto st = WriteFileAtomically(out_, fit->model.Serialize(comment + cv)); !st) return Fail(st.error());
+      "system {}, {} examples, {} trees of depth {}, learning rate {}\n{}",
+      fmt::join(described, "\n"), system, fit->train + fit->held_out, rounds_, depth_, eta_,
+      features::FitFigures(*fit));
+  if (auto st = WriteFileAtomically(out_, fit->model.Serialize(comment)); !st) return Fail(st.error());
   Write(features::FitText(*fit));
   return 0;
 }
