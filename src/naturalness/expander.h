@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "naturalness/name_model.h"
 #include "naturalness/wordlist.h"
 
 namespace plainsql::naturalness {
@@ -39,6 +40,17 @@ struct ExpandedWord {
                          // "dictionary skeleton", "unchanged"
   /// The next-ranked other expansions and their sources, best first (at most three), for a reviewer.
   std::vector<std::pair<std::string, std::string>> alternatives;
+};
+
+/// What is known around a name when a name model is set (Expander::SetNameModel).
+struct NameContext {
+  bool is_table = false;
+  std::string shape;                 // the column's ColumnShape ("" for a table, or unknown)
+  std::vector<std::string> related;  // words of names already read that this one likely repeats: a column's table and
+                                     // the tables its keys reference, a table's referenced tables
+  /// Words naming what the column's stored values are (WordNet's hypernyms of the sampled values), each with the share
+  /// of the values it names: "Cntr" holding "France" and "Peru" is read as country.
+  std::map<std::string, double> value_kinds;
 };
 
 struct Expansion {
@@ -64,7 +76,22 @@ class Expander {
   /// made of initials finds the phrase it stands for ("MO" -> "maintenance order" when the text says so).
   void AddEvidence(std::string_view text);
 
-  Expansion Expand(std::string_view identifier) const;
+  /// With a name model, a cryptic word is read as the word (or, written in capitals, the initials of the words) with
+  /// the highest probability given the model's prior, how likely the word is abbreviated to it
+  /// (AbbreviationProbability), what the column holds (`context->shape`) and the related names; a reading below
+  /// `min_posterior` among the candidates leaves the word as written. The model must outlive the expander.
+  void SetNameModel(const NameModel* model, double min_posterior = 0.25) {
+    model_ = model;
+    min_posterior_ = min_posterior;
+  }
+
+  /// The share of the schema's names that are not Regular: the more cryptic a schema, the less a short word in it
+  /// is taken as written.
+  void SetCrypticShare(double share) { cryptic_share_ = share; }
+  /// Whether short words are read as possible abbreviations too: with a name model, in a mostly cryptic schema.
+  bool DoubtsShortWords() const { return model_ && cryptic_share_ >= 0.5; }
+
+  Expansion Expand(std::string_view identifier, const NameContext* context = nullptr) const;
 
   /// Whether a lower-case word reads as a dictionary word: a common one, or any of 5 letters or more, and no known
   /// abbreviation.
@@ -80,12 +107,23 @@ class Expander {
   std::optional<double> PieceCost(const std::string& piece) const;
   std::vector<std::string> SegmentRun(const std::string& lower) const;
   ExpandedWord ExpandPiece(const std::string& written, const std::string& lower) const;
+  /// The name model's readings of a cryptic piece, best first (at most eight, then one "" standing for the rest);
+  /// `head`: the name's last word, which the column's shape and values describe.
+  std::vector<Candidate> ModelCandidates(const std::string& written, const std::string& lower,
+                                         const NameContext& context, bool head) const;
+  /// The readings of a name's pieces chosen together (a Viterbi path over the readings, scored with how well
+  /// consecutive words cohere in names); a reading below min_posterior_ leaves its piece as written.
+  void ChooseReadings(std::vector<ExpandedWord>& words, const std::vector<std::vector<Candidate>>& options) const;
+  double ModelPrior(const std::string& word, const NameContext& context, bool head) const;
 
   const WordList& words_;
   std::map<std::string, std::string> abbreviations_;
   std::map<std::string, int> context_;                         // schema word -> how often it appears
   bool coordinates_ = false;                                   // the schema has a latitude, so "long" is a longitude
   std::map<std::string, std::map<std::string, int>> phrases_;  // initials -> phrase (words joined by '_') -> count
+  const NameModel* model_ = nullptr;
+  double min_posterior_ = 0.25;
+  double cryptic_share_ = 0;
 };
 
 /// Token-level F1 of two names (words as SplitWords finds them, lower-cased, as multisets) and their equality with

@@ -11,6 +11,7 @@
 
 #include "common/strings.h"
 #include "naturalness/identifier.h"
+#include "naturalness/name_model.h"
 #include "sql/dialect.h"
 
 namespace plainsql::naturalness {
@@ -109,14 +110,26 @@ std::string Abbreviate(std::string_view name, Level level) {
 
 namespace {
 
+// Whether a name stays as it is at N1: the classifier calls it Regular and it needs no quotes.
+// In a schema of mostly cryptic names read with a name model, a short word ("Man", "Rev") is read like the others:
+// there it is more often an abbreviation than the word it spells.
+bool KeepsItsName(const Classifier& classifier, const std::string& name, const Expander* expander = nullptr) {
+  if (expander && expander->DoubtsShortWords() && name.size() <= 4) return false;
+  return classifier.Classify(name).level == Level::kRegular && Plain(name);
+}
+
 // The expander, told the schema's names, comments and dictionaries.
-void Prepare(const catalog::Schema& schema, Expander& expander, const NamingOptions& options) {
+void Prepare(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
+             const NamingOptions& options) {
   std::vector<std::string> context;
   for (const auto& t : schema.tables) {
     context.push_back(t.name);
     for (const auto& c : t.columns) context.push_back(c.name);
   }
   expander.SetContext(context);
+  double cryptic = 0;
+  for (const auto& name : context) cryptic += KeepsItsName(classifier, name) ? 0 : 1;  // before the share is known
+  expander.SetCrypticShare(context.empty() ? 0 : cryptic / static_cast<double>(context.size()));
   for (const auto& text : options.evidence) expander.AddEvidence(text);
   for (const auto& t : schema.tables) {
     if (!t.comment.empty()) expander.AddEvidence(t.comment);
@@ -126,14 +139,10 @@ void Prepare(const catalog::Schema& schema, Expander& expander, const NamingOpti
   }
 }
 
-// Whether a name stays as it is at N1: the classifier calls it Regular and it needs no quotes.
-bool KeepsItsName(const Classifier& classifier, const std::string& name) {
-  return classifier.Classify(name).level == Level::kRegular && Plain(name);
-}
-
 // The expander's readable form. A table's name loses a leading "TB_" / "TBL_" / "T_" (a naming convention that says
 // "table", not what it holds).
-std::string Expanded(const Expander& expander, const std::string& name, bool is_table) {
+std::string Expanded(const Expander& expander, const std::string& name, bool is_table,
+                     const NameContext* context = nullptr) {
   std::string_view rest = name;
   if (is_table) {
     std::vector<std::string_view> words = SplitWords(name);
@@ -142,8 +151,73 @@ std::string Expanded(const Expander& expander, const std::string& name, bool is_
       rest = std::string_view(name).substr(static_cast<size_t>(words[1].data() - name.data()));
     }
   }
-  std::string e = expander.Expand(rest).name;
+  std::string e = expander.Expand(rest, context).name;
   return e.empty() ? Sanitize(name) : e;
+}
+
+// The words of a name that can propose a reading of a related name: three letters or more (a reading's one-letter
+// and two-letter pieces are what is left unread).
+std::vector<std::string> LowerWords(const std::string& name) {
+  std::vector<std::string> out;
+  for (std::string_view w : SplitWords(name)) {
+    if (w.size() >= 3) out.push_back(ToLower(w));
+  }
+  return out;
+}
+
+// What the name model is told about a table: the readable names of the tables it references.
+NameContext TableContext(const catalog::Table& t, const std::map<std::string, std::string>& table_names) {
+  NameContext ctx;
+  ctx.is_table = true;
+  for (const auto& fk : t.foreign_keys) {
+    auto it = table_names.find(ToLower(fk.ref_table));
+    if (it == table_names.end() || EqualsIgnoreCase(fk.ref_table, t.name)) continue;
+    for (auto& w : LowerWords(it->second)) ctx.related.push_back(std::move(w));
+  }
+  return ctx;
+}
+
+// ... and about a column: what it holds, its table's readable name and those of the tables its keys reference.
+// The words WordNet says a column's text values are, with the share of the values each names.
+std::map<std::string, double> ValueKinds(const catalog::Column& c, const retrieval::WordNet& wordnet) {
+  std::map<std::string, double> out;
+  int looked = 0;
+  for (const auto& v : c.samples) {
+    std::string lemma;
+    bool letters = !v.empty() && v.size() <= 40;
+    for (char ch : v) {
+      auto u = static_cast<unsigned char>(ch);
+      if (std::isalpha(u)) {
+        lemma += static_cast<char>(std::tolower(u));
+      } else if (ch == ' ' || ch == '-' || ch == '_') {
+        lemma += '_';
+      } else {
+        letters = false;
+      }
+    }
+    if (!letters) continue;
+    ++looked;
+    for (const auto& k : wordnet.Kinds(lemma, 3)) out[k] += 1;
+  }
+  for (auto& [w, n] : out) n /= std::max(looked, 1);
+  return out;
+}
+
+NameContext ColumnContext(const catalog::Table& t, const catalog::Column& c,
+                          const std::map<std::string, std::string>& table_names,
+                          const retrieval::WordNet* wordnet = nullptr) {
+  NameContext ctx;
+  ctx.shape = ColumnShape(t, c);
+  if (wordnet && !c.samples.empty()) ctx.value_kinds = ValueKinds(c, *wordnet);
+  if (auto it = table_names.find(ToLower(t.name)); it != table_names.end()) ctx.related = LowerWords(it->second);
+  for (const auto& fk : t.foreign_keys) {
+    bool mine = std::any_of(fk.columns.begin(), fk.columns.end(),
+                            [&](const std::string& k) { return EqualsIgnoreCase(k, c.name); });
+    auto it = table_names.find(ToLower(fk.ref_table));
+    if (!mine || it == table_names.end()) continue;
+    for (auto& w : LowerWords(it->second)) ctx.related.push_back(std::move(w));
+  }
+  return ctx;
 }
 
 const CrosswalkEntry* FindPrevious(const Crosswalk* previous, bool is_table, const std::string& table,
@@ -158,21 +232,49 @@ const CrosswalkEntry* FindPrevious(const Crosswalk* previous, bool is_table, con
   return any;
 }
 
+// The expander's readable name of every table (lower-case native name -> name). Three readings: each table alone;
+// then, after a first reading of its columns, with the words of its columns' readings and of the tables it references
+// (a table's columns often repeat its name: "A" holding "Acnt_Nm" is an account; a table of initials, "SIC", may join
+// the tables it references).
+std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& schema, const Classifier& classifier,
+                                                      const Expander& expander, const retrieval::WordNet* wordnet) {
+  std::map<std::string, std::string> first;
+  for (const auto& t : schema.tables) {
+    NameContext ctx;
+    ctx.is_table = true;
+    first[ToLower(t.name)] = KeepsItsName(classifier, t.name, &expander) ? t.name : Expanded(expander, t.name, true, &ctx);
+  }
+  std::map<std::string, std::string> second = first;
+  for (const auto& t : schema.tables) {
+    if (KeepsItsName(classifier, t.name, &expander)) continue;
+    NameContext ctx = TableContext(t, first);
+    for (const auto& c : t.columns) {
+      NameContext column = ColumnContext(t, c, first, wordnet);
+      std::string reading = KeepsItsName(classifier, c.name, &expander) ? c.name : Expanded(expander, c.name, false, &column);
+      for (auto& w : LowerWords(reading)) ctx.related.push_back(std::move(w));
+    }
+    second[ToLower(t.name)] = Expanded(expander, t.name, true, &ctx);
+  }
+  return second;
+}
+
 }  // namespace
 
 std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
                                       const Crosswalk* previous, const NamingOptions& options) {
-  Prepare(schema, expander, options);
+  Prepare(schema, classifier, expander, options);
+  std::map<std::string, std::string> table_names = ReadableTableNames(schema, classifier, expander, options.wordnet);
   std::vector<PendingName> out;
   for (const auto& t : schema.tables) {
-    if (!FindPrevious(previous, true, "", t.name) && !KeepsItsName(classifier, t.name)) {
-      out.push_back({t.name, "", Expanded(expander, t.name, true)});
+    if (!FindPrevious(previous, true, "", t.name) && !KeepsItsName(classifier, t.name, &expander)) {
+      out.push_back({t.name, "", table_names[ToLower(t.name)]});
     }
   }
   for (const auto& t : schema.tables) {
     for (const auto& c : t.columns) {
-      if (!FindPrevious(previous, false, t.name, c.name) && !KeepsItsName(classifier, c.name)) {
-        out.push_back({c.name, t.name, Expanded(expander, c.name, false)});
+      if (!FindPrevious(previous, false, t.name, c.name) && !KeepsItsName(classifier, c.name, &expander)) {
+        NameContext ctx = ColumnContext(t, c, table_names, options.wordnet);
+        out.push_back({c.name, t.name, Expanded(expander, c.name, false, &ctx)});
       }
     }
   }
@@ -184,13 +286,20 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   NamingReport local;
   NamingReport& r = report ? *report : local;
   std::string database = options.database.empty() ? schema.database : options.database;
-  Prepare(schema, expander, options);
+  Prepare(schema, classifier, expander, options);
+  std::map<std::string, std::string> expanded_tables = ReadableTableNames(schema, classifier, expander, options.wordnet);
+  std::map<std::string, std::string> named_tables;  // lower-case native -> N1, once the tables are named
   // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion.
   auto readable = [&](const std::string& name, const std::string& table, bool is_table) {
-    if (KeepsItsName(classifier, name)) return name;
+    if (KeepsItsName(classifier, name, &expander)) return name;
     auto p = options.proposed.find({is_table ? std::string() : table, name});
     if (p != options.proposed.end() && !p->second.empty()) return p->second;
-    return Expanded(expander, name, is_table);
+    if (is_table) return expanded_tables[ToLower(name)];
+    const catalog::Table* t = schema.FindTable(table);
+    const catalog::Column* c = t ? t->FindColumn(name) : nullptr;
+    if (!c) return Expanded(expander, name, false);
+    NameContext ctx = ColumnContext(*t, *c, named_tables, options.wordnet);
+    return Expanded(expander, name, false, &ctx);
   };
   auto find_previous = [&](bool is_table, const std::string& table, const std::string& native) {
     return FindPrevious(previous, is_table, table, native);
@@ -232,6 +341,7 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
     ++r.added;
     out.entries.push_back(std::move(e));
   }
+  for (const auto& t : schema.tables) named_tables[ToLower(t.name)] = out.TableName(t.name, Level::kRegular);
   for (const auto& t : schema.tables) {
     std::string table_n1 = out.TableName(t.name, Level::kRegular);
     std::array<std::set<std::string>, 3> column_names;

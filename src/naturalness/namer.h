@@ -14,6 +14,7 @@
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness/expander.h"
+#include "retrieval/wordnet.h"
 
 namespace plainsql::naturalness {
 
@@ -39,6 +40,9 @@ struct NamingOptions {
   /// N1 names proposed from elsewhere (an LLM), keyed by (table, identifier) with "" as the table of a table; they
   /// replace the expander's and are still made unique and free of reserved words.
   std::map<std::pair<std::string, std::string>, std::string> proposed;
+  /// WordNet, to read what a column's stored values are (NameContext::value_kinds) when the schema has samples and the
+  /// expander a name model; may be null.
+  const retrieval::WordNet* wordnet = nullptr;
 };
 
 /// An identifier NameSchema will give a new N1 name, with the expander's guess.

@@ -201,6 +201,33 @@ std::vector<std::string> WordNet::Pertainyms(std::string_view adjective) const {
   return out;
 }
 
+std::vector<std::string> WordNet::Kinds(std::string_view noun, int depth) const {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  std::vector<long> level = Offsets(*PartOf('n'), noun);
+  if (level.size() > 2) level.resize(2);
+  std::set<long> visited(level.begin(), level.end());
+  for (int d = 0; d < depth && !level.empty(); ++d) {
+    std::vector<long> next;
+    for (long offset : level) {
+      Synset syn;
+      if (!ReadSynset('n', offset, syn)) continue;
+      for (const auto& [symbol, target] : syn.pointers) {
+        if ((symbol != "@" && symbol != "@i") || target.first != 'n' || !visited.insert(target.second).second) continue;
+        next.push_back(target.second);
+        Synset up;
+        if (!ReadSynset('n', target.second, up)) continue;
+        for (const auto& w : up.words) {
+          std::string head = w.substr(w.find_last_of("_-") == std::string::npos ? 0 : w.find_last_of("_-") + 1);
+          if (SingleWord(head) && seen.insert(head).second) out.push_back(head);
+        }
+      }
+    }
+    level = std::move(next);
+  }
+  return out;
+}
+
 std::vector<RelatedWord> WordNet::Related(std::string_view word_in) const {
   std::string word(word_in);
   if (!Knows(word)) {

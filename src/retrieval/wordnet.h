@@ -43,6 +43,11 @@ class WordNet {
   /// a word that is no such adjective.
   std::vector<std::string> Pertainyms(std::string_view adjective) const;
 
+  /// The words naming what a noun is: the lemmas of the hypernyms and instance hypernyms of its two most frequent noun
+  /// senses, up to `depth` steps up, a multi-word lemma by its last word ("netherlands" → country, nation, state, land,
+  /// ...; "english" → germanic, language, ...). `noun` is lower case, several words joined by '_' ("united_states").
+  std::vector<std::string> Kinds(std::string_view noun, int depth) const;
+
   /// Whether WordNet has `word` (lower case) as a lemma of any part of speech.
   bool Knows(std::string_view word) const;
 

@@ -3,18 +3,24 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
+#include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
 #include "cli.h"
 #include "common/csv.h"
 #include "common/file.h"
 #include "common/strings.h"
+#include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness/expander.h"
+#include "naturalness/identifier.h"
+#include "naturalness/name_model.h"
 #include "naturalness/profile.h"
 #include "naturalness/report.h"
 #include "naturalness/wordlist.h"
@@ -50,6 +56,19 @@ NaturalnessCommands::NaturalnessCommands(CLI::App& app) {
       "wordlist", "Build the word list from Debian's wamerican-small, wamerican, wamerican-large and WordNet");
   wordlist_->add_option("--out", out_, "File to write (default: DATA_DIR/words.tsv)");
 
+  name_model_ = root_->add_subcommand(
+      "name-model",
+      "Learn the name model the expander reads cryptic names with (the words of readable schemas' names and what "
+      "their columns hold) from SQLite databases");
+  name_model_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout: DIR/<db>/<db>.sqlite)")
+      ->required();
+  name_model_->add_option("--questions", questions_file_,
+                          "Learn from the databases this questions file asks about (its db_id fields), e.g. Spider's "
+                          "train.json")
+      ->required();
+  name_model_->add_option("--exclude", excluded_, "Databases to leave out (repeatable), e.g. a development split");
+  name_model_->add_option("--out", out_, "File to write (default: DATA_DIR/name_model.tsv)");
+
   check_ = root_->add_subcommand(
       "check-crosswalk", "Validate a crosswalk CSV: empty, duplicate and colliding names, reserved words, quoting");
   check_->add_option("FILE", crosswalk_file_, "Crosswalk CSV (SNAILS format, optional 7th column `table`)")->required();
@@ -60,6 +79,9 @@ NaturalnessCommands::NaturalnessCommands(CLI::App& app) {
   expand_ = root_->add_subcommand(
       "expand", "Expand cryptic names into readable ones: reads identifier[,table] lines, writes identifier,expanded");
   expand_->add_flag("--explain", explain_, "Add a third column: each word, its expansion and where it came from");
+  expand_->add_option("--name-model", name_model_file_,
+                      "Read cryptic words with this name model (plainsql naturalness name-model; the shipped one is "
+                      "DATA_DIR/name_model.tsv); a line without a table is read as a table's name");
 
   profile_ = app.add_subcommand("profile", "Report how natural a schema's table and column names are");
   profile_->add_option("CONN", conn_, "Database connection (not needed with --tables)");
@@ -78,6 +100,7 @@ int NaturalnessCommands::Run() {
   if (*eval_) return Eval();
   if (*train_) return Train();
   if (*wordlist_) return WordList();
+  if (*name_model_) return NameModel();
   if (*profile_) return Profile();
   if (*check_) return CheckCrosswalk();
   if (*expand_) return Expand();
@@ -189,6 +212,51 @@ int NaturalnessCommands::WordList() {
   return 0;
 }
 
+int NaturalnessCommands::NameModel() {
+  auto text = ReadFileToString(questions_file_);
+  if (!text) return Fail(text.error());
+  std::set<std::string> dbs;
+  try {
+    for (const auto& q : nlohmann::json::parse(*text)) dbs.insert(q.at("db_id").get<std::string>());
+  } catch (const std::exception& e) {
+    return Fail(MakeError(ErrorCode::kFormat, fmt::format("{}: expected a JSON list of questions with db_id ({})",
+                                                          questions_file_, e.what())));
+  }
+  for (const auto& x : excluded_) dbs.erase(x);
+  naturalness::NameModel model;
+  std::vector<std::string> missing;
+  size_t done = 0;
+  for (const auto& db : dbs) {
+    std::string path = db_dir_ + "/" + db + "/" + db + ".sqlite";
+    if (!std::filesystem::exists(path)) {
+      missing.push_back(db);
+      continue;
+    }
+    auto conn = exec::Connect(path);
+    if (!conn) return Fail(conn.error());
+    catalog::IntrospectOptions opts;
+    opts.samples = naturalness::kShapeSamples;
+    opts.row_counts = false;
+    auto schema = catalog::Introspect(**conn, opts);
+    if (!schema) return Fail(schema.error());
+    model.Learn(*schema);
+    if (++done % 20 == 0) fmt::print(stderr, "{} of {} databases\n", done, dbs.size());
+  }
+  if (model.Empty()) return Fail(MakeError(ErrorCode::kNotFound, fmt::format("no database of {} found under {}",
+                                                                             questions_file_, db_dir_)));
+  std::string path = out_.empty() ? data_dir_ + "/name_model.tsv" : out_;
+  std::string header = fmt::format(
+      "plainsql name model (do not edit): the words of table and column names and the shapes of the columns they "
+      "name,\nlearned by `plainsql naturalness name-model` from {} databases of {}{}.\nschemas N; shape S COUNT; "
+      "word W IN_TABLES IN_COLUMNS SHAPE:COUNT,...",
+      model.Schemas(), std::filesystem::path(questions_file_).filename().string(),
+      excluded_.empty() ? "" : fmt::format(" ({} left out)", excluded_.size()));
+  if (Status w = WriteFileAtomically(path, model.Serialize(header)); !w) return Fail(w.error());
+  std::string note = missing.empty() ? "" : fmt::format("; {} databases not found", missing.size());
+  fmt::print(stderr, "wrote {} ({} words from {} databases{})\n", path, model.Size(), model.Schemas(), note);
+  return 0;
+}
+
 int NaturalnessCommands::Profile() {
   auto format = naturalness::ParseProfileFormat(format_);
   if (!format) return Fail(format.error());
@@ -239,20 +307,32 @@ int NaturalnessCommands::Expand() {
   auto abbreviations = naturalness::Expander::LoadAbbreviations(data_dir_ + "/abbreviations.tsv");
   if (!abbreviations) return Fail(abbreviations.error());
   // Every line is read first: the names together are the schema vocabulary the expander draws on.
-  std::vector<std::string> identifiers, context;
+  std::vector<std::string> identifiers, tables, context;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::vector<std::string> f = ParseCsvRecord(line);
     identifiers.push_back(f[0]);
+    tables.push_back(f.size() > 1 ? f[1] : "");
     context.push_back(f[0]);
     if (f.size() > 1 && !f[1].empty()) context.push_back(f[1]);
   }
   naturalness::Expander expander(*words, std::move(*abbreviations));
   expander.SetContext(context);
+  std::optional<naturalness::NameModel> model;
+  if (!name_model_file_.empty()) {
+    auto loaded = naturalness::NameModel::Load(name_model_file_);
+    if (!loaded) return Fail(loaded.error());
+    model = std::move(*loaded);
+    expander.SetNameModel(&*model);
+  }
   std::string out = explain_ ? "identifier,expanded,explanation\n" : "identifier,expanded\n";
-  for (const auto& id : identifiers) {
-    naturalness::Expansion e = expander.Expand(id);
+  for (size_t i = 0; i < identifiers.size(); ++i) {
+    const std::string& id = identifiers[i];
+    naturalness::NameContext ctx;
+    ctx.is_table = tables[i].empty();
+    for (std::string_view w : naturalness::SplitWords(tables[i])) ctx.related.push_back(ToLower(w));
+    naturalness::Expansion e = expander.Expand(id, &ctx);
     out += CsvField(id) + "," + CsvField(e.name);
     if (explain_) {
       std::vector<std::string> parts;

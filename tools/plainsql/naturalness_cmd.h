@@ -19,6 +19,7 @@ class NaturalnessCommands {
   int Eval();
   int Train();
   int WordList();
+  int NameModel();
   int Profile();
   int CheckCrosswalk();
   int Expand();
@@ -28,6 +29,9 @@ class NaturalnessCommands {
   CLI::App* eval_ = nullptr;
   CLI::App* train_ = nullptr;
   CLI::App* wordlist_ = nullptr;
+  CLI::App* name_model_ = nullptr;
+  std::string db_dir_, questions_file_, name_model_file_;
+  std::vector<std::string> excluded_;
   CLI::App* profile_ = nullptr;
   CLI::App* check_ = nullptr;
   CLI::App* expand_ = nullptr;

@@ -18,6 +18,7 @@
 #include "naturalness/dictionary.h"
 #include "naturalness/expander.h"
 #include "naturalness/llm_names.h"
+#include "naturalness/name_model.h"
 #include "naturalness/namer.h"
 #include "naturalness/translate_query.h"
 #include "sql/token.h"
@@ -47,7 +48,15 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
       "A data dictionary (CSV, text, XML or PDF) whose words and phrases explain the abbreviations; repeatable");
   rename_->add_option("--tables", tables_file_, "Name a Spider/BIRD tables.json schema instead of CONN");
   rename_->add_option("--db", db_id_, "With --tables: the db_id");
-  rename_->add_option("--data-dir", data_dir_, "Where words.tsv, naturalness.model and abbreviations.tsv are");
+  rename_->add_option("--data-dir", data_dir_,
+                      "Where words.tsv, naturalness.model, abbreviations.tsv and name_model.tsv are");
+  rename_->add_option("--name-model", name_model_file_,
+                      "The name model that reads cryptic words from what readable schemas name and what the columns "
+                      "hold (default: DATA_DIR/name_model.tsv; none: the expander's rules alone)");
+  rename_->add_option("--min-posterior", min_posterior_,
+                      "With the name model: leave a cryptic word as written unless its best reading has at least this "
+                      "probability among the readings")
+      ->capture_default_str();
   rename_->add_option(
       "--llm", llm_url_,
       "An OpenAI-compatible endpoint (e.g. http://localhost:11434/v1) that proposes the readable names; "
@@ -99,8 +108,17 @@ int ViewsCommands::Rename() {
   if (!classifier) return Fail(classifier.error());
   auto abbreviations = naturalness::Expander::LoadAbbreviations(dir + "/abbreviations.tsv");
   if (!abbreviations) return Fail(abbreviations.error());
+  std::optional<naturalness::NameModel> name_model;
+  if (name_model_file_ != "none") {
+    auto loaded = naturalness::NameModel::Load(name_model_file_.empty() ? dir + "/name_model.tsv" : name_model_file_);
+    if (!loaded) return Fail(loaded.error());
+    name_model = std::move(*loaded);
+  }
+  if (!(min_posterior_ >= 0 && min_posterior_ <= 1)) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--min-posterior must be between 0 and 1"));
+  }
   catalog::IntrospectOptions opts;
-  opts.samples = 0;
+  opts.samples = name_model ? naturalness::kShapeSamples : 0;  // what each column holds tells the model what it is
   opts.row_counts = false;
   auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, true);
   if (!target) return Fail(target.error());
@@ -123,6 +141,7 @@ int ViewsCommands::Rename() {
     previous = std::move(*loaded);
   }
   naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
+  if (name_model) expander.SetNameModel(&*name_model, min_posterior_);
   std::vector<std::string> evidence;
   for (const auto& path : dictionaries_) {
     auto text = naturalness::DictionaryText(path);
@@ -132,6 +151,12 @@ int ViewsCommands::Rename() {
   naturalness::NamingReport report;
   naturalness::NamingOptions options;
   options.evidence = evidence;
+  // What the stored values are, when WordNet is installed (the name model reads it; without it, names alone).
+  std::shared_ptr<const retrieval::WordNet> wordnet;
+  if (name_model) {
+    if (auto wn = retrieval::WordNet::Open(); wn) wordnet = *wn;
+    options.wordnet = wordnet.get();
+  }
   // An LLM only when one is configured: --llm URL, or PLAINSQL_LLM_URL.
   llm::Config llm_config = llm::ConfigFromEnvironment();
   if (!llm_url_.empty()) llm_config.base_url = llm_url_;

@@ -24,6 +24,8 @@ class ViewsCommands {
   CLI::App* rename_ = nullptr;
   std::vector<std::string> dictionaries_;
   std::string out_, data_dir_, llm_url_, llm_model_;
+  std::string name_model_file_;
+  double min_posterior_ = 0.25;
   std::string conn_, tables_file_, db_id_, crosswalk_file_, level_ = "N1", dialect_, namespace_ = "db_nl", companion_;
   bool extended_ = false, apply_ = false, drop_ = false;
   std::string from_, to_, sql_;
