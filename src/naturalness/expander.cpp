@@ -465,9 +465,12 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
     }
     // A known abbreviation with one letter after it, an axis or a direction: "UTMX" is utm, x; after utm, e and n
     // are the easting and northing.
-    // With a name model, only an axis letter or a direction after utm: "stdm" is no "std" with an "m".
+    // With a name model, only an axis letter or a direction after utm, written in capitals: "stdm" is no "std" with an
+    // "m", "Ctry" no "ctr" with a "y".
     auto axis = [&](const std::string& head, char tail) {
-      return !model_ || tail == 'x' || tail == 'y' || tail == 'z' || (head == "utm" && (tail == 'e' || tail == 'n'));
+      bool capitals = std::all_of(written.begin(), written.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+      return !model_ ||
+             (capitals && (tail == 'x' || tail == 'y' || tail == 'z' || (head == "utm" && (tail == 'e' || tail == 'n'))));
     };
     if (t.size() >= 4 && abbreviations_.count(t.substr(0, t.size() - 1)) && !abbreviations_.count(t) &&
         axis(t.substr(0, t.size() - 1), t.back())) {

@@ -9,12 +9,14 @@
 #include <set>
 
 #include "catalog/introspect.h"
+#include "common/strings.h"
 #include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness/dictionary.h"
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
+#include "naturalness/name_model.h"
 #include "naturalness/profile.h"
 #include "naturalness/report.h"
 #include "naturalness/wordlist.h"
@@ -337,6 +339,137 @@ TEST(Expander, DictionaryPhrasesExpandInitialsAndGeneralRulesApply) {
   EXPECT_EQ(e.Expand("Xcoord").name, "x_coordinate");  // an axis letter run into an abbreviation
   EXPECT_EQ(e.Expand("UTMX").name, "universal_transverse_mercator_x");
   EXPECT_EQ(e.Expand("UTME").name, "universal_transverse_mercator_east");
+}
+
+catalog::Column TextColumn(std::string name, std::vector<std::string> samples,
+                           catalog::TypeClass type = catalog::TypeClass::kText) {
+  catalog::Column c;
+  c.name = std::move(name);
+  c.type_class = type;
+  c.samples = std::move(samples);
+  return c;
+}
+
+TEST(NameModel, ColumnShapesFromKeysTypesAndValues) {
+  catalog::Table t;
+  t.name = "T";
+  t.primary_key = {"Id"};
+  t.columns = {TextColumn("Id", {"1", "2"}),
+               TextColumn("Flag", {"0", "1"}),
+               TextColumn("Yr", {"1999", "2004"}),
+               TextColumn("Age", {"23", "41"}),
+               TextColumn("Pop", {"12000", "850000"}),
+               TextColumn("Wt", {"1.5", "2.25"}),
+               TextColumn("Dt", {"2020-01-31", "2021-11-02 10:00"}),
+               TextColumn("Cd", {"AB", "X7"}),
+               TextColumn("Nm", {"Paris", "New York"}),
+               TextColumn("Kind", {"small", "large"}),
+               TextColumn("Mail", {"a@b.org", "c@d.org"}),
+               TextColumn("Ph", {"+1 555-0100", "555-0199"}),
+               TextColumn("Yn", {"Y", "N"}),
+               TextColumn("Empty", {}, catalog::TypeClass::kNumeric)};
+  std::vector<std::string> want = {"key",  "flag", "year",    "small",       "int",  "real",
+                                   "date", "code", "proper",  "word",        "contact", "number_text",
+                                   "flag", "numeric"};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(ColumnShape(t, t.columns[i]), want[i]) << t.columns[i].name;
+}
+
+TEST(NameModel, AbbreviationChannel) {
+  EXPECT_EQ(AbbreviationProbability("xyz", "country"), 0);    // not its letters
+  EXPECT_EQ(AbbreviationProbability("country", "country"), 0);  // not an abbreviation
+  EXPECT_EQ(AbbreviationProbability("ytr", "country"), 0);    // not from the first letter
+  EXPECT_DOUBLE_EQ(AbbreviationProbability("c", "country"), 0.25);
+  // The consonant skeleton and a prefix are likelier than scattered letters.
+  EXPECT_GT(AbbreviationProbability("cntr", "country"), AbbreviationProbability("cuy", "country"));
+  EXPECT_GT(AbbreviationProbability("cou", "country"), AbbreviationProbability("cuy", "country"));
+  EXPECT_GT(AbbreviationProbability("ctry", "country"), 0);
+  // How many letters are kept does not depend much on the word's length: "man" is as much manufacturer as manager.
+  EXPECT_GT(AbbreviationProbability("man", "manufacturer") / AbbreviationProbability("man", "manager"), 0.8);
+  EXPECT_EQ(Singular("categories"), "category");
+  EXPECT_EQ(Singular("courses"), "course");
+  EXPECT_EQ(Singular("status"), "status");
+  EXPECT_EQ(Singular("address"), "address");
+  EXPECT_EQ(Singular("gas"), "gas");
+}
+
+TEST(NameModel, LearnsSavesLoadsAndRefusesBadFiles) {
+  catalog::Schema s;
+  catalog::Table singer;
+  singer.name = "singer";
+  singer.primary_key = {"singer_id"};
+  singer.columns = {TextColumn("singer_id", {"1", "2"}), TextColumn("age", {"23", "41"}),
+                    TextColumn("first_name", {"Ann", "Bo"}), TextColumn("birth_year", {"1980", "1999"})};
+  s.tables = {singer};
+  NameModel m;
+  m.Learn(s);
+  EXPECT_EQ(m.Schemas(), 1);
+  EXPECT_TRUE(m.Knows("singer"));
+  EXPECT_GT(m.LogPrior("singer", true, 0.01), m.LogPrior("age", true, 0.01));    // a table word
+  EXPECT_GT(m.LogPrior("age", false, 0.01), m.LogPrior("stadium", false, 0.01));  // a column word, an unseen one
+  EXPECT_GT(m.ShapeEvidence("age", "small"), 0);
+  EXPECT_LT(m.ShapeEvidence("age", "year"), 0);
+  EXPECT_GT(m.Cohesion("first", "name"), 0);
+  EXPECT_EQ(m.Cohesion("name", "first"), 0);  // "name" is never followed by a word
+  test::TempDir dir;
+  std::string path = dir.File("name_model.tsv");
+  {
+    std::ofstream f(path);
+    f << m.Serialize("a test\nmodel");
+  }
+  auto back = NameModel::Load(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->Serialize("a test\nmodel"), m.Serialize("a test\nmodel"));
+  EXPECT_DOUBLE_EQ(back->Cohesion("first", "name"), m.Cohesion("first", "name"));
+  {
+    std::ofstream f(path);
+    f << "word\tage\tx\t1\t\n";
+  }
+  EXPECT_FALSE(NameModel::Load(path).ok());
+  {
+    std::ofstream f(path);
+    f << "# nothing\n";
+  }
+  EXPECT_FALSE(NameModel::Load(path).ok());
+  EXPECT_FALSE(NameModel::Load(path + ".missing").ok());
+}
+
+// The cases of fixtures/name_readings.tsv, read with the shipped name model.
+TEST(NameModel, ShippedModelReadsCrypticNames) {
+  const Classifier& c = Shipped();
+  auto model = NameModel::Load(DefaultDataDir() + "/name_model.tsv");
+  ASSERT_TRUE(model.ok()) << model.error().message;
+  auto abbreviations = Expander::LoadAbbreviations(DefaultDataDir() + "/abbreviations.tsv");
+  ASSERT_TRUE(abbreviations.ok());
+  Expander e(c.Words(), *abbreviations);
+  e.SetNameModel(&*model);
+  std::ifstream in(std::string(PLAINSQL_SOURCE_DIR) + "/tests/naturalness/fixtures/name_readings.tsv");
+  ASSERT_TRUE(in) << "fixtures/name_readings.tsv";
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 6u) << line;
+    NameContext ctx;
+    ctx.is_table = f[1] == "table";
+    if (f[2] != "-") ctx.shape = f[2];
+    if (f[3] != "-") ctx.related = Split(f[3], ',');
+    if (f[4] != "-") {
+      for (const auto& kv : Split(f[4], ',')) {
+        auto colon = kv.find(':');
+        ctx.value_kinds[kv.substr(0, colon)] = std::stod(kv.substr(colon + 1));
+      }
+    }
+    Expansion x = e.Expand(f[0], &ctx);
+    EXPECT_EQ(x.name, f[5]) << f[0];
+    ++cases;
+  }
+  EXPECT_GE(cases, 8);
+  // Without the model the same expander leaves a single letter as it is.
+  Expander plain(c.Words(), *abbreviations);
+  NameContext year;
+  year.shape = "year";
+  EXPECT_EQ(plain.Expand("Y", &year).name, "y");
 }
 
 TEST(Dictionary, ReadsTextXmlAndPdf) {
