@@ -63,6 +63,18 @@ void Expander::SetContext(const std::vector<std::string>& names) {
       if (lower.size() >= 4 && words_.Tier(lower)) ++context_[lower];
     }
   }
+  IndexContext();
+}
+
+void Expander::IndexContext() {
+  context_index_ = {};
+  for (const auto& [w, n] : context_) {
+    if (w[0] < 'a' || w[0] > 'z') continue;
+    context_index_.letter_total[w[0] - 'a'] += n;
+    context_index_.singular[Singular(w)] += n;
+    // Not a rare "word" that is one of the schema's abbreviations ("incr").
+    if (IsWord(w)) context_index_.words[w[0] - 'a'].push_back(w);
+  }
 }
 
 void Expander::AddEvidence(std::string_view text) {
@@ -104,6 +116,7 @@ void Expander::AddEvidence(std::string_view text) {
     }
   }
   flush();
+  IndexContext();
 }
 
 // A word to keep as it is: a common word, or a rarer one of 5+ letters. Short rare "words" ("acc", "syst") are far
@@ -242,13 +255,9 @@ double Expander::ModelPrior(const std::string& word, const NameContext& context,
   }
   if (schema > 0) {
     // Likewise among the schema's words with the same first letter.
-    double all = 0, own = 0;
-    for (const auto& [w, n] : context_) {
-      if (w[0] != word[0]) continue;
-      all += n;
-      if (w == word || Singular(w) == word) own += n;
-    }
-    if (all > 0) q += schema * own / all;
+    double all = word[0] >= 'a' && word[0] <= 'z' ? context_index_.letter_total[word[0] - 'a'] : 0;
+    auto own = context_index_.singular.find(word);
+    if (all > 0) q += schema * (own == context_index_.singular.end() ? 0 : own->second) / all;
     else q /= 1 - schema;
   }
   return std::log(std::max(q, 1e-12));
@@ -287,8 +296,8 @@ std::vector<Expander::Candidate> Expander::ModelCandidates(const std::string& wr
     add(std::string(w), AbbreviationProbability(t, w), source);
   };
   for (const auto& w : model_->WordsStartingWith(t[0])) consider(w, "name model");
-  for (const auto& [w, n] : context_) {
-    if (IsWord(w)) consider(w, "schema");  // not a rare "word" that is one of the schema's abbreviations ("incr")
+  if (t[0] >= 'a' && t[0] <= 'z') {
+    for (const auto& w : context_index_.words[t[0] - 'a']) consider(w, "schema");
   }
   if (head) {
     for (const auto& [w, share] : context.value_kinds) consider(w, "stored values");

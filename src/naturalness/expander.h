@@ -9,9 +9,16 @@
 // A long run of letters that is none of these is first segmented into abbreviation-sized pieces ("FRNTHOOD" → "frnt"
 // "hood" → "front hood"). Names come out in snake_case. Every word says where its expansion came from.
 //
+// With a name model (SetNameModel; what `plainsql rename` uses), steps 1 and 3 become one choice by probability: every
+// word the piece could abbreviate (the model's words, the schema's, the related names', the dictionary's by prefix and
+// skeleton, the kinds of the column's stored values) is scored by the model's prior, the abbreviation channel, the
+// column's shape and values, and how well it follows its neighbours in names (a Viterbi path over the name's pieces);
+// short words and capitals are read too; an unsure reading leaves the piece as written.
+//
 // Quality on the SNAILS crosswalks: docs/BENCHMARKS.md.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -121,6 +128,15 @@ class Expander {
   std::map<std::string, int> context_;                         // schema word -> how often it appears
   bool coordinates_ = false;                                   // the schema has a latitude, so "long" is a longitude
   std::map<std::string, std::map<std::string, int>> phrases_;  // initials -> phrase (words joined by '_') -> count
+  /// context_ indexed for the name model (IndexContext, after every change): per first letter the total count and the
+  /// common words, and the counts by singular.
+  struct ContextIndex {
+    std::array<double, 26> letter_total{};
+    std::array<std::vector<std::string>, 26> words;
+    std::map<std::string, double> singular;
+  };
+  void IndexContext();
+  ContextIndex context_index_;
   const NameModel* model_ = nullptr;
   double min_posterior_ = 0.25;
   double cryptic_share_ = 0;

@@ -21,7 +21,9 @@ set +e
 pid=$!
 # Interrupt as soon as the first question is recorded (a fixed sleep raced an idle machine, which finished first).
 for _ in $(seq 200); do
-  "$bin" runs --runs runs.db list 2>/dev/null | grep slow | awk '{print $4}' | grep -q '^[1-9]' && break
+  # Read whole before matching: under pipefail an early `grep -q` could fail the writer with SIGPIPE.
+  listing=$("$bin" runs --runs runs.db list 2>/dev/null || true)
+  [[ "$(awk '/slow/ {print $4}' <<< "$listing")" =~ ^[1-9] ]] && break
   sleep 0.05
 done
 kill -INT "$pid"
@@ -33,7 +35,7 @@ cat err.txt
 grep -q -- "--resume run-" err.txt || { echo "FAIL: no resume hint" >&2; exit 1; }
 listed=$("$bin" runs --runs runs.db list | grep slow)
 echo "$listed"
-echo "$listed" | grep -q interrupted || { echo "FAIL: not marked interrupted" >&2; exit 1; }
+[[ "$listed" == *interrupted* ]] || { echo "FAIL: not marked interrupted" >&2; exit 1; }
 done_before=$(echo "$listed" | awk '{print $4}' | cut -d/ -f1)
 [ "$done_before" -gt 0 ] && [ "$done_before" -lt 100 ] || { echo "FAIL: $done_before done before resuming" >&2; exit 1; }
 "$bin" eval run --runs runs.db --resume slow --workers 3 --json > resumed.json
