@@ -134,6 +134,82 @@ Result<Crosswalk> LoadCrosswalk(const std::string& path) {
   return cw;
 }
 
+namespace {
+
+std::string& AtMutable(CrosswalkEntry& e, Level level) {
+  return level == Level::kRegular ? e.n1 : level == Level::kLow ? e.n2 : e.n3;
+}
+
+// `name`, or name_2, name_3, ...: the first not in `taken` (lower case). Adds it.
+std::string FreeName(const std::string& name, std::set<std::string>& taken) {
+  std::string candidate = name;
+  for (int k = 2; taken.count(ToLower(candidate)); ++k) candidate = fmt::format("{}_{}", name, k);
+  taken.insert(ToLower(candidate));
+  return candidate;
+}
+
+}  // namespace
+
+Crosswalk ResolveCollisions(const Crosswalk& crosswalk, const sql::NameCatalog& native,
+                            std::vector<std::string>* warnings) {
+  Crosswalk out = crosswalk;
+  auto warn = [&](std::string message) {
+    if (warnings) warnings->push_back(std::move(message));
+  };
+  for (Level level : kLevels) {
+    std::string code(LevelCode(level));
+    std::set<std::string> tables;
+    for (const auto& t : native.tables) {
+      std::string name = out.TableName(t.name, level);
+      std::string free = FreeName(name, tables);
+      if (free == name) continue;
+      auto it = std::find_if(out.entries.begin(), out.entries.end(),
+                             [&](const CrosswalkEntry& e) { return e.is_table && EqualsIgnoreCase(e.native, t.name); });
+      if (it == out.entries.end()) {
+        CrosswalkEntry e;
+        e.native = t.name;
+        e.is_table = true;
+        e.n1 = e.n2 = e.n3 = t.name;
+        out.entries.push_back(std::move(e));
+        it = out.entries.end() - 1;
+      }
+      AtMutable(*it, level) = free;
+      warn(fmt::format("at {}, table {} would be named '{}' like another table: named '{}'", code, t.name, name, free));
+    }
+    for (const auto& t : native.tables) {
+      std::set<std::string> columns;
+      for (const auto& c : t.columns) {
+        std::string name = out.ColumnName(t.name, c, level);
+        std::string free = FreeName(name, columns);
+        if (free == name) continue;
+        auto own = std::find_if(out.entries.begin(), out.entries.end(), [&](const CrosswalkEntry& e) {
+          return !e.is_table && EqualsIgnoreCase(e.native, c) && EqualsIgnoreCase(e.table, t.name);
+        });
+        if (own == out.entries.end()) {
+          // A copy of the entry for any table (or of the native name), for this table alone.
+          auto any = std::find_if(out.entries.begin(), out.entries.end(), [&](const CrosswalkEntry& e) {
+            return !e.is_table && EqualsIgnoreCase(e.native, c) && e.table.empty();
+          });
+          CrosswalkEntry e;
+          if (any != out.entries.end()) {
+            e = *any;
+          } else {
+            e.native = c;
+            e.n1 = e.n2 = e.n3 = c;
+          }
+          e.table = t.name;
+          out.entries.push_back(std::move(e));
+          own = out.entries.end() - 1;
+        }
+        AtMutable(*own, level) = free;
+        warn(fmt::format("at {}, column {}.{} would be named '{}' like another column of its table: named '{}'", code,
+                         t.name, c, name, free));
+      }
+    }
+  }
+  return out;
+}
+
 sql::NameCatalog NaturalCatalog(const sql::NameCatalog& native, const Crosswalk& cw, Level level) {
   sql::NameCatalog out;
   for (const auto& t : native.tables) {

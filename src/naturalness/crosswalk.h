@@ -71,6 +71,13 @@ struct CrosswalkIssue {
 /// table that share a name are only a warning, since they may live in different tables.
 std::vector<CrosswalkIssue> ValidateCrosswalk(const Crosswalk& crosswalk, const sql::NameCatalog* native = nullptr);
 
+/// The crosswalk with every collision on `native` resolved: at each level, a table whose name an earlier table already
+/// takes, or a column whose name an earlier column of its table takes (case ignored), gets the first free name of
+/// name_2, name_3, ...; a column entry that applies to every table is copied for that table only. One warning per
+/// renamed name. A crosswalk without collisions comes back unchanged (and no warnings).
+Crosswalk ResolveCollisions(const Crosswalk& crosswalk, const sql::NameCatalog& native,
+                            std::vector<std::string>* warnings = nullptr);
+
 /// The schema as it looks at `level`: every table and column renamed through the crosswalk.
 sql::NameCatalog NaturalCatalog(const sql::NameCatalog& native, const Crosswalk& crosswalk, Level level);
 

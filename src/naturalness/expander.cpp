@@ -250,15 +250,19 @@ double Expander::ModelPrior(const std::string& word, const NameContext& context,
       ++same_letter;
       hits += r == word ? 1 : 0;
     }
-    if (same_letter > 0) q += related * hits / same_letter;
-    else q /= 1 - related;  // nothing to propose: the model alone
+    if (same_letter > 0)
+      q += related * hits / same_letter;
+    else
+      q /= 1 - related;  // nothing to propose: the model alone
   }
   if (schema > 0) {
     // Likewise among the schema's words with the same first letter.
     double all = word[0] >= 'a' && word[0] <= 'z' ? context_index_.letter_total[word[0] - 'a'] : 0;
     auto own = context_index_.singular.find(word);
-    if (all > 0) q += schema * (own == context_index_.singular.end() ? 0 : own->second) / all;
-    else q /= 1 - schema;
+    if (all > 0)
+      q += schema * (own == context_index_.singular.end() ? 0 : own->second) / all;
+    else
+      q /= 1 - schema;
   }
   return std::log(std::max(q, 1e-12));
 }
@@ -384,7 +388,9 @@ void Expander::ChooseReadings(std::vector<ExpandedWord>& words,
     return {{0, words[i].expanded, words[i].source}};
   };
   auto first_word = [](const std::string& w) { return w.substr(0, w.find('_')); };
-  auto last_word = [](const std::string& w) { return w.substr(w.rfind('_') == std::string::npos ? 0 : w.rfind('_') + 1); };
+  auto last_word = [](const std::string& w) {
+    return w.substr(w.rfind('_') == std::string::npos ? 0 : w.rfind('_') + 1);
+  };
   auto link = [&](const Candidate& a, const Candidate& b) {
     if (a.word.empty() || b.word.empty()) return 0.0;
     return model_->Cohesion(last_word(a.word), first_word(b.word));
@@ -478,8 +484,8 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
     // "m", "Ctry" no "ctr" with a "y".
     auto axis = [&](const std::string& head, char tail) {
       bool capitals = std::all_of(written.begin(), written.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
-      return !model_ ||
-             (capitals && (tail == 'x' || tail == 'y' || tail == 'z' || (head == "utm" && (tail == 'e' || tail == 'n'))));
+      return !model_ || (capitals && (tail == 'x' || tail == 'y' || tail == 'z' ||
+                                      (head == "utm" && (tail == 'e' || tail == 'n'))));
     };
     if (t.size() >= 4 && abbreviations_.count(t.substr(0, t.size() - 1)) && !abbreviations_.count(t) &&
         axis(t.substr(0, t.size() - 1), t.back())) {

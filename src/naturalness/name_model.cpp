@@ -126,16 +126,11 @@ std::string ColumnShape(const catalog::Table& table, const catalog::Column& colu
   const auto& s = column.samples;
   if (s.empty()) {
     switch (column.type_class) {
-      case catalog::TypeClass::kNumeric:
-        return "numeric";
-      case catalog::TypeClass::kText:
-        return "textual";
-      case catalog::TypeClass::kDatetime:
-        return "date";
-      case catalog::TypeClass::kBoolean:
-        return "flag";
-      default:
-        return "other";
+      case catalog::TypeClass::kNumeric: return "numeric";
+      case catalog::TypeClass::kText: return "textual";
+      case catalog::TypeClass::kDatetime: return "date";
+      case catalog::TypeClass::kBoolean: return "flag";
+      default: return "other";
     }
   }
   if (std::all_of(s.begin(), s.end(), [](const std::string& v) { return ParsesAsInteger(v); })) {
@@ -265,8 +260,8 @@ double NameModel::LogPrior(const std::string& word, bool table, double dictionar
   double count = dictionary_mass;
   if (auto it = words_.find(word); it != words_.end()) {
     // A word seen only in the other kind of name still counts for a little.
-    count += table ? it->second.in_tables + 0.2 * it->second.in_columns
-                   : it->second.in_columns + 0.2 * it->second.in_tables;
+    count +=
+        table ? it->second.in_tables + 0.2 * it->second.in_columns : it->second.in_columns + 0.2 * it->second.in_tables;
   }
   double total = (table ? table_words_ : column_words_) + 1;
   return std::log(std::max(count, 1e-6) / total);
@@ -279,7 +274,8 @@ double NameModel::ShapeEvidence(const std::string& word, const std::string& shap
   double all = 0;
   for (const auto& [s, c] : it->second.shapes) all += c;
   auto global = shapes_.find(shape);
-  double p_shape = ((global == shapes_.end() ? 0 : global->second) + 1) / (columns_ + static_cast<double>(shapes_.size()));
+  double p_shape =
+      ((global == shapes_.end() ? 0 : global->second) + 1) / (columns_ + static_cast<double>(shapes_.size()));
   auto own = it->second.shapes.find(shape);
   constexpr double kAlpha = 2;  // pseudo-columns of the global distribution: a word seen once says little
   double p = ((own == it->second.shapes.end() ? 0 : own->second) + kAlpha * p_shape) / (all + kAlpha);

@@ -67,7 +67,7 @@ class NameModel {
   void IndexWords();
 
   std::map<std::string, WordCounts> words_;
-  std::map<std::string, double> shapes_;  // all columns' shapes
+  std::map<std::string, double> shapes_;                         // all columns' shapes
   std::map<std::pair<std::string, std::string>, double> pairs_;  // (word, next word in the same name) -> count
   std::map<std::string, double> followed_;                       // word -> how often another word follows it
   double table_words_ = 0, column_words_ = 0, columns_ = 0;

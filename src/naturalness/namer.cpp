@@ -242,7 +242,8 @@ std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& sch
   for (const auto& t : schema.tables) {
     NameContext ctx;
     ctx.is_table = true;
-    first[ToLower(t.name)] = KeepsItsName(classifier, t.name, &expander) ? t.name : Expanded(expander, t.name, true, &ctx);
+    first[ToLower(t.name)] =
+        KeepsItsName(classifier, t.name, &expander) ? t.name : Expanded(expander, t.name, true, &ctx);
   }
   std::map<std::string, std::string> second = first;
   for (const auto& t : schema.tables) {
@@ -250,7 +251,8 @@ std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& sch
     NameContext ctx = TableContext(t, first);
     for (const auto& c : t.columns) {
       NameContext column = ColumnContext(t, c, first, wordnet);
-      std::string reading = KeepsItsName(classifier, c.name, &expander) ? c.name : Expanded(expander, c.name, false, &column);
+      std::string reading =
+          KeepsItsName(classifier, c.name, &expander) ? c.name : Expanded(expander, c.name, false, &column);
       for (auto& w : LowerWords(reading)) ctx.related.push_back(std::move(w));
     }
     second[ToLower(t.name)] = Expanded(expander, t.name, true, &ctx);
@@ -287,7 +289,8 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   NamingReport& r = report ? *report : local;
   std::string database = options.database.empty() ? schema.database : options.database;
   Prepare(schema, classifier, expander, options);
-  std::map<std::string, std::string> expanded_tables = ReadableTableNames(schema, classifier, expander, options.wordnet);
+  std::map<std::string, std::string> expanded_tables =
+      ReadableTableNames(schema, classifier, expander, options.wordnet);
   std::map<std::string, std::string> named_tables;  // lower-case native -> N1, once the tables are named
   // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion.
   auto readable = [&](const std::string& name, const std::string& table, bool is_table) {

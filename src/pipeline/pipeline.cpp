@@ -49,8 +49,9 @@ struct Context {
   const std::string& question;
   const Options& options;
   Clock::time_point started, deadline, model_deadline;
-  catalog::Schema shown{};         // what generators see: natural names when a crosswalk is active
-  sql::NameCatalog shown_names{};  // candidates are resolved against these
+  std::optional<naturalness::Crosswalk> crosswalk{};  // the options' crosswalk, its collisions on this schema resolved
+  catalog::Schema shown{};                            // what generators see: natural names when a crosswalk is active
+  sql::NameCatalog shown_names{};                     // candidates are resolved against these
   std::optional<naturalness::QueryTranslator> to_native{};  // shown names -> native names (with a crosswalk)
   std::optional<generate::NativeNames> native_names{};      // the same for generators (with a crosswalk)
   const catalog::Schema* slice = nullptr;                   // the schema sent with the question (linking)
@@ -101,10 +102,14 @@ StageTrace NaturalnessStage(Context& ctx) {
   StageTrace st{"naturalness"};
   const sql::NameCatalog native_names = catalog::ToNameCatalog(ctx.native);
   if (ctx.options.crosswalk) {
-    ctx.shown = naturalness::NaturalSchema(ctx.native, *ctx.options.crosswalk, ctx.options.level);
-    ctx.to_native.emplace(native_names, *ctx.options.crosswalk, ctx.options.level, naturalness::Level::kNative);
+    // Two names a crosswalk gives one name would make the translation back ambiguous: the later gets name_2.
+    std::vector<std::string> collisions;
+    ctx.crosswalk = naturalness::ResolveCollisions(*ctx.options.crosswalk, native_names, &collisions);
+    const naturalness::Crosswalk& cw = *ctx.crosswalk;
+    ctx.shown = naturalness::NaturalSchema(ctx.native, cw, ctx.options.level);
+    ctx.to_native.emplace(native_names, cw, ctx.options.level, naturalness::Level::kNative);
     ctx.shown_names = ctx.to_native->FromNames();
-    const naturalness::Crosswalk& cw = *ctx.options.crosswalk;
+    if (!collisions.empty()) st.detail["collisions"] = collisions;
     const naturalness::Level level = ctx.options.level;
     ctx.native_names =
         generate::NativeNames{[&ctx](const sql::Query& q) { return ctx.to_native->Apply(q, ctx.dialect); },
@@ -514,6 +519,9 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
   Answer answer;
   answer.trace.push_back(CatalogStage(ctx));
   answer.trace.push_back(NaturalnessStage(ctx));
+  if (const auto& d = answer.trace.back().detail; d.contains("collisions")) {
+    for (const auto& c : d["collisions"]) answer.notes.push_back("crosswalk: " + c.get<std::string>());
+  }
   if (auto linking = LinkingStage(ctx, generators)) answer.trace.push_back(std::move(*linking));
   answer.trace.push_back(ExamplesStage(ctx, generators));
   Pool pool;

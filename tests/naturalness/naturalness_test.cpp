@@ -262,6 +262,30 @@ TEST(Profile, SampleDatabaseScoresAndWarnings) {
 namespace plainsql::naturalness {
 namespace {
 
+TEST(Crosswalk, CollisionsAreResolvedTableByTable) {
+  Crosswalk cw;
+  cw.entries.push_back({"A", true, "db", "thing", "thng", "T", ""});
+  cw.entries.push_back({"B", true, "db", "Thing", "thng2", "T2", ""});  // N1 collides with A's (case ignored)
+  cw.entries.push_back({"X", false, "db", "code", "cd", "C", ""});      // any table
+  cw.entries.push_back({"Y", false, "db", "code", "cd2", "C2", "A"});   // collides with X in A only
+  sql::NameCatalog native;
+  native.tables.push_back({"", "A", {"X", "Y"}});
+  native.tables.push_back({"", "B", {"X", "Z"}});
+  std::vector<std::string> warnings;
+  Crosswalk fixed = ResolveCollisions(cw, native, &warnings);
+  EXPECT_EQ(warnings.size(), 2u) << ::testing::PrintToString(warnings);
+  EXPECT_EQ(fixed.TableName("A", Level::kRegular), "thing");
+  EXPECT_EQ(fixed.TableName("B", Level::kRegular), "Thing_2");
+  EXPECT_EQ(fixed.ColumnName("A", "X", Level::kRegular), "code");
+  EXPECT_EQ(fixed.ColumnName("A", "Y", Level::kRegular), "code_2");
+  EXPECT_EQ(fixed.ColumnName("B", "X", Level::kRegular), "code");  // no collision in B
+  EXPECT_EQ(fixed.ColumnName("A", "Y", Level::kLow), "cd2");       // other levels untouched
+  for (const auto& i : ValidateCrosswalk(fixed, &native)) EXPECT_FALSE(i.error) << i.message;
+  std::vector<std::string> none;
+  EXPECT_EQ(SerializeCrosswalk(ResolveCollisions(fixed, native, &none)), SerializeCrosswalk(fixed));
+  EXPECT_TRUE(none.empty());
+}
+
 TEST(Crosswalk, SavesLoadsAndValidates) {
   Crosswalk cw;
   cw.entries.push_back({"TB_MO", true, "plant", "maintenance_order", "mnt_ord", "TB_MO", ""});
@@ -368,16 +392,15 @@ TEST(NameModel, ColumnShapesFromKeysTypesAndValues) {
                TextColumn("Ph", {"+1 555-0100", "555-0199"}),
                TextColumn("Yn", {"Y", "N"}),
                TextColumn("Empty", {}, catalog::TypeClass::kNumeric)};
-  std::vector<std::string> want = {"key",  "flag", "year",    "small",       "int",  "real",
-                                   "date", "code", "proper",  "word",        "contact", "number_text",
-                                   "flag", "numeric"};
+  std::vector<std::string> want = {"key",  "flag",   "year", "small",   "int",         "real", "date",
+                                   "code", "proper", "word", "contact", "number_text", "flag", "numeric"};
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(ColumnShape(t, t.columns[i]), want[i]) << t.columns[i].name;
 }
 
 TEST(NameModel, AbbreviationChannel) {
-  EXPECT_EQ(AbbreviationProbability("xyz", "country"), 0);    // not its letters
+  EXPECT_EQ(AbbreviationProbability("xyz", "country"), 0);      // not its letters
   EXPECT_EQ(AbbreviationProbability("country", "country"), 0);  // not an abbreviation
-  EXPECT_EQ(AbbreviationProbability("ytr", "country"), 0);    // not from the first letter
+  EXPECT_EQ(AbbreviationProbability("ytr", "country"), 0);      // not from the first letter
   EXPECT_DOUBLE_EQ(AbbreviationProbability("c", "country"), 0.25);
   // The consonant skeleton and a prefix are likelier than scattered letters.
   EXPECT_GT(AbbreviationProbability("cntr", "country"), AbbreviationProbability("cuy", "country"));
@@ -404,7 +427,7 @@ TEST(NameModel, LearnsSavesLoadsAndRefusesBadFiles) {
   m.Learn(s);
   EXPECT_EQ(m.Schemas(), 1);
   EXPECT_TRUE(m.Knows("singer"));
-  EXPECT_GT(m.LogPrior("singer", true, 0.01), m.LogPrior("age", true, 0.01));    // a table word
+  EXPECT_GT(m.LogPrior("singer", true, 0.01), m.LogPrior("age", true, 0.01));     // a table word
   EXPECT_GT(m.LogPrior("age", false, 0.01), m.LogPrior("stadium", false, 0.01));  // a column word, an unseen one
   EXPECT_GT(m.ShapeEvidence("age", "small"), 0);
   EXPECT_LT(m.ShapeEvidence("age", "year"), 0);

@@ -156,7 +156,7 @@ int AskCommands::Prompt() {
     if (!cw) return Fail(cw.error());
     auto level = naturalness::ParseLevel(level_);
     if (!level) return Fail(level.error());
-    shown = naturalness::NaturalSchema(target->schema, *cw, *level);
+    shown = naturalness::NaturalSchema(target->schema, ResolvedCrosswalk(*cw, target->schema), *level);
   }
   generate::GenerationRequest r;
   r.question = question_;

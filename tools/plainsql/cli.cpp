@@ -12,6 +12,7 @@
 #include "catalog/benchmark_schema.h"
 #include "catalog/cache.h"
 #include "catalog/dictionary.h"
+#include "catalog/name_catalog.h"
 #include "exec/connection.h"
 #include "linking/infer_keys.h"
 
@@ -136,6 +137,13 @@ void AllowGroupOptionsAfterSubcommands(CLI::App& app) {
   for (CLI::App* group : app.get_subcommands([](const CLI::App*) { return true; })) {
     for (CLI::App* sub : group->get_subcommands([](const CLI::App*) { return true; })) sub->fallthrough();
   }
+}
+
+naturalness::Crosswalk ResolvedCrosswalk(const naturalness::Crosswalk& crosswalk, const catalog::Schema& schema) {
+  std::vector<std::string> warnings;
+  naturalness::Crosswalk out = naturalness::ResolveCollisions(crosswalk, catalog::ToNameCatalog(schema), &warnings);
+  for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
+  return out;
 }
 
 }  // namespace plainsql::cli

@@ -8,6 +8,7 @@
 #include "catalog/schema.h"
 #include "common/status.h"
 #include "exec/connection.h"
+#include "naturalness/crosswalk.h"
 #include "sql/dialect.h"
 
 namespace plainsql::cli {
@@ -49,6 +50,10 @@ Status ApplyDescriptions(catalog::Schema& schema, const std::string& description
 
 /// Adds --infer-keys[=add|replace] to `command`, stored in `mode` ("" when not given).
 void AddInferKeysOption(CLI::App& command, std::string& mode);
+
+/// The crosswalk with its collisions on `schema` resolved (naturalness::ResolveCollisions: a later name gets _2), each
+/// said on stderr as a warning.
+naturalness::Crosswalk ResolvedCrosswalk(const naturalness::Crosswalk& crosswalk, const catalog::Schema& schema);
 
 /// The dialect an option names, or `fallback` when it is empty.
 Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback);

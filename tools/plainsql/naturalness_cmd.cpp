@@ -62,9 +62,10 @@ NaturalnessCommands::NaturalnessCommands(CLI::App& app) {
       "their columns hold) from SQLite databases");
   name_model_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout: DIR/<db>/<db>.sqlite)")
       ->required();
-  name_model_->add_option("--questions", questions_file_,
-                          "Learn from the databases this questions file asks about (its db_id fields), e.g. Spider's "
-                          "train.json")
+  name_model_
+      ->add_option("--questions", questions_file_,
+                   "Learn from the databases this questions file asks about (its db_id fields), e.g. Spider's "
+                   "train.json")
       ->required();
   name_model_->add_option("--exclude", excluded_, "Databases to leave out (repeatable), e.g. a development split");
   name_model_->add_option("--out", out_, "File to write (default: DATA_DIR/name_model.tsv)");
@@ -242,8 +243,9 @@ int NaturalnessCommands::NameModel() {
     model.Learn(*schema);
     if (++done % 20 == 0) fmt::print(stderr, "{} of {} databases\n", done, dbs.size());
   }
-  if (model.Empty()) return Fail(MakeError(ErrorCode::kNotFound, fmt::format("no database of {} found under {}",
-                                                                             questions_file_, db_dir_)));
+  if (model.Empty())
+    return Fail(
+        MakeError(ErrorCode::kNotFound, fmt::format("no database of {} found under {}", questions_file_, db_dir_)));
   std::string path = out_.empty() ? data_dir_ + "/name_model.tsv" : out_;
   std::string header = fmt::format(
       "plainsql name model (do not edit): the words of table and column names and the shapes of the columns they "

@@ -54,7 +54,7 @@ int SchemaCommand::Run() {
     // The schema as an LLM should see it: natural names, without deploying views.
     auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
     if (!cw) return Fail(cw.error());
-    schema = naturalness::NaturalSchema(schema, *cw, *level);
+    schema = naturalness::NaturalSchema(schema, ResolvedCrosswalk(*cw, schema), *level);
   }
   if (tokens_) {
     std::string out = fmt::format("{:<14} {:>8} {:>8}\n", "format", "chars", "tokens~");

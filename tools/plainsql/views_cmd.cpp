@@ -53,9 +53,10 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   rename_->add_option("--name-model", name_model_file_,
                       "The name model that reads cryptic words from what readable schemas name and what the columns "
                       "hold (default: DATA_DIR/name_model.tsv; none: the expander's rules alone)");
-  rename_->add_option("--min-posterior", min_posterior_,
-                      "With the name model: leave a cryptic word as written unless its best reading has at least this "
-                      "probability among the readings")
+  rename_
+      ->add_option("--min-posterior", min_posterior_,
+                   "With the name model: leave a cryptic word as written unless its best reading has at least this "
+                   "probability among the readings")
       ->capture_default_str();
   rename_->add_option(
       "--llm", llm_url_,
@@ -70,6 +71,9 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   views_->add_option("--crosswalk", crosswalk_file_, "The crosswalk CSV (native -> N1/N2/N3 names)");
   views_->add_option("--level", level_, "N1 (Regular), N2 (Low) or N3 (Least)")->capture_default_str();
   views_->add_flag("--extended", extended_, "Add the columns of the tables each foreign key references");
+  views_->add_flag("--strict", strict_,
+                   "Refuse a crosswalk that gives two tables, or two columns of a table, one name (default: the later "
+                   "gets name_2, with a warning)");
   AddInferKeysOption(*views_, infer_keys_);
   views_->add_option("--dialect", dialect_, "DDL to print: sqlite | postgres | tsql (default: the connection's)");
   views_->add_option("--namespace", namespace_, "PostgreSQL / T-SQL: the schema that holds the views")
@@ -93,6 +97,9 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
   translate_->add_option("--to", to_, "Names to write it with: native | N1 | N2 | N3")->required();
   translate_->add_option("--dialect,-d", dialect_, "Dialect of the query (default: the connection's)");
   translate_->add_option("--tables", tables_file_, "Use a Spider/BIRD tables.json schema instead of CONN");
+  translate_->add_flag("--strict", strict_,
+                       "Refuse a crosswalk that gives two tables, or two columns of a table, one name (default: the "
+                       "later gets name_2, with a warning)");
   translate_->add_option("--db", db_id_, "With --tables: the db_id");
 }
 
@@ -252,6 +259,7 @@ int ViewsCommands::Views() {
   options.level = *level;
   options.extended = extended_;
   options.schema_name = namespace_;
+  if (!strict_) *crosswalk = ResolvedCrosswalk(*crosswalk, schema);
   auto plan = views::PlanViews(schema, *crosswalk, options);
   if (!plan) return Fail(plan.error());
   for (const auto& note : plan->notes) fmt::print(stderr, "plainsql: note: {}\n", note);
@@ -310,6 +318,7 @@ int ViewsCommands::Translate() {
     dialect = *d;
   }
   text = ArgumentOrStdin(text);
+  if (!strict_) *crosswalk = ResolvedCrosswalk(*crosswalk, schema);
   auto out = naturalness::Translate(text, catalog::ToNameCatalog(schema), *crosswalk, *from, *to, *dialect);
   if (!out) return Fail(out.error());
   for (const auto& u : out->unresolved) {

@@ -27,7 +27,7 @@ class ViewsCommands {
   std::string name_model_file_;
   double min_posterior_ = 0.25;
   std::string conn_, tables_file_, db_id_, crosswalk_file_, level_ = "N1", dialect_, namespace_ = "db_nl", companion_;
-  bool extended_ = false, apply_ = false, drop_ = false;
+  bool extended_ = false, apply_ = false, drop_ = false, strict_ = false;
   std::string from_, to_, sql_;
   std::string infer_keys_;  // views --infer-keys: "" (off), "add" or "replace"
 };

@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "How many maintenance orders are there?" --crosswalk $FIXTURES/plant_colliding.csv

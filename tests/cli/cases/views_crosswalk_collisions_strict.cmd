@@ -1,0 +1,1 @@
+views $SAMPLE_DB --crosswalk $FIXTURES/plant_colliding.csv --strict
