@@ -365,6 +365,7 @@ std::vector<Expander::Candidate> Expander::ModelCandidates(const std::string& wr
     }
   }
   std::vector<Candidate> ranked;
+  ranked.reserve(scored.size());
   for (auto& [w, c] : scored) ranked.push_back(std::move(c));
   std::sort(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) {
     return a.score != b.score ? a.score > b.score : a.word < b.word;

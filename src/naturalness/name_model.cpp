@@ -135,6 +135,7 @@ std::string ColumnShape(const catalog::Table& table, const catalog::Column& colu
   }
   if (std::all_of(s.begin(), s.end(), [](const std::string& v) { return ParsesAsInteger(v); })) {
     std::vector<long long> n;
+    n.reserve(s.size());
     for (const auto& v : s) n.push_back(std::stoll(v));
     auto [lo, hi] = std::minmax_element(n.begin(), n.end());
     if (*lo >= 0 && *hi <= 1) return "flag";
