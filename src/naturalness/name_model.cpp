@@ -287,9 +287,12 @@ double NameModel::Cohesion(const std::string& previous, const std::string& word)
   auto f = followed_.find(previous);
   auto w = words_.find(word);
   if (f == followed_.end() || w == words_.end()) return 0;
+  double all = table_words_ + column_words_;
+  if (f->second <= 0 || all <= 0) return 0;  // a hand-edited file with zero counts
   auto pair = pairs_.find({previous, word});
   double after = pair == pairs_.end() ? 0 : pair->second / f->second;
-  double anywhere = (w->second.in_tables + w->second.in_columns) / (table_words_ + column_words_);
+  double anywhere = (w->second.in_tables + w->second.in_columns) / all;
+  if (!(anywhere > 0)) return 0;
   constexpr double kLambda = 0.5;  // interpolation with the word's overall probability
   return std::log((kLambda * after + (1 - kLambda) * anywhere) / anywhere);
 }
