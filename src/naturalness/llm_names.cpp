@@ -87,7 +87,7 @@ std::vector<std::string> DictionaryContext(const std::vector<std::string>& dicti
 
 std::vector<llm::Message> NamingPrompt(const std::string& database, const std::vector<std::string>& schema_names,
                                        const std::vector<LlmNameRequest>& batch,
-                                       const std::vector<std::string>& dictionaries) {
+                                       const std::vector<std::string>& dictionaries, const ValidatedNames& validated) {
   std::string system =
       "You rename database identifiers so that a reader understands them. For each identifier, give a readable "
       "name in snake_case made of plain English words that says what the table or column holds: expand "
@@ -96,6 +96,13 @@ std::vector<llm::Message> NamingPrompt(const std::string& database, const std::v
   std::string user =
       "Examples:\nCustAddr -> customer_address\nQTY_ORD -> quantity_ordered\nDOB -> date_of_birth\n"
       "tbl_EmpHist -> employee_history\n\n";
+  if (!validated.empty()) {
+    user += "Names already chosen for this schema (follow their style):\n";
+    for (size_t i = 0; i < validated.size() && i < 20; ++i) {
+      user += validated[i].first + " -> " + validated[i].second + "\n";
+    }
+    user += "\n";
+  }
   if (!database.empty()) user += "Database: " + database + "\n";
   std::string names;
   for (const auto& n : schema_names) {
@@ -152,7 +159,7 @@ Result<std::map<size_t, std::string>> NameWithLlm(const llm::Client& client, con
                                                   const std::vector<std::string>& schema_names,
                                                   const std::vector<LlmNameRequest>& requests,
                                                   const std::vector<std::string>& dictionaries, LlmNamingStats* stats,
-                                                  size_t batch_size) {
+                                                  size_t batch_size, const ValidatedNames& validated) {
   std::map<size_t, std::string> out;
   LlmNamingStats local;
   LlmNamingStats& s = stats ? *stats : local;
@@ -162,7 +169,7 @@ Result<std::map<size_t, std::string>> NameWithLlm(const llm::Client& client, con
         requests.begin() + static_cast<std::ptrdiff_t>(start),
         requests.begin() + static_cast<std::ptrdiff_t>(std::min(requests.size(), start + batch_size)));
     llm::ChatRequest req;
-    req.messages = NamingPrompt(database, schema_names, batch, dictionaries);
+    req.messages = NamingPrompt(database, schema_names, batch, dictionaries, validated);
     auto reply = client.Chat(req);
     if (!reply) return reply.error();
     ++s.requests;

@@ -30,10 +30,16 @@ struct LlmNamingStats {
 std::vector<std::string> DictionaryContext(const std::vector<std::string>& dictionaries, const std::string& identifier,
                                            size_t max_lines = 3);
 
-/// The prompt for one batch of identifiers.
+/// Names a user has already chosen for this schema (identifier, name): the entries of an earlier crosswalk whose N1
+/// differs from the native name. The prompt shows them as examples of the schema's own style (SNAILS' interactive
+/// builder fed validated names back the same way).
+using ValidatedNames = std::vector<std::pair<std::string, std::string>>;
+
+/// The prompt for one batch of identifiers; at most 20 of `validated` are shown, after the general examples.
 std::vector<llm::Message> NamingPrompt(const std::string& database, const std::vector<std::string>& schema_names,
                                        const std::vector<LlmNameRequest>& batch,
-                                       const std::vector<std::string>& dictionaries);
+                                       const std::vector<std::string>& dictionaries,
+                                       const ValidatedNames& validated = {});
 
 /// Reads "identifier -> name" lines (also "identifier: name", bullets and backticks) for the identifiers of `batch`;
 /// the names are made snake_case; lines naming other identifiers, empty or over-long names are ignored.
@@ -46,6 +52,7 @@ Result<std::map<size_t, std::string>> NameWithLlm(const llm::Client& client, con
                                                   const std::vector<std::string>& schema_names,
                                                   const std::vector<LlmNameRequest>& requests,
                                                   const std::vector<std::string>& dictionaries,
-                                                  LlmNamingStats* stats = nullptr, size_t batch_size = 40);
+                                                  LlmNamingStats* stats = nullptr, size_t batch_size = 40,
+                                                  const ValidatedNames& validated = {});
 
 }  // namespace plainsql::naturalness

@@ -282,14 +282,23 @@ TEST(LlmNames, RenameTakesTheModelsNamesAndKeepsTheRestFromTheExpander) {
   auto client = llm::Client::Create(c);
   ASSERT_TRUE(client.ok());
   LlmNamingStats stats;
-  auto named =
-      NameWithLlm(*client, "plant", {"TB_MO", "MO_ST"}, requests, options.evidence, &stats, requests.size() / 2 + 1);
+  // Names a user validated in an earlier crosswalk are shown as examples of the schema's style.
+  ValidatedNames validated = {{"EQ_TYP", "equipment_type"}};
+  auto named = NameWithLlm(*client, "plant", {"TB_MO", "MO_ST"}, requests, options.evidence, &stats,
+                           requests.size() / 2 + 1, validated);
   ASSERT_TRUE(named.ok()) << named.error().message;
   EXPECT_EQ(stats.requests, 2);
   EXPECT_GE(stats.named, 3);
-  // The prompt showed the dictionary's line for MO_ST.
+  // The prompt showed the dictionary's line for MO_ST, and the validated names in both batches.
   std::string prompt = server.Requests().at(0)["messages"][1]["content"];
   EXPECT_NE(prompt.find("Status of the maintenance order"), std::string::npos) << prompt;
+  for (size_t r = 0; r < 2; ++r) {
+    std::string p = server.Requests().at(r)["messages"][1]["content"];
+    EXPECT_NE(p.find("Names already chosen for this schema (follow their style):\nEQ_TYP -> equipment_type\n"),
+              std::string::npos)
+        << p;
+  }
+  EXPECT_EQ(NamingPrompt("plant", {}, {}, {}).at(1).content.find("already chosen"), std::string::npos);
   for (const auto& [i, name] : *named) options.proposed[{requests[i].table, requests[i].identifier}] = name;
 
   auto cw = NameSchema(*schema, *classifier, expander, nullptr, options, nullptr);

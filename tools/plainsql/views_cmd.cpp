@@ -185,8 +185,15 @@ int ViewsCommands::Rename() {
       fmt::print(stderr, "asking {} ({}) for {} name{}\n", llm_config.base_url, llm_config.model, requests.size(),
                  requests.size() == 1 ? "" : "s");
     }
+    // The names a user kept or edited in the earlier file are examples of this schema's style.
+    naturalness::ValidatedNames validated;
+    if (previous) {
+      for (const auto& e : previous->entries) {
+        if (!e.n1.empty() && e.n1 != e.native) validated.emplace_back(e.native, e.n1);
+      }
+    }
     naturalness::LlmNamingStats stats;
-    auto named = naturalness::NameWithLlm(*client, schema.database, names, requests, evidence, &stats);
+    auto named = naturalness::NameWithLlm(*client, schema.database, names, requests, evidence, &stats, 40, validated);
     if (!named) return Fail(named.error());
     for (const auto& [i, name] : *named) options.proposed[{requests[i].table, requests[i].identifier}] = name;
     fmt::print(stderr,
