@@ -230,6 +230,7 @@ ExpandedWord Expander::ExpandPiece(const std::string& written, const std::string
 }
 
 double Expander::ModelPrior(const std::string& word, const NameContext& context, bool head) const {
+  if (word.empty()) return std::log(1e-12);
   // Mass a dictionary word the model never saw gets, in the model's counts, by how common it is.
   static constexpr double kTierMass[] = {0.5, 0.2, 0.05, 0.02};
   auto tier = words_.Tier(word);
@@ -248,7 +249,7 @@ double Expander::ModelPrior(const std::string& word, const NameContext& context,
     for (const auto& r : context.related) {
       if (r.empty() || r[0] != word[0]) continue;
       ++same_letter;
-      hits += r == word ? 1 : 0;
+      hits += r == word || Singular(r) == word ? 1 : 0;  // readings are singular; a kept table name may be plural
     }
     if (same_letter > 0)
       q += related * hits / same_letter;
