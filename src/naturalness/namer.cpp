@@ -203,12 +203,25 @@ std::map<std::string, double> ValueKinds(const catalog::Column& c, const retriev
   return out;
 }
 
+// Every column's value kinds, read from WordNet once per naming (each column is read twice: for its table's reading,
+// then for its own). Empty without WordNet.
+using ValueKindMap = std::map<const catalog::Column*, std::map<std::string, double>>;
+ValueKindMap AllValueKinds(const catalog::Schema& schema, const retrieval::WordNet* wordnet) {
+  ValueKindMap out;
+  if (!wordnet) return out;
+  for (const auto& t : schema.tables) {
+    for (const auto& c : t.columns) {
+      if (!c.samples.empty()) out[&c] = ValueKinds(c, *wordnet);
+    }
+  }
+  return out;
+}
+
 NameContext ColumnContext(const catalog::Table& t, const catalog::Column& c,
-                          const std::map<std::string, std::string>& table_names,
-                          const retrieval::WordNet* wordnet = nullptr) {
+                          const std::map<std::string, std::string>& table_names, const ValueKindMap& kinds) {
   NameContext ctx;
   ctx.shape = ColumnShape(t, c);
-  if (wordnet && !c.samples.empty()) ctx.value_kinds = ValueKinds(c, *wordnet);
+  if (auto it = kinds.find(&c); it != kinds.end()) ctx.value_kinds = it->second;
   if (auto it = table_names.find(ToLower(t.name)); it != table_names.end()) ctx.related = LowerWords(it->second);
   for (const auto& fk : t.foreign_keys) {
     bool mine = std::any_of(fk.columns.begin(), fk.columns.end(),
@@ -237,7 +250,7 @@ const CrosswalkEntry* FindPrevious(const Crosswalk* previous, bool is_table, con
 // (a table's columns often repeat its name: "A" holding "Acnt_Nm" is an account; a table of initials, "SIC", may join
 // the tables it references).
 std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& schema, const Classifier& classifier,
-                                                      const Expander& expander, const retrieval::WordNet* wordnet) {
+                                                      const Expander& expander, const ValueKindMap& kinds) {
   std::map<std::string, std::string> first;
   for (const auto& t : schema.tables) {
     NameContext ctx;
@@ -250,7 +263,7 @@ std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& sch
     if (KeepsItsName(classifier, t.name, &expander)) continue;
     NameContext ctx = TableContext(t, first);
     for (const auto& c : t.columns) {
-      NameContext column = ColumnContext(t, c, first, wordnet);
+      NameContext column = ColumnContext(t, c, first, kinds);
       std::string reading =
           KeepsItsName(classifier, c.name, &expander) ? c.name : Expanded(expander, c.name, false, &column);
       for (auto& w : LowerWords(reading)) ctx.related.push_back(std::move(w));
@@ -265,7 +278,8 @@ std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& sch
 std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
                                       const Crosswalk* previous, const NamingOptions& options) {
   Prepare(schema, classifier, expander, options);
-  std::map<std::string, std::string> table_names = ReadableTableNames(schema, classifier, expander, options.wordnet);
+  const ValueKindMap kinds = AllValueKinds(schema, options.wordnet);
+  std::map<std::string, std::string> table_names = ReadableTableNames(schema, classifier, expander, kinds);
   std::vector<PendingName> out;
   for (const auto& t : schema.tables) {
     if (!FindPrevious(previous, true, "", t.name) && !KeepsItsName(classifier, t.name, &expander)) {
@@ -275,7 +289,7 @@ std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Class
   for (const auto& t : schema.tables) {
     for (const auto& c : t.columns) {
       if (!FindPrevious(previous, false, t.name, c.name) && !KeepsItsName(classifier, c.name, &expander)) {
-        NameContext ctx = ColumnContext(t, c, table_names, options.wordnet);
+        NameContext ctx = ColumnContext(t, c, table_names, kinds);
         out.push_back({c.name, t.name, Expanded(expander, c.name, false, &ctx)});
       }
     }
@@ -289,8 +303,8 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   NamingReport& r = report ? *report : local;
   std::string database = options.database.empty() ? schema.database : options.database;
   Prepare(schema, classifier, expander, options);
-  std::map<std::string, std::string> expanded_tables =
-      ReadableTableNames(schema, classifier, expander, options.wordnet);
+  const ValueKindMap kinds = AllValueKinds(schema, options.wordnet);
+  std::map<std::string, std::string> expanded_tables = ReadableTableNames(schema, classifier, expander, kinds);
   std::map<std::string, std::string> named_tables;  // lower-case native -> N1, once the tables are named
   // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion.
   auto readable = [&](const std::string& name, const std::string& table, bool is_table) {
@@ -301,7 +315,7 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
     const catalog::Table* t = schema.FindTable(table);
     const catalog::Column* c = t ? t->FindColumn(name) : nullptr;
     if (!c) return Expanded(expander, name, false);
-    NameContext ctx = ColumnContext(*t, *c, named_tables, options.wordnet);
+    NameContext ctx = ColumnContext(*t, *c, named_tables, kinds);
     return Expanded(expander, name, false, &ctx);
   };
   auto find_previous = [&](bool is_table, const std::string& table, const std::string& native) {

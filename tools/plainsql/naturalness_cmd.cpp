@@ -15,6 +15,7 @@
 #include "common/csv.h"
 #include "common/file.h"
 #include "common/strings.h"
+#include "eval/benchmark.h"
 #include "exec/connection.h"
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
@@ -228,8 +229,8 @@ int NaturalnessCommands::NameModel() {
   std::vector<std::string> missing;
   size_t done = 0;
   for (const auto& db : dbs) {
-    std::string path = db_dir_ + "/" + db + "/" + db + ".sqlite";
-    if (!std::filesystem::exists(path)) {
+    std::string path = eval::SqliteDatabasePath(db_dir_, db);
+    if (path.empty()) {
       missing.push_back(db);
       continue;
     }
@@ -250,7 +251,7 @@ int NaturalnessCommands::NameModel() {
   std::string header = fmt::format(
       "plainsql name model (do not edit): the words of table and column names and the shapes of the columns they "
       "name,\nlearned by `plainsql naturalness name-model` from {} databases of {}{}.\nschemas N; shape S COUNT; "
-      "word W IN_TABLES IN_COLUMNS SHAPE:COUNT,...",
+      "word W IN_TABLES IN_COLUMNS SHAPE:COUNT,...; pair W NEXT_WORD COUNT",
       model.Schemas(), std::filesystem::path(questions_file_).filename().string(),
       excluded_.empty() ? "" : fmt::format(" ({} left out)", excluded_.size()));
   if (Status w = WriteFileAtomically(path, model.Serialize(header)); !w) return Fail(w.error());
