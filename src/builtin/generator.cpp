@@ -112,8 +112,20 @@ class BuiltinGenerator final : public generate::Generator {
   bool IsNative(const catalog::Schema& shown) const {
     if (&shown == &schema_) return true;
     if (shown.tables.size() == schema_.tables.size()) {
+      // The columns too: a crosswalk may keep the tables' names and rename their columns (a slice keeps some).
       return std::equal(shown.tables.begin(), shown.tables.end(), schema_.tables.begin(),
-                        [](const catalog::Table& a, const catalog::Table& b) { return a.name == b.name; });
+                        [](const catalog::Table& a, const catalog::Table& b) {
+                          if (a.name != b.name) return false;
+                          if (a.columns.size() == b.columns.size()) {
+                            return std::equal(
+                                a.columns.begin(), a.columns.end(), b.columns.begin(),
+                                [](const catalog::Column& x, const catalog::Column& y) { return x.name == y.name; });
+                          }
+                          return std::all_of(a.columns.begin(), a.columns.end(), [&b](const catalog::Column& c) {
+                            const catalog::Column* nc = b.FindColumn(c.name);
+                            return nc != nullptr && nc->name == c.name;
+                          });
+                        });
     }
     return std::all_of(shown.tables.begin(), shown.tables.end(), [&](const catalog::Table& t) {
       const catalog::Table* native = schema_.FindTable(t.name);

@@ -46,7 +46,7 @@ Result<std::string> CatalogDigest(exec::Connection& conn, const IntrospectOption
 }
 
 void CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& options, Schema& schema,
-                             std::vector<std::string>* warnings) {
+                             std::vector<std::string>* warnings, bool count_views) {
   auto warn = [&](const Table& t, const char* what, const Error& e) {
     if (warnings) warnings->push_back(fmt::format("{} {} skipped: {}", what, DisplayName(schema, t), e.message));
   };
@@ -55,7 +55,7 @@ void CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& op
   for (size_t ti = 0; ti < total; ++ti) {
     Table& t = schema.tables[ti];
     std::string from = QualifiedName(conn, t);
-    if (options.row_counts && t.kind == TableKind::kTable && !t.row_count) {
+    if (options.row_counts && (t.kind == TableKind::kTable || count_views) && !t.row_count) {
       auto rs = conn.QueryInternal("SELECT count(*) FROM " + from, count_limits);
       if (rs)
         t.row_count = rs->rows.at(0).at(0).as_integer();

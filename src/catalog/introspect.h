@@ -43,8 +43,9 @@ Result<std::string> CatalogDigest(exec::Connection& conn, const IntrospectOption
 Result<std::string> SqliteCatalogDigest(exec::Connection& conn, const IntrospectOptions& options);
 Result<std::string> PostgresCatalogDigest(exec::Connection& conn, const IntrospectOptions& options);
 
-/// Fills row counts and column samples of every table (shared by both engines).
+/// Fills row counts and column samples of every table (shared by both engines); views are counted too with
+/// `count_views` (a companion database's natural views: each has its native table's rows).
 void CollectCountsAndSamples(exec::Connection& conn, const IntrospectOptions& options, Schema& schema,
-                             std::vector<std::string>* warnings);
+                             std::vector<std::string>* warnings, bool count_views = false);
 
 }  // namespace plainsql::catalog

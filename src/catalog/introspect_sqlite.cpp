@@ -38,6 +38,47 @@ constexpr const char* kUniqueSql =
     "FROM sqlite_schema m JOIN pragma_index_list(m.name) il JOIN pragma_index_info(il.name) ii "
     "WHERE m.type = 'table' AND il.\"unique\" = 1 AND il.origin <> 'pk' ORDER BY m.rowid, il.seq, ii.seqno";
 
+// A companion database's views declare no keys; the native ones, under the views' names, are stored beside them
+// (views::ViewKeys). A companion made before plainsql stored them has none to add.
+Status AddCompanionKeys(exec::Connection& conn, const IntrospectOptions& options,
+                        const std::map<std::string, size_t>& index, Schema& schema) {
+  auto has = conn.QueryInternal("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'plainsql_keys'",
+                                options.limits);
+  if (!has) return has.error();
+  if (has->rows.at(0).at(0).as_integer() == 0) return Status::Ok();
+  auto rows = conn.QueryInternal(
+      "SELECT key_no, view, kind, column_name, ref_view, ref_column FROM plainsql_keys ORDER BY key_no, position",
+      options.limits);
+  if (!rows) return rows.error();
+  int64_t current = -1;
+  Table* table = nullptr;
+  ForeignKey* fk = nullptr;
+  for (const auto& row : rows->rows) {
+    const int64_t key_no = row[0].as_integer();
+    if (key_no != current) {
+      current = key_no;
+      auto it = index.find(row[1].ToStringOrEmpty());
+      table = it == index.end() ? nullptr : &schema.tables[it->second];
+      fk = nullptr;
+      if (table && row[2].ToStringOrEmpty() == "foreign") {
+        table->foreign_keys.emplace_back();
+        fk = &table->foreign_keys.back();
+        fk->ref_table = row[4].ToStringOrEmpty();
+      } else if (table) {
+        table->primary_key.clear();
+      }
+    }
+    if (!table) continue;
+    if (fk) {
+      fk->columns.push_back(row[3].ToStringOrEmpty());
+      fk->ref_columns.push_back(row[5].ToStringOrEmpty());
+    } else {
+      table->primary_key.push_back(row[3].ToStringOrEmpty());
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions& options,
@@ -148,7 +189,10 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     schema.tables[index[key.first]].unique_keys.push_back(std::move(uk));
   }
 
-  CollectCountsAndSamples(conn, options, schema, warnings);
+  if (is_companion) {
+    if (auto st = AddCompanionKeys(conn, options, index, schema); !st) return st.error();
+  }
+  CollectCountsAndSamples(conn, options, schema, warnings, /*count_views=*/is_companion);
   return schema;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <map>
@@ -18,6 +19,7 @@ namespace plainsql::eval {
 namespace {
 
 constexpr std::string_view kNamesTag = "\tnames=";
+constexpr std::string_view kViewsSuffix = "+views";
 
 }  // namespace
 
@@ -25,13 +27,22 @@ std::string LevelLabel(naturalness::Level level) {
   return level == naturalness::Level::kNative ? "native" : std::string(naturalness::LevelCode(level));
 }
 
-std::string NamesLevel::Spec() const { return fmt::format("{}:{}", LevelLabel(level), crosswalk_dir); }
+std::string NamesLevel::Spec() const {
+  return fmt::format("{}{}:{}", LevelLabel(level), via_views ? kViewsSuffix : "", crosswalk_dir);
+}
 
-Result<std::optional<NamesLevel>> ParseNamesLevel(const std::string& crosswalk_dir, const std::string& level) {
+std::string NamesLevel::Label() const { return LevelLabel(level) + (via_views ? " via views" : ""); }
+
+Result<std::optional<NamesLevel>> ParseNamesLevel(const std::string& crosswalk_dir, const std::string& level,
+                                                  const std::string& via) {
+  if (!via.empty() && via != "middleware" && via != "views") {
+    return MakeError(ErrorCode::kInvalidArgument, "unknown --via '" + via + "': middleware or views");
+  }
   if (crosswalk_dir.empty()) {
     if (!level.empty() && level != "native") {
       return MakeError(ErrorCode::kInvalidArgument, "--level " + level + " needs --crosswalk-dir (the crosswalks)");
     }
+    if (!via.empty()) return MakeError(ErrorCode::kInvalidArgument, "--via needs --crosswalk-dir (the crosswalks)");
     return std::optional<NamesLevel>();
   }
   std::error_code ec;
@@ -40,7 +51,11 @@ Result<std::optional<NamesLevel>> ParseNamesLevel(const std::string& crosswalk_d
   }
   auto parsed = naturalness::ParseLevel(level.empty() ? "N1" : level, "--level", true);
   if (!parsed) return parsed.error();
-  return std::optional<NamesLevel>(NamesLevel{crosswalk_dir, *parsed});
+  const bool views = via == "views";
+  if (views && *parsed == naturalness::Level::kNative) {
+    return MakeError(ErrorCode::kInvalidArgument, "--via views needs a level with other names than the native ones");
+  }
+  return std::optional<NamesLevel>(NamesLevel{crosswalk_dir, *parsed, views});
 }
 
 std::string CrosswalkPath(const std::string& dir, const std::string& db_id) {
@@ -71,7 +86,12 @@ std::pair<std::string, std::optional<NamesLevel>> SplitNames(const std::string& 
   NamesLevel names;
   if (colon != std::string::npos) {
     names.crosswalk_dir = spec.substr(colon + 1);
-    if (auto level = naturalness::ParseLevel(spec.substr(0, colon), "--level", true)) names.level = *level;
+    std::string code = spec.substr(0, colon);
+    if (code.ends_with(kViewsSuffix)) {
+      names.via_views = true;
+      code.resize(code.size() - kViewsSuffix.size());
+    }
+    if (auto level = naturalness::ParseLevel(code, "--level", true)) names.level = *level;
   }
   return {system.substr(0, at), names};
 }
@@ -156,7 +176,7 @@ nlohmann::ordered_json CompareLevels(const std::vector<LevelRun>& runs, const na
     out["runs"].push_back(
         {{"run", run.info.id},
          {"name", run.info.spec.name},
-         {"level", names ? LevelLabel(names->level) : "native"},
+         {"level", names ? names->Label() : "native"},
          {"ex_strict", stats["ex_strict"]},
          {"query_recall", Mean(own.recall)},
          {"query_precision", Mean(own.precision)},
@@ -173,7 +193,9 @@ std::string CompareLevelsText(const nlohmann::ordered_json& c) {
   auto num = [](const nlohmann::ordered_json& v, const char* format) {
     return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : std::string("-");
   };
-  std::string out = fmt::format("{:<26} {:<7} {:>9} {:>17} {:>8} {:>8} {:>8} {:>8} {:>14}\n", "run", "level",
+  size_t width = 7;  // the level column: "native", or "N1 via views"
+  for (const auto& r : c["runs"]) width = std::max(width, r["level"].get<std::string>().size() + 1);
+  std::string out = fmt::format("{:<26} {:<{}} {:>9} {:>17} {:>8} {:>8} {:>8} {:>8} {:>14}\n", "run", "level", width,
                                 "EX strict", "95% interval", "QRecall", "QPrec", "QF1", "IdRecall", "tau(nat, EX)");
   for (const auto& r : c["runs"]) {
     const auto& ex = r["ex_strict"];
@@ -183,8 +205,8 @@ std::string CompareLevelsText(const nlohmann::ordered_json& c) {
     const std::string label =
         r["name"].get<std::string>().empty() ? r["run"].get<std::string>() : r["name"].get<std::string>();
     out +=
-        fmt::format("{:<26} {:<7} {:>9} {:>17} {:>8} {:>8} {:>8} {:>8} {:>14}\n", label, r["level"].get<std::string>(),
-                    num(ex["value"], "{:.3f}"), interval, num(r["query_recall"], "{:.3f}"),
+        fmt::format("{:<26} {:<{}} {:>9} {:>17} {:>8} {:>8} {:>8} {:>8} {:>14}\n", label, r["level"].get<std::string>(),
+                    width, num(ex["value"], "{:.3f}"), interval, num(r["query_recall"], "{:.3f}"),
                     num(r["query_precision"], "{:.3f}"), num(r["query_f1"], "{:.3f}"),
                     num(r["identifier_recall"], "{:.3f}"), num(r["naturalness_vs_ex"]["kendall_tau"], "{:+.3f}"));
   }

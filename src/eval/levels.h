@@ -31,13 +31,20 @@ std::string LevelLabel(naturalness::Level level);
 struct NamesLevel {
   std::string crosswalk_dir;  // one <db_id>.csv per database
   naturalness::Level level = naturalness::Level::kNative;
-  /// As stored in a run: "N1:DIR" (the level's code, then the directory).
+  /// `--via views`: the system sees natural views deployed in a companion database (views/deploy.h) and its SQL runs
+  /// on them; else the middleware renames the schema it is shown and translates its SQL (the default).
+  bool via_views = false;
+  /// As stored in a run: "N1:DIR" (the level's code, then the directory), "N1+views:DIR" through views.
   std::string Spec() const;
+  /// For people: "N1", or "N1 via views".
+  std::string Label() const;
 };
 
-/// `--crosswalk-dir` and `--level` as given (level "native", N1, N2, N3, or Regular / Low / Least): nullopt when no
-/// directory is given; an error for a level without a directory, an unknown level or a directory that does not exist.
-Result<std::optional<NamesLevel>> ParseNamesLevel(const std::string& crosswalk_dir, const std::string& level);
+/// `--crosswalk-dir`, `--level` and `--via` as given (level "native", N1, N2, N3, or Regular / Low / Least; via
+/// "middleware", the default, or "views"): nullopt when no directory is given; an error for a level or a via without
+/// a directory, an unknown level or via, views at the native level, or a directory that does not exist.
+Result<std::optional<NamesLevel>> ParseNamesLevel(const std::string& crosswalk_dir, const std::string& level,
+                                                  const std::string& via = "");
 
 /// The crosswalk file of `db_id` under `dir` ("" when there is none).
 std::string CrosswalkPath(const std::string& dir, const std::string& db_id);

@@ -16,7 +16,8 @@ namespace plainsql::eval {
 
 namespace {
 
-constexpr const char* kColors[] = {"#3b6ea5", "#d9822b"};
+constexpr const char* kColors[] = {"#3b6ea5", "#d9822b", "#4a9b5f", "#a0458f", "#8c7a2b", "#555555"};
+constexpr size_t kColorCount = sizeof(kColors) / sizeof(kColors[0]);
 
 struct Rate {
   size_t n = 0;
@@ -54,7 +55,10 @@ std::string RunLabel(const ReportRun& r) { return HtmlEscape(r.info.spec.name.em
 std::string BarChart(const std::vector<std::string>& labels, const std::vector<std::vector<Rate>>& series,
                      const std::string& aria) {
   const double bar = 22, gap = 18, height = 180, top = 10, left = 40;
-  double group = bar * static_cast<double>(series.size()) + gap;
+  // A group is as wide as its bars, or as its longest label (about 6.5 px a character at 11 px).
+  size_t longest = 0;
+  for (const auto& l : labels) longest = std::max(longest, l.size());
+  double group = std::max(bar * static_cast<double>(series.size()) + gap, 6.5 * static_cast<double>(longest) + 8);
   double width = left + group * static_cast<double>(labels.size()) + 10;
   std::string out = fmt::format(R"(<svg width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width,
                                 height + 40, HtmlEscape(aria));
@@ -71,7 +75,7 @@ std::string BarChart(const std::vector<std::string>& labels, const std::vector<s
       double x = x0 + bar * static_cast<double>(k), h = height * r.value;
       out += fmt::format(
           R"(<rect x="{:.1f}" y="{:.1f}" width="{:.0f}" height="{:.1f}" fill="{}"><title>{:.3f} (n={})</title></rect>)",
-          x, top + height - h, bar - 3, h, kColors[k % 2], r.value, r.n);
+          x, top + height - h, bar - 3, h, kColors[k % kColorCount], r.value, r.n);
       double ylo = top + height - height * r.ci.low, yhi = top + height - height * r.ci.high;
       double xm = x + (bar - 3) / 2;
       out += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#222"/>)", xm, xm, ylo, yhi);
@@ -181,7 +185,7 @@ std::string Header(const Runs& runs, const std::string& title) {
     out += fmt::format(
         "<p class=\"key\"><span style=\"background:{}\"></span><b>{}</b>{} — {} on {} <code>{}</code>, system "
         "<code>{}</code>; {} of {} questions recorded ({}); created {}</p>\n",
-        kColors[k % 2], HtmlEscape(i.id), i.spec.name.empty() ? "" : " “" + HtmlEscape(i.spec.name) + "”",
+        kColors[k % kColorCount], HtmlEscape(i.id), i.spec.name.empty() ? "" : " “" + HtmlEscape(i.spec.name) + "”",
         HtmlEscape(i.status), HtmlEscape(i.spec.benchmark), HtmlEscape(i.spec.questions),
         HtmlEscape(SystemLabel(i.spec.system)), i.done, i.total, HtmlEscape(i.status), HtmlEscape(i.created));
   }
@@ -585,6 +589,93 @@ std::string SubsetReportHtml(const nlohmann::ordered_json& subsets, const std::s
   out += "<h2>Perfect recall</h2>\n" + SubsetChart(subsets);
   out += "<h2>Subsets that miss gold elements</h2>\n" + MissesTable(subsets);
   return out + "</body></html>\n";
+}
+
+std::string LevelsReportHtml(const nlohmann::ordered_json& comparison) {
+  const auto& runs = comparison["runs"];
+  auto number = [](const nlohmann::ordered_json& v) { return v.is_number() ? v.get<double>() : 0.0; };
+  auto cell = [](const nlohmann::ordered_json& v, const char* format) {
+    return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : std::string("–");
+  };
+  // A run is shown by its level, and by its name too when two runs share a level.
+  std::map<std::string, int> level_count;
+  for (const auto& r : runs) ++level_count[r["level"].get<std::string>()];
+  std::vector<std::string> labels;
+  for (const auto& r : runs) {
+    std::string label = r["level"].get<std::string>();
+    const std::string name =
+        r["name"].get<std::string>().empty() ? r["run"].get<std::string>() : r["name"].get<std::string>();
+    if (level_count[label] > 1) label += " (" + name + ")";
+    labels.push_back(std::move(label));
+  }
+  std::string out = PageStart("EX and query recall by naming level");
+  out += "<p class=\"key\">";
+  for (size_t k = 0; k < labels.size(); ++k) {
+    const auto& r = runs[k];
+    out += fmt::format("<span style=\"background:{}\"></span><b>{}</b> run <code>{}</code>", kColors[k % kColorCount],
+                       HtmlEscape(labels[k]), HtmlEscape(r["run"].get<std::string>()));
+  }
+  out += "</p>\n<h2>EX strict by naming level</h2>\n";
+  std::vector<Rate> ex;
+  for (const auto& r : runs) {
+    const auto& e = r["ex_strict"];
+    Rate rate;
+    rate.n = e.value("n", size_t{0});
+    rate.value = number(e["value"]);
+    if (e.contains("ci95")) rate.ci = {e["ci95"][0].get<double>(), e["ci95"][1].get<double>()};
+    ex.push_back(rate);
+  }
+  out += BarChart(labels, {ex}, "EX strict by naming level, with 95% bootstrap intervals");
+  // The query metrics are means over the questions (no interval): each run a bar per metric.
+  out += "<h2>Query and identifier recall by naming level</h2>\n";
+  const std::vector<std::pair<std::string, const char*>> metrics = {{"QueryRecall", "query_recall"},
+                                                                    {"QueryPrecision", "query_precision"},
+                                                                    {"QueryF1", "query_f1"},
+                                                                    {"IdentifierRecall", "identifier_recall"}};
+  std::vector<std::string> metric_names;
+  for (const auto& m : metrics) metric_names.push_back(m.first);
+  std::vector<std::vector<Rate>> by_run;
+  for (size_t k = 0; k < runs.size(); ++k) {
+    std::vector<Rate> rates;
+    for (const auto& m : metrics) {
+      Rate rate;
+      rate.n = ex[k].n;
+      rate.value = number(runs[k][m.second]);
+      rate.ci = {rate.value, rate.value};
+      rates.push_back(rate);
+    }
+    by_run.push_back(std::move(rates));
+  }
+  out += BarChart(metric_names, by_run, "query and identifier recall by naming level");
+  out +=
+      "<table><tr><th>level</th><th>questions</th><th>EX strict</th><th>QueryRecall</th><th>QueryPrecision</th>"
+      "<th>QueryF1</th><th>IdentifierRecall</th><th>τ (naturalness, EX)</th></tr>\n";
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const auto& r = runs[k];
+    out += "<tr><td>" + HtmlEscape(labels[k]) + fmt::format("</td><td>{}</td>", ex[k].n) + RateCell(ex[k]);
+    for (const auto& m : metrics) out += "<td>" + cell(r[m.second], "{:.3f}") + "</td>";
+    out += "<td>" + cell(r["naturalness_vs_ex"]["kendall_tau"], "{:+.3f}") + "</td></tr>\n";
+  }
+  out += "</table>\n";
+  out += fmt::format(
+      "<h2>Kendall's τ of each level's share of the gold identifiers</h2>\n<p>Pooled over the runs ({} questions: "
+      "the same questions under other names); the share of Regular, Low and Least names among each question's gold "
+      "identifiers, as the system saw them, against its outcome; p-value in brackets.</p>\n",
+      comparison["pooled"]["questions"].get<size_t>());
+  out +=
+      "<table><tr><th>names</th><th>EX strict</th><th>QueryRecall</th><th>QueryPrecision</th><th>QueryF1</th>"
+      "</tr>\n";
+  for (const auto& item : comparison["pooled"]["shares"].items()) {
+    out += "<tr><td>" + HtmlEscape(item.key()) + "</td>";
+    for (const char* key : {"ex_strict", "query_recall", "query_precision", "query_f1"}) {
+      const auto& t = item.value()[key];
+      out += t["kendall_tau"].is_number() ? fmt::format("<td>{:+.3f} <small>[{:.1e}]</small></td>",
+                                                        t["kendall_tau"].get<double>(), t["p_value"].get<double>())
+                                          : std::string("<td>–</td>");
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n</body></html>\n";
 }
 
 }  // namespace plainsql::eval

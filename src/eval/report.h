@@ -39,4 +39,9 @@ Result<std::string> RunReportHtml(RunStore& store, const std::string& run, const
 std::string SubsetReportHtml(const nlohmann::ordered_json& subsets, const std::string& subsets_file,
                              const std::string& questions);
 
+/// The report of `plainsql runs levels --html`: CompareLevels' comparison as charts (EX strict by naming level with
+/// its intervals; QueryRecall / QueryPrecision / QueryF1 / IdentifierRecall by level, SNAILS' Figures 8 and 13) and
+/// tables (the same numbers, and the pooled Kendall's tau of each level's share against each metric).
+std::string LevelsReportHtml(const nlohmann::ordered_json& comparison);
+
 }  // namespace plainsql::eval

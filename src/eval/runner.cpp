@@ -137,7 +137,7 @@ Result<System> ResolveSystem(RunSpec& spec, const Benchmark& benchmark, const Ru
   auto [unnamed, stored_names] = SplitNames(spec.system);
   std::optional<NamesLevel> names = stored_names;
   if (request.resume.empty()) {
-    auto given = ParseNamesLevel(request.crosswalk_dir, request.level);
+    auto given = ParseNamesLevel(request.crosswalk_dir, request.level, request.via);
     if (!given) return given.error();
     names = *given;
   }

@@ -37,8 +37,9 @@ struct RunRequest {
   /// "draft") or a subsets file (JSON Lines, one per benchmark question). Stored with the system; not with `resume`.
   std::string subset;
   /// A new run's naming level (levels.h): a directory of crosswalks (`<db_id>.csv`) and the level whose names the
-  /// system sees (native, N1, N2, N3; default N1). Stored with the system; not with `resume`.
-  std::string crosswalk_dir, level;
+  /// system sees (native, N1, N2, N3; default N1), and how it sees them ("middleware", the default, or "views").
+  /// Stored with the system; not with `resume`.
+  std::string crosswalk_dir, level, via;
   /// A run to continue, or to join as another worker: its id, an id prefix or its name.
   std::string resume;
   /// The runs database: a SQLite file (created when missing) or a postgresql:// URL.

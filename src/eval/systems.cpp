@@ -2,15 +2,21 @@
 #include "eval/systems.h"
 
 #include <fmt/format.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <system_error>
 
 #include "catalog/dictionary.h"
 #include "catalog/introspect.h"
+#include "catalog/name_catalog.h"
 #include "catalog/restrict.h"
 #include "llm/generator.h"
+#include "naturalness/translate_query.h"
 #include "retrieval/value_index.h"
+#include "views/deploy.h"
 
 namespace plainsql::eval {
 
@@ -94,11 +100,6 @@ Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
   if (std::string dir = catalog::DataDictionaryBeside(path); !dir.empty()) {
     if (auto applied = catalog::ApplyDataDictionary(dir, *schema); !applied) return applied.error();
   }
-  if (infer_keys_) {
-    linking::InferKeysOptions ko;
-    ko.mode = *infer_keys_;
-    if (auto inferred = linking::InferKeys(**conn, *schema, ko); !inferred) return inferred.error();
-  }
   if (names_) {
     const std::string file = CrosswalkPath(names_->crosswalk_dir, db_id);
     if (file.empty()) {
@@ -111,6 +112,15 @@ Result<PipelineSystem::Db*> PipelineSystem::Database(const std::string& db_id) {
   }
   db.conn = std::move(*conn);
   db.schema = std::make_unique<catalog::Schema>(std::move(*schema));
+  if (names_ && names_->via_views) {
+    if (auto st = SeeThroughViews(path, db_id, db); !st) return st.error();
+  }
+  if (infer_keys_) {
+    // Through views, the keys are inferred on the views (which declare none).
+    linking::InferKeysOptions ko;
+    ko.mode = *infer_keys_;
+    if (auto inferred = linking::InferKeys(*db.conn, *db.schema, ko); !inferred) return inferred.error();
+  }
   db.schema->database = db_id;
   auto generators = pipeline::MakeGenerators(config_, *db.conn, *db.schema);
   if (!generators) return generators.error();
@@ -163,7 +173,7 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
   pipeline::Options options = generators.With(config_.options);
   if (restricted) options.slice = "full";  // the subset is the slice
   options.evidence = q.evidence;
-  if (d.crosswalk) {
+  if (d.crosswalk && !d.native) {
     options.crosswalk = &*d.crosswalk;
     options.level = names_->level;
   }
@@ -185,6 +195,12 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     return out;
   }
   out.sql = answer->sql;
+  if (d.native && !Trim(out.sql).empty()) {
+    // Through views: the answer names the views; scored (and stored) with the native names they rename.
+    auto back = naturalness::Translate(out.sql, *d.native, *d.crosswalk, names_->level, naturalness::Level::kNative,
+                                       sql::Sqlite());
+    if (back) out.sql = std::move(back->sql);
+  }
   if (answer->winner < answer->candidates.size() && answer->candidates[answer->winner].confidence >= 0) {
     out.confidence = answer->candidates[answer->winner].confidence;
   }
@@ -192,6 +208,61 @@ Result<SystemAnswer> PipelineSystem::Answer(const Question& q) {
     out.stages.push_back({st.stage, st.ms, st.prompt_tokens, st.completion_tokens});
   }
   return out;
+}
+
+PipelineSystem::~PipelineSystem() {
+  dbs_.clear();  // the connections to the companion databases close before their files go
+  if (!views_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(views_dir_, ec);
+  }
+}
+
+Status PipelineSystem::SeeThroughViews(const std::string& path, const std::string& db_id, Db& d) {
+  namespace fs = std::filesystem;
+  if (views_dir_.empty()) {
+    std::error_code ec;
+    std::string dir = (fs::temp_directory_path(ec) / "plainsql-views-XXXXXX").string();
+    if (ec || mkdtemp(dir.data()) == nullptr) {
+      return MakeError(ErrorCode::kIo, "cannot make a temporary directory for the natural views (--via views)");
+    }
+    views_dir_ = std::move(dir);
+  }
+  const catalog::Schema& native = *d.schema;
+  sql::NameCatalog native_names = catalog::ToNameCatalog(native);
+  // As `views` does: two names the crosswalk gives one name get name_2, so every view and column is unique.
+  d.crosswalk = naturalness::ResolveCollisions(*d.crosswalk, native_names);
+  views::ViewOptions vo;
+  vo.level = names_->level;
+  auto plan = views::PlanViews(native, *d.crosswalk, vo);
+  if (!plan) return MakeError(plan.error().code, db_id + ": " + plan.error().message);
+  // Numbered, not named after db_id: a database id is not necessarily a file name.
+  const std::string companion = (fs::path(views_dir_) / fmt::format("{}.db", dbs_.size())).string();
+  if (auto deployed = views::ApplyViews(path, *plan, native, companion); !deployed) {
+    return MakeError(deployed.error().code, db_id + ": " + deployed.error().message);
+  }
+  auto conn = exec::Connect(companion);
+  if (!conn) return conn.error();
+  catalog::IntrospectOptions io;
+  io.samples = 3;
+  auto shown = catalog::Introspect(**conn, io);
+  if (!shown) return shown.error();
+  // SQLite keeps no comments; the natural views carry the native ones (a data dictionary's), as on PostgreSQL.
+  for (const views::View& v : plan->views) {
+    auto t = std::find_if(shown->tables.begin(), shown->tables.end(),
+                          [&v](const catalog::Table& x) { return EqualsIgnoreCase(x.name, v.name); });
+    if (t == shown->tables.end()) continue;
+    if (t->comment.empty()) t->comment = v.comment;
+    for (const views::ViewColumn& vc : v.columns) {
+      for (catalog::Column& c : t->columns) {
+        if (EqualsIgnoreCase(c.name, vc.name) && c.comment.empty()) c.comment = vc.comment;
+      }
+    }
+  }
+  d.native = std::move(native_names);
+  d.conn = std::move(*conn);
+  d.schema = std::make_unique<catalog::Schema>(std::move(*shown));
+  return Status::Ok();
 }
 
 std::string BuiltinSystemSpec(std::optional<linking::KeyInferenceMode> infer_keys) {
@@ -233,7 +304,7 @@ Result<pipeline::PipelineConfig> PipelineConfigFromSpec(const std::string& spec)
 
 std::string SystemLabel(const std::string& stored) {
   if (auto [unnamed, names] = SplitNames(stored); names) {
-    return SystemLabel(unnamed) + " [names " + LevelLabel(names->level) + "]";
+    return SystemLabel(unnamed) + " [names " + names->Label() + "]";
   }
   auto [system, subset] = SplitSubset(stored);
   if (!subset.empty()) return SystemLabel(system) + " [subset " + subset + "]";

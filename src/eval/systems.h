@@ -66,8 +66,15 @@ class PipelineSystem {
   void UseSubsets(std::unique_ptr<SubsetSupplier> subsets) { subsets_ = std::move(subsets); }
   /// From now on the generators see each database under `names`' crosswalk (levels.h; `<db_id>.csv` in its
   /// directory), and the pipeline translates their SQL back to the native names before anything runs. A database
-  /// without a crosswalk there is an error, as one that cannot be opened (the runner checks beforehand).
+  /// without a crosswalk there is an error, as one that cannot be opened (the runner checks beforehand). Through views
+  /// (`names.via_views`), each database is seen through its natural views, deployed in a companion database in a
+  /// temporary directory of this system's (removed with it): the pipeline introspects the views (no keys: a view
+  /// declares none; the native comments are carried over), its candidates run on them, and the answer is translated
+  /// back to the native names to be scored.
   void UseNames(const NamesLevel& names) { names_ = names; }
+  ~PipelineSystem();
+  PipelineSystem(const PipelineSystem&) = delete;
+  PipelineSystem& operator=(const PipelineSystem&) = delete;
 
  private:
   PipelineSystem() = default;
@@ -78,7 +85,11 @@ class PipelineSystem {
     std::unique_ptr<retrieval::ValueIndex> values;     // with examples: for masking questions
     std::unique_ptr<examples::QuestionMasker> masker;  // over schema and values
     std::optional<naturalness::Crosswalk> crosswalk;   // with a names level: the database's
+    std::optional<sql::NameCatalog> native;            // through views: the native names, to translate answers back
   };
+  // Through views: `path`'s natural views at the names level, deployed in a companion database; the connection to it
+  // replaces d.conn and its schema (the views) d.schema.
+  Status SeeThroughViews(const std::string& path, const std::string& db_id, Db& d);
   Result<Db*> Database(const std::string& db_id);
   pipeline::PipelineConfig config_;
   std::shared_ptr<const examples::ExampleLibrary> examples_;
@@ -87,6 +98,7 @@ class PipelineSystem {
   std::map<std::string, Db> dbs_;
   std::unique_ptr<SubsetSupplier> subsets_;
   std::optional<NamesLevel> names_;
+  std::string views_dir_;  // through views: the companion databases, made on first use
 };
 
 /// The built-in translator's system string with key inference ("builtin", "builtin:infer-keys=add" or

@@ -9,12 +9,15 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <set>
 #include <span>
 
 #include "common/strings.h"
 #include "exec/connection.h"
+#include "exec/guard.h"
 #include "sql/classify.h"
 #include "sql/dialect.h"
+#include "sql/parser.h"
 #include "sql/printer.h"
 
 namespace plainsql::exec {
@@ -120,7 +123,9 @@ void RegisterLinearStringFunctions(sqlite3* db) {
 
 class SqliteConnection final : public Connection {
  public:
-  SqliteConnection(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {
+  /// `native_views`: a companion database's views read these views of the original (SetUpCompanion); lower case.
+  SqliteConnection(sqlite3* db, std::string path, std::set<std::string> native_views = {})
+      : db_(db), path_(std::move(path)), native_views_(std::move(native_views)) {
     sqlite3_set_authorizer(db_, &SqliteConnection::Authorize, this);
     // No ATTACH at all: the limit makes it fail even if the authorizer were bypassed.
     sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
@@ -181,9 +186,10 @@ class SqliteConnection final : public Connection {
   std::string path_;
   ExecSettings settings_;
   std::optional<AccessPolicy> policy_;
-  bool internal_ = false;          // a catalog query of plainsql's own: the allowlists do not apply
-  std::vector<std::string> ctes_;  // the CTE names of the query being run (lower case)
-  std::string denied_;             // what the authorizer refused last, for the error message
+  bool internal_ = false;               // a catalog query of plainsql's own: the allowlists do not apply
+  std::vector<std::string> ctes_;       // the CTE names of the query being run (lower case)
+  std::set<std::string> native_views_;  // a companion's: the original's views its natural views read (lower case)
+  std::string denied_;                  // what the authorizer refused last, for the error message
   Clock::time_point deadline_{};
   int64_t max_steps_ = 0;  // Limits::max_steps of the query being run
   int64_t steps_ = 0;      // its instructions so far, as counted by the progress handler
@@ -251,7 +257,8 @@ bool SqliteConnection::InsideView(const char* inside) const {
   for (const KnownRelation& r : policy_->relations) {
     if (ToLower(r.name) == name && policy_->RelationAllowed(r)) return true;
   }
-  return false;
+  // A view of the original that a companion's view shows (whole): what it reads is shown by an allowed view.
+  return native_views_.count(name) > 0;
 }
 
 // The second wall: SQLite asks before every table read and function call of the prepared statement, so the allowlists
@@ -547,7 +554,8 @@ class SqliteWriteSession final : public WriteSession {
 // of each natural view. SQLite views cannot reference another database, so the original is attached under the name
 // `native` and the views are created as TEMP views of this connection, before the read-only guards are installed.
 // Each stored SELECT must pass CheckSingleQuery: a companion file cannot make the connection run anything else.
-Status SetUpCompanion(sqlite3* db, const std::string& path) {
+// `native_views` gets the original's views that the natural views read (lower case).
+Status SetUpCompanion(sqlite3* db, const std::string& path, std::set<std::string>& native_views) {
   auto rows = [&](const char* sql, const std::string& param = "") -> Result<std::vector<std::vector<std::string>>> {
     StmtGuard g;
     if (sqlite3_prepare_v2(db, sql, -1, &g.stmt, nullptr) != SQLITE_OK) {
@@ -595,6 +603,20 @@ Status SetUpCompanion(sqlite3* db, const std::string& path) {
       std::string msg = err ? err : sqlite3_errmsg(db);
       sqlite3_free(err);
       return MakeError(ErrorCode::kFormat, fmt::format("companion database {}: view {}: {}", path, v.at(0), msg));
+    }
+  }
+  auto originals = rows("SELECT name FROM native.sqlite_schema WHERE type = 'view'");
+  if (!originals) return originals.error();
+  std::set<std::string> original_views;
+  for (const auto& r : *originals) original_views.insert(ToLower(r.at(0)));
+  for (const auto& v : *views) {
+    auto q = sql::ParseQuery(v.at(1), sql::Sqlite());
+    if (!q) continue;  // checked above: it parses
+    for (const sql::QualifiedName& r : CollectAccessedNames(*q, sql::Sqlite()).relations) {
+      if (r.parts.size() == 2 && EqualsIgnoreCase(r.parts[0].name, "native") &&
+          original_views.count(ToLower(r.last().name))) {
+        native_views.insert(ToLower(r.last().name));
+      }
     }
   }
   return Status::Ok();
@@ -647,12 +669,13 @@ Result<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
     sqlite3_close_v2(db);
     return MakeError(ErrorCode::kConnection, fmt::format("cannot read SQLite database {}: {}", path, msg));
   }
-  if (Status s = SetUpCompanion(db, path); !s) {
+  std::set<std::string> native_views;
+  if (Status s = SetUpCompanion(db, path, native_views); !s) {
     sqlite3_close_v2(db);
     return s.error();
   }
 
-  return std::unique_ptr<Connection>(new SqliteConnection(db, path));
+  return std::unique_ptr<Connection>(new SqliteConnection(db, path, std::move(native_views)));
 }
 
 }  // namespace plainsql::exec

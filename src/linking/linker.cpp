@@ -222,8 +222,12 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     return it->second.phrases;
   };
   elements_.reserve(schema.tables.size() + schema.ColumnCount());
+  // Views yield to the tables they repeat (see below); in a schema of views alone (a companion database's natural
+  // views) there is nothing to yield to.
+  const bool has_tables = std::any_of(schema.tables.begin(), schema.tables.end(),
+                                      [](const catalog::Table& t) { return t.kind == catalog::TableKind::kTable; });
   for (const auto& t : schema.tables) {
-    const bool view = t.kind == catalog::TableKind::kView;
+    const bool view = has_tables && t.kind == catalog::TableKind::kView;
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
     for (const auto& c : t.columns) {
       auto ps = phrases(c.name);

@@ -126,13 +126,20 @@ Result<DeployReport> ApplyCompanion(const std::string& native_path, const std::s
   for (const char* ddl :
        {"CREATE TABLE IF NOT EXISTS plainsql_companion (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS plainsql_views (seq INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, body TEXT "
-        "NOT NULL)"}) {
+        "NOT NULL)",
+        // The native keys under the views' names (ViewKeys), a row per key column: a connection shows them.
+        "CREATE TABLE IF NOT EXISTS plainsql_keys (key_no INTEGER NOT NULL, position INTEGER NOT NULL, view TEXT NOT "
+        "NULL, kind TEXT NOT NULL, column_name TEXT NOT NULL, ref_view TEXT NOT NULL, ref_column TEXT NOT NULL, "
+        "PRIMARY KEY (key_no, position))"}) {
     if (Status st = s.Execute(ddl); !st) return st.error();
   }
   auto old = s.Rows("SELECT count(*) FROM plainsql_views");
   if (!old) return old.error();
   report.dropped = std::stoi(old->at(0).at(0));
-  if (Status st = s.Execute("DELETE FROM plainsql_views; DELETE FROM plainsql_companion"); !st) return st.error();
+  if (Status st = s.Execute("DELETE FROM plainsql_views; DELETE FROM plainsql_companion; DELETE FROM plainsql_keys");
+      !st) {
+    return st.error();
+  }
   std::string level(plan.options.level == naturalness::Level::kNative ? "native"
                                                                       : naturalness::LevelCode(plan.options.level));
   fs::path abs = fs::absolute(native_path, ec);
@@ -152,6 +159,18 @@ Result<DeployReport> ApplyCompanion(const std::string& native_path, const std::s
                         {std::to_string(++seq), v.name, body});
         !r) {
       return r.error();
+    }
+  }
+  int key_no = 0;
+  for (const ViewKey& k : ViewKeys(plan, schema)) {
+    ++key_no;
+    for (size_t i = 0; i < k.columns.size(); ++i) {
+      auto r = s.Rows(
+          "INSERT INTO plainsql_keys (key_no, position, view, kind, column_name, ref_view, ref_column) VALUES (?, ?, "
+          "?, ?, ?, ?, ?) RETURNING key_no",
+          {std::to_string(key_no), std::to_string(i), k.view, k.primary ? "primary" : "foreign", k.columns[i],
+           k.ref_view, k.primary ? "" : k.ref_columns[i]});
+      if (!r) return r.error();
     }
   }
   if (Status st = s.Commit(); !st) return st.error();

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "catalog/name_catalog.h"
@@ -87,6 +88,53 @@ std::string ViewIdentifier(Target target, std::string_view name) {
   if (d.folding == sql::CaseFolding::kLower) return sql::QuoteIdentifier(d, ToLower(name));
   if (d.folding == sql::CaseFolding::kUpper) return sql::QuoteIdentifier(d, ToUpper(name));
   return sql::QuoteIdentifier(d, name);
+}
+
+std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schema) {
+  // Per native table: its view and the view's name of each of its own columns (case ignored, as SQLite does).
+  std::map<size_t, std::pair<const View*, std::map<std::string, std::string>>> by_table;
+  for (const View& v : plan.views) {
+    auto& [view, columns] = by_table[v.table];
+    view = &v;
+    for (const ViewColumn& c : v.columns) {
+      if (c.source == 0) columns.emplace(ToLower(c.column), c.name);
+    }
+  }
+  // The view names of `native` columns of the table, or nothing when one has no plain column in its view.
+  auto names = [](const std::map<std::string, std::string>& columns, const std::vector<std::string>& native,
+                  std::vector<std::string>& out) {
+    out.clear();
+    for (const std::string& c : native) {
+      auto it = columns.find(ToLower(c));
+      if (it == columns.end()) return false;
+      out.push_back(it->second);
+    }
+    return !out.empty();
+  };
+  std::vector<ViewKey> keys;
+  for (const auto& [index, entry] : by_table) {
+    const auto& [view, columns] = entry;
+    const catalog::Table& t = schema.tables[index];
+    ViewKey pk{view->name, true, {}, {}, {}};
+    if (names(columns, t.primary_key, pk.columns)) keys.push_back(std::move(pk));
+    for (const catalog::ForeignKey& fk : t.foreign_keys) {
+      const catalog::Table* ref = schema.FindTable(fk.ref_table, fk.ref_schema.empty() ? t.schema : fk.ref_schema);
+      if (!ref) continue;
+      auto target = by_table.find(static_cast<size_t>(ref - schema.tables.data()));
+      if (target == by_table.end()) continue;
+      std::vector<std::string> ref_columns = fk.ref_columns;
+      if (std::all_of(ref_columns.begin(), ref_columns.end(), [](const std::string& c) { return c.empty(); })) {
+        ref_columns = ref->primary_key;  // REFERENCES t without columns means its primary key
+      }
+      ViewKey key{view->name, false, {}, target->second.first->name, {}};
+      if (ref_columns.size() != fk.columns.size() || !names(columns, fk.columns, key.columns) ||
+          !names(target->second.second, ref_columns, key.ref_columns)) {
+        continue;
+      }
+      keys.push_back(std::move(key));
+    }
+  }
+  return keys;
 }
 
 Result<ViewPlan> PlanViews(const catalog::Schema& schema, const Crosswalk& crosswalk, const ViewOptions& options) {

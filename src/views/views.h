@@ -100,6 +100,21 @@ std::vector<std::string> CreateStatements(const ViewPlan& plan, const catalog::S
 /// CreateStatements as one script.
 std::string CreateScript(const ViewPlan& plan, const catalog::Schema& schema, Target target);
 
+/// A key of a view, carried over from its native table: the primary key, or a foreign key to another view of the plan
+/// (`ref_view`, `ref_columns`). A view declares no keys of its own; a companion database stores these so that a
+/// connection to it shows the views with the native keys (join paths, key columns) under their natural names.
+struct ViewKey {
+  std::string view;
+  bool primary = false;
+  std::vector<std::string> columns;
+  std::string ref_view;
+  std::vector<std::string> ref_columns;
+};
+
+/// Every key of the native tables whose columns (and, for a foreign key, referenced table and columns) all have a
+/// plain column in the plan's views (an extended view's joined columns carry no key), under the views' names.
+std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schema);
+
 /// Whether a native table needs no view on SQLite: the view would have the table's own name and columns.
 bool ViewIsIdentity(const View& view, const catalog::Schema& schema);
 

@@ -260,6 +260,26 @@ TEST(SubsetEvalTest, NamesLevelIsStoredWithTheSystem) {
   EXPECT_EQ(names->level, naturalness::Level::kLow);
   EXPECT_EQ(SystemLabel(stored), "builtin [subset oracle] [names N2]");
   EXPECT_FALSE(SplitNames("builtin").second);
+  EXPECT_FALSE(names->via_views);
+
+  // Through views: stored and read back, labelled; a via needs crosswalks and a level with other names.
+  auto views = ParseNamesLevel(dir.path(), "N3", "views");
+  ASSERT_TRUE(views && *views);
+  EXPECT_TRUE((*views)->via_views);
+  const std::string through = SystemWithNames("builtin", *views);
+  auto [plain, read] = SplitNames(through);
+  EXPECT_EQ(plain, "builtin");
+  ASSERT_TRUE(read);
+  EXPECT_TRUE(read->via_views);
+  EXPECT_EQ(read->level, naturalness::Level::kLeast);
+  EXPECT_EQ(read->crosswalk_dir, dir.path());
+  EXPECT_EQ(SystemLabel(through), "builtin [names N3 via views]");
+  EXPECT_FALSE(ParseNamesLevel(dir.path(), "N3", "tunnel"));
+  EXPECT_FALSE(ParseNamesLevel("", "", "views"));
+  EXPECT_FALSE(ParseNamesLevel(dir.path(), "native", "views"));
+  auto middleware = ParseNamesLevel(dir.path(), "N1", "middleware");
+  ASSERT_TRUE(middleware && *middleware);
+  EXPECT_FALSE((*middleware)->via_views);
 
   const ShownName shown = ShownNames(stored);
   ASSERT_TRUE(shown);

@@ -191,6 +191,30 @@ TEST(Views, CompanionDatabaseShowsTheViewsAndDropRemovesIt) {
   ASSERT_TRUE(conn.ok());
   EXPECT_FALSE((*conn)->Query("DELETE FROM native.TB_MO", {}).ok());
 
+  // The native keys under the views' names (a view declares none), and row counts as the tables have them.
+  const catalog::Table* order = natural.FindTable("maintenance_order");
+  ASSERT_NE(order, nullptr);
+  EXPECT_EQ(order->primary_key, (std::vector<std::string>{"maintenance_order_identifier"}));
+  bool to_equipment = false;
+  for (const auto& fk : order->foreign_keys) {
+    if (fk.ref_table == "equipment" && fk.columns == std::vector<std::string>{"equipment_identifier"})
+      to_equipment = true;
+  }
+  EXPECT_TRUE(to_equipment) << "maintenance_order keeps no foreign key to equipment";
+  catalog::IntrospectOptions counted;
+  counted.samples = 0;
+  auto with_counts = catalog::Introspect(**conn, counted);
+  ASSERT_TRUE(with_counts.ok());
+  const catalog::Table* native_order = schema.FindTable("TB_MO");
+  ASSERT_NE(native_order, nullptr);
+  EXPECT_EQ(with_counts->FindTable("maintenance_order")->row_count, native_order->row_count);
+  // A natural view of a view of the original (open_orders reads TB_MO): its reads are the view's business.
+  const catalog::Table* open = natural.FindTable("open_orders");
+  ASSERT_NE(open, nullptr) << "the sample's view has no natural view";
+  auto through = (*conn)->Query("SELECT count(*) FROM " + sql::QuoteIdentifier(sql::Sqlite(), open->name), {});
+  EXPECT_TRUE(through.ok()) << through.error().message;
+  EXPECT_FALSE((*conn)->Query("SELECT count(*) FROM native.open_orders", {}).ok());  // the original stays closed
+
   // Replacing and dropping.
   auto again = ApplyViews(db, *plan, schema, companion);
   ASSERT_TRUE(again.ok());

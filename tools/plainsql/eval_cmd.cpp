@@ -129,6 +129,11 @@ EvalCommands::EvalCommands(CLI::App& app) {
                    "each database under --level's names and its SQL is translated back to the native names to be "
                    "scored");
   run_->add_option("--level", level_, "With --crosswalk-dir: native, N1 (default), N2 or N3");
+  run_->add_option("--via", via_,
+                   "With --crosswalk-dir: how the system sees the level's names: middleware (default; the schema it "
+                   "is shown is renamed and its SQL translated back) or views (natural views deployed in a temporary "
+                   "companion database: it reads their schema, its SQL runs on them, and is translated back to be "
+                   "scored)");
   run_->add_option("--estimator", estimator_,
                    "A correctness estimator (plainsql space estimator train) whose estimate, from each question's "
                    "features before the system answers, is stored as estimated_correctness; default: the shipped "
@@ -291,6 +296,7 @@ int EvalCommands::RunBenchmark() {
   request.subset = subset_;
   request.crosswalk_dir = crosswalk_dir_;
   request.level = level_;
+  request.via = via_;
   request.resume = resume_;
   request.runs = runs_file_;
   if (auto st = SetEstimator(request, system_); !st) return Fail(st.error());
@@ -324,12 +330,16 @@ int EvalCommands::RunBenchmark() {
     auto j = eval::ScoreJson(result->scores);
     j["run"] = result->run_id;
     if (!subset_.empty()) j["subset"] = subset_;
-    if (!crosswalk_dir_.empty()) j["level"] = level_.empty() ? "N1" : level_;
+    if (!crosswalk_dir_.empty()) {
+      j["level"] = level_.empty() ? "N1" : level_;
+      j["via"] = via_.empty() ? "middleware" : via_;
+    }
     Write(j.dump(2) + "\n");
   } else {
     std::string subsets = subset_.empty() ? "" : fmt::format("schema subsets: {}\n", subset_);
     if (!crosswalk_dir_.empty()) {
-      subsets += fmt::format("names: {} of the crosswalks in {}\n", level_.empty() ? "N1" : level_, crosswalk_dir_);
+      subsets += fmt::format("names: {} of the crosswalks in {}{}\n", level_.empty() ? "N1" : level_, crosswalk_dir_,
+                             via_ == "views" ? ", through natural views" : "");
     }
     Write(eval::ScoreText(result->scores) + subsets + fmt::format("run {} stored in {}\n", result->run_id, where));
   }

@@ -39,7 +39,7 @@ class EvalCommands {
   std::string infer_keys_;  // eval run --infer-keys[=add|replace]: the built-in translator on inferred keys
   std::string system_, runs_file_ = "plainsql-runs.db", name_, resume_, config_file_, configuration_, examples_;
   std::string benchmark_ = "spider", questions_, tables_, db_dir_, predictions_, subsets_file_, subset_, html_;
-  std::string crosswalk_dir_, level_;
+  std::string crosswalk_dir_, level_, via_;
   std::string estimator_;  // eval run --estimator: a model file, "none", or "" (the shipped one for builtin)
   std::vector<std::string> databases_, difficulties_;
   int64_t from_ = -1, to_ = -1;

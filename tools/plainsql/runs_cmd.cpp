@@ -58,6 +58,9 @@ RunsCommands::RunsCommands(CLI::App& app) {
   levels_->add_option("RUN", level_runs_, "Runs (id, id prefix or name): the same questions at several levels")
       ->required();
   levels_->add_flag("--json", json_, "One JSON object");
+  levels_->add_option("--html", report_out_,
+                      "Also write a self-contained HTML report (charts of EX and the query metrics by level, inline "
+                      "SVG, works offline) to this file");
 }
 
 int RunsCommands::Run() {
@@ -189,6 +192,9 @@ int RunsCommands::Levels() {
     runs.push_back({std::move(*info), std::move(*scores)});
   }
   const auto j = eval::CompareLevels(runs, *classifier);
+  if (!report_out_.empty()) {
+    if (Status st = WriteFileAtomically(report_out_, eval::LevelsReportHtml(j)); !st) return Fail(st.error());
+  }
   Write(json_ ? j.dump(2) + "\n" : eval::CompareLevelsText(j));
   return 0;
 }
