@@ -311,6 +311,27 @@ std::vector<Expander::Candidate> Expander::ModelCandidates(const std::string& wr
   for (const auto& w : context.related) {
     if (known(w)) consider(w, "related name");
   }
+  // How the schema's other names read the same piece (SetSchemaReadings): a word, or initials ("MO" read
+  // maintenance_order in TB_MO proposes it for "Mo" in MoOperation), scored as the model scores any reading.
+  if (auto agreed = schema_readings_.find(ToLower(written)); agreed != schema_readings_.end()) {
+    for (const auto& r : agreed->second) {
+      if (scored.count(r.reading)) continue;
+      std::vector<std::string> words = Split(r.reading, '_');
+      if (words.size() == 1) {
+        if (known(words[0])) consider(words[0], "schema reading");
+        continue;
+      }
+      bool initials = words.size() == t.size();
+      for (size_t i = 0; initials && i < words.size(); ++i) initials = !words[i].empty() && words[i][0] == t[i];
+      if (!initials) continue;
+      double score = std::log(capitals ? kCaps : 1 - kCaps);
+      for (size_t i = 0; i < words.size(); ++i) {
+        score += std::log(0.25) + evidence(words[i], head && i + 1 == words.size());
+        if (i > 0) score += model_->Cohesion(words[i - 1], words[i]);
+      }
+      scored.try_emplace(r.reading, Candidate{score, r.reading, "schema reading"});
+    }
+  }
   // Capitals stand for words a schema would use, not any dictionary word they spell ("DLH" is no "delhi").
   if (t.size() >= 2 && !capitals) {
     for (std::string_view w : words_.CommonWordsWithPrefix(t)) consider(w, "dictionary prefix");
@@ -380,14 +401,26 @@ std::vector<Expander::Candidate> Expander::ModelCandidates(const std::string& wr
   return ranked;
 }
 
-void Expander::ChooseReadings(std::vector<ExpandedWord>& words,
-                              const std::vector<std::vector<Candidate>>& options) const {
+void Expander::ChooseReadings(std::vector<ExpandedWord>& words, const std::vector<std::vector<Candidate>>& options,
+                              std::string_view identifier) const {
   size_t n = words.size();
-  // Each slot's readings: a model piece's candidates, or the one word already chosen. "" is the pseudo-candidate of
-  // the rest; it takes no part in the path.
+  const std::string self = ToLower(identifier);
+  // Each slot's readings: a model piece's candidates (with the support the schema's other names give each), or the one
+  // word already chosen. "" is the pseudo-candidate of the rest; it takes no part in the path.
   auto readings = [&](size_t i) -> std::vector<Candidate> {
-    if (!options[i].empty()) return options[i];
-    return {{0, words[i].expanded, words[i].source}};
+    if (options[i].empty()) return {{0, words[i].expanded, words[i].source}};
+    std::vector<Candidate> out = options[i];
+    auto agreed = schema_weight_ > 0 ? schema_readings_.find(ToLower(words[i].written)) : schema_readings_.end();
+    if (agreed == schema_readings_.end()) return out;
+    std::map<std::string, double> support;
+    for (const auto& r : agreed->second) {
+      if (r.identifier != self) support[r.reading] += r.probability;
+    }
+    for (auto& c : out) {
+      auto it = c.word.empty() ? support.end() : support.find(c.word);
+      if (it != support.end()) c.score += schema_weight_ * std::log1p(it->second);
+    }
+    return out;
   };
   auto first_word = [](const std::string& w) { return w.substr(0, w.find('_')); };
   auto last_word = [](const std::string& w) {
@@ -440,6 +473,8 @@ void Expander::ChooseReadings(std::vector<ExpandedWord>& words,
       if (k != chosen[i] && !local[k].word.empty()) ranked.push_back(local[k]);
     }
     ExpandedWord w = Chosen(words[i].written, ranked);
+    w.reading = pick.word;
+    w.posterior = 1 / z;
     if (1 / z < min_posterior_ && w.source != "word") {
       w.alternatives.insert(w.alternatives.begin(), {w.expanded, w.source});
       if (w.alternatives.size() > 3) w.alternatives.pop_back();
@@ -557,7 +592,7 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
   }
   if (!options.empty()) {
     options.resize(out.words.size());
-    ChooseReadings(out.words, options);
+    ChooseReadings(out.words, options, identifier);
   }
   std::vector<std::string> parts;
   for (const auto& w : out.words) parts.push_back(w.expanded);

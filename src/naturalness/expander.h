@@ -47,6 +47,10 @@ struct ExpandedWord {
                          // "dictionary skeleton", "unchanged"
   /// The next-ranked other expansions and their sources, best first (at most three), for a reviewer.
   std::vector<std::pair<std::string, std::string>> alternatives;
+  /// Read by the name model: its best reading (also when the word was left as written) and that reading's probability
+  /// among the word's readings; 0 when the model did not read the word.
+  std::string reading;
+  double posterior = 0;
 };
 
 /// What is known around a name when a name model is set (Expander::SetNameModel).
@@ -95,6 +99,21 @@ class Expander {
   /// The share of the schema's names that are not Regular: the more cryptic a schema, the less a short word in it
   /// is taken as written.
   void SetCrypticShare(double share) { cryptic_share_ = share; }
+
+  /// How a cryptic piece was read by one name of the schema (lower-case identifier as expanded), with what probability.
+  struct PieceReading {
+    std::string identifier, reading;
+    double probability = 0;
+  };
+  /// One reading per piece across a schema (with a name model): every cryptic piece's readings by the schema's names
+  /// in a first reading (lower-case piece -> readings). A candidate reading of a piece then gets `weight` ·
+  /// log(1 + the probability mass the schema's other names give it) more score, so a piece reads alike across the
+  /// schema unless a name's own evidence outweighs the others'.
+  void SetSchemaReadings(std::map<std::string, std::vector<PieceReading>> readings, double weight) {
+    schema_readings_ = std::move(readings);
+    schema_weight_ = weight;
+  }
+  bool HasNameModel() const { return model_ != nullptr; }
   /// Whether short words are read as possible abbreviations too: with a name model, in a mostly cryptic schema.
   bool DoubtsShortWords() const { return model_ && cryptic_share_ >= 0.5; }
 
@@ -120,7 +139,9 @@ class Expander {
                                          const NameContext& context, bool head) const;
   /// The readings of a name's pieces chosen together (a Viterbi path over the readings, scored with how well
   /// consecutive words cohere in names); a reading below min_posterior_ leaves its piece as written.
-  void ChooseReadings(std::vector<ExpandedWord>& words, const std::vector<std::vector<Candidate>>& options) const;
+  /// `identifier`: the name being read (its own first reading does not count among the schema's).
+  void ChooseReadings(std::vector<ExpandedWord>& words, const std::vector<std::vector<Candidate>>& options,
+                      std::string_view identifier) const;
   double ModelPrior(const std::string& word, const NameContext& context, bool head) const;
 
   const WordList& words_;
@@ -138,6 +159,8 @@ class Expander {
   void IndexContext();
   ContextIndex context_index_;
   const NameModel* model_ = nullptr;
+  std::map<std::string, std::vector<PieceReading>> schema_readings_;
+  double schema_weight_ = 0;
   double min_posterior_ = 0.25;
   double cryptic_share_ = 0;
 };

@@ -139,10 +139,9 @@ void Prepare(const catalog::Schema& schema, const Classifier& classifier, Expand
   }
 }
 
-// The expander's readable form. A table's name loses a leading "TB_" / "TBL_" / "T_" (a naming convention that says
-// "table", not what it holds).
-std::string Expanded(const Expander& expander, const std::string& name, bool is_table,
-                     const NameContext* context = nullptr) {
+// What the expander reads of a name: a table's name loses a leading "TB_" / "TBL_" / "T_" (a naming convention that
+// says "table", not what it holds).
+std::string_view ReadPart(const std::string& name, bool is_table) {
   std::string_view rest = name;
   if (is_table) {
     std::vector<std::string_view> words = SplitWords(name);
@@ -151,7 +150,13 @@ std::string Expanded(const Expander& expander, const std::string& name, bool is_
       rest = std::string_view(name).substr(static_cast<size_t>(words[1].data() - name.data()));
     }
   }
-  std::string e = expander.Expand(rest, context).name;
+  return rest;
+}
+
+// The expander's readable form.
+std::string Expanded(const Expander& expander, const std::string& name, bool is_table,
+                     const NameContext* context = nullptr) {
+  std::string e = expander.Expand(ReadPart(name, is_table), context).name;
   return e.empty() ? Sanitize(name) : e;
 }
 
@@ -273,12 +278,38 @@ std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& sch
   return second;
 }
 
+// One reading per piece across the schema: a first reading of every cryptic name (tables, then columns with their
+// tables' readings) gives the expander each piece's readings, so that the final reading of a name weighs how the
+// schema's other names read the same piece ("MO" in TB_MO, MO_ID, MO_ST_CD and MO_PART). Only with a name model.
+void AgreeOnPieces(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
+                   const ValueKindMap& kinds, double weight) {
+  if (!expander.HasNameModel() || weight <= 0) return;
+  expander.SetSchemaReadings({}, 0);
+  std::map<std::string, std::string> tables = ReadableTableNames(schema, classifier, expander, kinds);
+  std::map<std::string, std::vector<Expander::PieceReading>> readings;
+  auto add = [&](const std::string& name, bool is_table, const NameContext& ctx) {
+    if (KeepsItsName(classifier, name, &expander)) return;
+    const std::string_view part = ReadPart(name, is_table);
+    for (const ExpandedWord& w : expander.Expand(part, &ctx).words) {
+      if (w.posterior > 0 && !w.reading.empty()) {
+        readings[ToLower(w.written)].push_back({ToLower(part), w.reading, w.posterior});
+      }
+    }
+  };
+  for (const auto& t : schema.tables) {
+    add(t.name, true, TableContext(t, tables));
+    for (const auto& c : t.columns) add(c.name, false, ColumnContext(t, c, tables, kinds));
+  }
+  expander.SetSchemaReadings(std::move(readings), weight);
+}
+
 }  // namespace
 
 std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
                                       const Crosswalk* previous, const NamingOptions& options) {
   Prepare(schema, classifier, expander, options);
   const ValueKindMap kinds = AllValueKinds(schema, options.wordnet);
+  AgreeOnPieces(schema, classifier, expander, kinds, options.agreement);
   std::map<std::string, std::string> table_names = ReadableTableNames(schema, classifier, expander, kinds);
   std::vector<PendingName> out;
   for (const auto& t : schema.tables) {
@@ -304,6 +335,7 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   std::string database = options.database.empty() ? schema.database : options.database;
   Prepare(schema, classifier, expander, options);
   const ValueKindMap kinds = AllValueKinds(schema, options.wordnet);
+  AgreeOnPieces(schema, classifier, expander, kinds, options.agreement);
   std::map<std::string, std::string> expanded_tables = ReadableTableNames(schema, classifier, expander, kinds);
   std::map<std::string, std::string> named_tables;  // lower-case native -> N1, once the tables are named
   // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion.

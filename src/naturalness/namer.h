@@ -43,6 +43,10 @@ struct NamingOptions {
   /// WordNet, to read what a column's stored values are (NameContext::value_kinds) when the schema has samples and the
   /// expander a name model; may be null.
   const retrieval::WordNet* wordnet = nullptr;
+  /// With a name model: how much a cryptic piece's readings elsewhere in the schema weigh on each of its readings (one
+  /// reading per piece across the schema; Expander::SetSchemaReadings); 0 reads every name on its own.
+  double agreement = kDefaultAgreement;
+  static constexpr double kDefaultAgreement = 1.0;
 };
 
 /// An identifier NameSchema will give a new N1 name, with the expander's guess.

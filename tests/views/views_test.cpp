@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "catalog/introspect.h"
 #include "catalog/name_catalog.h"
@@ -10,6 +11,7 @@
 #include "exec/connection.h"
 #include "exec/fingerprint.h"
 #include "naturalness/classifier.h"
+#include "naturalness/name_model.h"
 #include "naturalness/namer.h"
 #include "naturalness/translate_query.h"
 #include "sql/parser.h"
@@ -318,6 +320,45 @@ TEST(Namer, AbbreviatorIsDeterministicAndKeepsTheStyle) {
   EXPECT_EQ(Abbreviate("Student", Level::kLeast), "Stu");
   EXPECT_EQ(Abbreviate("Age", Level::kLeast), "A");
   EXPECT_EQ(Abbreviate("Age", Level::kRegular), "Age");
+}
+
+// One reading per piece across the schema: with the name model, "MO" (TB_MO, MO_ST_CD, MoOperation, MO_PART, and
+// opr_conf.MO_ID) is read alike in every name; read each on its own (agreement 0), the readings differ.
+TEST(Namer, ACrypticPieceReadsAlikeAcrossTheSchema) {
+  auto classifier = naturalness::Classifier::Load(naturalness::DefaultDataDir());
+  ASSERT_TRUE(classifier.ok()) << classifier.error().message;
+  auto abbreviations = naturalness::Expander::LoadAbbreviations(naturalness::DefaultDataDir() + "/abbreviations.tsv");
+  ASSERT_TRUE(abbreviations.ok());
+  auto model = naturalness::NameModel::Load(naturalness::DefaultDataDir() + "/name_model.tsv");
+  ASSERT_TRUE(model.ok()) << model.error().message;
+  auto conn = exec::Connect(test::SampleDb());
+  ASSERT_TRUE(conn.ok());
+  catalog::IntrospectOptions o;
+  o.samples = naturalness::kShapeSamples;
+  auto schema = catalog::Introspect(**conn, o);
+  ASSERT_TRUE(schema.ok());
+  auto read = [&](double agreement) {
+    naturalness::Expander expander(classifier->Words(), *abbreviations);
+    expander.SetNameModel(&*model);
+    naturalness::NamingOptions options;
+    options.agreement = agreement;
+    naturalness::Crosswalk cw = naturalness::NameSchema(*schema, *classifier, expander, nullptr, options, nullptr);
+    std::map<std::string, std::string> n1;
+    for (const auto& e : cw.entries) n1[e.table + "." + e.native] = e.n1;
+    return n1;
+  };
+  auto agreed = read(naturalness::NamingOptions::kDefaultAgreement);
+  const std::string mo = agreed[".TB_MO"];
+  ASSERT_FALSE(mo.empty());
+  for (const char* name : {".MO_ST_CD", ".MoOperation", ".MO_PART", "opr_conf.MO_ID", "TB_MO.MO_ID"}) {
+    EXPECT_TRUE(agreed[name].starts_with(mo + "_")) << name << " reads " << agreed[name] << ", TB_MO " << mo;
+  }
+  auto alone = read(0);
+  bool differ = false;
+  for (const char* name : {".MO_ST_CD", ".MoOperation", ".MO_PART", "opr_conf.MO_ID"}) {
+    differ |= !alone[name].starts_with(alone[".TB_MO"] + "_");
+  }
+  EXPECT_TRUE(differ) << "read on their own, the names already agree: the test shows nothing";
 }
 
 TEST(Namer, NamesEveryIdentifierWithoutCollisionsAndKeepsEdits) {

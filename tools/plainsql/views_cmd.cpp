@@ -58,6 +58,12 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
                    "With the name model: leave a cryptic word as written unless its best reading has at least this "
                    "probability among the readings")
       ->capture_default_str();
+  rename_
+      ->add_option("--agreement", agreement_,
+                   "With the name model: how much the readings of a cryptic piece in the schema's other names weigh "
+                   "on each name's reading (one reading per piece across the schema: MO in TB_MO, MO_ID and MO_PART); "
+                   "0 reads every name on its own")
+      ->capture_default_str();
   rename_->add_option(
       "--llm", llm_url_,
       "An OpenAI-compatible endpoint (e.g. http://localhost:11434/v1) that proposes the readable names; "
@@ -124,6 +130,9 @@ int ViewsCommands::Rename() {
   if (!(min_posterior_ >= 0 && min_posterior_ <= 1)) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--min-posterior must be between 0 and 1"));
   }
+  if (!(agreement_ >= 0 && agreement_ <= 10)) {
+    return Fail(MakeError(ErrorCode::kInvalidArgument, "--agreement must be between 0 and 10"));
+  }
   catalog::IntrospectOptions opts;
   opts.samples = name_model ? naturalness::kShapeSamples : 0;  // what each column holds tells the model what it is
   opts.row_counts = false;
@@ -157,6 +166,7 @@ int ViewsCommands::Rename() {
   }
   naturalness::NamingReport report;
   naturalness::NamingOptions options;
+  options.agreement = agreement_;
   options.evidence = evidence;
   // What the stored values are, when WordNet is installed (the name model reads it; without it, names alone).
   std::shared_ptr<const retrieval::WordNet> wordnet;

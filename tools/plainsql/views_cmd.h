@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "naturalness/namer.h"
+
 namespace plainsql::cli {
 
 class ViewsCommands {
@@ -26,6 +28,7 @@ class ViewsCommands {
   std::string out_, data_dir_, llm_url_, llm_model_;
   std::string name_model_file_;
   double min_posterior_ = 0.25;
+  double agreement_ = naturalness::NamingOptions::kDefaultAgreement;
   std::string conn_, tables_file_, db_id_, crosswalk_file_, level_ = "N1", dialect_, namespace_ = "db_nl", companion_;
   bool extended_ = false, apply_ = false, drop_ = false, strict_ = false;
   std::string from_, to_, sql_;
