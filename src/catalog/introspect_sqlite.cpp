@@ -38,8 +38,9 @@ constexpr const char* kUniqueSql =
     "FROM sqlite_schema m JOIN pragma_index_list(m.name) il JOIN pragma_index_info(il.name) ii "
     "WHERE m.type = 'table' AND il.\"unique\" = 1 AND il.origin <> 'pk' ORDER BY m.rowid, il.seq, ii.seqno";
 
-// A companion database's views declare no keys; the native ones, under the views' names, are stored beside them
-// (views::ViewKeys). A companion made before plainsql stored them has none to add.
+// A companion database's views declare no keys; the native ones (primary, foreign, unique keys and NOT NULL columns),
+// under the views' names, are stored beside them (views::ViewKeys). A companion made before plainsql stored them has
+// none to add.
 Status AddCompanionKeys(exec::Connection& conn, const IntrospectOptions& options,
                         const std::map<std::string, size_t>& index, Schema& schema) {
   auto has = conn.QueryInternal("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'plainsql_keys'",
@@ -52,29 +53,40 @@ Status AddCompanionKeys(exec::Connection& conn, const IntrospectOptions& options
   if (!rows) return rows.error();
   int64_t current = -1;
   Table* table = nullptr;
-  ForeignKey* fk = nullptr;
+  std::string kind;
+  std::vector<std::string>* columns = nullptr;  // the key being read: its columns
+  std::vector<std::string>* refs = nullptr;     // a foreign key's referenced columns
   for (const auto& row : rows->rows) {
     const int64_t key_no = row[0].as_integer();
     if (key_no != current) {
       current = key_no;
       auto it = index.find(row[1].ToStringOrEmpty());
       table = it == index.end() ? nullptr : &schema.tables[it->second];
-      fk = nullptr;
-      if (table && row[2].ToStringOrEmpty() == "foreign") {
+      kind = row[2].ToStringOrEmpty();
+      columns = refs = nullptr;
+      if (table && kind == "foreign") {
         table->foreign_keys.emplace_back();
-        fk = &table->foreign_keys.back();
-        fk->ref_table = row[4].ToStringOrEmpty();
-      } else if (table) {
+        table->foreign_keys.back().ref_table = row[4].ToStringOrEmpty();
+        columns = &table->foreign_keys.back().columns;
+        refs = &table->foreign_keys.back().ref_columns;
+      } else if (table && kind == "unique") {
+        table->unique_keys.emplace_back();
+        columns = &table->unique_keys.back().columns;
+      } else if (table && kind == "primary") {
         table->primary_key.clear();
+        columns = &table->primary_key;
       }
     }
     if (!table) continue;
-    if (fk) {
-      fk->columns.push_back(row[3].ToStringOrEmpty());
-      fk->ref_columns.push_back(row[5].ToStringOrEmpty());
-    } else {
-      table->primary_key.push_back(row[3].ToStringOrEmpty());
+    const std::string column = row[3].ToStringOrEmpty();
+    if (kind == "not_null") {
+      for (Column& c : table->columns) {
+        if (c.name == column) c.nullable = false;
+      }
+      continue;
     }
+    if (columns) columns->push_back(column);
+    if (refs) refs->push_back(row[5].ToStringOrEmpty());
   }
   return Status::Ok();
 }

@@ -127,7 +127,8 @@ Result<DeployReport> ApplyCompanion(const std::string& native_path, const std::s
        {"CREATE TABLE IF NOT EXISTS plainsql_companion (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS plainsql_views (seq INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, body TEXT "
         "NOT NULL)",
-        // The native keys under the views' names (ViewKeys), a row per key column: a connection shows them.
+        // The native keys and NOT NULL columns under the views' names (ViewKeys), a row per key column: a
+        // connection shows them.
         "CREATE TABLE IF NOT EXISTS plainsql_keys (key_no INTEGER NOT NULL, position INTEGER NOT NULL, view TEXT NOT "
         "NULL, kind TEXT NOT NULL, column_name TEXT NOT NULL, ref_view TEXT NOT NULL, ref_column TEXT NOT NULL, "
         "PRIMARY KEY (key_no, position))"}) {
@@ -168,8 +169,8 @@ Result<DeployReport> ApplyCompanion(const std::string& native_path, const std::s
       auto r = s.Rows(
           "INSERT INTO plainsql_keys (key_no, position, view, kind, column_name, ref_view, ref_column) VALUES (?, ?, "
           "?, ?, ?, ?, ?) RETURNING key_no",
-          {std::to_string(key_no), std::to_string(i), k.view, k.primary ? "primary" : "foreign", k.columns[i],
-           k.ref_view, k.primary ? "" : k.ref_columns[i]});
+          {std::to_string(key_no), std::to_string(i), k.view, std::string(ViewKeyKindName(k.kind)), k.columns[i],
+           k.ref_view, k.kind == ViewKey::Kind::kForeign ? k.ref_columns[i] : ""});
       if (!r) return r.error();
     }
   }

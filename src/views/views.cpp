@@ -90,6 +90,23 @@ std::string ViewIdentifier(Target target, std::string_view name) {
   return sql::QuoteIdentifier(d, name);
 }
 
+std::string_view ViewKeyKindName(ViewKey::Kind kind) {
+  switch (kind) {
+    case ViewKey::Kind::kPrimary: return "primary";
+    case ViewKey::Kind::kForeign: return "foreign";
+    case ViewKey::Kind::kUnique: return "unique";
+    case ViewKey::Kind::kNotNull: return "not_null";
+  }
+  return "primary";
+}
+
+std::optional<ViewKey::Kind> ViewKeyKindByName(std::string_view name) {
+  for (auto k : {ViewKey::Kind::kPrimary, ViewKey::Kind::kForeign, ViewKey::Kind::kUnique, ViewKey::Kind::kNotNull}) {
+    if (ViewKeyKindName(k) == name) return k;
+  }
+  return std::nullopt;
+}
+
 std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schema) {
   // Per native table: its view and the view's name of each of its own columns (case ignored, as SQLite does).
   std::map<size_t, std::pair<const View*, std::map<std::string, std::string>>> by_table;
@@ -115,8 +132,16 @@ std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schem
   for (const auto& [index, entry] : by_table) {
     const auto& [view, columns] = entry;
     const catalog::Table& t = schema.tables[index];
-    ViewKey pk{view->name, true, {}, {}, {}};
+    ViewKey pk{view->name, ViewKey::Kind::kPrimary, {}, {}, {}};
     if (names(columns, t.primary_key, pk.columns)) keys.push_back(std::move(pk));
+    for (const catalog::UniqueKey& uk : t.unique_keys) {
+      ViewKey key{view->name, ViewKey::Kind::kUnique, {}, {}, {}};
+      if (names(columns, uk.columns, key.columns)) keys.push_back(std::move(key));
+    }
+    for (const catalog::Column& c : t.columns) {
+      ViewKey key{view->name, ViewKey::Kind::kNotNull, {}, {}, {}};
+      if (!c.nullable && names(columns, {c.name}, key.columns)) keys.push_back(std::move(key));
+    }
     for (const catalog::ForeignKey& fk : t.foreign_keys) {
       const catalog::Table* ref = schema.FindTable(fk.ref_table, fk.ref_schema.empty() ? t.schema : fk.ref_schema);
       if (!ref) continue;
@@ -126,7 +151,7 @@ std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schem
       if (std::all_of(ref_columns.begin(), ref_columns.end(), [](const std::string& c) { return c.empty(); })) {
         ref_columns = ref->primary_key;  // REFERENCES t without columns means its primary key
       }
-      ViewKey key{view->name, false, {}, target->second.first->name, {}};
+      ViewKey key{view->name, ViewKey::Kind::kForeign, {}, target->second.first->name, {}};
       if (ref_columns.size() != fk.columns.size() || !names(columns, fk.columns, key.columns) ||
           !names(target->second.second, ref_columns, key.ref_columns)) {
         continue;

@@ -3,7 +3,9 @@
 // per dialect. Deploying them is in deploy.h; translating SQL without views is in middleware.h.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -100,19 +102,24 @@ std::vector<std::string> CreateStatements(const ViewPlan& plan, const catalog::S
 /// CreateStatements as one script.
 std::string CreateScript(const ViewPlan& plan, const catalog::Schema& schema, Target target);
 
-/// A key of a view, carried over from its native table: the primary key, or a foreign key to another view of the plan
-/// (`ref_view`, `ref_columns`). A view declares no keys of its own; a companion database stores these so that a
-/// connection to it shows the views with the native keys (join paths, key columns) under their natural names.
+/// A constraint of a view, carried over from its native table: the primary key, a foreign key to another view of the
+/// plan (`ref_view`, `ref_columns`), a unique key, or a column that is NOT NULL. A view declares none of its own; a
+/// companion database stores these so that a connection to it shows the views with the native keys (join paths, key
+/// columns) and nullability under their natural names.
 struct ViewKey {
+  enum class Kind { kPrimary, kForeign, kUnique, kNotNull };
   std::string view;
-  bool primary = false;
+  Kind kind = Kind::kPrimary;
   std::vector<std::string> columns;
   std::string ref_view;
   std::vector<std::string> ref_columns;
 };
+/// "primary", "foreign", "unique", "not_null" (as a companion stores them), and back.
+std::string_view ViewKeyKindName(ViewKey::Kind kind);
+std::optional<ViewKey::Kind> ViewKeyKindByName(std::string_view name);
 
-/// Every key of the native tables whose columns (and, for a foreign key, referenced table and columns) all have a
-/// plain column in the plan's views (an extended view's joined columns carry no key), under the views' names.
+/// Every constraint of the native tables whose columns (and, for a foreign key, referenced table and columns) all have
+/// a plain column in the plan's views (an extended view's joined columns carry none), under the views' names.
 std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schema);
 
 /// Whether a native table needs no view on SQLite: the view would have the table's own name and columns.

@@ -203,6 +203,12 @@ TEST(Views, CompanionDatabaseShowsTheViewsAndDropRemovesIt) {
       to_equipment = true;
   }
   EXPECT_TRUE(to_equipment) << "maintenance_order keeps no foreign key to equipment";
+  ASSERT_NE(order->FindColumn("maintenance_order_identifier"), nullptr);
+  EXPECT_FALSE(order->FindColumn("maintenance_order_identifier")->nullable);  // NOT NULL carried over
+  const catalog::Table* plant = natural.FindTable("plant");
+  ASSERT_NE(plant, nullptr);
+  ASSERT_EQ(plant->unique_keys.size(), 1u);  // UNIQUE (plant_name)
+  EXPECT_EQ(plant->unique_keys[0].columns, (std::vector<std::string>{"plant_name"}));
   catalog::IntrospectOptions counted;
   counted.samples = 0;
   auto with_counts = catalog::Introspect(**conn, counted);
