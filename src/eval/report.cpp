@@ -633,10 +633,13 @@ std::string LevelsReportHtml(const nlohmann::ordered_json& comparison) {
                                                                     {"QueryF1", "query_f1"},
                                                                     {"IdentifierRecall", "identifier_recall"}};
   std::vector<std::string> metric_names;
+  metric_names.reserve(metrics.size());
   for (const auto& m : metrics) metric_names.push_back(m.first);
   std::vector<std::vector<Rate>> by_run;
+  by_run.reserve(runs.size());
   for (size_t k = 0; k < runs.size(); ++k) {
     std::vector<Rate> rates;
+    rates.reserve(metrics.size());
     for (const auto& m : metrics) {
       Rate rate;
       rate.n = ex[k].n;
