@@ -39,8 +39,8 @@ constexpr const char* kUniqueSql =
     "WHERE m.type = 'table' AND il.\"unique\" = 1 AND il.origin <> 'pk' ORDER BY m.rowid, il.seq, ii.seqno";
 
 // A companion database's views declare no keys; the native ones (primary, foreign, unique keys and NOT NULL columns),
-// under the views' names, are stored beside them (views::ViewKeys). A companion made before plainsql stored them has
-// none to add.
+// under the views' names, are stored beside them (views::ViewKeys; the kinds as views::ViewKeyKindName writes them). A
+// companion made before plainsql stored them has none to add.
 Status AddCompanionKeys(exec::Connection& conn, const IntrospectOptions& options,
                         const std::map<std::string, size_t>& index, Schema& schema) {
   auto has = conn.QueryInternal("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'plainsql_keys'",

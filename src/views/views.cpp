@@ -100,13 +100,6 @@ std::string_view ViewKeyKindName(ViewKey::Kind kind) {
   return "primary";
 }
 
-std::optional<ViewKey::Kind> ViewKeyKindByName(std::string_view name) {
-  for (auto k : {ViewKey::Kind::kPrimary, ViewKey::Kind::kForeign, ViewKey::Kind::kUnique, ViewKey::Kind::kNotNull}) {
-    if (ViewKeyKindName(k) == name) return k;
-  }
-  return std::nullopt;
-}
-
 std::vector<ViewKey> ViewKeys(const ViewPlan& plan, const catalog::Schema& schema) {
   // Per native table: its view and the view's name of each of its own columns (case ignored, as SQLite does).
   std::map<size_t, std::pair<const View*, std::map<std::string, std::string>>> by_table;

@@ -3,7 +3,6 @@
 // per dialect. Deploying them is in deploy.h; translating SQL without views is in middleware.h.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -114,9 +113,9 @@ struct ViewKey {
   std::string ref_view;
   std::vector<std::string> ref_columns;
 };
-/// "primary", "foreign", "unique", "not_null" (as a companion stores them), and back.
+/// "primary", "foreign", "unique", "not_null", as a companion stores them (catalog/introspect_sqlite.cpp reads these
+/// names: the catalog sits below views and cannot call back).
 std::string_view ViewKeyKindName(ViewKey::Kind kind);
-std::optional<ViewKey::Kind> ViewKeyKindByName(std::string_view name);
 
 /// Every constraint of the native tables whose columns (and, for a foreign key, referenced table and columns) all have
 /// a plain column in the plan's views (an extended view's joined columns carry none), under the views' names.
