@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config git
-  # libraries the product links
-  libsqlite3-dev libpq-dev nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev liblinear-dev
+  # libraries the product links (postgresql-server-dev-15: PGXS and the server headers of the extension)
+  libsqlite3-dev libpq-dev postgresql-server-dev-15 nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev liblinear-dev
   libpugixml-dev libpoppler-cpp-dev libcurl4-openssl-dev libtomlplusplus-dev libstemmer-dev liblemon-dev libhnswlib-dev
   # the trainers' gradient-boosted trees (XGBoost's C API; the library evaluates the trees itself)
   libxgboost-dev

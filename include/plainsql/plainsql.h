@@ -73,6 +73,40 @@ plainsql_params plainsql_default_params(void);
  * `params` may be NULL (the defaults). */
 plainsql_status plainsql_open(const char* url, const plainsql_params* params, plainsql_db** out);
 
+/* A database reached through the caller's own query function instead of a URL: the PostgreSQL extension runs
+ * plainsql's queries with SPI inside the server. plainsql speaks PostgreSQL's SQL to it, and checks every query it
+ * passes (a single read-only query; generated ones over the schema's own relations and allowed functions); the
+ * caller runs it read-only for at most timeout_ms and hands its result to `rows`: the columns first, then every value
+ * row by row, as PostgreSQL's text output (NULL as a null pointer). */
+typedef struct plainsql_rows plainsql_rows;
+void plainsql_rows_column(plainsql_rows* rows, const char* name, uint32_t type_oid);
+/* Nonzero: go on; 0: stop reading (the row cap is reached, or a ceiling passed; plainsql reports which). */
+int plainsql_rows_value(plainsql_rows* rows, const char* text, size_t length);
+
+/* What plainsql_source.query returns. */
+enum { PLAINSQL_SOURCE_OK = 0, PLAINSQL_SOURCE_FAILED = 1, PLAINSQL_SOURCE_TIMED_OUT = 2 };
+
+typedef struct plainsql_source {
+  void* context;
+  const char* identity;      /* the database's stable identity, for caches (copied) */
+  const char* database_name; /* (copied) */
+  /* Runs one query; on PLAINSQL_SOURCE_FAILED writes the SQLSTATE (5 characters) and a message. Parameters are
+   * written into the text as quoted literals: standard_conforming_strings must be on. */
+  int (*query)(void* context, const char* sql, int32_t timeout_ms, plainsql_rows* rows, char sqlstate[6], char* message,
+               size_t message_size);
+} plainsql_source;
+
+/* Opens a database over `source` (whose functions must stay valid while the handle lives) and reads its schema. */
+plainsql_status plainsql_open_source(const plainsql_source* source, const plainsql_params* params, plainsql_db** out);
+
+/* The folder of plainsql's data files (the naturalness model, word lists, prompts) for the whole process, for a host
+ * that installed them elsewhere than beside a plainsql program; NULL or "" forgets it. Call before plainsql_open. */
+void plainsql_set_data_dir(const char* dir);
+
+/* `check(context)` returns nonzero when plainsql must stop waiting (for an LLM's reply or a retry): the call then
+ * fails with PLAINSQL_TIMEOUT. Process-wide; may be called from plainsql's threads. NULL removes it. */
+void plainsql_set_interrupt_check(int (*check)(void* context), void* context);
+
 /* Closes the database and frees the handle; NULL is a no-op. Answers taken from it stay valid. */
 void plainsql_close(plainsql_db* db);
 
@@ -82,6 +116,9 @@ const char* plainsql_errmsg(const plainsql_db* db);
 /* Answers `question`: SQL generated, checked (a single read-only query over the schema's own relations and allowed
  * functions), run read-only with the limits, the answer in *out. Free it with plainsql_answer_free. */
 plainsql_status plainsql_ask(plainsql_db* db, const char* question, plainsql_answer** out);
+
+/* plainsql_ask with `candidates` queries from each generator voted on (1 to 20; 0: the configuration's). */
+plainsql_status plainsql_ask_k(plainsql_db* db, const char* question, int32_t candidates, plainsql_answer** out);
 
 /* The answer's SQL, as executed (native names). */
 const char* plainsql_answer_sql(const plainsql_answer* answer);

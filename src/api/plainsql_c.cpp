@@ -2,17 +2,25 @@
 // generators; every C++ failure becomes a status and a message here, and no exception leaves a function.
 #include "plainsql/plainsql.h"
 
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "catalog/cache.h"
 #include "catalog/dictionary.h"
+#include "common/file.h"
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "common/version.h"
 #include "exec/connection.h"
+#include "exec/source_connection.h"
 #include "pipeline/config.h"
 #include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
@@ -23,6 +31,10 @@ struct plainsql_db {
   std::unique_ptr<plainsql::exec::Connection> conn;
   plainsql::catalog::Schema schema;
   plainsql::pipeline::GeneratorSet generators;  // the configuration's: a model, the built-in translator, the fallback
+};
+
+struct plainsql_rows {
+  plainsql::exec::SourceRows* rows;
 };
 
 struct plainsql_answer {
@@ -55,7 +67,7 @@ plainsql_status Guarded(plainsql_db* db, F&& body) {
   }
 }
 
-plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p) {
+plainsql_status Configure(plainsql_db* db, const plainsql_params& p) {
   auto config = plainsql::pipeline::LoadConfig(p.config_file != nullptr ? p.config_file : "");
   if (!config) return Fail(db, config.error());
   db->config = std::move(*config);
@@ -66,9 +78,11 @@ plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p)
   }
   if (p.timeout_ms > 0) db->config.options.limits.timeout = std::chrono::milliseconds(p.timeout_ms);
   if (p.max_rows > 0) db->config.options.limits.max_rows = p.max_rows;
-  auto conn = plainsql::exec::Connect(url);
-  if (!conn) return Fail(db, conn.error());
-  db->conn = std::move(*conn);
+  return PLAINSQL_OK;
+}
+
+// Reads the schema of the connection db holds and makes the generators.
+plainsql_status Load(plainsql_db* db, const plainsql_params& p) {
   db->conn->SetExecSettings(db->config.exec);
   plainsql::catalog::CacheOptions cache;
   cache.enabled = p.use_cache != 0;
@@ -86,9 +100,41 @@ plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p)
   return PLAINSQL_OK;
 }
 
-plainsql_status Ask(plainsql_db* db, const char* question, plainsql_answer** out) {
-  auto answer = plainsql::pipeline::Ask(*db->conn, db->schema, db->generators.active, question,
-                                        db->generators.With(db->config.options));
+plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p) {
+  if (plainsql_status s = Configure(db, p); s != PLAINSQL_OK) return s;
+  auto conn = plainsql::exec::Connect(url);
+  if (!conn) return Fail(db, conn.error());
+  db->conn = std::move(*conn);
+  return Load(db, p);
+}
+
+// The C source as the library's: its query function called with a result sink, its failure read back.
+plainsql::exec::QuerySource SourceOf(const plainsql_source& c) {
+  plainsql::exec::QuerySource source;
+  source.identity = c.identity != nullptr ? c.identity : "";
+  source.database_name = c.database_name != nullptr ? c.database_name : "";
+  source.run = [query = c.query, context = c.context](
+                   const std::string& sql, const plainsql::exec::Limits& limits,
+                   plainsql::exec::SourceRows& rows) -> std::optional<plainsql::exec::SourceFailure> {
+    plainsql_rows sink{&rows};
+    char sqlstate[6] = {0};
+    char message[1024] = {0};
+    auto ms = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(limits.timeout.count(), 1), INT32_MAX));
+    int rc = query(context, sql.c_str(), ms, &sink, sqlstate, message, sizeof message);
+    if (rc == PLAINSQL_SOURCE_OK) return std::nullopt;
+    message[sizeof message - 1] = 0;
+    sqlstate[5] = 0;
+    return plainsql::exec::SourceFailure{sqlstate, message[0] != 0 ? message : "the query failed",
+                                         rc == PLAINSQL_SOURCE_TIMED_OUT};
+  };
+  return source;
+}
+
+plainsql_status Ask(plainsql_db* db, const char* question, int32_t candidates, plainsql_answer** out) {
+  plainsql::pipeline::Options options = db->config.options;
+  if (candidates > 0) options.candidates = candidates;
+  auto answer =
+      plainsql::pipeline::Ask(*db->conn, db->schema, db->generators.active, question, db->generators.With(options));
   if (!answer) return Fail(db, answer.error());
   auto a = std::make_unique<plainsql_answer>();
   a->sql = answer->sql;
@@ -129,6 +175,43 @@ plainsql_status plainsql_open(const char* url, const plainsql_params* params, pl
   return Guarded(db, [&] { return Open(db, url, p); });
 }
 
+plainsql_status plainsql_open_source(const plainsql_source* source, const plainsql_params* params, plainsql_db** out) {
+  if (out == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  *out = new (std::nothrow) plainsql_db();
+  if (*out == nullptr) return PLAINSQL_ERROR;
+  plainsql_db* db = *out;
+  if (source == nullptr || source->query == nullptr) {
+    return Fail(db, {ErrorCode::kInvalidArgument, "the source or its query function is NULL"});
+  }
+  plainsql_params p = params != nullptr ? *params : plainsql_default_params();
+  return Guarded(db, [&] {
+    if (plainsql_status s = Configure(db, p); s != PLAINSQL_OK) return s;
+    db->conn = plainsql::exec::OpenQuerySource(SourceOf(*source));
+    return Load(db, p);
+  });
+}
+
+void plainsql_rows_column(plainsql_rows* rows, const char* name, uint32_t type_oid) {
+  if (rows != nullptr) rows->rows->AddColumn(name != nullptr ? name : "", type_oid);
+}
+
+int plainsql_rows_value(plainsql_rows* rows, const char* text, size_t length) {
+  return rows != nullptr && rows->rows->AddValue(text, length) ? 1 : 0;
+}
+
+void plainsql_set_data_dir(const char* dir) { plainsql::SetDataDir(dir != nullptr ? dir : ""); }
+
+void plainsql_set_interrupt_check(int (*check)(void* context), void* context) {
+  // The library's check returns bool; the C one is kept here and called through a fixed adapter.
+  static std::atomic<int (*)(void*)> c_check{nullptr};
+  c_check.store(check);
+  if (check == nullptr) {
+    plainsql::SetInterruptCheck(nullptr, nullptr);
+    return;
+  }
+  plainsql::SetInterruptCheck([](void* ctx) { return c_check.load()(ctx) != 0; }, context);
+}
+
 void plainsql_close(plainsql_db* db) { delete db; }
 
 const char* plainsql_errmsg(const plainsql_db* db) {
@@ -143,7 +226,20 @@ plainsql_status plainsql_ask(plainsql_db* db, const char* question, plainsql_ans
   }
   *out = nullptr;
   if (db->conn == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "the database is not open"});
-  return Guarded(db, [&] { return Ask(db, question, out); });
+  return Guarded(db, [&] { return Ask(db, question, 0, out); });
+}
+
+plainsql_status plainsql_ask_k(plainsql_db* db, const char* question, int32_t candidates, plainsql_answer** out) {
+  if (db == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  if (out == nullptr || question == nullptr) {
+    return Fail(db, {ErrorCode::kInvalidArgument, "question and out must not be NULL"});
+  }
+  *out = nullptr;
+  if (candidates < 0 || candidates > 20) {
+    return Fail(db, {ErrorCode::kInvalidArgument, "candidates must be from 1 to 20 (0: the configuration's)"});
+  }
+  if (db->conn == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "the database is not open"});
+  return Guarded(db, [&] { return Ask(db, question, candidates, out); });
 }
 
 const char* plainsql_answer_sql(const plainsql_answer* a) { return a == nullptr ? nullptr : a->sql.c_str(); }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 namespace plainsql {
 
@@ -52,8 +53,18 @@ Status WriteFileAtomically(const std::string& path_string, std::string_view cont
   return Status::Ok();
 }
 
+namespace {
+std::string& DataDirOverride() {
+  static std::string dir;
+  return dir;
+}
+}  // namespace
+
+void SetDataDir(std::string dir) { DataDirOverride() = std::move(dir); }
+
 std::string DataDir() {
   namespace fs = std::filesystem;
+  if (!DataDirOverride().empty()) return DataDirOverride();
   if (const char* env = std::getenv("PLAINSQL_DATA_DIR"); env && *env) return env;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);

@@ -16,8 +16,12 @@ Status WriteFileAtomically(const std::string& path, std::string_view content);
 Result<std::string> ReadFileToString(const std::string& path);
 
 /// The folder of the data files plainsql ships (the naturalness model, word lists, prompt templates):
-/// $PLAINSQL_DATA_DIR when set; else share/plainsql beside the program's bin folder when it holds naturalness.model;
-/// else the source tree's data folder of this build; else "data".
+/// the folder SetDataDir named, when it did; else $PLAINSQL_DATA_DIR when set; else share/plainsql beside the program's
+/// bin folder when it holds naturalness.model; else the source tree's data folder of this build; else "data".
 std::string DataDir();
+
+/// Names the data folder for the whole process ("" forgets it): a program or a host (the PostgreSQL extension, whose
+/// executable is the server's) that knows where the files were installed. Call before loading anything.
+void SetDataDir(std::string dir);
 
 }  // namespace plainsql

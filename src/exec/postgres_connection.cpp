@@ -14,43 +14,14 @@
 
 #include "common/strings.h"
 #include "exec/connection.h"
+#include "exec/postgres_common.h"
 #include "sql/printer.h"
-#include "sql/token.h"
 
 namespace plainsql::exec {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Type OIDs from PostgreSQL's pg_type.dat, for converting text results to typed values.
-constexpr Oid kBoolOid = 16, kByteaOid = 17, kInt8Oid = 20, kInt2Oid = 21, kInt4Oid = 23, kOidOid = 26,
-              kFloat4Oid = 700, kFloat8Oid = 701, kNumericOid = 1700;
-
-std::string TypeName(Oid oid) {
-  switch (oid) {
-    case kBoolOid: return "boolean";
-    case kByteaOid: return "bytea";
-    case kInt8Oid: return "bigint";
-    case kInt2Oid: return "smallint";
-    case kInt4Oid: return "integer";
-    case kOidOid: return "oid";
-    case kFloat4Oid: return "real";
-    case kFloat8Oid: return "double precision";
-    case kNumericOid: return "numeric";
-    case 25: return "text";
-    case 1042: return "character";
-    case 1043: return "character varying";
-    case 1082: return "date";
-    case 1083: return "time";
-    case 1114: return "timestamp";
-    case 1184: return "timestamptz";
-    case 114: return "json";
-    case 3802: return "jsonb";
-    case 2950: return "uuid";
-    default: return "";
-  }
-}
 
 std::string FirstLine(const char* msg) {
   std::string s = msg ? msg : "";
@@ -59,41 +30,9 @@ std::string FirstLine(const char* msg) {
   return std::string(Trim(nl == std::string::npos ? s : s.substr(0, nl)));
 }
 
-Value DecodeBytea(const char* text) {
-  // Hex format (the default since PostgreSQL 9.0): \x followed by two hex digits per byte.
-  std::string out;
-  if (std::strncmp(text, "\\x", 2) == 0) {
-    auto nib = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
-    for (const char* p = text + 2; p[0] && p[1]; p += 2) out.push_back(static_cast<char>(nib(p[0]) * 16 + nib(p[1])));
-  } else {
-    out = text;
-  }
-  return Value::MakeBlob(std::move(out));
-}
-
 Value Convert(const PGresult* res, int row, int col) {
   if (PQgetisnull(res, row, col)) return Value::Null();
-  const char* text = PQgetvalue(res, row, col);
-  switch (PQftype(res, col)) {
-    case kBoolOid: return Value::Integer(text[0] == 't' ? 1 : 0);
-    case kInt2Oid:
-    case kInt4Oid:
-    case kInt8Oid:
-    case kOidOid: return Value::Integer(std::strtoll(text, nullptr, 10));
-    case kFloat4Oid:
-    case kFloat8Oid:
-    case kNumericOid: {
-      // numeric may be "NaN"; strtod reads it as NaN. Integral numerics without a point stay integers if they fit.
-      if (PQftype(res, col) == kNumericOid && !std::strpbrk(text, ".eEN")) {
-        errno = 0;
-        long long v = std::strtoll(text, nullptr, 10);
-        if (errno == 0) return Value::Integer(v);
-      }
-      return Value::Real(std::strtod(text, nullptr));
-    }
-    case kByteaOid: return DecodeBytea(text);
-    default: return Value::Text(std::string(text, static_cast<size_t>(PQgetlength(res, row, col))));
-  }
+  return PostgresValue(PQftype(res, col), PQgetvalue(res, row, col), static_cast<size_t>(PQgetlength(res, row, col)));
 }
 
 struct ResultGuard {
@@ -145,36 +84,12 @@ class PostgresConnection final : public Connection {
   std::optional<AccessPolicy> policy_;
 };
 
-// Schemas that are PostgreSQL's own: never part of the schema plainsql reads.
-bool SystemSchema(std::string_view s) {
-  return s == "pg_catalog" || s == "information_schema" || s.starts_with("pg_toast") || s.starts_with("pg_temp");
-}
-
 Result<const AccessPolicy*> PostgresConnection::LoadPolicy(bool reread) {
   if (reread) policy_.reset();
   if (policy_) return &*policy_;
-  AccessPolicy p;
-  p.dialect = &sql::Postgres();
-  p.functions = DefaultAllowedFunctions(sql::Postgres());
-  ApplyAccessOptions(p, settings_.access);
-  // The effective search path, implicit schemas included (pg_catalog is searched first unless the path names it).
-  auto path = QueryInternal("SELECT unnest(pg_catalog.current_schemas(true))::text", Limits{}, {});
-  if (!path) return path.error();
-  for (const Row& r : path->rows) p.search_path.push_back(r.at(0).ToString());
-  Limits all;
-  all.max_rows = 10'000'000;
-  auto rels = QueryInternal(
-      "SELECT n.nspname::text, c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
-      "ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'v', 'm', 'f', 'p', 'S')",
-      all, {});
-  if (!rels) return rels.error();
-  const auto& only = settings_.access.schemas;
-  for (const Row& r : rels->rows) {
-    std::string schema = r.at(0).ToString(), name = r.at(1).ToString();
-    bool allowed = !SystemSchema(schema) && (only.empty() || std::find(only.begin(), only.end(), schema) != only.end());
-    p.relations.push_back({schema, name, allowed});
-  }
-  policy_ = std::move(p);
+  auto p = LoadPostgresPolicy(*this, settings_);
+  if (!p) return p.error();
+  policy_ = std::move(*p);
   return &*policy_;
 }
 
@@ -202,40 +117,11 @@ void PostgresConnection::Drain() {
 
 Error PostgresConnection::ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout) {
   const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-  std::string sqlstate = state ? state : "";
   std::string msg = FirstLine(PQresultErrorMessage(res));
   if (PQstatus(conn_) != CONNECTION_OK) {
     return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + msg);
   }
-  if (sqlstate == "57014" || cancelled_timeout) {  // query_canceled: statement_timeout or our cancel
-    return MakeError(ErrorCode::kTimeout,
-                     fmt::format("query stopped: it ran past the {} ms timeout", limits.timeout.count()));
-  }
-  if (sqlstate == "55P03") {  // lock_not_available: lock_timeout
-    return MakeError(ErrorCode::kTimeout,
-                     fmt::format("query stopped: it waited for a lock past the {} ms timeout", limits.timeout.count()));
-  }
-  if (sqlstate == "22P02" && msg.find("plainsql max_value_bytes") != std::string::npos) {
-    return CeilingError("a row", "max_value_bytes", settings_.ceilings.max_value_bytes);
-  }
-  if (sqlstate.starts_with("53") || sqlstate == "54000") {  // insufficient resources, program limit exceeded
-    return MakeError(ErrorCode::kResourceLimit, "query stopped by the server: " + msg);
-  }
-  if (sqlstate == "25006") {  // read_only_sql_transaction
-    return MakeError(ErrorCode::kNotReadOnly, "refused: " + msg + "; plainsql runs read-only queries only");
-  }
-  return MakeError(ErrorCode::kSql, msg);
-}
-
-// The text without what follows its last token (a ';', comments), so that it can be put inside parentheses.
-std::string_view WithoutTrailer(std::string_view sql) {
-  auto tokens = sql::Tokenize(sql, sql::Postgres());
-  if (!tokens) return sql;
-  size_t end = 0;
-  for (const sql::Token& t : *tokens) {
-    if (t.kind != sql::TokenKind::kEnd && t.kind != sql::TokenKind::kSemicolon) end = t.offset + t.text.size();
-  }
-  return sql.substr(0, end);
+  return PostgresError(state ? state : "", msg, limits, settings_.ceilings, cancelled_timeout);
 }
 
 Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
@@ -246,13 +132,8 @@ Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& 
   return Run(Wrapped(sql), limits, params);
 }
 
-// No row may pass max_value_bytes: the server checks each row's size before sending it, by failing a cast whose
-// message plainsql recognises (libpq holds a whole row in memory, so the client cannot stop one on its way).
 std::string PostgresConnection::Wrapped(std::string_view sql) const {
-  return fmt::format(
-      "SELECT plainsql_q.* FROM (\n{}\n) AS plainsql_q WHERE CASE WHEN pg_catalog.pg_column_size(plainsql_q.*) > {} "
-      "THEN (pg_catalog.pg_column_size(plainsql_q.*)::text || ' bytes: plainsql max_value_bytes')::int ELSE 0 END = 0",
-      WithoutTrailer(sql), settings_.ceilings.max_value_bytes);
+  return WrapForRowCeiling(sql, settings_.ceilings.max_value_bytes);
 }
 
 Result<ResultSet> PostgresConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
@@ -355,7 +236,7 @@ Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& 
         int n = PQnfields(g.res);
         for (int i = 0; i < n; ++i) {
           rs.columns.emplace_back(PQfname(g.res, i));
-          rs.column_types.push_back(TypeName(PQftype(g.res, i)));
+          rs.column_types.push_back(PostgresTypeName(PQftype(g.res, i)));
         }
         have_columns = true;
       }

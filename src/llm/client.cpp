@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "common/interrupt.h"
 #include "common/strings.h"
 
 namespace plainsql::llm {
@@ -59,6 +60,49 @@ int OnProgress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
     (*r->on_wait)(seconds);
   }
   return 0;
+}
+
+// curl_easy_perform with the host's interrupt checked every 50 ms (the easy interface calls back about once a second
+// while a server is silent, too slowly for a query cancel). Interrupted: CURLE_ABORTED_BY_CALLBACK.
+CURLcode Perform(CURL* easy) {
+  CURLM* multi = curl_multi_init();
+  if (multi == nullptr) return CURLE_OUT_OF_MEMORY;
+  curl_multi_add_handle(multi, easy);
+  CURLcode result = CURLE_OK;
+  bool finished = false;
+  for (int running = 1; running > 0;) {
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      result = CURLE_FAILED_INIT;
+      break;
+    }
+    if (running == 0) {
+      finished = true;
+      break;
+    }
+    if (Interrupted()) {
+      result = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
+    curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+  }
+  if (finished) {
+    int left = 0;
+    while (CURLMsg* m = curl_multi_info_read(multi, &left)) {
+      if (m->msg == CURLMSG_DONE) result = m->data.result;
+    }
+  }
+  curl_multi_remove_handle(multi, easy);
+  curl_multi_cleanup(multi);
+  return result;
+}
+
+// Sleeps `wait`, waking early when the host interrupts.
+void SleepInterruptibly(std::chrono::milliseconds wait) {
+  auto until = Clock::now() + wait;
+  while (!Interrupted() && Clock::now() < until) {
+    std::this_thread::sleep_for(
+        std::min<std::chrono::nanoseconds>(until - Clock::now(), std::chrono::milliseconds(50)));
+  }
 }
 
 // Keeps the Retry-After header (seconds) of a 429 or 503.
@@ -248,7 +292,7 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
     curl_easy_setopt(g.curl, CURLOPT_ERRORBUFFER, error_buffer);
     curl_easy_setopt(g.curl, CURLOPT_USERAGENT, "plainsql");
     limiter.Acquire(config_.max_concurrency);
-    a.code = curl_easy_perform(g.curl);
+    a.code = Perform(g.curl);
     limiter.Release(config_.max_concurrency);
     curl_easy_getinfo(g.curl, CURLINFO_RESPONSE_CODE, &a.status);
     // libcurl's generic text is stable; its detail buffer adds timings that change from run to run.
@@ -256,6 +300,11 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
     if (a.code == CURLE_COULDNT_RESOLVE_HOST && error_buffer[0]) a.curl_error = error_buffer;
 
     bool retry = false;
+    if (a.code == CURLE_ABORTED_BY_CALLBACK) {
+      return MakeError(ErrorCode::kTimeout, fmt::format("stopped waiting for the LLM at {}: interrupted (a cancel or a "
+                                                        "statement timeout)",
+                                                        config_.base_url));
+    }
     if (a.sink.over) {
       return MakeError(ErrorCode::kResourceLimit,
                        fmt::format("the LLM at {} sent a reply larger than {} bytes; refused (max_reply_bytes in the "
@@ -308,7 +357,8 @@ Result<nlohmann::json> Client::Post(const std::string& path, const std::string& 
       wait = std::min(wait, std::chrono::milliseconds(30'000));
       // A retry that could not start before the deadline is not waited for.
       if (Clock::now() + wait >= options.deadline) return past_deadline();
-      std::this_thread::sleep_for(wait);
+      SleepInterruptibly(wait);
+      if (Interrupted()) return MakeError(ErrorCode::kTimeout, "stopped before retrying the LLM: interrupted");
     }
   }
   return MakeError(ErrorCode::kConnection, fmt::format("{} (gave up after {} attempt{})", last_problem,
