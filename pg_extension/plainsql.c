@@ -159,6 +159,59 @@ static int run_query(void* context, const char* sql, int32_t ms, plainsql_rows* 
   return rc;
 }
 
+/* The library's write function (plainsql_source.write): one statement in a subtransaction that is kept (released)
+ * when it succeeds, so that what it creates is part of the caller's transaction, and rolled back when it fails. */
+static int run_write(void* context, const char* sql, plainsql_rows* rows, char sqlstate[6], char* message,
+                     size_t message_size) {
+  MemoryContext oldcontext = CurrentMemoryContext;
+  ResourceOwner oldowner = CurrentResourceOwner;
+  volatile int rc = PLAINSQL_SOURCE_OK;
+
+  BeginInternalSubTransaction(NULL);
+  MemoryContextSwitchTo(oldcontext);
+  PG_TRY();
+  {
+    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "plainsql: SPI_connect failed");
+    if (SPI_execute(sql, false, 0) < 0)
+      elog(ERROR, "plainsql: the statement failed: %s", SPI_result_code_string(SPI_result));
+    if (SPI_tuptable != NULL) {
+      TupleDesc desc = SPI_tuptable->tupdesc;
+      bool go = true;
+
+      for (int c = 1; c <= desc->natts; c++) plainsql_rows_column(rows, SPI_fname(desc, c), SPI_gettypeid(desc, c));
+      for (uint64 r = 0; r < SPI_processed && go; r++) {
+        for (int c = 1; c <= desc->natts && go; c++) {
+          char* v = SPI_getvalue(SPI_tuptable->vals[r], desc, c);
+
+          go = plainsql_rows_value(rows, v, v != NULL ? strlen(v) : 0) != 0;
+        }
+      }
+    }
+    SPI_finish();
+    ReleaseCurrentSubTransaction();
+    MemoryContextSwitchTo(oldcontext);
+    CurrentResourceOwner = oldowner;
+  }
+  PG_CATCH();
+  {
+    ErrorData* edata;
+
+    MemoryContextSwitchTo(oldcontext);
+    edata = CopyErrorData();
+    FlushErrorState();
+    RollbackAndReleaseCurrentSubTransaction();
+    MemoryContextSwitchTo(oldcontext);
+    CurrentResourceOwner = oldowner;
+    copy_message(sqlstate, 6, unpack_sql_state(edata->sqlerrcode));
+    copy_message(message, message_size, edata->message);
+    rc = PLAINSQL_SOURCE_FAILED;
+    if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED) cancel_seen = true;
+    FreeErrorData(edata);
+  }
+  PG_END_TRY();
+  return rc;
+}
+
 /* Raises a cancel or statement timeout the library's queries met or its waits saw. */
 static void raise_pending_cancel(void) {
   if (cancel_seen) {
@@ -212,6 +265,7 @@ static plainsql_db* get_db(void) {
   source.identity = identity;
   source.database_name = dbname ? dbname : "";
   source.query = run_query;
+  source.write = run_write;
   params.llm_url = (llm_url != NULL && llm_url[0] != '\0') ? llm_url : "none";
   params.model = (llm_model != NULL && llm_model[0] != '\0') ? llm_model : NULL;
   params.timeout_ms = timeout_ms;
@@ -235,6 +289,18 @@ static plainsql_db* get_db(void) {
   return cached_db;
 }
 
+/* Raises the handle's last error (a cancel the library met first). */
+static void raise_failure(plainsql_db* db, plainsql_status status) {
+  char* msg = pstrdup(plainsql_errmsg(db));
+
+  raise_pending_cancel();
+  ereport(ERROR, (errcode(status == PLAINSQL_TIMEOUT            ? ERRCODE_QUERY_CANCELED
+                          : status == PLAINSQL_NOT_FOUND        ? ERRCODE_NO_DATA_FOUND
+                          : status == PLAINSQL_INVALID_ARGUMENT ? ERRCODE_INVALID_PARAMETER_VALUE
+                                                                : ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+                  errmsg("plainsql: %s", msg)));
+}
+
 /* The question's answer through the pipeline with k candidates; an error is raised, never returned. */
 static plainsql_answer* answer_question(text* question, int k) {
   char* q = text_to_cstring(question);
@@ -249,15 +315,7 @@ static plainsql_answer* answer_question(text* question, int k) {
   db = get_db();
   status = plainsql_ask_k(db, q, k, &answer);
   pfree(q);
-  if (status != PLAINSQL_OK) {
-    char* msg = pstrdup(plainsql_errmsg(db));
-
-    raise_pending_cancel();
-    ereport(ERROR, (errcode(status == PLAINSQL_TIMEOUT     ? ERRCODE_QUERY_CANCELED
-                            : status == PLAINSQL_NOT_FOUND ? ERRCODE_NO_DATA_FOUND
-                                                           : ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
-                    errmsg("plainsql: %s", msg)));
-  }
+  if (status != PLAINSQL_OK) raise_failure(db, status);
   if (cancel_seen || QueryCancelPending) {
     plainsql_answer_free(answer);
     raise_pending_cancel();
@@ -331,6 +389,37 @@ Datum plainsql_pg_explain(PG_FUNCTION_ARGS) {
   plainsql_answer_free(a);
   PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
 }
+
+PG_FUNCTION_INFO_V1(plainsql_pg_profile);
+Datum plainsql_pg_profile(PG_FUNCTION_ARGS) {
+  char* schema = PG_ARGISNULL(0) ? NULL : NameStr(*PG_GETARG_NAME(0));
+  plainsql_db* db = get_db();
+  const char* json = NULL;
+  plainsql_status status = plainsql_profile(db, schema, &json);
+
+  if (status != PLAINSQL_OK) raise_failure(db, status);
+  PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(pstrdup(json))));
+}
+
+/* natural_views and apply_views: the DDL, or what applying it did. */
+static Datum views_call(FunctionCallInfo fcinfo, bool apply) {
+  char* level = text_to_cstring(PG_GETARG_TEXT_PP(0));
+  int extended = PG_GETARG_BOOL(1) ? 1 : 0;
+  plainsql_db* db = get_db();
+  const char* out = NULL;
+  plainsql_status status =
+      apply ? plainsql_apply_views(db, level, extended, &out) : plainsql_natural_views(db, level, extended, &out);
+
+  if (status != PLAINSQL_OK) raise_failure(db, status);
+  raise_pending_cancel();
+  PG_RETURN_TEXT_P(cstring_to_text(out));
+}
+
+PG_FUNCTION_INFO_V1(plainsql_pg_natural_views);
+Datum plainsql_pg_natural_views(PG_FUNCTION_ARGS) { return views_call(fcinfo, false); }
+
+PG_FUNCTION_INFO_V1(plainsql_pg_apply_views);
+Datum plainsql_pg_apply_views(PG_FUNCTION_ARGS) { return views_call(fcinfo, true); }
 
 PG_FUNCTION_INFO_V1(plainsql_pg_version);
 Datum plainsql_pg_version(PG_FUNCTION_ARGS) { PG_RETURN_TEXT_P(cstring_to_text(plainsql_version())); }

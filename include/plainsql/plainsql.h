@@ -94,6 +94,11 @@ typedef struct plainsql_source {
    * written into the text as quoted literals: standard_conforming_strings must be on. */
   int (*query)(void* context, const char* sql, int32_t timeout_ms, plainsql_rows* rows, char sqlstate[6], char* message,
                size_t message_size);
+  /* Optional, for plainsql_apply_views only: runs one statement that may write (DDL of plainsql's views, or a query
+   * of the catalog) in the caller's transaction, its rows (if any) into `rows`; returns as `query`. NULL: the handle
+   * cannot deploy views. */
+  int (*write)(void* context, const char* sql, plainsql_rows* rows, char sqlstate[6], char* message,
+               size_t message_size);
 } plainsql_source;
 
 /* Opens a database over `source` (whose functions must stay valid while the handle lives) and reads its schema. */
@@ -119,6 +124,19 @@ plainsql_status plainsql_ask(plainsql_db* db, const char* question, plainsql_ans
 
 /* plainsql_ask with `candidates` queries from each generator voted on (1 to 20; 0: the configuration's). */
 plainsql_status plainsql_ask_k(plainsql_db* db, const char* question, int32_t candidates, plainsql_answer** out);
+
+/* The naturalness profile of the handle's schema as JSON, as `plainsql profile --format json` prints it; `schema`
+ * (PostgreSQL's namespace) NULL or "": every schema plainsql reads. *json stays valid until the next call on db. */
+plainsql_status plainsql_profile(plainsql_db* db, const char* schema, const char** json);
+
+/* The statements that create natural views of the handle's schema at `level` ("N1", "N2" or "N3"; `extended`:
+ * with the columns reached through each foreign key), with names plainsql gives offline (as `plainsql rename --llm
+ * none`). *ddl stays valid until the next call on db. */
+plainsql_status plainsql_natural_views(plainsql_db* db, const char* level, int extended, const char** ddl);
+
+/* Creates those views through the source's `write` (replacing plainsql's earlier ones; a relation of another owner in
+ * their schema is refused); *summary says what was done, valid until the next call on db. */
+plainsql_status plainsql_apply_views(plainsql_db* db, const char* level, int extended, const char** summary);
 
 /* The answer's SQL, as executed (native names). */
 const char* plainsql_answer_sql(const plainsql_answer* answer);

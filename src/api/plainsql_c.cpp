@@ -2,6 +2,7 @@
 // generators; every C++ failure becomes a status and a message here, and no exception leaves a function.
 #include "plainsql/plainsql.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
 #include <climits>
@@ -21,9 +22,15 @@
 #include "common/version.h"
 #include "exec/connection.h"
 #include "exec/source_connection.h"
+#include "naturalness/classifier.h"
+#include "naturalness/namer.h"
+#include "naturalness/profile.h"
+#include "naturalness/report.h"
 #include "pipeline/config.h"
 #include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
+#include "views/deploy.h"
+#include "views/views.h"
 
 struct plainsql_db {
   std::string error;
@@ -31,6 +38,9 @@ struct plainsql_db {
   std::unique_ptr<plainsql::exec::Connection> conn;
   plainsql::catalog::Schema schema;
   plainsql::pipeline::GeneratorSet generators;  // the configuration's: a model, the built-in translator, the fallback
+  std::optional<plainsql::exec::QuerySource> source;          // plainsql_open_source's, for its write function
+  std::unique_ptr<plainsql::naturalness::SchemaNamer> namer;  // loaded on the first natural_views
+  std::string text;                                           // the last profile, DDL or summary handed out
 };
 
 struct plainsql_rows {
@@ -127,6 +137,21 @@ plainsql::exec::QuerySource SourceOf(const plainsql_source& c) {
     return plainsql::exec::SourceFailure{sqlstate, message[0] != 0 ? message : "the query failed",
                                          rc == PLAINSQL_SOURCE_TIMED_OUT};
   };
+  if (c.write != nullptr) {
+    source.write = [write = c.write, context = c.context](
+                       const std::string& sql,
+                       plainsql::exec::SourceRows& rows) -> std::optional<plainsql::exec::SourceFailure> {
+      plainsql_rows sink{&rows};
+      char sqlstate[6] = {0};
+      char message[1024] = {0};
+      int rc = write(context, sql.c_str(), &sink, sqlstate, message, sizeof message);
+      if (rc == PLAINSQL_SOURCE_OK) return std::nullopt;
+      message[sizeof message - 1] = 0;
+      sqlstate[5] = 0;
+      return plainsql::exec::SourceFailure{sqlstate, message[0] != 0 ? message : "the statement failed",
+                                           rc == PLAINSQL_SOURCE_TIMED_OUT};
+    };
+  }
   return source;
 }
 
@@ -144,6 +169,74 @@ plainsql_status Ask(plainsql_db* db, const char* question, int32_t candidates, p
     for (const auto& v : row) a->texts.push_back(v.ToString());
   }
   *out = a.release();
+  db->error.clear();
+  return PLAINSQL_OK;
+}
+
+// The views of the handle's schema at `level`, named offline; plainsql's own views (their schema) left out.
+struct ViewsPlanned {
+  plainsql::catalog::Schema schema;
+  plainsql::views::ViewPlan plan;
+};
+plainsql::Result<ViewsPlanned> PlanNaturalViews(plainsql_db* db, const char* level_name, int extended) {
+  auto level = plainsql::naturalness::ParseLevel(level_name != nullptr ? level_name : "", "level", false);
+  if (!level) return level.error();
+  if (db->namer == nullptr) {
+    auto namer = plainsql::naturalness::SchemaNamer::Load(plainsql::naturalness::DefaultDataDir());
+    if (!namer) return namer.error();
+    db->namer = std::move(*namer);
+  }
+  plainsql::views::ViewOptions options;
+  options.level = *level;
+  options.extended = extended != 0;
+  ViewsPlanned out;
+  out.schema = db->schema;
+  std::erase_if(out.schema.tables, [&](const auto& t) { return t.schema == options.schema_name; });
+  auto crosswalk = db->namer->Name(out.schema, nullptr, {}, nullptr);
+  auto plan = plainsql::views::PlanViews(out.schema, crosswalk, options);
+  if (!plan) return plan.error();
+  out.plan = std::move(*plan);
+  return out;
+}
+
+plainsql_status Profile(plainsql_db* db, const char* schema_name, const char** json) {
+  auto classifier = plainsql::naturalness::Classifier::Load(plainsql::naturalness::DefaultDataDir());
+  if (!classifier) return Fail(db, classifier.error());
+  plainsql::catalog::Schema schema = db->schema;
+  if (schema_name != nullptr && *schema_name != 0) {
+    std::erase_if(schema.tables, [&](const auto& t) { return t.schema != schema_name; });
+    if (schema.tables.empty()) {
+      return Fail(db, {ErrorCode::kNotFound, std::string("no table or view in schema ") + schema_name});
+    }
+  }
+  auto profile = plainsql::naturalness::ProfileSchema(schema, *classifier);
+  db->text = plainsql::naturalness::RenderProfile(profile, plainsql::naturalness::ProfileFormat::kJson);
+  *json = db->text.c_str();
+  db->error.clear();
+  return PLAINSQL_OK;
+}
+
+plainsql_status NaturalViews(plainsql_db* db, const char* level, int extended, bool apply, const char** out) {
+  auto planned = PlanNaturalViews(db, level, extended);
+  if (!planned) return Fail(db, planned.error());
+  auto where = plainsql::views::TargetFor(db->conn->dialect());
+  if (!where) return Fail(db, where.error());
+  if (!apply) {
+    db->text = plainsql::views::CreateScript(planned->plan, planned->schema, *where);
+  } else {
+    if (!db->source) return Fail(db, {ErrorCode::kNotAllowed, "views are applied through a source's write function"});
+    auto session = plainsql::exec::OpenSourceWriteSession(*db->source);
+    if (!session) return Fail(db, session.error());
+    auto report = plainsql::views::ApplyViewsOn(**session, planned->plan, planned->schema);
+    if (!report) return Fail(db, report.error());
+    db->text = fmt::format("created {} view{} ({}) in schema {}", report->created, report->created == 1 ? "" : "s",
+                           plainsql::naturalness::LevelCode(planned->plan.options.level), report->where);
+    if (report->dropped > 0) {
+      db->text +=
+          fmt::format(", replacing {} earlier plainsql view{}", report->dropped, report->dropped == 1 ? "" : "s");
+    }
+  }
+  *out = db->text.c_str();
   db->error.clear();
   return PLAINSQL_OK;
 }
@@ -186,7 +279,8 @@ plainsql_status plainsql_open_source(const plainsql_source* source, const plains
   plainsql_params p = params != nullptr ? *params : plainsql_default_params();
   return Guarded(db, [&] {
     if (plainsql_status s = Configure(db, p); s != PLAINSQL_OK) return s;
-    db->conn = plainsql::exec::OpenQuerySource(SourceOf(*source));
+    db->source = SourceOf(*source);
+    db->conn = plainsql::exec::OpenQuerySource(*db->source);
     return Load(db, p);
   });
 }
@@ -240,6 +334,29 @@ plainsql_status plainsql_ask_k(plainsql_db* db, const char* question, int32_t ca
   }
   if (db->conn == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "the database is not open"});
   return Guarded(db, [&] { return Ask(db, question, candidates, out); });
+}
+
+plainsql_status plainsql_profile(plainsql_db* db, const char* schema, const char** json) {
+  if (db == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  if (json == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "json must not be NULL"});
+  *json = nullptr;
+  return Guarded(db, [&] { return Profile(db, schema, json); });
+}
+
+plainsql_status plainsql_natural_views(plainsql_db* db, const char* level, int extended, const char** ddl) {
+  if (db == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  if (ddl == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "ddl must not be NULL"});
+  *ddl = nullptr;
+  if (db->conn == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "the database is not open"});
+  return Guarded(db, [&] { return NaturalViews(db, level, extended, false, ddl); });
+}
+
+plainsql_status plainsql_apply_views(plainsql_db* db, const char* level, int extended, const char** summary) {
+  if (db == nullptr) return PLAINSQL_INVALID_ARGUMENT;
+  if (summary == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "summary must not be NULL"});
+  *summary = nullptr;
+  if (db->conn == nullptr) return Fail(db, {ErrorCode::kInvalidArgument, "the database is not open"});
+  return Guarded(db, [&] { return NaturalViews(db, level, extended, true, summary); });
 }
 
 const char* plainsql_answer_sql(const plainsql_answer* a) { return a == nullptr ? nullptr : a->sql.c_str(); }

@@ -33,8 +33,9 @@ Result<LoadedSchema> LoadSchema(exec::Connection& conn, const IntrospectOptions&
   auto digest = CatalogDigest(conn, options);
   if (!digest) return digest.error();
   // What introspection reads, versioned apart from the layout: a snapshot made by an older reading is made again
-  // (2: a companion database's views with their native keys and row counts).
-  constexpr int64_t kIntrospectionVersion = 2;
+  // (2: a companion database's views with their native keys and row counts; 3: PostgreSQL relations the role cannot
+  // read left out).
+  constexpr int64_t kIntrospectionVersion = 3;
   Hasher h;
   h.Update(int64_t{kSchemaBinaryVersion});
   h.Update(kIntrospectionVersion);

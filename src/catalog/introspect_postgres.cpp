@@ -15,7 +15,9 @@ namespace {
 constexpr const char* kRelationFilter =
     "c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition "
     "AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%' "
-    "AND n.nspname NOT LIKE 'pg\\_temp\\_%' AND ($1 = '' OR n.nspname = $1)";
+    "AND n.nspname NOT LIKE 'pg\\_temp\\_%' AND ($1 = '' OR n.nspname = $1) "
+    // Only what the connected role may read: a relation it cannot query is no part of the schema it asks about.
+    "AND pg_catalog.has_schema_privilege(n.oid, 'USAGE') AND pg_catalog.has_any_column_privilege(c.oid, 'SELECT')";
 
 std::string RelationsSql() {
   return fmt::format(

@@ -139,7 +139,56 @@ class SourceConnection final : public Connection {
   std::optional<AccessPolicy> policy_;
 };
 
+class SourceWriteSession final : public WriteSession {
+ public:
+  explicit SourceWriteSession(QuerySource source) : source_(std::move(source)) {}
+  Engine engine() const override { return Engine::kPostgres; }
+  Status Execute(std::string_view sql) override {
+    auto rs = Run(std::string(sql), {});
+    if (!rs) return rs.error();
+    return Status::Ok();
+  }
+  Result<std::vector<std::vector<std::string>>> Rows(std::string_view sql,
+                                                     const std::vector<std::string>& params) override {
+    std::vector<Value> values;
+    values.reserve(params.size());
+    for (const auto& p : params) values.push_back(Value::Text(p));
+    auto rs = Run(sql, values);
+    if (!rs) return rs.error();
+    std::vector<std::vector<std::string>> out;
+    out.reserve(rs->rows.size());
+    for (const Row& r : rs->rows) {
+      std::vector<std::string> row;
+      row.reserve(r.size());
+      for (const Value& v : r) row.push_back(v.ToStringOrEmpty());
+      out.push_back(std::move(row));
+    }
+    return out;
+  }
+  Status Commit() override { return Status::Ok(); }
+
+ private:
+  Result<ResultSet> Run(std::string_view sql, const std::vector<Value>& params) {
+    auto text = InlinePostgresParameters(sql, params);
+    if (!text) return text.error();
+    ResultSet rs;
+    Ceilings ceilings;
+    SourceRows rows(rs, 10'000'000, ceilings);
+    if (auto failure = source_.write(*text, rows)) {
+      return PostgresError(failure->sqlstate, failure->message, Limits{}, ceilings, failure->timed_out);
+    }
+    if (rows.error()) return *rows.error();
+    return rs;
+  }
+  QuerySource source_;
+};
+
 }  // namespace
+
+Result<std::unique_ptr<WriteSession>> OpenSourceWriteSession(const QuerySource& source) {
+  if (!source.write) return MakeError(ErrorCode::kNotAllowed, "this database connection cannot write");
+  return std::unique_ptr<WriteSession>(new SourceWriteSession(source));
+}
 
 std::unique_ptr<Connection> OpenQuerySource(QuerySource source) {
   return std::make_unique<SourceConnection>(std::move(source));

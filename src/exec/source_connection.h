@@ -49,10 +49,16 @@ struct QuerySource {
   /// Runs `sql` (one read-only query, parameters already written in as literals; standard_conforming_strings must be
   /// on) within `limits.timeout`, putting its result in `rows`.
   std::function<std::optional<SourceFailure>(const std::string& sql, const Limits& limits, SourceRows& rows)> run;
+  /// Runs one statement that may write, in the host's transaction (null: the host allows none).
+  std::function<std::optional<SourceFailure>(const std::string& sql, SourceRows& rows)> write;
 };
 
 /// A connection over `source`, in PostgreSQL's dialect, with the default execution settings.
 std::unique_ptr<Connection> OpenQuerySource(QuerySource source);
+
+/// A write session over `source.write` (PostgreSQL's SQL): its statements join the host's transaction, which the host
+/// commits or rolls back; Commit() does nothing. Refused when the source has no write function.
+Result<std::unique_ptr<WriteSession>> OpenSourceWriteSession(const QuerySource& source);
 
 /// `sql` with each parameter $1, $2, ... replaced by its value as a quoted literal (of unknown type, resolved by its
 /// context as an untyped parameter is; a blob as bytea; NULL as NULL). Parameters inside strings are left alone.

@@ -427,4 +427,32 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   return out;
 }
 
+Result<std::unique_ptr<SchemaNamer>> SchemaNamer::Load(const std::string& data_dir, const std::string& name_model_file,
+                                                       double min_posterior) {
+  if (!(min_posterior >= 0 && min_posterior <= 1)) {
+    return MakeError(ErrorCode::kInvalidArgument, "the least posterior must be between 0 and 1");
+  }
+  auto classifier = Classifier::Load(data_dir);
+  if (!classifier) return classifier.error();
+  auto abbreviations = Expander::LoadAbbreviations(data_dir + "/abbreviations.tsv");
+  if (!abbreviations) return abbreviations.error();
+  std::unique_ptr<SchemaNamer> namer(new SchemaNamer(std::move(*classifier)));
+  if (name_model_file != "none") {
+    auto loaded = NameModel::Load(name_model_file.empty() ? data_dir + "/name_model.tsv" : name_model_file);
+    if (!loaded) return loaded.error();
+    namer->name_model_ = std::move(*loaded);
+    // What the stored values are, when WordNet is installed (the name model reads it; without it, names alone).
+    if (auto wn = retrieval::WordNet::Open(); wn) namer->wordnet_ = *wn;
+  }
+  namer->expander_ = std::make_unique<Expander>(namer->classifier_.Words(), std::move(*abbreviations));
+  if (namer->name_model_) namer->expander_->SetNameModel(&*namer->name_model_, min_posterior);
+  return namer;
+}
+
+Crosswalk SchemaNamer::Name(const catalog::Schema& schema, const Crosswalk* previous, NamingOptions options,
+                            NamingReport* report) {
+  if (options.wordnet == nullptr) options.wordnet = wordnet_.get();
+  return NameSchema(schema, classifier_, *expander_, previous, options, report);
+}
+
 }  // namespace plainsql::naturalness

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "naturalness/classifier.h"
 #include "naturalness/crosswalk.h"
 #include "naturalness/expander.h"
+#include "naturalness/name_model.h"
 #include "retrieval/wordnet.h"
 
 namespace plainsql::naturalness {
@@ -66,5 +69,32 @@ std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Class
 /// named; entries naming nothing in the schema are kept too (and reported).
 Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
                      const Crosswalk* previous, const NamingOptions& options, NamingReport* report);
+
+/// What naming a schema reads from the data folder, loaded once: the classifier, the abbreviations and, unless
+/// `name_model_file` is "none", the name model ("": the folder's name_model.tsv) with WordNet when it is installed.
+/// `plainsql rename`, and the PostgreSQL extension's natural views, name with it.
+class SchemaNamer {
+ public:
+  static Result<std::unique_ptr<SchemaNamer>> Load(const std::string& data_dir, const std::string& name_model_file = "",
+                                                   double min_posterior = 0.25);
+  SchemaNamer(const SchemaNamer&) = delete;
+  SchemaNamer& operator=(const SchemaNamer&) = delete;
+
+  const Classifier& classifier() const { return classifier_; }
+  Expander& expander() { return *expander_; }
+  bool has_name_model() const { return name_model_.has_value(); }
+  /// WordNet, when the name model is used and WordNet is installed (null otherwise).
+  const retrieval::WordNet* wordnet() const { return wordnet_.get(); }
+
+  /// NameSchema with these resources; `options.wordnet` is filled when it is null.
+  Crosswalk Name(const catalog::Schema& schema, const Crosswalk* previous, NamingOptions options, NamingReport* report);
+
+ private:
+  explicit SchemaNamer(Classifier classifier) : classifier_(std::move(classifier)) {}
+  Classifier classifier_;
+  std::optional<NameModel> name_model_;
+  std::unique_ptr<Expander> expander_;  // reads classifier_'s word list
+  std::shared_ptr<const retrieval::WordNet> wordnet_;
+};
 
 }  // namespace plainsql::naturalness

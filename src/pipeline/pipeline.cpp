@@ -515,6 +515,11 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
   if (generators.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "no generator: configure an LLM or the built-in translator");
   }
+  if (question.size() > kMaxQuestionBytes) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("the question is {} bytes long; plainsql takes questions of at most {} bytes",
+                                 question.size(), kMaxQuestionBytes));
+  }
   Context ctx(conn, schema, question, options);
   Answer answer;
   answer.trace.push_back(CatalogStage(ctx));

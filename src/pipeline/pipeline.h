@@ -36,6 +36,10 @@ using generate::Generation;
 using generate::GenerationRequest;
 using generate::Generator;
 
+/// The longest question Ask takes (BIRD's longest question with its evidence is under 1,000 bytes): a longer text
+/// is refused at once rather than read for minutes by the linking stages.
+inline constexpr size_t kMaxQuestionBytes = 20'000;
+
 struct Options {
   bool draft = false;  // a zero-shot draft first, to find the schema slice
   /// The schema sent with the question: "full"; "referenced" (the tables a draft reads, when it reads any); "link"

@@ -193,10 +193,12 @@ Result<Rows> PostgresMarkedViews(exec::WriteSession& s, const std::string& ns) {
       {StoredPostgresName(ns)});
 }
 
-Result<DeployReport> ApplyPostgres(const std::string& url, const ViewPlan& plan, const catalog::Schema& schema) {
-  auto session = exec::OpenWriteSession(url);
-  if (!session) return session.error();
-  exec::WriteSession& s = **session;
+}  // namespace
+
+Result<DeployReport> ApplyViewsOn(exec::WriteSession& s, const ViewPlan& plan, const catalog::Schema& schema) {
+  if (s.engine() != exec::Engine::kPostgres) {
+    return MakeError(ErrorCode::kInvalidArgument, "ApplyViewsOn deploys on PostgreSQL only");
+  }
   const std::string& ns = plan.options.schema_name;
   std::string qns = ViewIdentifier(Target::kPostgres, ns);
   DeployReport report;
@@ -237,8 +239,18 @@ Result<DeployReport> ApplyPostgres(const std::string& url, const ViewPlan& plan,
     if (Status st = s.Execute(stmt); !st) return st.error();
   }
   if (Status st = CheckViews(s, names); !st) return st.error();
-  if (Status st = s.Commit(); !st) return st.error();
   report.created = static_cast<int>(plan.views.size());
+  return report;
+}
+
+namespace {
+
+Result<DeployReport> ApplyPostgres(const std::string& url, const ViewPlan& plan, const catalog::Schema& schema) {
+  auto session = exec::OpenWriteSession(url);
+  if (!session) return session.error();
+  auto report = ApplyViewsOn(**session, plan, schema);
+  if (!report) return report.error();
+  if (Status st = (*session)->Commit(); !st) return st.error();
   return report;
 }
 

@@ -27,6 +27,10 @@ struct DeployReport {
 Result<DeployReport> ApplyViews(const std::string& conn, const ViewPlan& plan, const catalog::Schema& schema,
                                 const std::string& companion = "");
 
+/// ApplyViews on PostgreSQL through a write session the caller opened (the extension's, inside the server): the
+/// same checks and statements; the caller commits, or rolls back on an error.
+Result<DeployReport> ApplyViewsOn(exec::WriteSession& session, const ViewPlan& plan, const catalog::Schema& schema);
+
 /// Removes plainsql's views: on SQLite those whose SQL carries kMarker (or the companion file, after checking that
 /// it is one); on PostgreSQL those in `schema_name` whose comment starts with kMarker, then the schema itself if
 /// plainsql created it and it is empty.

@@ -18,7 +18,6 @@
 #include "naturalness/dictionary.h"
 #include "naturalness/expander.h"
 #include "naturalness/llm_names.h"
-#include "naturalness/name_model.h"
 #include "naturalness/namer.h"
 #include "naturalness/translate_query.h"
 #include "sql/token.h"
@@ -117,24 +116,19 @@ int ViewsCommands::Run() {
 
 int ViewsCommands::Rename() {
   std::string dir = data_dir_.empty() ? naturalness::DefaultDataDir() : data_dir_;
-  auto classifier = naturalness::Classifier::Load(dir);
-  if (!classifier) return Fail(classifier.error());
-  auto abbreviations = naturalness::Expander::LoadAbbreviations(dir + "/abbreviations.tsv");
-  if (!abbreviations) return Fail(abbreviations.error());
-  std::optional<naturalness::NameModel> name_model;
-  if (name_model_file_ != "none") {
-    auto loaded = naturalness::NameModel::Load(name_model_file_.empty() ? dir + "/name_model.tsv" : name_model_file_);
-    if (!loaded) return Fail(loaded.error());
-    name_model = std::move(*loaded);
-  }
   if (!(min_posterior_ >= 0 && min_posterior_ <= 1)) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--min-posterior must be between 0 and 1"));
   }
   if (!(agreement_ >= 0 && agreement_ <= 10)) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--agreement must be between 0 and 10"));
   }
+  auto namer = naturalness::SchemaNamer::Load(dir, name_model_file_, min_posterior_);
+  if (!namer) return Fail(namer.error());
+  const naturalness::Classifier& classifier = (*namer)->classifier();
+  naturalness::Expander& expander = (*namer)->expander();
   catalog::IntrospectOptions opts;
-  opts.samples = name_model ? naturalness::kShapeSamples : 0;  // what each column holds tells the model what it is
+  opts.samples =
+      (*namer)->has_name_model() ? naturalness::kShapeSamples : 0;  // what each column holds tells the model what it is
   opts.row_counts = false;
   auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, true);
   if (!target) return Fail(target.error());
@@ -156,8 +150,6 @@ int ViewsCommands::Rename() {
     }
     previous = std::move(*loaded);
   }
-  naturalness::Expander expander(classifier->Words(), std::move(*abbreviations));
-  if (name_model) expander.SetNameModel(&*name_model, min_posterior_);
   std::vector<std::string> evidence;
   for (const auto& path : dictionaries_) {
     auto text = naturalness::DictionaryText(path);
@@ -168,12 +160,7 @@ int ViewsCommands::Rename() {
   naturalness::NamingOptions options;
   options.agreement = agreement_;
   options.evidence = evidence;
-  // What the stored values are, when WordNet is installed (the name model reads it; without it, names alone).
-  std::shared_ptr<const retrieval::WordNet> wordnet;
-  if (name_model) {
-    if (auto wn = retrieval::WordNet::Open(); wn) wordnet = *wn;
-    options.wordnet = wordnet.get();
-  }
+  options.wordnet = (*namer)->wordnet();
   // An LLM only when one is configured: --llm URL, or PLAINSQL_LLM_URL.
   llm::Config llm_config = llm::ConfigFromEnvironment();
   if (!llm_url_.empty()) llm_config.base_url = llm_url_;
@@ -182,7 +169,7 @@ int ViewsCommands::Rename() {
     auto client = llm::Client::Create(llm_config);
     if (!client) return Fail(client.error());
     std::vector<naturalness::PendingName> pending =
-        naturalness::PendingNames(schema, *classifier, expander, previous ? &*previous : nullptr, options);
+        naturalness::PendingNames(schema, classifier, expander, previous ? &*previous : nullptr, options);
     std::vector<naturalness::LlmNameRequest> requests;
     requests.reserve(pending.size());
     for (const auto& p : pending) requests.push_back({p.identifier, p.table, p.guess});
@@ -212,8 +199,7 @@ int ViewsCommands::Rename() {
                stats.named, requests.size(), stats.requests, stats.requests == 1 ? "" : "s", stats.prompt_tokens,
                stats.completion_tokens);
   }
-  auto crosswalk =
-      naturalness::NameSchema(schema, *classifier, expander, previous ? &*previous : nullptr, options, &report);
+  auto crosswalk = (*namer)->Name(schema, previous ? &*previous : nullptr, options, &report);
   for (const auto& issue : naturalness::ValidateCrosswalk(crosswalk, nullptr)) {
     if (issue.error) fmt::print(stderr, "plainsql: warning: {}\n", issue.message);
   }
