@@ -4,10 +4,13 @@
 # in BUILD, and calls plainsql.ask (and generate and explain, in turn) N times in one psql session over six questions;
 # the backend's resident size (VmRSS) and the server's own allocations (pg_backend_memory_contexts) are read after
 # the first 100 calls, then every N/10.
-#   bench/pg_extension_memory.sh BUILD [N]
+# With --reopen, every call is preceded by a comment changed on a table, so that the module reads the schema and makes
+# its handle again each time (what a schema change costs, and whether closing a handle frees it).
+#   bench/pg_extension_memory.sh BUILD [N] [--reopen]
 set -euo pipefail
 build=$(cd "$1" && pwd)
 n=${2:-10000}
+reopen=${3:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -23,6 +26,7 @@ mapfile -t questions < "$here/tests/pg_extension/questions.txt"
   step=$((n / 10))
   for ((i = 1; i <= n; i++)); do
     q=${questions[$((i % ${#questions[@]}))]}
+    [ "$reopen" = --reopen ] && echo "COMMENT ON TABLE singer IS 'singers, version $i';"
     case $((i % 3)) in
       0) echo "SELECT count(*) FROM plainsql.ask('$q');" ;;
       1) echo "SELECT length(plainsql.generate('$q'));" ;;

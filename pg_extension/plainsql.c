@@ -13,11 +13,13 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
+#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -41,6 +43,8 @@ static int candidates = 1;
 static int timeout_ms = 30000;
 static int max_rows = 1000;
 static char* data_dir = NULL;
+static char* llm_api_key_file = NULL;
+static char* examples_store = NULL;
 
 /* The open handle, kept across calls while its key (database, settings) holds and no relation changed. */
 static plainsql_db* cached_db = NULL;
@@ -221,9 +225,40 @@ static void raise_pending_cancel(void) {
   CHECK_FOR_INTERRUPTS();
 }
 
-static char* handle_key(void) {
-  return psprintf("%u|%s|%s|%d|%d|%s", MyDatabaseId, llm_url ? llm_url : "", llm_model ? llm_model : "", timeout_ms,
-                  max_rows, data_dir ? data_dir : "");
+/* The API key read from plainsql.llm_api_key_file (palloc'd; NULL when none is set). A file, not a setting holding the
+ * key: the server logs a setting's new value when its configuration is reloaded. Its text stays out of messages. */
+static char* read_api_key(void) {
+  FILE* f;
+  StringInfoData buf;
+  int c;
+
+  if (llm_api_key_file == NULL || llm_api_key_file[0] == '\0') return NULL;
+  f = AllocateFile(llm_api_key_file, "r");
+  if (f == NULL)
+    ereport(ERROR, (errcode_for_file_access(),
+                    errmsg("plainsql: cannot read plainsql.llm_api_key_file \"%s\": %m", llm_api_key_file)));
+  initStringInfo(&buf);
+  while ((c = fgetc(f)) != EOF && buf.len < 4096) appendStringInfoChar(&buf, (char)c);
+  FreeFile(f);
+  while (buf.len > 0 &&
+         (buf.data[buf.len - 1] == '\n' || buf.data[buf.len - 1] == '\r' || buf.data[buf.len - 1] == ' '))
+    buf.data[--buf.len] = '\0';
+  return buf.data;
+}
+
+/* Frees a key read by read_api_key, its bytes overwritten first. */
+static void forget_key(char* key) {
+  if (key == NULL) return;
+  memset(key, 0, strlen(key));
+  pfree(key);
+}
+
+/* What the handle depends on; the key enters it as a hash only. */
+static char* handle_key(const char* api_key) {
+  const char* key = api_key ? api_key : "";
+  return psprintf("%u|%s|%s|%d|%d|%s|%s|%08x", MyDatabaseId, llm_url ? llm_url : "", llm_model ? llm_model : "",
+                  timeout_ms, max_rows, data_dir ? data_dir : "", examples_store ? examples_store : "",
+                  hash_bytes((const unsigned char*)key, (int)strlen(key)));
 }
 
 static void set_data_dir(void) {
@@ -242,7 +277,8 @@ static void set_data_dir(void) {
 
 /* The handle for this database and these settings, opened (reading the schema through SPI) when needed. */
 static plainsql_db* get_db(void) {
-  char* key = handle_key();
+  char* api_key = read_api_key();
+  char* key = handle_key(api_key);
   plainsql_params params = plainsql_default_params();
   plainsql_source source;
   plainsql_status status;
@@ -250,6 +286,7 @@ static plainsql_db* get_db(void) {
   char* dbname;
 
   if (cached_db != NULL && !schema_changed && cached_key != NULL && strcmp(cached_key, key) == 0) {
+    forget_key(api_key);
     pfree(key);
     return cached_db;
   }
@@ -271,9 +308,12 @@ static plainsql_db* get_db(void) {
   params.timeout_ms = timeout_ms;
   params.max_rows = max_rows;
   params.use_cache = 0;
+  params.api_key = (api_key != NULL && api_key[0] != '\0') ? api_key : NULL;
+  params.examples_store = examples_store != NULL ? examples_store : "";
   /* Relations that change while the schema is read make the handle stale at once; read it again next call. */
   schema_changed = false;
   status = plainsql_open_source(&source, &params, &cached_db);
+  forget_key(api_key);
   pfree(identity);
   raise_pending_cancel();
   if (status != PLAINSQL_OK) {
@@ -440,6 +480,16 @@ void _PG_init(void) {
   DefineCustomStringVariable("plainsql.data_dir",
                              "Folder of plainsql's data files; empty: SHAREDIR/plainsql, where the install puts them.",
                              NULL, &data_dir, "", PGC_SUSET, 0, NULL, NULL, NULL);
+  DefineCustomStringVariable(
+      "plainsql.llm_api_key_file",
+      "A file holding the model's API key (readable by the server's user only); empty: the server's environment "
+      "(PLAINSQL_LLM_API_KEY, OPENAI_API_KEY).",
+      "Only a superuser sets or reads it.", &llm_api_key_file, "", PGC_SUSET, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+  DefineCustomStringVariable("plainsql.examples_store",
+                             "An example store (a file on the server, or a postgresql:// URL) for few-shot examples; "
+                             "empty: none.",
+                             "Only a superuser sets it: the server reads the file.", &examples_store, "", PGC_SUSET, 0,
+                             NULL, NULL, NULL);
   MarkGUCPrefixReserved("plainsql");
   query_timeout_id = RegisterTimeout(USER_TIMEOUT, query_timeout_handler);
   CacheRegisterRelcacheCallback(relation_changed, (Datum)0);

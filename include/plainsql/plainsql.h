@@ -60,6 +60,8 @@ typedef struct plainsql_params {
   int32_t timeout_ms;      /* per query; 0: the configuration's (30000 by default) */
   int32_t max_rows;        /* rows returned at most; 0: the configuration's (1000 by default) */
   int32_t use_cache;       /* nonzero: reuse a cached schema snapshot when the database has not changed */
+  const char* api_key;     /* the LLM's key; NULL: the environment's (PLAINSQL_LLM_API_KEY, OPENAI_API_KEY) */
+  const char* examples_store; /* an example store (file or postgresql:// URL); NULL: the configuration's, "": none */
 } plainsql_params;
 
 /* The library's version, e.g. "0.1.0". */

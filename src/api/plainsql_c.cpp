@@ -38,9 +38,10 @@ struct plainsql_db {
   std::unique_ptr<plainsql::exec::Connection> conn;
   plainsql::catalog::Schema schema;
   plainsql::pipeline::GeneratorSet generators;  // the configuration's: a model, the built-in translator, the fallback
-  std::optional<plainsql::exec::QuerySource> source;          // plainsql_open_source's, for its write function
-  std::unique_ptr<plainsql::naturalness::SchemaNamer> namer;  // loaded on the first natural_views
-  std::string text;                                           // the last profile, DDL or summary handed out
+  std::shared_ptr<const plainsql::examples::ExampleLibrary> examples;  // the configured store's, or null
+  std::optional<plainsql::exec::QuerySource> source;                   // plainsql_open_source's, for its write function
+  std::unique_ptr<plainsql::naturalness::SchemaNamer> namer;           // loaded on the first natural_views
+  std::string text;                                                    // the last profile, DDL or summary handed out
 };
 
 struct plainsql_rows {
@@ -83,6 +84,8 @@ plainsql_status Configure(plainsql_db* db, const plainsql_params& p) {
   db->config = std::move(*config);
   if (p.llm_url != nullptr) db->config.llm.base_url = p.llm_url;
   if (p.model != nullptr) db->config.llm.model = p.model;
+  if (p.api_key != nullptr) db->config.llm.api_key = p.api_key;
+  if (p.examples_store != nullptr) db->config.examples.store = p.examples_store;
   if (p.timeout_ms < 0 || p.max_rows < 0) {
     return Fail(db, {ErrorCode::kInvalidArgument, "timeout_ms and max_rows must not be negative"});
   }
@@ -107,6 +110,10 @@ plainsql_status Load(plainsql_db* db, const plainsql_params& p) {
   auto generators = plainsql::pipeline::MakeGenerators(db->config, *db->conn, db->schema);
   if (!generators) return Fail(db, generators.error());
   db->generators = std::move(*generators);
+  if (plainsql::Status st = plainsql::pipeline::CheckExamples(db->config.examples); !st) return Fail(db, st.error());
+  auto examples = plainsql::pipeline::LoadExamples(db->config.examples);
+  if (!examples) return Fail(db, examples.error());
+  db->examples = std::move(*examples);
   return PLAINSQL_OK;
 }
 
@@ -158,6 +165,8 @@ plainsql::exec::QuerySource SourceOf(const plainsql_source& c) {
 plainsql_status Ask(plainsql_db* db, const char* question, int32_t candidates, plainsql_answer** out) {
   plainsql::pipeline::Options options = db->config.options;
   if (candidates > 0) options.candidates = candidates;
+  options.examples.library = db->examples;
+  options.examples.k = static_cast<size_t>(db->config.examples.k);
   auto answer =
       plainsql::pipeline::Ask(*db->conn, db->schema, db->generators.active, question, db->generators.With(options));
   if (!answer) return Fail(db, answer.error());

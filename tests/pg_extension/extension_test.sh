@@ -104,6 +104,14 @@ got=$(PGPASSWORD=reader-pw psql -X -q -A -t -v ON_ERROR_STOP=1 "$reader_url" \
 err=$(PGPASSWORD=reader-pw psql -X -q -A -t -v ON_ERROR_STOP=1 "$reader_url" -c "SELECT plainsql.apply_views('N3')" 2>&1) &&
   fail "reader applied views: $err"
 grep -q "permission denied" <<<"$err" || fail "reader's apply_views: $err"
+# The API key: read from a file a superuser names; the setting is hidden from other roles, the key from everyone.
+printf 'sk-extension-secret\n' > "$work/key"
+chmod 644 "$work/key"
+psql -X -q -A -t -v ON_ERROR_STOP=1 "$url" -c "SELECT plainsql.version()" \
+  -c "ALTER SYSTEM SET plainsql.llm_api_key_file = '$work/key'" -c "SELECT pg_reload_conf()" > /dev/null
+sleep 0.5
+err=$(PGPASSWORD=reader-pw psql -X -q -A -t -v ON_ERROR_STOP=1 "$reader_url" -c "SELECT plainsql.version()" \
+  -c "SHOW plainsql.llm_api_key_file" 2>&1) && fail "an ordinary role read the key file's name: $err"
 err=$(PGPASSWORD=reader-pw psql -X -q -A -t -v ON_ERROR_STOP=1 "$reader_url" -c "SELECT plainsql.version()" -c "SET plainsql.llm_url = 'http://example.com'" 2>&1) &&
   fail "an ordinary role set plainsql.llm_url"
 
@@ -120,6 +128,9 @@ printf '{"content": "%ssql\\nSELECT max(\\"Age\\") AS oldest FROM singer\\n%s"}\
 start_server "$work/one.jsonl"
 got=$(sql "SET plainsql.llm_url = '$llm'; SET plainsql.llm_model = 'fake'; SELECT * FROM plainsql.ask('How old is the oldest singer?')")
 [ "$got" = '{"oldest": 52}' ] || fail "scripted model: $got"
+got=$(sql "SET plainsql.llm_url = '$llm'; SET plainsql.llm_model = 'fake'; SELECT plainsql.explain('How old is the oldest singer?')")
+grep -q "sk-extension-secret" <<<"$got" && fail "explain shows the API key"
+grep -q "sk-extension-secret" "$work/pg/server.log" && { grep "sk-extension-secret" "$work/pg/server.log" >&2; fail "the server log holds the API key"; }
 kill "$server"; wait "$server" 2>/dev/null || true; server=""
 
 # A hung model server: a statement timeout and a cancel each end the call within a second of their time.
