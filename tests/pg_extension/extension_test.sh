@@ -142,6 +142,7 @@ err=$(sql "SET plainsql.llm_url = '$llm'; SET plainsql.llm_model = 'fake'; SET s
 ms=$((($(date +%s%N) - start) / 1000000))
 grep -q "canceling statement" <<<"$err" || fail "statement timeout: $err"
 [ "$ms" -lt 2500 ] || fail "statement timeout took $ms ms"
+timeout_ms=$ms
 ( sql "SET plainsql.llm_url = '$llm'; SET plainsql.llm_model = 'fake'; SELECT * FROM plainsql.ask('How many singers are there?')" > "$work/cancel.out" 2>&1 ) &
 asker=$!
 sleep 1
@@ -151,4 +152,5 @@ wait "$asker" && fail "a cancelled call answered"
 ms=$((($(date +%s%N) - start) / 1000000))
 grep -q "canceling statement due to user request" "$work/cancel.out" || fail "cancel: $(cat "$work/cancel.out")"
 [ "$ms" -lt 1500 ] || fail "cancel took $ms ms"
-echo "extension: all checks passed (cancel in $ms ms)"
+echo "extension: all checks passed (a 1000 ms statement timeout ended the call after $timeout_ms ms, psql's start"\
+  "included; a cancel after $ms ms)"
