@@ -59,6 +59,9 @@ struct ExecSettings {
 void SetDefaultExecSettings(const ExecSettings& settings);
 const ExecSettings& DefaultExecSettings();
 
+/// The access policy a guard checks against: `load(false)` the one read, `load(true)` read again (GuardQuery).
+using PolicyLoader = std::function<Result<const AccessPolicy*>(bool reread)>;
+
 class Connection {
  public:
   virtual ~Connection() = default;
@@ -93,6 +96,44 @@ class Connection {
 
   /// The access policy queries are checked against, read from the database's catalog on first use.
   virtual Result<AccessPolicy> Policy() = 0;
+};
+
+/// What the engines' connections share: the execution settings, and the access policy read from the catalog on first
+/// use and kept until the settings change or a query names a relation it does not know (PolicyLoader's reread).
+class PolicyCachingConnection : public Connection {
+ public:
+  void SetExecSettings(const ExecSettings& settings) override {
+    settings_ = settings;
+    policy_.reset();
+    SettingsChanged();
+  }
+  const ExecSettings& GetExecSettings() const override { return settings_; }
+  Result<AccessPolicy> Policy() override {
+    auto p = LoadPolicy(false);
+    if (!p) return p.error();
+    return **p;
+  }
+
+ protected:
+  PolicyCachingConnection() : settings_(DefaultExecSettings()) {}
+  /// Reads the policy from the database's catalog (with settings_ applied).
+  virtual Result<AccessPolicy> ReadPolicy() = 0;
+  /// Called after SetExecSettings (SQLite applies its process-wide heap limit).
+  virtual void SettingsChanged() {}
+  Result<const AccessPolicy*> LoadPolicy(bool reread) {
+    if (reread) policy_.reset();
+    if (policy_) return &*policy_;
+    auto p = ReadPolicy();
+    if (!p) return p.error();
+    policy_ = std::move(*p);
+    return &*policy_;
+  }
+  PolicyLoader Loader() {
+    return [this](bool reread) { return LoadPolicy(reread); };
+  }
+
+  ExecSettings settings_;
+  std::optional<AccessPolicy> policy_;
 };
 
 /// Opens a connection. SQLite files are opened read-only; a PostgreSQL session gets a 10 s connect timeout unless the
@@ -164,7 +205,6 @@ Status CheckQuery(std::string_view sql, const AccessPolicy& policy, bool* unknow
 /// What Connection::Query checks before the database sees SQL: the length ceiling, then CheckQuery against the policy
 /// `load(false)` returns. When the query names a relation the policy does not know (one created since it was read),
 /// `load(true)` reads the catalog again, once. `names` receives what the query touches.
-using PolicyLoader = std::function<Result<const AccessPolicy*>(bool reread)>;
 Status GuardQuery(std::string_view sql, const Ceilings& ceilings, const PolicyLoader& load,
                   AccessedNames* names = nullptr);
 

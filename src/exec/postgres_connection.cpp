@@ -40,9 +40,9 @@ struct ResultGuard {
   ~ResultGuard() { PQclear(res); }
 };
 
-class PostgresConnection final : public Connection {
+class PostgresConnection final : public PolicyCachingConnection {
  public:
-  explicit PostgresConnection(PGconn* conn) : conn_(conn), settings_(DefaultExecSettings()) {}
+  explicit PostgresConnection(PGconn* conn) : conn_(conn) {}
   ~PostgresConnection() override { PQfinish(conn_); }
 
   Engine engine() const override { return Engine::kPostgres; }
@@ -59,19 +59,9 @@ class PostgresConnection final : public Connection {
     if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
     return Run(std::string(sql), limits, params);
   }
-  void SetExecSettings(const ExecSettings& settings) override {
-    settings_ = settings;
-    policy_.reset();
-  }
-  const ExecSettings& GetExecSettings() const override { return settings_; }
-  Result<AccessPolicy> Policy() override {
-    auto p = LoadPolicy(false);
-    if (!p) return p.error();
-    return **p;
-  }
 
  private:
-  Result<const AccessPolicy*> LoadPolicy(bool reread);
+  Result<AccessPolicy> ReadPolicy() override { return LoadPostgresPolicy(*this, settings_); }
   std::string Wrapped(std::string_view sql) const;  // the query inside the row-size check
   Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params);
   Status Exec(const char* command);
@@ -80,18 +70,7 @@ class PostgresConnection final : public Connection {
   void Drain();
 
   PGconn* conn_;
-  ExecSettings settings_;
-  std::optional<AccessPolicy> policy_;
 };
-
-Result<const AccessPolicy*> PostgresConnection::LoadPolicy(bool reread) {
-  if (reread) policy_.reset();
-  if (policy_) return &*policy_;
-  auto p = LoadPostgresPolicy(*this, settings_);
-  if (!p) return p.error();
-  policy_ = std::move(*p);
-  return &*policy_;
-}
 
 Status PostgresConnection::Exec(const char* command) {
   ResultGuard g{PQexec(conn_, command)};
@@ -126,7 +105,7 @@ Error PostgresConnection::ErrorFromResult(const PGresult* res, const Limits& lim
 
 Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
                                             const std::vector<Value>& params) {
-  if (Status s = GuardQuery(sql, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }); !s) {
+  if (Status s = GuardQuery(sql, settings_.ceilings, Loader()); !s) {
     return s.error();
   }
   return Run(Wrapped(sql), limits, params);
@@ -138,8 +117,7 @@ std::string PostgresConnection::Wrapped(std::string_view sql) const {
 
 Result<ResultSet> PostgresConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
   std::string text = sql::Print(query, dialect());
-  if (Status s = GuardParsedQuery(query, text, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); });
-      !s) {
+  if (Status s = GuardParsedQuery(query, text, settings_.ceilings, Loader()); !s) {
     return s.error();
   }
   return Run(Wrapped(text), limits, {});

@@ -72,9 +72,9 @@ std::string Literal(const Value& v) {
   }
 }
 
-class SourceConnection final : public Connection {
+class SourceConnection final : public PolicyCachingConnection {
  public:
-  explicit SourceConnection(QuerySource source) : source_(std::move(source)), settings_(DefaultExecSettings()) {}
+  explicit SourceConnection(QuerySource source) : source_(std::move(source)) {}
 
   Engine engine() const override { return Engine::kPostgres; }
   const sql::Dialect& dialect() const override { return sql::Postgres(); }
@@ -95,29 +95,9 @@ class SourceConnection final : public Connection {
     if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
     return Run(std::string(sql), limits, params);
   }
-  void SetExecSettings(const ExecSettings& settings) override {
-    settings_ = settings;
-    policy_.reset();
-  }
-  const ExecSettings& GetExecSettings() const override { return settings_; }
-  Result<AccessPolicy> Policy() override {
-    auto p = LoadPolicy(false);
-    if (!p) return p.error();
-    return **p;
-  }
 
  private:
-  PolicyLoader Loader() {
-    return [this](bool reread) { return LoadPolicy(reread); };
-  }
-  Result<const AccessPolicy*> LoadPolicy(bool reread) {
-    if (reread) policy_.reset();
-    if (policy_) return &*policy_;
-    auto p = LoadPostgresPolicy(*this, settings_);
-    if (!p) return p.error();
-    policy_ = std::move(*p);
-    return &*policy_;
-  }
+  Result<AccessPolicy> ReadPolicy() override { return LoadPostgresPolicy(*this, settings_); }
 
   Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params) {
     auto text = InlinePostgresParameters(sql, params);
@@ -135,8 +115,6 @@ class SourceConnection final : public Connection {
   }
 
   QuerySource source_;
-  ExecSettings settings_;
-  std::optional<AccessPolicy> policy_;
 };
 
 class SourceWriteSession final : public WriteSession {

@@ -121,7 +121,7 @@ void RegisterLinearStringFunctions(sqlite3* db) {
   sqlite3_create_function_v2(db, "replace", 3, flags, nullptr, &ReplaceFunction, nullptr, nullptr, nullptr);
 }
 
-class SqliteConnection final : public Connection {
+class SqliteConnection final : public PolicyCachingConnection {
  public:
   /// `native_views`: a companion database's views read these views of the original (SetUpCompanion); lower case.
   SqliteConnection(sqlite3* db, std::string path, std::set<std::string> native_views = {})
@@ -137,7 +137,7 @@ class SqliteConnection final : public Connection {
     sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
     sqlite3_busy_timeout(db_, 2000);
     RegisterLinearStringFunctions(db_);
-    SetExecSettings(DefaultExecSettings());
+    sqlite3_hard_heap_limit64(settings_.ceilings.max_memory_bytes);  // as SettingsChanged, for the default settings
   }
   ~SqliteConnection() override { sqlite3_close_v2(db_); }
 
@@ -160,21 +160,11 @@ class SqliteConnection final : public Connection {
     internal_ = false;
     return rs;
   }
-  void SetExecSettings(const ExecSettings& settings) override {
-    settings_ = settings;
-    policy_.reset();
-    // The heap limit is process-wide in SQLite: the last connection opened sets it for all.
-    sqlite3_hard_heap_limit64(settings_.ceilings.max_memory_bytes);
-  }
-  const ExecSettings& GetExecSettings() const override { return settings_; }
-  Result<AccessPolicy> Policy() override {
-    auto p = LoadPolicy(false);
-    if (!p) return p.error();
-    return **p;
-  }
 
  private:
-  Result<const AccessPolicy*> LoadPolicy(bool reread);
+  // The heap limit is process-wide in SQLite: the last connection opened sets it for all.
+  void SettingsChanged() override { sqlite3_hard_heap_limit64(settings_.ceilings.max_memory_bytes); }
+  Result<AccessPolicy> ReadPolicy() override;
   static int Authorize(void* self, int action, const char* a1, const char* a2, const char* db, const char* trigger);
   static int Progress(void* self);
   Result<ResultSet> Run(std::string_view sql, const Limits& limits, const std::vector<Value>& params);
@@ -184,8 +174,6 @@ class SqliteConnection final : public Connection {
 
   sqlite3* db_;
   std::string path_;
-  ExecSettings settings_;
-  std::optional<AccessPolicy> policy_;
   bool internal_ = false;               // a catalog query of plainsql's own: the allowlists do not apply
   std::vector<std::string> ctes_;       // the CTE names of the query being run (lower case)
   std::set<std::string> native_views_;  // a companion's: the original's views its natural views read (lower case)
@@ -197,9 +185,7 @@ class SqliteConnection final : public Connection {
   bool out_of_steps_ = false;
 };
 
-Result<const AccessPolicy*> SqliteConnection::LoadPolicy(bool reread) {
-  if (reread) policy_.reset();
-  if (policy_) return &*policy_;
+Result<AccessPolicy> SqliteConnection::ReadPolicy() {
   AccessPolicy p;
   p.dialect = &sql::Sqlite();
   p.functions = DefaultAllowedFunctions(sql::Sqlite());
@@ -222,8 +208,7 @@ Result<const AccessPolicy*> SqliteConnection::LoadPolicy(bool reread) {
   // pragma_table_list names sqlite_schema and sqlite_temp_schema; their old names resolve too.
   p.relations.push_back({"main", "sqlite_master", false});
   p.relations.push_back({"temp", "sqlite_temp_master", false});
-  policy_ = std::move(p);
-  return &*policy_;
+  return p;
 }
 
 bool SqliteConnection::ReadAllowed(const char* db, const char* table, const char* column) const {
@@ -375,9 +360,7 @@ struct StmtGuard {
 Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& limits,
                                           const std::vector<Value>& params) {
   AccessedNames names;
-  if (Status s = GuardQuery(
-          sql, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }, &names);
-      !s) {
+  if (Status s = GuardQuery(sql, settings_.ceilings, Loader(), &names); !s) {
     return s.error();
   }
   ctes_ = std::move(names.ctes);
@@ -389,9 +372,7 @@ Result<ResultSet> SqliteConnection::Query(std::string_view sql, const Limits& li
 Result<ResultSet> SqliteConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
   std::string text = sql::Print(query, dialect());
   AccessedNames names;
-  if (Status s = GuardParsedQuery(
-          query, text, settings_.ceilings, [this](bool reread) { return LoadPolicy(reread); }, &names);
-      !s) {
+  if (Status s = GuardParsedQuery(query, text, settings_.ceilings, Loader(), &names); !s) {
     return s.error();
   }
   ctes_ = std::move(names.ctes);

@@ -46,17 +46,37 @@ if [ -n "$dev" ]; then
     "$dev" > "$questions"
   echo "comparing $(wc -l < "$questions") dev questions"
 fi
-answered=0 total=0
-while IFS= read -r q; do
-  total=$((total + 1))
-  # A question neither answers (no candidate query ran) agrees too; the message is the library's either way.
-  inside=$(sql "SELECT plainsql.generate('${q//\'/\'\'}')" 2> /dev/null) || inside="(no answer)"
-  outside=$("$bin" ask "$url" "$q" --llm none --format json 2> /dev/null |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["sql"])' 2> /dev/null) || outside="(no answer)"
-  [ "$inside" = "$outside" ] || fail "generate and plainsql ask differ for \"$q\": $inside / $outside"
-  [ "$inside" = "(no answer)" ] || answered=$((answered + 1))
-done < "$questions"
+# compare URL QUESTIONS: generate inside the server against plainsql ask over libpq, question by question.
+compare() {
+  local db=$1 file=$2 q inside outside
+  answered=0 total=0
+  while IFS= read -r q; do
+    total=$((total + 1))
+    # A question neither answers (no candidate query ran) agrees too; the message is the library's either way.
+    inside=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$db" -c "SELECT plainsql.generate('${q//\'/\'\'}')" 2> /dev/null) ||
+      inside="(no answer)"
+    outside=$("$bin" ask "$db" "$q" --llm none --format json 2> /dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["sql"])' 2> /dev/null) || outside="(no answer)"
+    [ "$inside" = "$outside" ] || fail "generate and plainsql ask differ for \"$q\": $inside / $outside"
+    [ "$inside" = "(no answer)" ] || answered=$((answered + 1))
+  done < "$file"
+}
+compare "$url" "$questions"
 echo "generate and plainsql ask agree on $total questions ($answered answered)"
+
+# A second database shaped like world_1 (short names, a composite key, a CHECK): the same agreement, and answers.
+sql "CREATE DATABASE world_test" > /dev/null
+world=${url%/*}/world_test
+psql -X -q -v ON_ERROR_STOP=1 "$world" -f "$here/world_like.sql" > /dev/null
+psql -X -q -v ON_ERROR_STOP=1 "$world" -c "CREATE EXTENSION plainsql"
+if [ -z "$dev" ]; then
+  compare "$world" "$here/world_questions.txt"
+  echo "world_1-like: generate and plainsql ask agree on $total questions ($answered answered)"
+fi
+got=$(psql -X -q -A -t "$world" -c "SELECT * FROM plainsql.ask('How many countries are in Europe?')")
+[ "$got" = '{"count": 2}' ] || fail "world_1-like: countries in Europe: $got"
+got=$(psql -X -q -A -t "$world" -c "SELECT * FROM plainsql.ask('What is the population of the city named Lyon?')")
+[ "$got" = '{"Population": 445000}' ] || fail "world_1-like: Lyon: $got"
 
 # explain: the trace of ask --explain.
 sql "SELECT plainsql.explain('What is the average age of singers?') ? 'trace'" | grep -qx t || fail "explain has no trace"
