@@ -69,6 +69,25 @@ static int interrupt_requested(void* context) { return cancel_seen || QueryCance
 
 static void copy_message(char* out, size_t size, const char* text) { strlcpy(out, text != NULL ? text : "", size); }
 
+/* In a PG_CATCH block around an internal subtransaction: the error copied out (its SQLSTATE and message for the
+ * library), the error state cleared, the subtransaction rolled back and the caller's memory context and resource owner
+ * restored. A cancel is remembered to be raised again (unless `cancel_counts` is false: our own timer's). */
+static void abort_subtransaction(MemoryContext oldcontext, ResourceOwner oldowner, bool cancel_counts, char sqlstate[6],
+                                 char* message, size_t message_size) {
+  ErrorData* edata;
+
+  MemoryContextSwitchTo(oldcontext);
+  edata = CopyErrorData();
+  FlushErrorState();
+  RollbackAndReleaseCurrentSubTransaction();
+  MemoryContextSwitchTo(oldcontext);
+  CurrentResourceOwner = oldowner;
+  copy_message(sqlstate, 6, unpack_sql_state(edata->sqlerrcode));
+  copy_message(message, message_size, edata->message);
+  if (cancel_counts && edata->sqlerrcode == ERRCODE_QUERY_CANCELED) cancel_seen = true;
+  FreeErrorData(edata);
+}
+
 /* Reads the open portal in batches into the library's sink until it has all rows or asks to stop. */
 static void fetch_rows(Portal portal, plainsql_rows* rows) {
   bool first = true;
@@ -140,24 +159,9 @@ static int run_query(void* context, const char* sql, int32_t ms, plainsql_rows* 
   }
   PG_CATCH();
   {
-    ErrorData* edata;
-
     disable_timeout(query_timeout_id, false);
-    MemoryContextSwitchTo(oldcontext);
-    edata = CopyErrorData();
-    FlushErrorState();
-    RollbackAndReleaseCurrentSubTransaction();
-    MemoryContextSwitchTo(oldcontext);
-    CurrentResourceOwner = oldowner;
-    copy_message(sqlstate, 6, unpack_sql_state(edata->sqlerrcode));
-    copy_message(message, message_size, edata->message);
-    if (query_timed_out)
-      rc = PLAINSQL_SOURCE_TIMED_OUT;
-    else {
-      rc = PLAINSQL_SOURCE_FAILED;
-      if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED) cancel_seen = true;
-    }
-    FreeErrorData(edata);
+    abort_subtransaction(oldcontext, oldowner, !query_timed_out, sqlstate, message, message_size);
+    rc = query_timed_out ? PLAINSQL_SOURCE_TIMED_OUT : PLAINSQL_SOURCE_FAILED;
   }
   PG_END_TRY();
   return rc;
@@ -198,19 +202,8 @@ static int run_write(void* context, const char* sql, plainsql_rows* rows, char s
   }
   PG_CATCH();
   {
-    ErrorData* edata;
-
-    MemoryContextSwitchTo(oldcontext);
-    edata = CopyErrorData();
-    FlushErrorState();
-    RollbackAndReleaseCurrentSubTransaction();
-    MemoryContextSwitchTo(oldcontext);
-    CurrentResourceOwner = oldowner;
-    copy_message(sqlstate, 6, unpack_sql_state(edata->sqlerrcode));
-    copy_message(message, message_size, edata->message);
+    abort_subtransaction(oldcontext, oldowner, true, sqlstate, message, message_size);
     rc = PLAINSQL_SOURCE_FAILED;
-    if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED) cancel_seen = true;
-    FreeErrorData(edata);
   }
   PG_END_TRY();
   return rc;
