@@ -283,6 +283,14 @@ static plainsql_db* get_db(void) {
     pfree(key);
     return cached_db;
   }
+  /* The library's message names the program's options; here the settings are what a user changes. */
+  if (llm_url != NULL && llm_url[0] != '\0' && (llm_model == NULL || llm_model[0] == '\0') &&
+      getenv("PLAINSQL_LLM_MODEL") == NULL) {
+    forget_key(api_key);
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("plainsql: plainsql.llm_url is set but plainsql.llm_model is empty"),
+                    errhint("SET plainsql.llm_model = 'NAME', the model's name at %s.", llm_url)));
+  }
   plainsql_close(cached_db);
   cached_db = NULL;
   free(cached_key);

@@ -153,6 +153,10 @@ grep -q "sk-extension-secret" <<<"$got" && fail "explain shows the API key"
 grep -q "sk-extension-secret" "$work/pg/server.log" && { grep "sk-extension-secret" "$work/pg/server.log" >&2; fail "the server log holds the API key"; }
 kill "$server"; wait "$server" 2>/dev/null || true; server=""
 
+err=$(sql "SET plainsql.llm_url = '$llm'; SELECT plainsql.generate('How many singers are there?')" 2>&1) &&
+  fail "a model URL without a model's name was accepted"
+grep -q "plainsql.llm_model is empty" <<<"$err" || fail "no model's name: $err"
+
 # A hung model server: a statement timeout and a cancel each end the call within a second of their time.
 printf '{"content": "never", "delay_ms": 60000}\n' > "$work/hang.jsonl"
 start_server "$work/hang.jsonl"
