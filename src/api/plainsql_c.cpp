@@ -126,37 +126,37 @@ plainsql_status Open(plainsql_db* db, const char* url, const plainsql_params& p)
 }
 
 // The C source as the library's: its query function called with a result sink, its failure read back.
+// Calls one of the source's functions (`call` gets the sink and the SQLSTATE and message buffers) and reads back what
+// it reported: nothing when it succeeded.
+template <typename Call>
+std::optional<plainsql::exec::SourceFailure> CallSource(plainsql::exec::SourceRows& rows, const Call& call) {
+  plainsql_rows sink{&rows};
+  char sqlstate[6] = {0};
+  char message[1024] = {0};
+  int rc = call(&sink, sqlstate, message, sizeof message);
+  if (rc == PLAINSQL_SOURCE_OK) return std::nullopt;
+  message[sizeof message - 1] = 0;
+  sqlstate[5] = 0;
+  return plainsql::exec::SourceFailure{sqlstate, message[0] != 0 ? message : "the statement failed",
+                                       rc == PLAINSQL_SOURCE_TIMED_OUT};
+}
+
 plainsql::exec::QuerySource SourceOf(const plainsql_source& c) {
   plainsql::exec::QuerySource source;
   source.identity = c.identity != nullptr ? c.identity : "";
   source.database_name = c.database_name != nullptr ? c.database_name : "";
-  source.run = [query = c.query, context = c.context](
-                   const std::string& sql, const plainsql::exec::Limits& limits,
-                   plainsql::exec::SourceRows& rows) -> std::optional<plainsql::exec::SourceFailure> {
-    plainsql_rows sink{&rows};
-    char sqlstate[6] = {0};
-    char message[1024] = {0};
+  source.run = [query = c.query, context = c.context](const std::string& sql, const plainsql::exec::Limits& limits,
+                                                      plainsql::exec::SourceRows& rows) {
     auto ms = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(limits.timeout.count(), 1), INT32_MAX));
-    int rc = query(context, sql.c_str(), ms, &sink, sqlstate, message, sizeof message);
-    if (rc == PLAINSQL_SOURCE_OK) return std::nullopt;
-    message[sizeof message - 1] = 0;
-    sqlstate[5] = 0;
-    return plainsql::exec::SourceFailure{sqlstate, message[0] != 0 ? message : "the query failed",
-                                         rc == PLAINSQL_SOURCE_TIMED_OUT};
+    return CallSource(rows, [&](plainsql_rows* sink, char* sqlstate, char* message, size_t size) {
+      return query(context, sql.c_str(), ms, sink, sqlstate, message, size);
+    });
   };
   if (c.write != nullptr) {
-    source.write = [write = c.write, context = c.context](
-                       const std::string& sql,
-                       plainsql::exec::SourceRows& rows) -> std::optional<plainsql::exec::SourceFailure> {
-      plainsql_rows sink{&rows};
-      char sqlstate[6] = {0};
-      char message[1024] = {0};
-      int rc = write(context, sql.c_str(), &sink, sqlstate, message, sizeof message);
-      if (rc == PLAINSQL_SOURCE_OK) return std::nullopt;
-      message[sizeof message - 1] = 0;
-      sqlstate[5] = 0;
-      return plainsql::exec::SourceFailure{sqlstate, message[0] != 0 ? message : "the statement failed",
-                                           rc == PLAINSQL_SOURCE_TIMED_OUT};
+    source.write = [write = c.write, context = c.context](const std::string& sql, plainsql::exec::SourceRows& rows) {
+      return CallSource(rows, [&](plainsql_rows* sink, char* sqlstate, char* message, size_t size) {
+        return write(context, sql.c_str(), sink, sqlstate, message, size);
+      });
     };
   }
   return source;
@@ -182,6 +182,15 @@ plainsql_status Ask(plainsql_db* db, const char* question, int32_t candidates, p
   return PLAINSQL_OK;
 }
 
+// The naming resources (and their classifier, which the profile reads), loaded on the handle's first use of them.
+plainsql::Status LoadNamer(plainsql_db* db) {
+  if (db->namer != nullptr) return plainsql::Status::Ok();
+  auto namer = plainsql::naturalness::SchemaNamer::Load(plainsql::naturalness::DefaultDataDir());
+  if (!namer) return namer.error();
+  db->namer = std::move(*namer);
+  return plainsql::Status::Ok();
+}
+
 // The views of the handle's schema at `level`, named offline; plainsql's own views (their schema) left out.
 struct ViewsPlanned {
   plainsql::catalog::Schema schema;
@@ -190,11 +199,7 @@ struct ViewsPlanned {
 plainsql::Result<ViewsPlanned> PlanNaturalViews(plainsql_db* db, const char* level_name, int extended) {
   auto level = plainsql::naturalness::ParseLevel(level_name != nullptr ? level_name : "", "level", false);
   if (!level) return level.error();
-  if (db->namer == nullptr) {
-    auto namer = plainsql::naturalness::SchemaNamer::Load(plainsql::naturalness::DefaultDataDir());
-    if (!namer) return namer.error();
-    db->namer = std::move(*namer);
-  }
+  if (plainsql::Status s = LoadNamer(db); !s) return s.error();
   plainsql::views::ViewOptions options;
   options.level = *level;
   options.extended = extended != 0;
@@ -209,8 +214,7 @@ plainsql::Result<ViewsPlanned> PlanNaturalViews(plainsql_db* db, const char* lev
 }
 
 plainsql_status Profile(plainsql_db* db, const char* schema_name, const char** json) {
-  auto classifier = plainsql::naturalness::Classifier::Load(plainsql::naturalness::DefaultDataDir());
-  if (!classifier) return Fail(db, classifier.error());
+  if (plainsql::Status s = LoadNamer(db); !s) return Fail(db, s.error());
   plainsql::catalog::Schema schema = db->schema;
   if (schema_name != nullptr && *schema_name != 0) {
     std::erase_if(schema.tables, [&](const auto& t) { return t.schema != schema_name; });
@@ -218,7 +222,7 @@ plainsql_status Profile(plainsql_db* db, const char* schema_name, const char** j
       return Fail(db, {ErrorCode::kNotFound, std::string("no table or view in schema ") + schema_name});
     }
   }
-  auto profile = plainsql::naturalness::ProfileSchema(schema, *classifier);
+  auto profile = plainsql::naturalness::ProfileSchema(schema, db->namer->classifier());
   db->text = plainsql::naturalness::RenderProfile(profile, plainsql::naturalness::ProfileFormat::kJson);
   *json = db->text.c_str();
   db->error.clear();

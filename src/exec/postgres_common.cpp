@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "sql/printer.h"
 #include "sql/token.h"
 
 namespace plainsql::exec {
@@ -119,6 +120,26 @@ Result<AccessPolicy> LoadPostgresPolicy(Connection& conn, const ExecSettings& se
   }
   return p;
 }
+
+Result<ResultSet> PostgresFamilyConnection::Query(std::string_view sql, const Limits& limits,
+                                                  const std::vector<Value>& params) {
+  if (Status s = GuardQuery(sql, settings_.ceilings, Loader()); !s) return s.error();
+  return Run(WrapForRowCeiling(sql, settings_.ceilings.max_value_bytes), limits, params);
+}
+
+Result<ResultSet> PostgresFamilyConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
+  std::string text = sql::Print(query, dialect());
+  if (Status s = GuardParsedQuery(query, text, settings_.ceilings, Loader()); !s) return s.error();
+  return Run(WrapForRowCeiling(text, settings_.ceilings.max_value_bytes), limits, {});
+}
+
+Result<ResultSet> PostgresFamilyConnection::QueryInternal(std::string_view sql, const Limits& limits,
+                                                          const std::vector<Value>& params) {
+  if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
+  return Run(std::string(sql), limits, params);
+}
+
+Result<AccessPolicy> PostgresFamilyConnection::ReadPolicy() { return LoadPostgresPolicy(*this, settings_); }
 
 // No row may pass max_value_bytes: the server checks each row's size before sending it, by failing a cast whose
 // message plainsql recognises (libpq holds a whole row in memory, so the client cannot stop one on its way).

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "exec/connection.h"
+#include "sql/dialect.h"
 
 namespace plainsql::exec {
 
@@ -23,6 +25,24 @@ Value PostgresValue(uint32_t oid, const char* text, size_t length);
 /// relation outside the system schemas (only those of `settings.access.schemas` when it names some), the effective
 /// search path, the default function allowlist and the settings' additions.
 Result<AccessPolicy> LoadPostgresPolicy(Connection& conn, const ExecSettings& settings);
+
+/// What the two PostgreSQL connections share: the dialect, the access policy read from pg_catalog, and the guard every
+/// query passes (read-only, allowlists, length, the row-size check around generated queries). They differ only in
+/// how a checked text runs: over libpq, or through a host's query function (SPI).
+class PostgresFamilyConnection : public PolicyCachingConnection {
+ public:
+  Engine engine() const override { return Engine::kPostgres; }
+  const sql::Dialect& dialect() const override { return sql::Postgres(); }
+  Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
+  Result<ResultSet> QueryParsed(const sql::Query& query, const Limits& limits) override;
+  Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
+                                  const std::vector<Value>& params) override;
+
+ protected:
+  /// Runs a text the guard passed; `params` bind to $1, $2, ...
+  virtual Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params) = 0;
+  Result<AccessPolicy> ReadPolicy() override;
+};
 
 /// The query inside a check that fails, with a message plainsql recognises, on any row over `max_value_bytes`.
 std::string WrapForRowCeiling(std::string_view sql, int64_t max_value_bytes);

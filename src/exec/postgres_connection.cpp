@@ -15,7 +15,6 @@
 #include "common/strings.h"
 #include "exec/connection.h"
 #include "exec/postgres_common.h"
-#include "sql/printer.h"
 
 namespace plainsql::exec {
 
@@ -40,30 +39,18 @@ struct ResultGuard {
   ~ResultGuard() { PQclear(res); }
 };
 
-class PostgresConnection final : public PolicyCachingConnection {
+class PostgresConnection final : public PostgresFamilyConnection {
  public:
   explicit PostgresConnection(PGconn* conn) : conn_(conn) {}
   ~PostgresConnection() override { PQfinish(conn_); }
 
-  Engine engine() const override { return Engine::kPostgres; }
-  const sql::Dialect& dialect() const override { return sql::Postgres(); }
   std::string identity() const override {
     return fmt::format("postgresql://{}@{}:{}/{}", PQuser(conn_), PQhost(conn_), PQport(conn_), PQdb(conn_));
   }
   std::string database_name() const override { return PQdb(conn_); }
 
-  Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override;
-  Result<ResultSet> QueryParsed(const sql::Query& query, const Limits& limits) override;
-  Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
-                                  const std::vector<Value>& params) override {
-    if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
-    return Run(std::string(sql), limits, params);
-  }
-
  private:
-  Result<AccessPolicy> ReadPolicy() override { return LoadPostgresPolicy(*this, settings_); }
-  std::string Wrapped(std::string_view sql) const;  // the query inside the row-size check
-  Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params);
+  Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params) override;
   Status Exec(const char* command);
   Error ErrorFromResult(const PGresult* res, const Limits& limits, bool cancelled_timeout);
   void Cancel();
@@ -101,26 +88,6 @@ Error PostgresConnection::ErrorFromResult(const PGresult* res, const Limits& lim
     return MakeError(ErrorCode::kConnection, "lost the connection to PostgreSQL: " + msg);
   }
   return PostgresError(state ? state : "", msg, limits, settings_.ceilings, cancelled_timeout);
-}
-
-Result<ResultSet> PostgresConnection::Query(std::string_view sql, const Limits& limits,
-                                            const std::vector<Value>& params) {
-  if (Status s = GuardQuery(sql, settings_.ceilings, Loader()); !s) {
-    return s.error();
-  }
-  return Run(Wrapped(sql), limits, params);
-}
-
-std::string PostgresConnection::Wrapped(std::string_view sql) const {
-  return WrapForRowCeiling(sql, settings_.ceilings.max_value_bytes);
-}
-
-Result<ResultSet> PostgresConnection::QueryParsed(const sql::Query& query, const Limits& limits) {
-  std::string text = sql::Print(query, dialect());
-  if (Status s = GuardParsedQuery(query, text, settings_.ceilings, Loader()); !s) {
-    return s.error();
-  }
-  return Run(Wrapped(text), limits, {});
 }
 
 Result<ResultSet> PostgresConnection::Run(const std::string& sql, const Limits& limits,

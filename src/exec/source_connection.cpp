@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "exec/postgres_common.h"
-#include "sql/printer.h"
 #include "sql/token.h"
 
 namespace plainsql::exec {
@@ -72,34 +71,15 @@ std::string Literal(const Value& v) {
   }
 }
 
-class SourceConnection final : public PolicyCachingConnection {
+class SourceConnection final : public PostgresFamilyConnection {
  public:
   explicit SourceConnection(QuerySource source) : source_(std::move(source)) {}
 
-  Engine engine() const override { return Engine::kPostgres; }
-  const sql::Dialect& dialect() const override { return sql::Postgres(); }
   std::string identity() const override { return source_.identity; }
   std::string database_name() const override { return source_.database_name; }
 
-  Result<ResultSet> Query(std::string_view sql, const Limits& limits, const std::vector<Value>& params) override {
-    if (Status s = GuardQuery(sql, settings_.ceilings, Loader()); !s) return s.error();
-    return Run(WrapForRowCeiling(sql, settings_.ceilings.max_value_bytes), limits, params);
-  }
-  Result<ResultSet> QueryParsed(const sql::Query& query, const Limits& limits) override {
-    std::string text = sql::Print(query, dialect());
-    if (Status s = GuardParsedQuery(query, text, settings_.ceilings, Loader()); !s) return s.error();
-    return Run(WrapForRowCeiling(text, settings_.ceilings.max_value_bytes), limits, {});
-  }
-  Result<ResultSet> QueryInternal(std::string_view sql, const Limits& limits,
-                                  const std::vector<Value>& params) override {
-    if (Status s = CheckSingleQuery(sql, dialect()); !s) return s.error();
-    return Run(std::string(sql), limits, params);
-  }
-
  private:
-  Result<AccessPolicy> ReadPolicy() override { return LoadPostgresPolicy(*this, settings_); }
-
-  Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params) {
+  Result<ResultSet> Run(const std::string& sql, const Limits& limits, const std::vector<Value>& params) override {
     auto text = InlinePostgresParameters(sql, params);
     if (!text) return text.error();
     auto start = std::chrono::steady_clock::now();
