@@ -461,16 +461,22 @@ std::string Problems(const Pool& pool) {
   return problems.empty() ? "none generated" : Join(problems, "; ");
 }
 
+// Appends a finished stage (its name with `suffix`) to the trace and tells Options::on_stage.
+void Push(const Options& options, Answer& answer, StageTrace stage, const std::string& suffix = "") {
+  stage.stage += suffix;
+  answer.trace.push_back(std::move(stage));
+  if (options.on_stage) options.on_stage(answer.trace.back());
+}
+
 // generate, refine and vote for one set of generators; the stages are appended to `answer`. Returns the winner's
 // index in `pool`, or pool.candidates.size().
 size_t Candidates(Context& ctx, const std::vector<Generator*>& generators, Pool& pool, Answer& answer,
                   const std::string& suffix) {
-  answer.trace.push_back(GenerateStage(ctx, generators, pool));
-  answer.trace.push_back(RefineStage(ctx, generators, pool));
+  Push(ctx.options, answer, GenerateStage(ctx, generators, pool), suffix);
+  Push(ctx.options, answer, RefineStage(ctx, generators, pool), suffix);
   StageTrace vote{"vote"};
   size_t winner = VoteStage(ctx.options, pool, vote);
-  answer.trace.push_back(std::move(vote));
-  for (size_t i = answer.trace.size() - 3; i < answer.trace.size(); ++i) answer.trace[i].stage += suffix;
+  Push(ctx.options, answer, std::move(vote), suffix);
   return winner;
 }
 
@@ -489,21 +495,23 @@ void AnswerStage(Context& ctx, Pool& pool, size_t winner, Answer& answer) {
   auto t0 = Clock::now();
   Candidate& won = pool.candidates[winner];
   won.native_sql = sql::Print(*won.native, ctx.dialect);
-  answer.trace.push_back({"rewrite",
-                          MsSince(t0),
-                          0,
-                          0,
-                          0,
-                          {{"names", ctx.to_native ? "natural -> native (on the tree, before each run)" : "native"}}});
+  Push(ctx.options, answer,
+       {"rewrite",
+        MsSince(t0),
+        0,
+        0,
+        0,
+        {{"names", ctx.to_native ? "natural -> native (on the tree, before each run)" : "native"}}});
   answer.sql = won.native_sql;
   answer.result = std::move(*pool.results[winner]);
   // The winner ran during refinement; its time is shown again here but was already counted as a wait there.
-  answer.trace.push_back({"execute",
-                          answer.result.elapsed_ms,
-                          answer.result.elapsed_ms,
-                          0,
-                          0,
-                          {{"rows", answer.result.rows.size()}, {"truncated", answer.result.truncated}}});
+  Push(ctx.options, answer,
+       {"execute",
+        answer.result.elapsed_ms,
+        answer.result.elapsed_ms,
+        0,
+        0,
+        {{"rows", answer.result.rows.size()}, {"truncated", answer.result.truncated}}});
   answer.winner = answer.candidates.size() + winner;
   for (auto& c : pool.candidates) answer.candidates.push_back(std::move(c));
 }
@@ -522,13 +530,13 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
   }
   Context ctx(conn, schema, question, options);
   Answer answer;
-  answer.trace.push_back(CatalogStage(ctx));
-  answer.trace.push_back(NaturalnessStage(ctx));
+  Push(options, answer, CatalogStage(ctx));
+  Push(options, answer, NaturalnessStage(ctx));
   if (const auto& d = answer.trace.back().detail; d.contains("collisions")) {
     for (const auto& c : d["collisions"]) answer.notes.push_back("crosswalk: " + c.get<std::string>());
   }
-  if (auto linking = LinkingStage(ctx, generators)) answer.trace.push_back(std::move(*linking));
-  answer.trace.push_back(ExamplesStage(ctx, generators));
+  if (auto linking = LinkingStage(ctx, generators)) Push(options, answer, std::move(*linking));
+  Push(options, answer, ExamplesStage(ctx, generators));
   Pool pool;
   size_t winner = Candidates(ctx, generators, pool, answer, "");
   if (winner == pool.candidates.size()) {

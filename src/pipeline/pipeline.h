@@ -12,6 +12,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,8 @@ using generate::Generator;
 /// The longest question Ask takes (BIRD's longest question with its evidence is under 1,000 bytes): a longer text
 /// is refused at once rather than read for minutes by the linking stages.
 inline constexpr size_t kMaxQuestionBytes = 20'000;
+
+struct StageTrace;
 
 struct Options {
   bool draft = false;  // a zero-shot draft first, to find the schema slice
@@ -68,6 +71,8 @@ struct Options {
   bool fallback = true;
   Generator* fallback_generator = nullptr;
   generate::WaitCallback on_wait;  // told what the pipeline waits for (a terminal shows it); may be empty
+  /// Told each stage as it ends, with its trace (a server streams them); may be empty.
+  std::function<void(const StageTrace&)> on_stage;
   /// Few-shot examples (the examples stage): the loaded store, k, what to leave out. No store: the stage is a no-op.
   ExamplesOptions examples;
 };

@@ -23,6 +23,7 @@
 #include "pipeline/config.h"
 #include "runs_cmd.h"
 #include "schema_cmd.h"
+#include "serve_cmd.h"
 #include "space_cmd.h"
 #include "sql_cmd.h"
 #include "views_cmd.h"
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   plainsql::cli::BuiltinCommands builtin(app);
   plainsql::cli::FeaturesCommand features(app);
   plainsql::cli::SpaceCommands space(app);
+  plainsql::cli::ServeCommand serve(app);
   plainsql::cli::AllowGroupOptionsAfterSubcommands(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
@@ -85,7 +87,7 @@ int main(int argc, char** argv) {
   }
   try {
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
-                                      check_access, examples, link, builtin, features, space);
+                                      check_access, examples, link, builtin, features, space, serve);
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs browser_test.mjs against a real `plainsql serve` on loopback, then stops the server with SIGTERM and checks
+# that it stopped cleanly. Usage: browser.sh PLAINSQL SAMPLE_DB SCREENSHOT_DIR
+set -euo pipefail
+plainsql=$1
+db=$2
+shots=$3
+here=$(cd "$(dirname "$0")" && pwd)
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ] || ! command -v node >/dev/null; then
+  if [ "${CI:-}" = true ]; then echo "FAIL: chromium or node is not installed" >&2; exit 1; fi
+  echo "chromium or node is not installed: skipped"
+  exit 77
+fi
+if [ ! -d "$here/node_modules/playwright-core" ]; then
+  # The exact version of package-lock.json, from the npm registry.
+  (cd "$here" && npm ci --no-audit --no-fund >/dev/null)
+fi
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+"$plainsql" serve "$db" --listen 127.0.0.1:0 2>"$work/log" &
+pid=$!
+port=""
+for _ in $(seq 1 100); do
+  port=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$work/log")
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+if [ -z "$port" ]; then cat "$work/log" >&2; echo "FAIL: the server did not start" >&2; exit 1; fi
+CHROMIUM="$chromium" timeout 180 node "$here/browser_test.mjs" "http://127.0.0.1:$port/" "$shots"
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+if [ "$rc" -ne 0 ]; then cat "$work/log" >&2; echo "FAIL: the server exited with $rc after SIGTERM" >&2; exit 1; fi
+grep -q "plainsql serve: stopped" "$work/log" || { echo "FAIL: no clean stop in the log" >&2; exit 1; }
+echo "browser test ok; screenshots in $shots"
