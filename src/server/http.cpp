@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <cctype>
@@ -43,6 +44,7 @@ bool IsLoopbackHost(const std::string& host) {
 
 struct HttpServer::Impl {
   httplib::Server svr;
+  std::atomic<int> listening_fd{-1};
   std::mutex log_mu;
   std::atomic<bool> stopping{false};
 };
@@ -57,6 +59,14 @@ HttpServer::HttpServer(Router& router, ListenOptions options)
   svr.set_write_timeout(options_.write_timeout_s, 0);
   svr.set_keep_alive_max_count(1000);
   svr.set_tcp_nodelay(true);
+  // cpp-httplib 0.11 listens with a backlog of 5 (its compiled library fixes CPPHTTPLIB_LISTEN_BACKLOG): 64 clients
+  // connecting at once would see dropped SYNs and a one-second retry. The socket is kept here and listened on again
+  // with the system's maximum after the bind (Linux takes a second listen() as a new backlog).
+  svr.set_socket_options([this](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    impl_->listening_fd = sock;
+  });
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
     HttpRequest r = FromHttplib(req);
     if (router_.IsStream(r)) {
@@ -117,6 +127,7 @@ Status HttpServer::Bind() {
   if (options_.port == 0) {
     port_ = impl_->svr.bind_to_any_port(options_.host);
     if (port_ <= 0) return MakeError(ErrorCode::kConnection, fmt::format("cannot listen on {}", options_.host));
+    if (impl_->listening_fd >= 0) ::listen(impl_->listening_fd, SOMAXCONN);
     return Status::Ok();
   }
   if (!impl_->svr.bind_to_port(options_.host, options_.port)) {
@@ -124,6 +135,7 @@ Status HttpServer::Bind() {
                                                          "not this machine's?)",
                                                          options_.host, options_.port));
   }
+  if (impl_->listening_fd >= 0) ::listen(impl_->listening_fd, SOMAXCONN);
   port_ = options_.port;
   return Status::Ok();
 }

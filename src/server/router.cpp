@@ -59,6 +59,12 @@ std::string Event(std::string_view name, const ojson& data) {
   return fmt::format("event: {}\ndata: {}\n\n", name, data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+// A reply as an event: its JSON on one line (a reply's text is JSON written on one line already).
+std::string Event(std::string_view name, const Reply& reply) {
+  if (reply.text.empty()) return Event(name, reply.body);
+  return fmt::format("event: {}\ndata: {}\n\n", name, reply.text);
+}
+
 }  // namespace
 
 HttpResponse ErrorResponse(int status, std::string_view code, std::string_view message) {
@@ -164,7 +170,7 @@ void Router::Stream(const HttpRequest& r, const std::function<bool(std::string_v
   Reply reply = service_.Ask(*body, [&](const ojson& event) {
     if (open) open = write(Event(event.value("event", "stage"), event));
   });
-  if (open) write(Event(reply.ok() ? "answer" : "error", reply.body));
+  if (open) write(Event(reply.ok() ? "answer" : "error", reply));
 }
 
 void Router::Decorate(const HttpRequest& r, HttpResponse& response) const {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <list>
 #include <mutex>
@@ -51,10 +52,12 @@ struct Worker {
   std::unique_ptr<features::Database> features;
 };
 
-// A built-in translation remembered: the answer without its rows, and the SQL to run again.
+// A built-in translation remembered: the SQL to run again, and the reply's JSON around the result, written once (the
+// fields before "columns" without the closing brace, the fields after "truncated" without either brace): a hit only
+// runs the query and writes its rows.
 struct CachedAnswer {
   std::string sql;
-  ojson reply;
+  std::string head, tail;
 };
 
 // Least recently used translations, by key; thread-safe.
@@ -101,8 +104,15 @@ struct Database {
   catalog::Schema schema;
   size_t columns = 0;
 
+  // The worker pool. A request that finds every worker busy waits in line: a worker given back goes straight to the
+  // first in line, so under load requests are served in the order they came (a plain condition variable lets late
+  // comers overtake, and the slowest requests wait many times the mean).
+  struct Waiter {
+    std::condition_variable cv;
+    std::unique_ptr<Worker> handed;
+  };
   std::mutex mu;
-  std::condition_variable freed;
+  std::deque<Waiter*> line;
   std::vector<std::unique_ptr<Worker>> idle;
   size_t made = 0, busy = 0;
 
@@ -125,12 +135,16 @@ class Lease {
   Lease& operator=(const Lease&) = delete;
   ~Lease() {
     if (!worker_) return;
-    {
-      std::lock_guard lock(db_->mu);
-      db_->idle.push_back(std::move(worker_));
-      --db_->busy;
+    std::lock_guard lock(db_->mu);
+    if (!db_->line.empty()) {
+      Database::Waiter* next = db_->line.front();
+      db_->line.pop_front();
+      next->handed = std::move(worker_);
+      next->cv.notify_one();
+      return;
     }
-    db_->freed.notify_one();
+    db_->idle.push_back(std::move(worker_));
+    --db_->busy;
   }
   Worker& operator*() const { return *worker_; }
   Worker* operator->() const { return worker_.get(); }
@@ -273,19 +287,23 @@ struct Service::Impl {
 
   Result<Lease> Acquire(Database& db) {
     std::unique_lock lock(db.mu);
-    auto until = Clock::now() + options.wait_for_worker;
-    while (db.idle.empty() && db.made >= options.max_workers) {
-      if (db.freed.wait_until(lock, until) == std::cv_status::timeout && db.idle.empty()) {
+    if (db.line.empty() && !db.idle.empty()) {
+      auto w = std::move(db.idle.back());
+      db.idle.pop_back();
+      ++db.busy;
+      return Lease(&db, std::move(w));
+    }
+    if (db.made >= options.max_workers) {
+      Database::Waiter me;
+      db.line.push_back(&me);
+      if (!me.cv.wait_for(lock, options.wait_for_worker, [&] { return me.handed != nullptr; })) {
+        std::erase(db.line, &me);
         return MakeError(ErrorCode::kResourceLimit,
                          fmt::format("busy: all {} workers of {} are in use", options.max_workers, db.name));
       }
+      return Lease(&db, std::move(me.handed));  // handed over still counted busy
     }
     ++db.busy;
-    if (!db.idle.empty()) {
-      auto w = std::move(db.idle.back());
-      db.idle.pop_back();
-      return Lease(&db, std::move(w));
-    }
     ++db.made;
     lock.unlock();
     auto conn = exec::Connect(db.url);
@@ -393,15 +411,36 @@ Reply Service::Impl::AskCached(Database& db, const CachedAnswer& cached, int64_t
   limits.max_rows = max_rows;
   auto rs = (*lease)->conn->Query(cached.sql, limits);
   if (!rs) return Reply::Failure(rs.error());
-  ojson out = cached.reply;
   ojson result = exec::ResultToJson(*rs);
-  out["columns"] = result["columns"];
-  out["rows"] = result["rows"];
-  out["truncated"] = rs->truncated;
-  out["cached"] = true;
-  out["ms"] = MsSince(t0);
-  return Reply::Json(std::move(out));
+  auto dump = [](const ojson& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+  Reply r;
+  r.content_type = "application/json";
+  r.text = fmt::format("{},\"columns\":{},\"rows\":{},\"truncated\":{}{}{},\"cached\":true,\"ms\":{}}}", cached.head,
+                       dump(result["columns"]), dump(result["rows"]), rs->truncated ? "true" : "false",
+                       cached.tail.empty() ? "" : ",", cached.tail, MsSince(t0));
+  return r;
 }
+
+namespace {
+
+// The reply of an answer split around its result, for the cache.
+CachedAnswer ToCached(const std::string& sql, const ojson& reply) {
+  ojson head = ojson::object(), tail = ojson::object();
+  bool after = false;
+  for (const auto& [k, v] : reply.items()) {
+    if (k == "columns" || k == "rows" || k == "cached" || k == "ms") continue;
+    if (k == "truncated") {
+      after = true;
+      continue;
+    }
+    (after ? tail : head)[k] = v;
+  }
+  auto dump = [](const ojson& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+  std::string h = dump(head), t = dump(tail);
+  return {sql, h.substr(0, h.size() - 1), t.substr(1, t.size() - 2)};
+}
+
+}  // namespace
 
 
 namespace {
@@ -507,7 +546,7 @@ Reply Service::Ask(const nlohmann::json& request, const ProgressFn& progress) {
   if (won.generator == "builtin") estimate = impl_->Estimate(*db, **lease, *question, *evidence);
   ojson out = AnswerReply(db->name, *question, *answer, estimate);
   out["cached"] = false;
-  if (!uses_model && won.generator == "builtin" && !answer->fell_back) db->cache->Put(key, {answer->sql, out});
+  if (!uses_model && won.generator == "builtin" && !answer->fell_back) db->cache->Put(key, ToCached(answer->sql, out));
   out["ms"] = MsSince(t0);
   return Reply::Json(std::move(out));
 }

@@ -53,6 +53,8 @@ struct Reply {
   /// A library error, with the status its code maps to (HttpStatusFor).
   static Reply Failure(const Error& error);
   bool ok() const { return status < 400; }
+  /// The body as JSON, whether it was built as JSON or written as text (a remembered answer is written as text).
+  nlohmann::ordered_json Parsed() const { return text.empty() ? body : nlohmann::ordered_json::parse(text); }
 };
 
 /// The HTTP status of a library error: bad input 400, refused by the guard 403, not found 404, the database's own

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The load benchmark of `plainsql serve` (issue #23): starts the server on the sample database, warms it up, then runs
+# CLIENTS keep-alive clients asking the sample database's questions with the built-in translator for SECONDS
+# (tests/server/serve_load), sampling the server's resident memory every second. With --hung-model, the server's model
+# is a scripted endpoint that never answers within the run and MODEL_CLIENTS (4) more clients ask it meanwhile.
+# Anything after the options goes to plainsql serve (e.g. --cache 0).
+#   bench/serve_load.sh BUILD_DIR CLIENTS SECONDS [--hung-model] [-- SERVE_OPTIONS...]
+# Prints the load client's JSON, then {"rss_kb": [first, last, max]} of the server over the measured run.
+set -euo pipefail
+build=$1 clients=$2 seconds=$3
+shift 3
+hung=false
+if [ "${1:-}" = "--hung-model" ]; then hung=true; shift; fi
+[ "${1:-}" = "--" ] && shift
+here=$(cd "$(dirname "$0")/.." && pwd)
+questions="$here/tests/server/data/sample_questions.txt"
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+extra=()
+model_clients=0
+if $hung; then
+  echo '{"content": "SELECT 1", "delay_ms": 600000}' > "$work/replies.jsonl"
+  "$build/tests/fake_llm_server" "$work/replies.jsonl" "$work/llm_url" &
+  pids+=($!)
+  for _ in $(seq 1 100); do [ -s "$work/llm_url" ] && break; sleep 0.1; done
+  extra=(--llm "$(cat "$work/llm_url")" --model hung --llm-slots 4)
+  model_clients=4
+fi
+"$build/plainsql" serve "$build/examples/plant.db" --listen 127.0.0.1:0 --quiet "${extra[@]}" "$@" 2>"$work/log" &
+server=$!
+pids+=("$server")
+port=""
+for _ in $(seq 1 200); do
+  port=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$work/log")
+  [ -n "$port" ] && break
+  sleep 0.05
+done
+[ -n "$port" ] || { cat "$work/log" >&2; echo "serve_load: the server did not start" >&2; exit 1; }
+# Warm-up: every worker made and every question translated once.
+"$build/tests/serve_load" 127.0.0.1 "$port" "$questions" "$clients" 2 >/dev/null
+rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
+: > "$work/rss"
+( while kill -0 "$server" 2>/dev/null; do rss >> "$work/rss"; sleep 1; done ) &
+sampler=$!
+pids+=("$sampler")
+rc=0
+"$build/tests/serve_load" 127.0.0.1 "$port" "$questions" "$clients" "$seconds" "$model_clients" || rc=$?
+kill "$sampler" 2>/dev/null || true
+awk 'NR==1 {first=$1} {last=$1; if ($1>max) max=$1} END {printf "{\"rss_kb\": [%d, %d, %d]}\n", first, last, max}' "$work/rss"
+exit $rc
