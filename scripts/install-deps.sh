@@ -23,6 +23,12 @@ packages=(
   clang-format clang-tidy lld
 )
 
+# Node.js and npm run the browser test of `plainsql serve`'s page (playwright-core from the npm registry). A machine that
+# has a Node.js of its own keeps it; otherwise Debian's.
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -96,11 +96,16 @@ HttpServer::HttpServer(Router& router, ListenOptions options)
   svr.Delete(".*", handle);
   svr.Patch(".*", handle);
   // What cpp-httplib answers itself (a body over the limit, a request it cannot parse) is written as JSON too.
-  svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+  svr.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     std::string code = res.status == 413 ? "too_large" : res.status == 404 ? "not_found" : "bad_request";
-    std::string message = res.status == 413 ? "the request body is larger than this server takes"
-                                            : fmt::format("the request could not be read (HTTP {})", res.status);
+    std::string message = fmt::format("the request could not be read (HTTP {})", res.status);
+    if (res.status == 413) {
+      // cpp-httplib reads a form-encoded body (curl -d sends one) as form fields, at most 8,192 bytes of them.
+      message = req.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) == 0
+                    ? "a form-encoded body is limited to 8,192 bytes: send JSON with Content-Type: application/json"
+                    : fmt::format("the request body is larger than this server takes ({} bytes)", options_.max_body);
+    }
     res.set_content(ErrorResponse(res.status, code, message).body, "application/json");
     return httplib::Server::HandlerResponse::Handled;
   }));

@@ -37,10 +37,40 @@ std::string Header(const HttpRequest& r, const std::string& key) {
   return it == r.headers.end() ? std::string() : it->second;
 }
 
+// How deep arrays and objects nest in a JSON text (strings skipped), read before parsing: no request needs more than a
+// few levels, and a megabyte of "[" would otherwise become a million nested values in memory.
+size_t NestingDepth(std::string_view text) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+constexpr size_t kMaxNesting = 32;
+
 // The JSON body of a POST, or the error to answer with.
 std::optional<nlohmann::json> JsonBody(const HttpRequest& r, HttpResponse& error) {
   if (r.body.empty()) {
     error = ErrorResponse(400, "invalid_argument", "the request has no body: send a JSON object");
+    return std::nullopt;
+  }
+  if (NestingDepth(r.body) > kMaxNesting) {
+    error = ErrorResponse(400, "invalid_json", fmt::format("the body nests deeper than {} levels", kMaxNesting));
     return std::nullopt;
   }
   auto j = nlohmann::json::parse(r.body, nullptr, false);
