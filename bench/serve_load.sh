@@ -5,7 +5,7 @@
 # is a scripted endpoint that never answers within the run and MODEL_CLIENTS (4) more clients ask it meanwhile.
 # Anything after the options goes to plainsql serve (e.g. --cache 0).
 #   bench/serve_load.sh BUILD_DIR CLIENTS SECONDS [--hung-model] [-- SERVE_OPTIONS...]
-# Prints the load client's JSON, then {"rss_kb": [first, last, max]} of the server over the measured run.
+# Prints the load client's JSON, then the server's resident memory every 5 s of the measured run.
 set -euo pipefail
 build=$1 clients=$2 seconds=$3
 shift 3
@@ -48,5 +48,5 @@ pids+=("$sampler")
 rc=0
 "$build/tests/serve_load" 127.0.0.1 "$port" "$questions" "$clients" "$seconds" "$model_clients" || rc=$?
 kill "$sampler" 2>/dev/null || true
-awk 'NR==1 {first=$1} {last=$1; if ($1>max) max=$1} END {printf "{\"rss_kb\": [%d, %d, %d]}\n", first, last, max}' "$work/rss"
+awk 'NR % 5 == 1 {s = s (s == "" ? "" : ", ") $1} END {printf "{\"rss_kb_every_5s\": [%s]}\n", s}' "$work/rss"
 exit $rc

@@ -96,7 +96,8 @@ HttpServer::HttpServer(Router& router, ListenOptions options)
   svr.Delete(".*", handle);
   svr.Patch(".*", handle);
   // What cpp-httplib answers itself (a body over the limit, a request it cannot parse) is written as JSON too.
-  svr.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
+  svr.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req,
+                                                                    httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     std::string code = res.status == 413 ? "too_large" : res.status == 404 ? "not_found" : "bad_request";
     std::string message = fmt::format("the request could not be read (HTTP {})", res.status);
@@ -109,7 +110,7 @@ HttpServer::HttpServer(Router& router, ListenOptions options)
     res.set_content(ErrorResponse(res.status, code, message).body, "application/json");
     return httplib::Server::HandlerResponse::Handled;
   }));
-  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
     res.status = 500;
     res.set_content(ErrorResponse(500, "internal", "internal error").body, "application/json");
   });
@@ -146,7 +147,8 @@ Status HttpServer::Bind() {
 }
 
 Status HttpServer::Run() {
-  if (!impl_->svr.listen_after_bind() && !impl_->stopping) return MakeError(ErrorCode::kConnection, "the server stopped with an error");
+  if (!impl_->svr.listen_after_bind() && !impl_->stopping)
+    return MakeError(ErrorCode::kConnection, "the server stopped with an error");
   return Status::Ok();
 }
 

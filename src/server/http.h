@@ -16,9 +16,9 @@ namespace plainsql::server {
 
 struct ListenOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;                   // 0: any free port (port() tells which)
-  size_t threads = 96;               // connections served at once (a keep-alive connection holds one)
-  int read_timeout_s = 10;           // a client that sends nothing for this long is dropped
+  int port = 8080;          // 0: any free port (port() tells which)
+  size_t threads = 96;      // connections served at once (a keep-alive connection holds one)
+  int read_timeout_s = 10;  // a client that sends nothing for this long is dropped
   int write_timeout_s = 60;
   size_t max_body = size_t{1} << 20;  // larger bodies get 413 before they are read
   std::FILE* log = stderr;            // one line per request; null: no log

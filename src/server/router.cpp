@@ -86,7 +86,8 @@ std::optional<nlohmann::json> JsonBody(const HttpRequest& r, HttpResponse& error
 }
 
 std::string Event(std::string_view name, const ojson& data) {
-  return fmt::format("event: {}\ndata: {}\n\n", name, data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return fmt::format("event: {}\ndata: {}\n\n", name,
+                     data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 // A reply as an event: its JSON on one line (a reply's text is JSON written on one line already).
@@ -101,7 +102,7 @@ HttpResponse ErrorResponse(int status, std::string_view code, std::string_view m
   HttpResponse r;
   r.status = status;
   r.body = ojson{{"error", {{"code", code}, {"message", message}}}}.dump(-1, ' ', false,
-                                                                          nlohmann::json::error_handler_t::replace);
+                                                                         nlohmann::json::error_handler_t::replace);
   return r;
 }
 
@@ -277,7 +278,7 @@ HttpResponse Router::Api(const HttpRequest& r) {
     if (!rest.empty() && rest.find('/') == std::string::npos) return FromReply(service_.Run(rest));
   }
   static const std::vector<std::string_view> kPaths = {
-      "/api/ask",   "/api/ask/stream", "/api/sql",   "/api/link", "/api/databases", "/api/status",
+      "/api/ask",    "/api/ask/stream", "/api/sql",    "/api/link",  "/api/databases", "/api/status",
       "/api/schema", "/api/profile",    "/api/rename", "/api/views", "/api/runs"};
   for (std::string_view known : kPaths) {
     if (p == known) {

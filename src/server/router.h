@@ -21,8 +21,8 @@
 namespace plainsql::server {
 
 struct HttpRequest {
-  std::string method;  // GET, POST, OPTIONS, ...
-  std::string path;    // without the query string
+  std::string method;                              // GET, POST, OPTIONS, ...
+  std::string path;                                // without the query string
   std::multimap<std::string, std::string> params;  // the query string's, decoded
   std::map<std::string, std::string> headers;      // names in lower case
   std::string body;
@@ -37,8 +37,8 @@ struct HttpResponse {
 };
 
 struct RouterOptions {
-  std::string token;        // when set, every /api request needs "Authorization: Bearer TOKEN"
-  std::string cors_origin;  // when set, this origin may call the API from a browser ("" : no CORS headers)
+  std::string token;                  // when set, every /api request needs "Authorization: Bearer TOKEN"
+  std::string cors_origin;            // when set, this origin may call the API from a browser ("" : no CORS headers)
   size_t max_body = size_t{1} << 20;  // bytes of a request body
   double rate = 100;                  // requests per second per client address (a burst of twice that); 0: no limit
   bool limit_loopback = false;        // rate-limit loopback clients too (by default a local process is not limited)

@@ -207,7 +207,8 @@ std::optional<int64_t> IntField(const nlohmann::json& request, const char* key, 
   auto it = request.find(key);
   if (it == request.end() || it->is_null()) return fallback;
   if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi) {
-    error = Reply::Failure(400, "invalid_argument", fmt::format("\"{}\" must be an integer from {} to {}", key, lo, hi));
+    error =
+        Reply::Failure(400, "invalid_argument", fmt::format("\"{}\" must be an integer from {} to {}", key, lo, hi));
     return std::nullopt;
   }
   return it->get<int64_t>();
@@ -235,23 +236,16 @@ Reply Reply::Failure(int status, std::string_view code, std::string_view message
 int HttpStatusFor(ErrorCode code) {
   switch (code) {
     case ErrorCode::kInvalidArgument:
-    case ErrorCode::kFormat:
-      return 400;
+    case ErrorCode::kFormat: return 400;
     case ErrorCode::kNotReadOnly:
-    case ErrorCode::kNotAllowed:
-      return 403;
-    case ErrorCode::kNotFound:
-      return 404;
+    case ErrorCode::kNotAllowed: return 403;
+    case ErrorCode::kNotFound: return 404;
     case ErrorCode::kResourceLimit:
-    case ErrorCode::kSql:
-      return 422;
-    case ErrorCode::kConnection:
-      return 503;
-    case ErrorCode::kTimeout:
-      return 504;
+    case ErrorCode::kSql: return 422;
+    case ErrorCode::kConnection: return 503;
+    case ErrorCode::kTimeout: return 504;
     case ErrorCode::kIo:
-    case ErrorCode::kInternal:
-      return 500;
+    case ErrorCode::kInternal: return 500;
   }
   return 500;
 }
@@ -333,8 +327,8 @@ struct Service::Impl {
 
   Status LoadNamer() {
     if (namer) return Status::Ok();
-    auto loaded = naturalness::SchemaNamer::Load(options.data_dir.empty() ? naturalness::DefaultDataDir()
-                                                                          : options.data_dir);
+    auto loaded =
+        naturalness::SchemaNamer::Load(options.data_dir.empty() ? naturalness::DefaultDataDir() : options.data_dir);
     if (!loaded) return loaded.error();
     namer = std::move(*loaded);
     return Status::Ok();
@@ -442,7 +436,6 @@ CachedAnswer ToCached(const std::string& sql, const ojson& reply) {
 
 }  // namespace
 
-
 namespace {
 
 // The reply of an answer: AnswerToJson's fields with the request's, the candidates at the top, the confidence.
@@ -450,7 +443,8 @@ ojson AnswerReply(const std::string& conn, const std::string& question, const pi
                   const std::optional<ojson>& estimate) {
   ojson a = pipeline::AnswerToJson(answer);
   const pipeline::Candidate& won = answer.candidates[answer.winner];
-  ojson out = {{"conn", conn}, {"question", question}, {"sql", a["sql"]}, {"columns", a["columns"]},
+  ojson out = {{"conn", conn},      {"question", question},
+               {"sql", a["sql"]},   {"columns", a["columns"]},
                {"rows", a["rows"]}, {"truncated", a.value("truncated", false)}};
   // The probability that the answer is right: the correctness estimate when there is one, else the generator's own.
   if (estimate && estimate->contains("probability")) {
@@ -630,8 +624,8 @@ Reply Service::Rename(const std::string& conn) {
                        {"n2", e.n2},
                        {"n3", e.n3}});
   }
-  return Reply::Json({{"conn", db->name}, {"entries", std::move(entries)},
-                      {"csv", naturalness::SerializeCrosswalk(crosswalk)}});
+  return Reply::Json(
+      {{"conn", db->name}, {"entries", std::move(entries)}, {"csv", naturalness::SerializeCrosswalk(crosswalk)}});
 }
 
 Reply Service::Views(const std::string& conn, const std::string& level_name, bool extended) {
@@ -708,9 +702,15 @@ Result<std::unique_ptr<eval::RunStore>> OpenRuns(const std::string& path) {
 }
 
 ojson RunInfoJson(const eval::RunInfo& r) {
-  return {{"id", r.id},         {"name", r.spec.name},     {"created", r.created}, {"status", r.status},
-          {"total", r.total},   {"done", r.done},          {"system", r.spec.system},
-          {"benchmark", r.spec.benchmark}, {"questions", r.spec.questions}};
+  return {{"id", r.id},
+          {"name", r.spec.name},
+          {"created", r.created},
+          {"status", r.status},
+          {"total", r.total},
+          {"done", r.done},
+          {"system", r.spec.system},
+          {"benchmark", r.spec.benchmark},
+          {"questions", r.spec.questions}};
 }
 
 }  // namespace

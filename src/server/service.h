@@ -10,9 +10,9 @@
 
 #include <chrono>
 #include <functional>
-#include <string_view>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +36,7 @@ struct ServiceOptions {
   size_t llm_slots = 4;             // requests that may wait on a model at once, all databases together
   size_t cache_entries = 512;       // built-in translations remembered per database (0: none)
   int64_t max_rows = 1000;          // rows a response holds at most (a request may ask for fewer)
-  std::chrono::milliseconds deadline{60'000};  // a whole ask, model calls included
+  std::chrono::milliseconds deadline{60'000};         // a whole ask, model calls included
   std::chrono::milliseconds wait_for_worker{10'000};  // a request waiting longer for a worker gets 503
 };
 

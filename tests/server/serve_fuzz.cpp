@@ -1,9 +1,9 @@
 // serve_fuzz: throws malformed and hostile requests at a running `plainsql serve` for SECONDS (issue #23), from
-// THREADS threads, each with its own seeded generator: random methods and paths (the endpoints, mutated ones, long ones,
-// encoded ones), bodies built from the endpoints' fields with values of every JSON type, huge strings, deep nesting,
-// bytes that are not UTF-8, truncated and random JSON, odd headers (tokens, origins, lengths), and raw bytes that are
-// not HTTP at all. Every HTTP answer must be a status the API documents (never 500), JSON on /api paths; at the end
-// the server must still answer GET /api/databases. Prints one JSON line of counts; exits 1 on any failure.
+// THREADS threads, each with its own seeded generator: random methods and paths (the endpoints, mutated ones, long
+// ones, encoded ones), bodies built from the endpoints' fields with values of every JSON type, huge strings, deep
+// nesting, bytes that are not UTF-8, truncated and random JSON, odd headers (tokens, origins, lengths), and raw bytes
+// that are not HTTP at all. Every HTTP answer must be a status the API documents (never 500), JSON on /api paths; at
+// the end the server must still answer GET /api/databases. Prints one JSON line of counts; exits 1 on any failure.
 //   serve_fuzz HOST PORT SECONDS THREADS SEED
 #include <arpa/inet.h>
 #include <httplib.h>
@@ -27,11 +27,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-const std::vector<std::string> kPaths = {"/api/ask",    "/api/ask/stream", "/api/sql",  "/api/link",
-                                         "/api/schema", "/api/profile",    "/api/rename", "/api/views",
-                                         "/api/runs",   "/api/runs/x",     "/api/runs/x/report", "/api/databases",
-                                         "/api/status", "/openapi.json",   "/",          "/app.js"};
-const std::vector<std::string> kFields = {"question", "sql", "conn", "k", "generator", "evidence", "max_rows", "budget"};
+const std::vector<std::string> kPaths = {
+    "/api/ask",    "/api/ask/stream", "/api/sql",  "/api/link",   "/api/schema",        "/api/profile",
+    "/api/rename", "/api/views",      "/api/runs", "/api/runs/x", "/api/runs/x/report", "/api/databases",
+    "/api/status", "/openapi.json",   "/",         "/app.js"};
+const std::vector<std::string> kFields = {"question",  "sql",      "conn",     "k",
+                                          "generator", "evidence", "max_rows", "budget"};
 
 struct Fuzzer {
   std::mt19937_64 rng;
@@ -56,8 +57,17 @@ struct Fuzzer {
       case 5: return std::string(Below(2) ? Below(50) : Below(30000), static_cast<char>('a' + Below(26)));
       case 6: {
         static const std::vector<std::string> texts = {
-            "How many plants are there?", "SELECT * FROM plant", "DELETE FROM plant", "plant", "N1", "builtin",
-            "llm", "'; DROP TABLE plant; --", "SELECT load_extension('x')", "\u00e9\u4e2d\U0001F600", "../../etc/passwd",
+            "How many plants are there?",
+            "SELECT * FROM plant",
+            "DELETE FROM plant",
+            "plant",
+            "N1",
+            "builtin",
+            "llm",
+            "'; DROP TABLE plant; --",
+            "SELECT load_extension('x')",
+            "\u00e9\u4e2d\U0001F600",
+            "../../etc/passwd",
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n) SELECT count(*) FROM n"};
         return texts[Below(texts.size())];
       }
@@ -103,8 +113,12 @@ struct Fuzzer {
   std::string Path() {
     std::string p = kPaths[Below(kPaths.size())];
     switch (Below(6)) {
-      case 0: return p + "?conn=" + (Coin() ? "plant" : Bytes(Below(10)).empty() ? "x" : "%ff%fe") +
-                     (Coin() ? "&level=N" + std::to_string(Below(5)) : "");
+      case 0:
+        return p + "?conn=" +
+               (Coin()                     ? "plant"
+                : Bytes(Below(10)).empty() ? "x"
+                                           : "%ff%fe") +
+               (Coin() ? "&level=N" + std::to_string(Below(5)) : "");
       case 1: return p + std::string(Below(3000), 'a');
       case 2: return "/" + std::string(Below(5), '.') + "/" + p;
       case 3: return p + "%00%2e%2e/x";
@@ -169,8 +183,8 @@ int main(int argc, char** argv) {
           ++raw;
           continue;
         }
-        static const std::vector<std::string> methods = {"GET", "POST", "POST", "POST", "PUT", "DELETE", "OPTIONS",
-                                                         "PATCH"};
+        static const std::vector<std::string> methods = {"GET", "POST",   "POST",    "POST",
+                                                         "PUT", "DELETE", "OPTIONS", "PATCH"};
         std::string method = methods[f.Below(methods.size())];
         std::string path = f.Path();
         httplib::Headers headers;
@@ -214,8 +228,11 @@ int main(int argc, char** argv) {
   check.set_read_timeout(10, 0);
   auto alive = check.Get("/api/databases");
   if (!alive || alive->status != 200) failures.push_back("the server no longer answers GET /api/databases");
-  nlohmann::ordered_json out = {{"seconds", seconds},       {"requests", requests.load()}, {"raw", raw.load()},
-                                {"transport", transport.load()}, {"failures", failures.size()}};
+  nlohmann::ordered_json out = {{"seconds", seconds},
+                                {"requests", requests.load()},
+                                {"raw", raw.load()},
+                                {"transport", transport.load()},
+                                {"failures", failures.size()}};
   nlohmann::ordered_json by = nlohmann::ordered_json::object();
   for (const auto& [s, n] : statuses) by[std::to_string(s)] = n;
   out["statuses"] = by;

@@ -85,8 +85,9 @@ int main(int argc, char** argv) {
   std::vector<ClientResult> results(static_cast<size_t>(clients)), model(static_cast<size_t>(model_clients));
   std::vector<std::thread> threads;
   for (int m = 0; m < model_clients; ++m) {
-    threads.emplace_back(
-        [&, m] { model[static_cast<size_t>(m)] = RunClient(host, port, questions, static_cast<size_t>(m), "llm", until); });
+    threads.emplace_back([&, m] {
+      model[static_cast<size_t>(m)] = RunClient(host, port, questions, static_cast<size_t>(m), "llm", until);
+    });
   }
   auto t0 = Clock::now();
   for (int c = 0; c < clients; ++c) {

@@ -77,10 +77,12 @@ Result<std::string> ReadToken(const std::string& path) {
 
 ServeCommand::ServeCommand(CLI::App& app) {
   command_ = app.add_subcommand(
-      "serve", "Serve an HTTP API and a web page: ask questions, read and re-run the SQL, browse the schema by "
-               "naturalness, read run reports");
-  command_->add_option("--conn,CONN", conns_,
-                       "A database to serve: URL, or NAME=URL (repeat for several; the first is the default)")
+      "serve",
+      "Serve an HTTP API and a web page: ask questions, read and re-run the SQL, browse the schema by "
+      "naturalness, read run reports");
+  command_
+      ->add_option("--conn,CONN", conns_,
+                   "A database to serve: URL, or NAME=URL (repeat for several; the first is the default)")
       ->required();
   command_->add_option("--listen", listen_, "Address and port (an address other than loopback needs --token-file)")
       ->capture_default_str();
@@ -94,13 +96,13 @@ ServeCommand::ServeCommand(CLI::App& app) {
   command_->add_option("--runs", runs_, "The runs database whose runs and reports are served")->capture_default_str();
   command_->add_option("--threads", threads_, "Connections served at once")->capture_default_str();
   command_->add_option("--workers", workers_, "Queries run at once per database")->capture_default_str();
-  command_->add_option("--llm-slots", llm_slots_,
-                       "Requests that may wait on the model at once (the rest get 503; built-in asks never wait)")
+  command_
+      ->add_option("--llm-slots", llm_slots_,
+                   "Requests that may wait on the model at once (the rest get 503; built-in asks never wait)")
       ->capture_default_str();
   command_->add_option("--cache", cache_, "Built-in translations remembered per database (0: none)")
       ->capture_default_str();
-  command_->add_option("--rate", rate_,
-                       "Requests per second per client address, a burst of twice that (0: no limit)")
+  command_->add_option("--rate", rate_, "Requests per second per client address, a burst of twice that (0: no limit)")
       ->capture_default_str();
   command_->add_flag("--limit-loopback", limit_loopback_, "Rate-limit clients on this machine too");
   command_->add_option("--max-body", max_body_, "Largest request body, in bytes")->capture_default_str();
@@ -163,10 +165,12 @@ int ServeCommand::Run() {
   lo.log = quiet_ ? nullptr : stderr;
   server::HttpServer http(router, lo);
   // SIGINT and SIGTERM are taken by one thread (sigwait), which stops the server; every other thread has them blocked.
+  // SIGUSR1 wakes that thread when the server stopped for another reason.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   if (Status st = http.Bind(); !st) return Fail(st.error());
   std::string shown = lo.host.find(':') != std::string::npos ? "[" + lo.host + "]" : lo.host;
@@ -182,7 +186,7 @@ int ServeCommand::Run() {
   });
   Status ran = http.Run();
   // The waiter is still in sigwait when the server stopped for another reason: wake it.
-  pthread_kill(waiter.native_handle(), SIGTERM);
+  pthread_kill(waiter.native_handle(), SIGUSR1);
   waiter.join();
   if (!ran) return Fail(ran.error());
   fmt::print(stderr, "plainsql serve: stopped\n");
