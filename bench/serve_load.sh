@@ -28,16 +28,10 @@ if $hung; then
   extra=(--llm "$(cat "$work/llm_url")" --model hung --llm-slots 4)
   model_clients=4
 fi
-"$build/plainsql" serve "$build/examples/plant.db" --listen 127.0.0.1:0 --quiet "${extra[@]}" "$@" 2>"$work/log" &
-server=$!
+source "$here/tests/server/start_serve.sh"
+start_serve "$work/log" "$build/plainsql" serve "$build/examples/plant.db" --listen 127.0.0.1:0 --quiet "${extra[@]}" "$@"
+server=$SERVE_PID port=$SERVE_PORT
 pids+=("$server")
-port=""
-for _ in $(seq 1 200); do
-  port=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$work/log")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { cat "$work/log" >&2; echo "serve_load: the server did not start" >&2; exit 1; }
 # Warm-up: every worker made and every question translated once.
 "$build/tests/serve_load" 127.0.0.1 "$port" "$questions" "$clients" 2 >/dev/null
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }

@@ -325,6 +325,18 @@ struct Service::Impl {
     return &*set;
   }
 
+  // For the naming endpoints: the database `conn` names and the namer (loaded on first use), one request at a time.
+  template <class F>
+  Reply WithNamer(const std::string& conn, F&& body) {
+    ++requests;
+    std::optional<Reply> error;
+    Database* db = Find(conn, error);
+    if (db == nullptr) return *error;
+    std::lock_guard lock(namer_mu);
+    if (Status st = LoadNamer(); !st) return Reply::Failure(st.error());
+    return body(*db, *namer);
+  }
+
   Status LoadNamer() {
     if (namer) return Status::Ok();
     auto loaded =
@@ -594,27 +606,10 @@ Reply Service::Schema(const std::string& conn) {
   return Reply::Json(ojson::parse(catalog::ToJson(db->schema).dump()));
 }
 
-Reply Service::Profile(const std::string& conn) {
-  ++impl_->requests;
-  std::optional<Reply> error;
-  Database* db = impl_->Find(conn, error);
-  if (db == nullptr) return *error;
-  std::lock_guard lock(impl_->namer_mu);
-  if (Status st = impl_->LoadNamer(); !st) return Reply::Failure(st.error());
-  auto profile = naturalness::ProfileSchema(db->schema, impl_->namer->classifier());
-  ojson out = ojson::parse(naturalness::RenderProfile(profile, naturalness::ProfileFormat::kJson));
-  out["conn"] = db->name;
-  return Reply::Json(std::move(out));
-}
+namespace {
 
-Reply Service::Rename(const std::string& conn) {
-  ++impl_->requests;
-  std::optional<Reply> error;
-  Database* db = impl_->Find(conn, error);
-  if (db == nullptr) return *error;
-  std::lock_guard lock(impl_->namer_mu);
-  if (Status st = impl_->LoadNamer(); !st) return Reply::Failure(st.error());
-  naturalness::Crosswalk crosswalk = impl_->namer->Name(db->schema, nullptr, {}, nullptr);
+Reply RenameReply(Database& db, naturalness::SchemaNamer& namer) {
+  naturalness::Crosswalk crosswalk = namer.Name(db.schema, nullptr, {}, nullptr);
   ojson entries = ojson::array();
   for (const auto& e : crosswalk.entries) {
     entries.push_back({{"table", e.is_table ? "" : e.table},
@@ -625,33 +620,44 @@ Reply Service::Rename(const std::string& conn) {
                        {"n3", e.n3}});
   }
   return Reply::Json(
-      {{"conn", db->name}, {"entries", std::move(entries)}, {"csv", naturalness::SerializeCrosswalk(crosswalk)}});
+      {{"conn", db.name}, {"entries", std::move(entries)}, {"csv", naturalness::SerializeCrosswalk(crosswalk)}});
+}
+
+}  // namespace
+
+Reply Service::Profile(const std::string& conn) {
+  return impl_->WithNamer(conn, [](Database& db, naturalness::SchemaNamer& namer) {
+    auto profile = naturalness::ProfileSchema(db.schema, namer.classifier());
+    ojson out = ojson::parse(naturalness::RenderProfile(profile, naturalness::ProfileFormat::kJson));
+    out["conn"] = db.name;
+    return Reply::Json(std::move(out));
+  });
+}
+
+Reply Service::Rename(const std::string& conn) {
+  return impl_->WithNamer(conn, [](Database& db, naturalness::SchemaNamer& namer) { return RenameReply(db, namer); });
 }
 
 Reply Service::Views(const std::string& conn, const std::string& level_name, bool extended) {
-  ++impl_->requests;
-  std::optional<Reply> error;
-  Database* db = impl_->Find(conn, error);
-  if (db == nullptr) return *error;
   auto level = naturalness::ParseLevel(level_name.empty() ? "N1" : level_name, "level", false);
   if (!level) return Reply::Failure(level.error());
-  std::lock_guard lock(impl_->namer_mu);
-  if (Status st = impl_->LoadNamer(); !st) return Reply::Failure(st.error());
-  views::ViewOptions options;
-  options.level = *level;
-  options.extended = extended;
-  catalog::Schema schema = db->schema;
-  std::erase_if(schema.tables, [&](const auto& t) { return t.schema == options.schema_name; });
-  auto crosswalk = impl_->namer->Name(schema, nullptr, {}, nullptr);
-  auto plan = views::PlanViews(schema, crosswalk, options);
-  if (!plan) return Reply::Failure(plan.error());
-  auto target = views::TargetFor(*db->dialect);
-  if (!target) return Reply::Failure(target.error());
-  return Reply::Json({{"conn", db->name},
-                      {"level", naturalness::LevelCode(*level)},
-                      {"extended", extended},
-                      {"views", plan->views.size()},
-                      {"ddl", views::CreateScript(*plan, schema, *target)}});
+  return impl_->WithNamer(conn, [&](Database& db, naturalness::SchemaNamer& namer) {
+    views::ViewOptions options;
+    options.level = *level;
+    options.extended = extended;
+    catalog::Schema schema = db.schema;
+    std::erase_if(schema.tables, [&](const auto& t) { return t.schema == options.schema_name; });
+    auto crosswalk = namer.Name(schema, nullptr, {}, nullptr);
+    auto plan = views::PlanViews(schema, crosswalk, options);
+    if (!plan) return Reply::Failure(plan.error());
+    auto target = views::TargetFor(*db.dialect);
+    if (!target) return Reply::Failure(target.error());
+    return Reply::Json({{"conn", db.name},
+                        {"level", naturalness::LevelCode(*level)},
+                        {"extended", extended},
+                        {"views", plan->views.size()},
+                        {"ddl", views::CreateScript(*plan, schema, *target)}});
+  });
 }
 
 Reply Service::Link(const nlohmann::json& request) {

@@ -5,6 +5,7 @@
 #   serve.sh PLAINSQL SAMPLE_DB FIXTURES
 set -euo pipefail
 bin=$1 sample=$2 fixtures=$3
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -36,16 +37,10 @@ python3 -c "import json,sys; [print(json.loads(l)['sql']) for l in open(sys.argv
 
 token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 echo "$token" > token
-"$bin" serve --conn plant=dbs/plant.db --conn copy=copy.db --listen 127.0.0.1:0 --token-file token --runs runs.db \
-  2> log &
-pid=$!
-port=""
-for _ in $(seq 1 200); do
-  port=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' log)
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || fail "the server did not start"
+source "$here/../server/start_serve.sh"
+start_serve log "$bin" serve --conn plant=dbs/plant.db --conn copy=copy.db --listen 127.0.0.1:0 --token-file token \
+  --runs runs.db
+pid=$SERVE_PID port=$SERVE_PORT
 base="http://127.0.0.1:$port"
 auth=(-H "Authorization: Bearer $token")
 code=$(curl -s -o /dev/null -w '%{http_code}' "$base/api/databases")

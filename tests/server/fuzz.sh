@@ -5,17 +5,12 @@
 set -euo pipefail
 plainsql=$1 fuzz=$2 db=$3 seconds=$4 seed=${5:-1}
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+SERVE_PID=""
+trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$work"' EXIT
+source "$(dirname "$0")/start_serve.sh"
 # Short query timeouts so that the fuzzer's endless queries end soon.
-"$plainsql" serve "$db" --listen 127.0.0.1:0 --timeout 500 --quiet 2>"$work/log" &
-pid=$!
-port=""
-for _ in $(seq 1 200); do
-  port=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$work/log")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { cat "$work/log" >&2; echo "FAIL: the server did not start" >&2; exit 1; }
+start_serve "$work/log" "$plainsql" serve "$db" --listen 127.0.0.1:0 --timeout 500 --quiet
+pid=$SERVE_PID port=$SERVE_PORT
 rss_before=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
 rc=0
 "$fuzz" 127.0.0.1 "$port" "$seconds" 4 "$seed" || rc=$?

@@ -17,16 +17,11 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
   (cd "$here" && npm ci --no-audit --no-fund >/dev/null)
 fi
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-"$plainsql" serve "$db" --listen 127.0.0.1:0 2>"$work/log" &
-pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$work/log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-if [ -z "$port" ]; then cat "$work/log" >&2; echo "FAIL: the server did not start" >&2; exit 1; fi
+SERVE_PID=""
+trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$work"' EXIT
+source "$here/../server/start_serve.sh"
+start_serve "$work/log" "$plainsql" serve "$db" --listen 127.0.0.1:0
+pid=$SERVE_PID port=$SERVE_PORT
 CHROMIUM="$chromium" timeout 180 node "$here/browser_test.mjs" "http://127.0.0.1:$port/" "$shots"
 kill -TERM "$pid"
 rc=0
