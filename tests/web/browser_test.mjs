@@ -64,6 +64,15 @@ try {
   check(await page.isHidden("#chart svg") || (await page.$("#chart svg")) === null, "one text column draws no chart");
 
   await page.click("#sql-edit");
+  await page.fill("#sql-text",
+    "SELECT strftime('%Y', CRT_DT) AS year, count(*) AS orders FROM TB_MO GROUP BY year ORDER BY year");
+  await page.click("#sql-run");
+  await page.waitForSelector("#chart svg polyline");
+  const years = await page.$$eval("#result tbody tr", (trs) => trs.length);
+  const points = await page.$$eval("#chart svg circle", (c) => c.length);
+  check(years >= 2 && points === years, `a count per year is drawn as a line, one point a year (${points})`);
+
+  await page.click("#sql-edit");
   await page.fill("#sql-text", "DELETE FROM plant");
   await page.click("#sql-run");
   await page.waitForSelector("#error:not([hidden])");
