@@ -128,6 +128,40 @@ TEST(ServerRouter, RequestsFromTheCaseFile) {
   EXPECT_GE(cases, 50);
 }
 
+// Every path and method of the OpenAPI document reaches an endpoint (no "no endpoint" 404, no 405), and every endpoint
+// the router answers is in the document.
+TEST(ServerRouter, OpenApiDocumentMatchesTheRoutes) {
+  auto service = OpenSample();
+  ASSERT_TRUE(service);
+  Router router(*service, {});
+  HttpResponse doc = router.Handle(Get("/openapi.json"));
+  ASSERT_EQ(doc.status, 200);
+  json api = json::parse(doc.body);
+  EXPECT_EQ(api["openapi"].get<std::string>().substr(0, 2), "3.");
+  std::set<std::string> documented;
+  for (const auto& [path, methods] : api["paths"].items()) {
+    for (const auto& [method, op] : methods.items()) {
+      std::string concrete = path;
+      if (size_t at = concrete.find("{id}"); at != std::string::npos) concrete.replace(at, 4, "no-such-run");
+      HttpRequest r = method == "get" ? Get(concrete) : Post(concrete, {{"question", "How many plants are there?"}});
+      if (method == "post" && path == "/api/sql") r.body = json{{"sql", "SELECT 1"}}.dump();
+      if (router.IsStream(r)) continue;  // answered by Stream, tested below
+      HttpResponse res = router.Handle(r);
+      SCOPED_TRACE(method + " " + path + ": " + res.body.substr(0, 200));
+      EXPECT_NE(res.status, 405);
+      EXPECT_EQ(res.body.find("no endpoint"), std::string::npos);
+      EXPECT_TRUE(op.contains("responses"));
+      documented.insert(path);
+    }
+  }
+  for (const char* path :
+       {"/api/ask", "/api/sql", "/api/link", "/api/databases", "/api/status", "/api/schema", "/api/profile",
+        "/api/rename", "/api/views", "/api/runs", "/api/runs/{id}", "/api/runs/{id}/report"}) {
+    EXPECT_TRUE(documented.count(path)) << path << " is not in openapi.json";
+  }
+  EXPECT_TRUE(api["paths"].contains("/api/ask/stream"));
+}
+
 TEST(ServerRouter, TokenGuardsTheApiNotThePage) {
   auto service = OpenSample();
   ASSERT_TRUE(service);
