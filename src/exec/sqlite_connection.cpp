@@ -756,11 +756,15 @@ Result<std::unique_ptr<StoreSession>> OpenSqliteStoreSession(const std::string& 
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
   std::unique_ptr<StoreSession> session(new SqliteStoreSession(db, path));
   // WAL: readers never block a writer. synchronous = NORMAL: in WAL mode a commit survives a crash of plainsql (not a
-  // power cut) without an fsync per commit.
-  if (Status s = session->Execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON");
-      !s) {
-    return s.error();
+  // power cut) without an fsync per commit. The journal mode is set only when it is not WAL already: setting it takes a
+  // lock another process's write may hold, and a reader opening the store while a run writes (`plainsql runs list`
+  // beside `eval run`) was sometimes told "database is locked".
+  auto mode = session->Query("PRAGMA journal_mode", {});
+  const bool wal = mode && !mode->empty() && !mode->front().empty() && mode->front().front() == "wal";
+  if (!wal) {
+    if (Status s = session->Execute("PRAGMA journal_mode = WAL"); !s) return s.error();
   }
+  if (Status s = session->Execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON"); !s) return s.error();
   return session;
 }
 
