@@ -11,7 +11,7 @@ packages=(
   libpugixml-dev libpoppler-cpp-dev libcurl4-openssl-dev libtomlplusplus-dev libstemmer-dev liblemon-dev libhnswlib-dev
   # the trainers' gradient-boosted trees (XGBoost's C API; the library evaluates the trees itself)
   libxgboost-dev
-  # the scripted OpenAI-compatible server of the LLM tests
+  # plainsql serve's HTTP server, and the scripted OpenAI-compatible server of the LLM tests
   libcpp-httplib-dev
   # the sources of the shipped word list (data/words.tsv; a test checks it regenerates identically)
   wamerican-small wamerican wamerican-large wordnet
