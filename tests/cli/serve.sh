@@ -8,7 +8,7 @@ bin=$1 sample=$2 fixtures=$3
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap '{ [ -n "$pid" ] && kill "$pid" 2>/dev/null; } || true; rm -rf "$work"' EXIT
 cd "$work"
 mkdir dbs
 cp "$sample" dbs/plant.db

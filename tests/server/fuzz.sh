@@ -6,7 +6,7 @@ set -euo pipefail
 plainsql=$1 fuzz=$2 db=$3 seconds=$4 seed=${5:-1}
 work=$(mktemp -d)
 SERVE_PID=""
-trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$work"' EXIT
+trap '{ [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; } || true; rm -rf "$work"' EXIT
 source "$(dirname "$0")/start_serve.sh"
 # Short query timeouts so that the fuzzer's endless queries end soon.
 start_serve "$work/log" "$plainsql" serve "$db" --listen 127.0.0.1:0 --timeout 500 --quiet

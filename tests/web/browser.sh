@@ -18,7 +18,7 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
 fi
 work=$(mktemp -d)
 SERVE_PID=""
-trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$work"' EXIT
+trap '{ [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; } || true; rm -rf "$work"' EXIT
 source "$here/../server/start_serve.sh"
 start_serve "$work/log" "$plainsql" serve "$db" --listen 127.0.0.1:0
 pid=$SERVE_PID port=$SERVE_PORT
