@@ -90,9 +90,14 @@ try {
   await page.screenshot({ path: `${shots}/schema.png`, fullPage: true });
 
   await page.click('.tab[data-tab="runs"]');
-  await page.waitForFunction(() => document.querySelector("#runs-info").textContent.length > 0 ||
-    document.querySelectorAll("#runs tr").length > 1);
-  check(true, "the runs view answers");
+  await page.waitForSelector("#runs td");
+  const runCells = await page.$$eval("#runs td", (tds) => tds.map((td) => td.textContent));
+  check(runCells.includes("browser") && runCells.includes("done"), `the runs view lists the run: ${runCells.slice(0, 5)}`);
+  const [report] = await Promise.all([page.context().waitForEvent("page"), page.click("#runs button")]);
+  await report.waitForLoadState();
+  const reportText = await report.textContent("body");
+  check(/EX|execution/i.test(reportText), "the run's report opens in a new tab");
+  await report.close();
   check(problems.length === 0, "no script errors: " + problems.join("; "));
 } finally {
   await browser.close();
