@@ -23,7 +23,9 @@
 #include "pipeline/config.h"
 #include "runs_cmd.h"
 #include "schema_cmd.h"
+#ifdef PLAINSQL_WITH_SERVER
 #include "serve_cmd.h"
+#endif
 #include "space_cmd.h"
 #include "sql_cmd.h"
 #include "views_cmd.h"
@@ -54,7 +56,9 @@ int main(int argc, char** argv) {
   plainsql::cli::BuiltinCommands builtin(app);
   plainsql::cli::FeaturesCommand features(app);
   plainsql::cli::SpaceCommands space(app);
+#ifdef PLAINSQL_WITH_SERVER
   plainsql::cli::ServeCommand serve(app);
+#endif
   plainsql::cli::AllowGroupOptionsAfterSubcommands(app);
 
   // An unknown command gets the list of the real ones (CLI11 alone would call it an extra argument).
@@ -86,8 +90,13 @@ int main(int argc, char** argv) {
     return plainsql::cli::Fail(config.error());
   }
   try {
+#ifdef PLAINSQL_WITH_SERVER
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
                                       check_access, examples, link, builtin, features, space, serve);
+#else
+    return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
+                                      check_access, examples, link, builtin, features, space);
+#endif
   } catch (const std::exception& e) {
     // Reaching this is a bug: expected failures are returned as errors, not thrown.
     fmt::print(stderr, "plainsql: internal error: {}\n", e.what());
