@@ -50,8 +50,9 @@ struct Context {
   const Options& options;
   Clock::time_point started, deadline, model_deadline;
   std::optional<naturalness::Crosswalk> crosswalk{};  // the options' crosswalk, its collisions on this schema resolved
-  catalog::Schema shown{};                            // what generators see: natural names when a crosswalk is active
-  sql::NameCatalog shown_names{};                     // candidates are resolved against these
+  catalog::Schema natural{};                          // the schema under the crosswalk's names (with a crosswalk)
+  const catalog::Schema* shown = nullptr;  // what generators see: `natural`, else the native schema (never copied)
+  sql::NameCatalog shown_names{};          // candidates are resolved against these
   std::optional<naturalness::QueryTranslator> to_native{};  // shown names -> native names (with a crosswalk)
   std::optional<generate::NativeNames> native_names{};      // the same for generators (with a crosswalk)
   const catalog::Schema* slice = nullptr;                   // the schema sent with the question (linking)
@@ -106,7 +107,8 @@ StageTrace NaturalnessStage(Context& ctx) {
     std::vector<std::string> collisions;
     ctx.crosswalk = naturalness::ResolveCollisions(*ctx.options.crosswalk, native_names, &collisions);
     const naturalness::Crosswalk& cw = *ctx.crosswalk;
-    ctx.shown = naturalness::NaturalSchema(ctx.native, cw, ctx.options.level);
+    ctx.natural = naturalness::NaturalSchema(ctx.native, cw, ctx.options.level);
+    ctx.shown = &ctx.natural;
     ctx.to_native.emplace(native_names, cw, ctx.options.level, naturalness::Level::kNative);
     ctx.shown_names = ctx.to_native->FromNames();
     if (!collisions.empty()) st.detail["collisions"] = collisions;
@@ -120,11 +122,11 @@ StageTrace NaturalnessStage(Context& ctx) {
                               std::string(naturalness::LevelCode(level))};
     st.detail["names"] = "natural (crosswalk)";
   } else {
-    ctx.shown = ctx.native;
+    ctx.shown = &ctx.native;
     ctx.shown_names = native_names;
     st.detail["names"] = "native";
   }
-  ctx.slice = &ctx.shown;
+  ctx.slice = ctx.shown;
   st.ms = MsSince(t0);
   return st;
 }
@@ -141,13 +143,14 @@ void LinkSlice(Context& ctx, StageTrace& st) {
   if (subsetter == nullptr) {
     // Without a crosswalk, and on a schema small enough for the built-in translator to draft over quickly, the
     // subsetter reads the database (a draft as evidence); larger schemas are linked from their names alone.
-    exec::Connection* conn = ctx.options.crosswalk || ctx.shown.ColumnCount() > kDraftLinkColumns ? nullptr : &ctx.conn;
+    exec::Connection* conn =
+        ctx.options.crosswalk || ctx.shown->ColumnCount() > kDraftLinkColumns ? nullptr : &ctx.conn;
     auto resources = builtin::SharedLinkResources();
     if (!resources) {
       st.detail["errors"].push_back("link: " + resources.error().message);
       return;
     }
-    auto made = linking::MakeSubsetter("builtin", ctx.shown, conn, nullptr, *resources);
+    auto made = linking::MakeSubsetter("builtin", *ctx.shown, conn, nullptr, *resources);
     if (!made) {
       st.detail["errors"].push_back("link: " + made.error().message);
       return;
@@ -160,14 +163,14 @@ void LinkSlice(Context& ctx, StageTrace& st) {
     st.detail["errors"].push_back("link (" + subsetter->Name() + "): " + subset.error().message);
     return;
   }
-  ctx.sliced = catalog::RestrictSchema(ctx.shown, SubsetEntries(*subset)).schema;
+  ctx.sliced = catalog::RestrictSchema(*ctx.shown, SubsetEntries(*subset)).schema;
   ctx.slice = &ctx.sliced;
   const size_t columns = ctx.sliced.ColumnCount();
   nlohmann::ordered_json detail = {
       {"method", subsetter->Name()},
       {"tables", subset->tables},
       {"columns", columns},
-      {"of_columns", ctx.shown.ColumnCount()},
+      {"of_columns", ctx.shown->ColumnCount()},
       {"tokens", catalog::EstimateTokens(catalog::RenderPromptDdl(ctx.sliced, ctx.dialect, 0))},
       {"ms", subset->ms}};
   if (!subset->notes.empty()) detail["notes"] = subset->notes;
@@ -177,7 +180,7 @@ void LinkSlice(Context& ctx, StageTrace& st) {
 // linking: with slice = link, the subset; with a draft, a zero-shot candidate per generator over the schema so far;
 // with slice = referenced, the tables the drafts read.
 std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator*>& generators) {
-  const bool link = LinksSchema(ctx.options.slice, ctx.shown.ColumnCount(), ctx.options.link_above);
+  const bool link = LinksSchema(ctx.options.slice, ctx.shown->ColumnCount(), ctx.options.link_above);
   if (!ctx.options.draft && ctx.options.slice != "referenced" && !link) return std::nullopt;
   StageTrace st{"linking"};
   auto t0 = Clock::now();
@@ -204,10 +207,10 @@ std::optional<StageTrace> LinkingStage(Context& ctx, const std::vector<Generator
     }
   }
   if (ctx.options.slice == "referenced" && !tables.empty()) {
-    ctx.sliced = SliceSchema(ctx.shown, tables);
+    ctx.sliced = SliceSchema(*ctx.shown, tables);
     ctx.slice = &ctx.sliced;
   }
-  if (ctx.slice == &ctx.shown) {
+  if (ctx.slice == ctx.shown) {
     st.detail["slice"] = "full schema";
   } else if (!link) {
     st.detail["slice"] = std::vector<std::string>(tables.begin(), tables.end());
