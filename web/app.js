@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { answer: null, schemaFor: null, runsLoaded: false };
+const state = { schemaFor: null, runsLoaded: false };
 
 // ---- talking to the server ----
 
@@ -214,7 +214,6 @@ function showTrace(data) {
 }
 
 function showAnswer(data) {
-  state.answer = data;
   $("answer").hidden = false;
   highlight(data.sql, $("sql-view"));
   $("sql-text").value = data.sql;

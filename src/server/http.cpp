@@ -38,10 +38,6 @@ void ToHttplib(const HttpResponse& from, httplib::Response& res) {
 
 }  // namespace
 
-bool IsLoopbackHost(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
-
 struct HttpServer::Impl {
   httplib::Server svr;
   std::atomic<int> listening_fd{-1};

@@ -24,9 +24,6 @@ struct ListenOptions {
   std::FILE* log = stderr;            // one line per request; null: no log
 };
 
-/// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost): only loopback may be served without a token.
-bool IsLoopbackHost(const std::string& host);
-
 class HttpServer {
  public:
   HttpServer(Router& router, ListenOptions options);

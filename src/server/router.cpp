@@ -7,16 +7,13 @@
 
 #include "common/strings.h"
 #include "common/version.h"
+#include "server/settings.h"
 
 namespace plainsql::server {
 
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-bool IsLoopback(std::string_view address) {
-  return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
-}
 
 // Compares in time that does not depend on where the strings differ (a token must not be guessable byte by byte); the
 // length of a token is not worth hiding.
@@ -85,37 +82,22 @@ std::optional<nlohmann::json> JsonBody(const HttpRequest& r, HttpResponse& error
   return j;
 }
 
-std::string Event(std::string_view name, const ojson& data) {
-  return fmt::format("event: {}\ndata: {}\n\n", name,
-                     data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
-// A reply as an event: its JSON on one line (a reply's text is JSON written on one line already).
-std::string Event(std::string_view name, const Reply& reply) {
-  if (reply.text.empty()) return Event(name, reply.body);
-  return fmt::format("event: {}\ndata: {}\n\n", name, reply.text);
+// A server-sent event whose data is one line of JSON.
+std::string Event(std::string_view name, std::string_view json_text) {
+  return fmt::format("event: {}\ndata: {}\n\n", name, json_text);
 }
 
 }  // namespace
 
 HttpResponse ErrorResponse(int status, std::string_view code, std::string_view message) {
-  HttpResponse r;
-  r.status = status;
-  r.body = ojson{{"error", {{"code", code}, {"message", message}}}}.dump(-1, ' ', false,
-                                                                         nlohmann::json::error_handler_t::replace);
-  return r;
+  return FromReply(Reply::Failure(status, code, message));
 }
 
 HttpResponse FromReply(const Reply& reply) {
   HttpResponse r;
   r.status = reply.status;
-  if (!reply.text.empty()) {
-    r.content_type = reply.content_type;
-    r.body = reply.text;
-  } else {
-    // Values read from a database may hold bytes that are not UTF-8: they are written as U+FFFD, never refused.
-    r.body = reply.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
+  if (!reply.text.empty()) r.content_type = reply.content_type;
+  r.body = reply.Text();
   return r;
 }
 
@@ -194,14 +176,14 @@ void Router::Stream(const HttpRequest& r, const std::function<bool(std::string_v
   HttpResponse error;
   auto body = JsonBody(r, error);
   if (!body) {
-    write(Event("error", ojson::parse(error.body)));
+    write(Event("error", error.body));
     return;
   }
   bool open = true;
   Reply reply = service_.Ask(*body, [&](const ojson& event) {
-    if (open) open = write(Event(event.value("event", "stage"), event));
+    if (open) open = write(Event(event.value("event", "stage"), JsonText(event)));
   });
-  if (open) write(Event(reply.ok() ? "answer" : "error", reply));
+  if (open) write(Event(reply.ok() ? "answer" : "error", reply.Text()));
 }
 
 void Router::Decorate(const HttpRequest& r, HttpResponse& response) const {

@@ -15,6 +15,7 @@
 
 #include "builtin/generator.h"
 #include "catalog/cache.h"
+#include "catalog/dictionary.h"
 #include "catalog/json_io.h"
 #include "common/strings.h"
 #include "eval/report.h"
@@ -99,7 +100,6 @@ struct Database {
   std::string name;
   std::string url;
   const sql::Dialect* dialect = nullptr;
-  std::string engine;
   std::string database_name;
   catalog::Schema schema;
   size_t columns = 0;
@@ -182,8 +182,8 @@ bool HasModel(const pipeline::PipelineConfig& config) {
   return !config.llm.base_url.empty() && config.llm.base_url != "none";
 }
 
-// A request's optional string field; nullopt with `error` set when it is there but not a string (or not UTF-8, or
-// longer than `max_bytes`).
+// A request's optional string field ("" when absent); nullopt with `error` set when it is there but not a string, or
+// longer than `max_bytes`. (The router has checked that the whole body is UTF-8.)
 std::optional<std::string> StringField(const nlohmann::json& request, const char* key, size_t max_bytes,
                                        std::optional<Reply>& error) {
   auto it = request.find(key);
@@ -214,10 +214,6 @@ std::optional<int64_t> IntField(const nlohmann::json& request, const char* key, 
   return it->get<int64_t>();
 }
 
-}  // namespace
-
-namespace {
-
 // A worker could not be had: every one busy past the wait (503 "busy"), or the database unreachable.
 Reply LeaseFailure(const Error& e) {
   if (e.code == ErrorCode::kResourceLimit) return Reply::Failure(503, "busy", e.message);
@@ -225,6 +221,12 @@ Reply LeaseFailure(const Error& e) {
 }
 
 }  // namespace
+
+std::string JsonText(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string Reply::Text() const { return text.empty() ? JsonText(body) : text; }
 
 Reply Reply::Failure(int status, std::string_view code, std::string_view message) {
   Reply r;
@@ -354,7 +356,7 @@ Service::Service(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Service::~Service() = default;
 
 Result<std::unique_ptr<Service>> Service::Open(ServiceOptions options,
-                                               const std::function<void(const std::string&)>& progress) {
+                                               const std::function<void(const std::string&)>& notify) {
   if (options.databases.empty()) return MakeError(ErrorCode::kInvalidArgument, "no database to serve");
   if (options.max_workers == 0 || options.llm_slots == 0) {
     return MakeError(ErrorCode::kInvalidArgument, "workers and model slots must be at least 1");
@@ -370,17 +372,22 @@ Result<std::unique_ptr<Service>> Service::Open(ServiceOptions options,
         return MakeError(ErrorCode::kInvalidArgument, fmt::format("two databases are named \"{}\"", spec.name));
       }
     }
-    if (progress) progress(spec.name);
+    if (notify) notify("opening " + spec.name);
     auto conn = exec::Connect(spec.url);
     if (!conn) return Error{conn.error().code, fmt::format("database {}: {}", spec.name, conn.error().message)};
     (*conn)->SetExecSettings(impl->options.config.exec);
     auto loaded = catalog::LoadSchema(**conn, {}, {});
     if (!loaded) return Error{loaded.error().code, fmt::format("database {}: {}", spec.name, loaded.error().message)};
+    if (std::string dir = catalog::DataDictionaryBeside(**conn); !dir.empty()) {
+      auto applied = catalog::ApplyDataDictionary(dir, loaded->schema);
+      if (!applied && notify) {
+        notify(fmt::format("warning: {}: data dictionary not read: {}", spec.name, applied.error().message));
+      }
+    }
     auto db = std::make_unique<Database>();
     db->name = spec.name;
     db->url = spec.url;
     db->dialect = &(*conn)->dialect();
-    db->engine = std::string(db->dialect->name);
     db->database_name = (*conn)->database_name();
     db->schema = std::move(loaded->schema);
     db->columns = db->schema.ColumnCount();
@@ -418,11 +425,10 @@ Reply Service::Impl::AskCached(Database& db, const CachedAnswer& cached, int64_t
   auto rs = (*lease)->conn->Query(cached.sql, limits);
   if (!rs) return Reply::Failure(rs.error());
   ojson result = exec::ResultToJson(*rs);
-  auto dump = [](const ojson& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
   Reply r;
   r.content_type = "application/json";
   r.text = fmt::format("{},\"columns\":{},\"rows\":{},\"truncated\":{}{}{},\"cached\":true,\"ms\":{}}}", cached.head,
-                       dump(result["columns"]), dump(result["rows"]), rs->truncated ? "true" : "false",
+                       JsonText(result["columns"]), JsonText(result["rows"]), rs->truncated ? "true" : "false",
                        cached.tail.empty() ? "" : ",", cached.tail, MsSince(t0));
   return r;
 }
@@ -441,14 +447,9 @@ CachedAnswer ToCached(const std::string& sql, const ojson& reply) {
     }
     (after ? tail : head)[k] = v;
   }
-  auto dump = [](const ojson& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
-  std::string h = dump(head), t = dump(tail);
+  std::string h = JsonText(head), t = JsonText(tail);
   return {sql, h.substr(0, h.size() - 1), t.substr(1, t.size() - 2)};
 }
-
-}  // namespace
-
-namespace {
 
 // The reply of an answer: AnswerToJson's fields with the request's, the candidates at the top, the confidence.
 ojson AnswerReply(const std::string& conn, const std::string& question, const pipeline::Answer& answer,
@@ -507,7 +508,7 @@ Reply Service::Ask(const nlohmann::json& request, const ProgressFn& progress) {
   ++db->asks;
   const bool uses_model = model && *generator != "builtin";
   // A built-in translation depends only on the question, the options and the snapshot the workers hold.
-  const std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", *question, *evidence, *k, impl_->options.config.builtin);
+  const std::string key = fmt::format("{}\x1f{}\x1f{}", *question, *evidence, *k);
   if (!uses_model) {
     if (auto hit = db->cache->Get(key)) {
       ++db->hits;
@@ -589,7 +590,7 @@ ojson Service::Databases() const {
   ojson out = ojson::array();
   for (const auto& db : impl_->databases) {
     out.push_back({{"name", db->name},
-                   {"engine", db->engine},
+                   {"engine", db->dialect->name},
                    {"database", db->database_name},
                    {"tables", db->schema.tables.size()},
                    {"columns", db->columns},
@@ -603,7 +604,11 @@ Reply Service::Schema(const std::string& conn) {
   std::optional<Reply> error;
   Database* db = impl_->Find(conn, error);
   if (db == nullptr) return *error;
-  return Reply::Json(ojson::parse(catalog::ToJson(db->schema).dump()));
+  // The catalog's own JSON, written as it is (not copied into an ordered object first).
+  Reply r;
+  r.content_type = "application/json";
+  r.text = catalog::ToJson(db->schema).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return r;
 }
 
 namespace {

@@ -49,6 +49,8 @@ struct Reply {
   std::string content_type;  // of `text`
 
   static Reply Json(nlohmann::ordered_json body) { return {200, std::move(body), {}, {}}; }
+  /// The body as sent: `text`, or `body` as JSON on one line (JsonText).
+  std::string Text() const;
   static Reply Failure(int status, std::string_view code, std::string_view message);
   /// A library error, with the status its code maps to (HttpStatusFor).
   static Reply Failure(const Error& error);
@@ -56,6 +58,10 @@ struct Reply {
   /// The body as JSON, whether it was built as JSON or written as text (a remembered answer is written as text).
   nlohmann::ordered_json Parsed() const { return text.empty() ? body : nlohmann::ordered_json::parse(text); }
 };
+
+/// `j` as JSON on one line. Values read from a database may hold bytes that are not UTF-8: they are written as U+FFFD,
+/// never refused.
+std::string JsonText(const nlohmann::ordered_json& j);
 
 /// The HTTP status of a library error: bad input 400, refused by the guard 403, not found 404, the database's own
 /// error or a ceiling 422, a timeout 504, an unreachable database 503, anything else 500.
@@ -67,10 +73,11 @@ using ProgressFn = std::function<void(const nlohmann::ordered_json& event)>;
 
 class Service {
  public:
-  /// Opens every database (connects, reads its schema) and fails naming the first that cannot be opened. `progress`
-  /// (may be empty) is told each database as it is opened.
+  /// Opens every database (connects, reads its schema, fills it from the data dictionary beside a SQLite file as
+  /// `plainsql ask` does) and fails naming the first that cannot be opened. `notify` (may be empty) is told each
+  /// database as it is opened, and what could not be read but does not stop it (a data dictionary).
   static Result<std::unique_ptr<Service>> Open(ServiceOptions options,
-                                               const std::function<void(const std::string&)>& progress = {});
+                                               const std::function<void(const std::string&)>& notify = {});
   ~Service();
   Service(const Service&) = delete;
   Service& operator=(const Service&) = delete;

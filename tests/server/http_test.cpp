@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,6 +15,7 @@
 #include "server/http.h"
 #include "server/router.h"
 #include "server/service.h"
+#include "server/settings.h"
 #include "test_util.h"
 
 namespace plainsql::server {
@@ -90,8 +92,6 @@ TEST(ServerHttp, AskAndErrorsOverTheWire) {
 TEST(ServerHttp, StreamedAskSendsEvents) {
   Running s(Sample());
   auto c = s.Client();
-  std::string received;
-  httplib::Headers headers;
   auto res = c.Post("/api/ask/stream", R"({"question": "Which plants are in Toledo?"})", "application/json");
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
@@ -132,14 +132,45 @@ TEST(ServerHttp, GracefulStopFinishesTheRequestInFlight) {
   EXPECT_FALSE(late.Get("/api/databases"));
 }
 
-TEST(ServerHttp, LoopbackHosts) {
-  EXPECT_TRUE(IsLoopbackHost("127.0.0.1"));
-  EXPECT_TRUE(IsLoopbackHost("127.1.2.3"));
-  EXPECT_TRUE(IsLoopbackHost("::1"));
-  EXPECT_TRUE(IsLoopbackHost("localhost"));
-  EXPECT_FALSE(IsLoopbackHost("0.0.0.0"));
-  EXPECT_FALSE(IsLoopbackHost("::"));
-  EXPECT_FALSE(IsLoopbackHost("192.168.1.10"));
+TEST(ServerSettings, LoopbackHosts) {
+  EXPECT_TRUE(IsLoopback("127.0.0.1"));
+  EXPECT_TRUE(IsLoopback("127.1.2.3"));
+  EXPECT_TRUE(IsLoopback("::1"));
+  EXPECT_TRUE(IsLoopback("localhost"));
+  EXPECT_FALSE(IsLoopback("0.0.0.0"));
+  EXPECT_FALSE(IsLoopback("::"));
+  EXPECT_FALSE(IsLoopback("192.168.1.10"));
+  EXPECT_TRUE(IsLoopback("::ffff:127.0.0.1"));  // a client's address as an IPv6 socket reports it
+  EXPECT_FALSE(IsLoopback("::ffff:10.0.0.1"));
+}
+
+TEST(ServerSettings, DatabasesListenAddressesTokensAndExposure) {
+  EXPECT_EQ(ParseDatabaseSpec("sales=postgresql://u:p@h/db", 0).name, "sales");
+  EXPECT_EQ(ParseDatabaseSpec("sales=postgresql://u:p@h/db", 0).url, "postgresql://u:p@h/db");
+  EXPECT_EQ(ParseDatabaseSpec("postgresql://u@h/db?x=1", 0).name, "db");  // an '=' after the scheme is the URL's
+  EXPECT_EQ(ParseDatabaseSpec("postgresql://u@h/db", 2).name, "db3");
+  EXPECT_EQ(ParseDatabaseSpec("/data/plant.db", 1).name, "plant");
+  auto a = ParseListenAddress("0.0.0.0:8080");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->host, "0.0.0.0");
+  EXPECT_EQ(a->port, 8080);
+  auto v6 = ParseListenAddress("[::1]:0");
+  ASSERT_TRUE(v6.ok());
+  EXPECT_EQ(v6->host, "::1");
+  EXPECT_EQ(ParseListenAddress("9000")->host, "127.0.0.1");
+  EXPECT_FALSE(ParseListenAddress("host:port").ok());
+  EXPECT_FALSE(ParseListenAddress("host:70000").ok());
+  EXPECT_FALSE(ParseListenAddress(":80").ok());
+  EXPECT_TRUE(CheckExposure({"127.0.0.1", 8080}, "").ok());
+  EXPECT_FALSE(CheckExposure({"0.0.0.0", 8080}, "").ok());
+  EXPECT_TRUE(CheckExposure({"0.0.0.0", 8080}, "0123456789abcdef").ok());
+  test::TempDir dir;
+  std::ofstream(dir.File("short")) << "short\n";
+  std::ofstream(dir.File("good")) << "  0123456789abcdef0123\n";
+  EXPECT_FALSE(ReadTokenFile(dir.File("short")).ok());
+  EXPECT_FALSE(ReadTokenFile(dir.File("missing")).ok());
+  ASSERT_TRUE(ReadTokenFile(dir.File("good")).ok());
+  EXPECT_EQ(*ReadTokenFile(dir.File("good")), "0123456789abcdef0123");
 }
 
 }  // namespace

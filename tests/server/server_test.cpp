@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <mutex>
@@ -364,6 +365,31 @@ TEST(ServerRouter, StreamTellsTheStagesThenTheAnswer) {
   });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0], "error");
+}
+
+// A data dictionary beside the SQLite file (BIRD's database_description folder) fills the schema, as in `plainsql
+// ask`; one that cannot be read is said and the database is served anyway.
+TEST(ServerService, ReadsTheDataDictionaryBesideTheDatabase) {
+  test::TempDir dir;
+  std::filesystem::copy_file(test::SampleDb(), dir.File("plant.db"));
+  std::filesystem::create_directories(dir.File("database_description"));
+  std::ofstream(dir.File("database_description/TB_EQUIP.csv"))
+      << "original_column_name,column_name,column_description,value_description\n"
+      << "MFR_NM,manufacturer name,the company that built the equipment,\n";
+  ServiceOptions o = SampleOptions();
+  o.databases = {{"plant", dir.File("plant.db")}};
+  auto service = OpenSample(o);
+  ASSERT_TRUE(service);
+  Reply schema = service->Schema("");
+  ASSERT_EQ(schema.status, 200);
+  EXPECT_NE(schema.Text().find("the company that built the equipment"), std::string::npos);
+  std::ofstream(dir.File("database_description/TB_MO.csv")) << "\"unclosed quote\n";
+  std::vector<std::string> told;
+  auto again = Service::Open(o, [&](const std::string& m) { told.push_back(m); });
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_EQ(told[0], "opening plant");
+  EXPECT_NE(told[1].find("data dictionary not read"), std::string::npos) << told[1];
 }
 
 TEST(ServerService, RefusesBadOptions) {

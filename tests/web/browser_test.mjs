@@ -38,8 +38,8 @@ try {
   async function ask(question) {
     await page.fill("#question", question);
     await page.click("#ask-button");
-    await page.waitForFunction((q) => window.document.querySelector("#result tbody tr") &&
-      !document.querySelector("#ask-button").disabled, question);
+    await page.waitForFunction(() => document.querySelector("#result tbody tr") &&
+      !document.querySelector("#ask-button").disabled);
   }
   const cells = () => page.$$eval("#result tbody td", (tds) => tds.map((td) => td.textContent));
 

@@ -5,75 +5,16 @@
 #include <fmt/format.h>
 #include <signal.h>
 
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <thread>
 
 #include "cli.h"
-#include "common/strings.h"
-#include "exec/connection.h"
 #include "pipeline/config.h"
 #include "server/http.h"
 #include "server/router.h"
 #include "server/service.h"
+#include "server/settings.h"
 
 namespace plainsql::cli {
-
-namespace {
-
-// "name=URL" or a bare URL (named after its file or database, else "db", "db2", ...).
-server::DatabaseSpec ParseConn(const std::string& arg, size_t index) {
-  server::DatabaseSpec spec;
-  size_t eq = arg.find('=');
-  size_t scheme = arg.find("://");
-  if (eq != std::string::npos && (scheme == std::string::npos || eq < scheme) && eq > 0) {
-    spec.name = arg.substr(0, eq);
-    spec.url = arg.substr(eq + 1);
-    return spec;
-  }
-  spec.url = arg;
-  auto info = exec::ParseConnectionString(arg);
-  std::string stem =
-      info && info->engine == exec::Engine::kSqlite ? std::filesystem::path(info->target).stem().string() : "";
-  spec.name = !stem.empty() ? stem : index == 0 ? "db" : fmt::format("db{}", index + 1);
-  return spec;
-}
-
-// HOST:PORT, [IPv6]:PORT or PORT.
-Result<std::pair<std::string, int>> ParseListen(const std::string& s) {
-  std::string host = "127.0.0.1", port = s;
-  if (size_t colon = s.rfind(':'); colon != std::string::npos) {
-    host = s.substr(0, colon);
-    port = s.substr(colon + 1);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  }
-  int p = -1;
-  try {
-    size_t used = 0;
-    p = std::stoi(port, &used);
-    if (used != port.size()) p = -1;
-  } catch (const std::exception&) {
-    p = -1;
-  }
-  if (host.empty() || p < 0 || p > 65535) {
-    return MakeError(ErrorCode::kInvalidArgument, fmt::format("--listen {}: expected HOST:PORT", s));
-  }
-  return std::make_pair(host, p);
-}
-
-Result<std::string> ReadToken(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return MakeError(ErrorCode::kIo, fmt::format("cannot read the token file {}", path));
-  std::string token = TrimmedCopy(std::string(std::istreambuf_iterator<char>(in), {}));
-  if (token.size() < 16) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     fmt::format("the token in {} is {} characters long; use at least 16", path, token.size()));
-  }
-  return token;
-}
-
-}  // namespace
 
 ServeCommand::ServeCommand(CLI::App& app) {
   command_ = app.add_subcommand(
@@ -113,27 +54,22 @@ ServeCommand::ServeCommand(CLI::App& app) {
 }
 
 int ServeCommand::Run() {
-  auto listen = ParseListen(listen_);
+  auto listen = server::ParseListenAddress(listen_);
   if (!listen) return Fail(listen.error());
   std::string token;
   if (!token_file_.empty()) {
-    auto t = ReadToken(token_file_);
+    auto t = server::ReadTokenFile(token_file_);
     if (!t) return Fail(t.error());
     token = std::move(*t);
   }
-  if (token.empty() && !server::IsLoopbackHost(listen->first)) {
-    return Fail(MakeError(ErrorCode::kInvalidArgument,
-                          fmt::format("--listen {}: an address other than loopback needs --token-file (anyone who "
-                                      "can reach it could query the databases)",
-                                      listen_)));
-  }
+  if (Status st = server::CheckExposure(*listen, token); !st) return Fail(st.error());
   if (threads_ < 4 || workers_ < 1 || llm_slots_ < 1 || max_rows_ < 1 || max_body_ < 1024 || rate_ < 0) {
     return Fail(MakeError(ErrorCode::kInvalidArgument,
                           "--threads must be at least 4; --workers, --llm-slots and --max-rows at least 1; "
                           "--max-body at least 1024; --rate not negative"));
   }
   server::ServiceOptions so;
-  for (size_t i = 0; i < conns_.size(); ++i) so.databases.push_back(ParseConn(conns_[i], i));
+  for (size_t i = 0; i < conns_.size(); ++i) so.databases.push_back(server::ParseDatabaseSpec(conns_[i], i));
   auto config = pipeline::LoadConfig(config_file_);
   if (!config) return Fail(config.error());
   if (!llm_url_.empty()) config->llm.base_url = llm_url_;
@@ -146,8 +82,8 @@ int ServeCommand::Run() {
   so.llm_slots = llm_slots_;
   so.cache_entries = cache_;
   so.max_rows = max_rows_;
-  auto service = server::Service::Open(std::move(so), [&](const std::string& name) {
-    if (!quiet_) fmt::print(stderr, "plainsql serve: opening {}\n", name);
+  auto service = server::Service::Open(std::move(so), [&](const std::string& message) {
+    if (!quiet_) fmt::print(stderr, "plainsql serve: {}\n", message);
   });
   if (!service) return Fail(service.error());
   server::RouterOptions ro;
@@ -158,8 +94,8 @@ int ServeCommand::Run() {
   ro.limit_loopback = limit_loopback_;
   server::Router router(**service, ro);
   server::ListenOptions lo;
-  lo.host = listen->first;
-  lo.port = listen->second;
+  lo.host = listen->host;
+  lo.port = listen->port;
   lo.threads = threads_;
   lo.max_body = max_body_;
   lo.log = quiet_ ? nullptr : stderr;
