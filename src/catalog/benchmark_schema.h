@@ -14,7 +14,9 @@ namespace plainsql::catalog {
 
 /// Converts one entry (one database) of a tables.json file. Composite foreign keys, which the format spreads over
 /// several column pairs, are regrouped when the referenced columns form the referenced table's composite primary key.
-/// A key that names the "*" pseudo-column (a defect of some files) is skipped and described in `warnings`.
+/// A key that names the "*" pseudo-column (a defect of some files) is skipped and described in `warnings`. Keys whose
+/// indexes read better one column later (an exporter that counted the columns without the "*" entry) are read so, with
+/// a warning.
 Result<Schema> SchemaFromBenchmarkEntry(const nlohmann::json& entry, std::vector<std::string>* warnings = nullptr);
 
 /// Reads a tables.json file and converts the entry whose db_id is `db_id`.
@@ -32,7 +34,8 @@ class BenchmarkSchemas {
   bool Empty() const { return path_.empty(); }
   /// The db_ids in file order.
   const std::vector<std::string>& Ids() const { return order_; }
-  Result<Schema> Get(const std::string& db_id) const;
+  /// The schema of `db_id`; what was repaired or skipped in its keys goes to `warnings`.
+  Result<Schema> Get(const std::string& db_id, std::vector<std::string>* warnings = nullptr) const;
 
  private:
   std::string path_;

@@ -175,7 +175,7 @@ Result<std::unique_ptr<SubsetDatabase>> OpenSubsetDatabase(
   }
   bool from_tables = false;
   if (!tables.Empty()) {
-    auto s = tables.Get(db_id);
+    auto s = tables.Get(db_id, notes);
     if (s) {
       db->schema = std::move(*s);
       from_tables = true;

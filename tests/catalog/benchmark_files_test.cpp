@@ -2,6 +2,7 @@
 // mini-dev) and SNAILS, with as many tables and columns as the file lists.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "catalog/benchmark_schema.h"
@@ -31,8 +32,14 @@ TEST_P(BenchmarkFiles, EveryEntryConverts) {
     columns += s->ColumnCount();
   }
   std::cout << GetParam() << ": " << j->size() << " schemas, " << tables << " tables, " << columns << " columns, "
-            << warnings.size() << " defective keys skipped\n";
+            << warnings.size() << " warnings on keys\n";
   for (const auto& w : warnings) std::cout << "  " << w << "\n";
+  // SNAILS's file writes the keys of its five schemas with keys one column early (as if without the "*" entry); read
+  // one later they join like-named columns. The other files' keys are read as written.
+  const auto shifted = std::count_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("as if there were no") != std::string::npos;
+  });
+  EXPECT_EQ(shifted, std::string(GetParam()).starts_with("snails/") ? 5 : 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedData, BenchmarkFiles,
