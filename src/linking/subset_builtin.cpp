@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <future>
 #include <map>
+#include <numeric>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -148,6 +150,16 @@ bool KeyLikeName(std::string_view name) {
   return ends_in("entry") || std::any_of(KeyWords().begin(), KeyWords().end(), ends_in);
 }
 
+// A key-like name that says whose key it is ("empID", "team_id", "CardCode"), not a bare key word ("ID", "Code"): two
+// tables sharing it may be joined by it.
+bool SpecificKeyName(std::string_view name) {
+  if (!KeyLikeName(name)) return false;
+  const auto words = naturalness::SplitWords(name);
+  return words.size() >= 2 || std::none_of(KeyWords().begin(), KeyWords().end(), [&](std::string_view k) {
+           return ToLower(words.back()) == k;
+         });
+}
+
 // A name that reads as what a row is called by: its last word is "name" or "title", or a one-word name ends in "name"
 // ("surname", "forename", "LASTNAME"): where a person, a place or a work the question names is looked up.
 bool NameLikeName(std::string_view name) {
@@ -228,6 +240,7 @@ struct LinkTable {
   std::vector<ColumnInfo> columns;
   std::vector<KeyArc> arcs;
   std::vector<size_t> primary;  // primary-key column indexes
+  std::vector<std::pair<size_t, std::string>> key_names;  // (column, lower-case name) of SpecificKeyName columns
   bool has_name = false;        // a column is NameLikeName
   size_t name_columns = 0;      // ... and how many
 };
@@ -546,6 +559,12 @@ struct BuiltinSubsetter::Impl {
         }
       }
     }
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      const auto& columns = schema.tables[t].columns;
+      for (size_t c = 0; c < columns.size(); ++c) {
+        if (SpecificKeyName(columns[c].name)) tables[t].key_names.emplace_back(c, ToLower(columns[c].name));
+      }
+    }
     // The foreign-key graph, both directions; a key without referenced columns references the primary key.
     for (size_t t = 0; t < schema.tables.size(); ++t) {
       for (const auto& fk : schema.tables[t].foreign_keys) {
@@ -623,6 +642,8 @@ struct BuiltinSubsetter::Impl {
   Subset Choose(const QuestionScores& p, const SubsetOptions& options) const;
   void JoinPaths(const View& view, const std::vector<double>& pt, size_t top, const std::vector<bool>& kept,
                  std::vector<bool>& bridge, std::vector<std::set<size_t>>& cols, Subset& s) const;
+  void SharedNameBridges(const View& view, const std::vector<double>& pt, const std::vector<bool>& kept,
+                         std::vector<bool>& bridge, Subset& s) const;
   void SharedNameJoins(const View& view, const std::vector<bool>& kept, const std::vector<bool>& bridge,
                        std::vector<std::set<size_t>>& cols) const;
   void Associations(const View& view, const std::vector<bool>& kept, std::vector<bool>& bridge,
@@ -1137,6 +1158,87 @@ void BuiltinSubsetter::Impl::Associations(const View& view, const std::vector<bo
   }
 }
 
+// Kept tables that no foreign key joins may still join by key-like names, through a table the question never names (a
+// schema without declared keys: the employees and the teams, through the table pairing "empID" with "teamID"). Kept
+// tables fall into groups joined by keys or by a shared specific key-like name that at most half of the tables hold
+// (one in most of them is a code of every row, "STATCD", not a join); a table not kept that shares one such name with
+// a group and another with a second group joins them. For each pair of groups the narrowest such table is kept (a
+// pairing table is narrow), until the groups are joined.
+void BuiltinSubsetter::Impl::SharedNameBridges(const View& view, const std::vector<double>& pt,
+                                               const std::vector<bool>& kept, std::vector<bool>& bridge,
+                                               Subset& s) const {
+  const size_t nt = view.Size();
+  auto in_set = [&](size_t t) { return kept[t] || bridge[t]; };
+  std::unordered_map<std::string_view, std::vector<size_t>> holders;  // a name -> kept tables with it
+  std::unordered_map<std::string_view, size_t> held_by;               // a name -> the view's tables with it
+  size_t groups = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    groups += in_set(t) ? 1 : 0;
+    for (const auto& [c, name] : tables[view.ids[t]].key_names) {
+      ++held_by[name];
+      if (in_set(t)) holders[name].push_back(t);
+    }
+  }
+  if (groups < 2 || holders.empty()) return;
+  std::vector<size_t> parent(nt);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto unite = [&](size_t a, size_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    parent[a] = b;
+    --groups;
+    return true;
+  };
+  for (size_t t = 0; t < nt; ++t) {
+    if (!in_set(t)) continue;
+    for (const KeyArc& a : tables[view.ids[t]].arcs) {
+      const int to = view.local[a.to];
+      if (to >= 0 && in_set(static_cast<size_t>(to))) unite(t, static_cast<size_t>(to));
+    }
+  }
+  for (const auto& [name, at] : holders) {
+    if (2 * held_by[name] > nt) continue;
+    for (size_t i = 1; i < at.size(); ++i) unite(at[0], at[i]);
+  }
+  if (groups < 2) return;
+  // (group, group) -> (columns, -probability, table) of the narrowest table joining them.
+  std::map<std::pair<size_t, size_t>, std::tuple<size_t, double, size_t>> best;
+  std::vector<std::pair<size_t, std::string_view>> reach;  // (group, name)
+  for (size_t z = 0; z < nt; ++z) {
+    if (in_set(z)) continue;
+    reach.clear();
+    for (const auto& [c, name] : tables[view.ids[z]].key_names) {
+      auto it = holders.find(name);
+      if (it == holders.end()) continue;
+      for (size_t t : it->second) reach.emplace_back(find(t), name);
+    }
+    const std::tuple<size_t, double, size_t> offer{tables[view.ids[z]].columns.size(), -pt[z], z};
+    for (size_t i = 0; i < reach.size(); ++i) {
+      for (size_t j = i + 1; j < reach.size(); ++j) {
+        if (reach[i].first == reach[j].first || reach[i].second == reach[j].second) continue;
+        auto [it, fresh] = best.try_emplace(std::minmax(reach[i].first, reach[j].first), offer);
+        if (!fresh && offer < it->second) it->second = offer;
+      }
+    }
+  }
+  std::vector<std::pair<std::tuple<size_t, double, size_t>, std::pair<size_t, size_t>>> offers;
+  offers.reserve(best.size());
+  for (const auto& [pair, offer] : best) offers.emplace_back(offer, pair);
+  std::sort(offers.begin(), offers.end());
+  for (const auto& [offer, pair] : offers) {
+    if (!unite(pair.first, pair.second)) continue;
+    const size_t z = std::get<2>(offer);
+    unite(z, pair.first);
+    bridge[z] = true;
+    s.notes.push_back(fmt::format("{}: joins kept tables by key-like names", tables[view.ids[z]].name));
+  }
+}
+
 // Key-like columns of the same name in two kept tables: the join a schema without (or with other) declared keys is
 // read by ("CardCode" in a document table and in the business partners' table; "CASEID" in every table of a case).
 // Kept as join columns.
@@ -1206,6 +1308,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   }
   JoinPaths(view, pt, top, kept, bridge, cols, s);
   if (options.associations.value_or(cut.associations)) Associations(view, kept, bridge, cols, s);
+  SharedNameBridges(view, pt, kept, bridge, s);
   SharedNameJoins(view, kept, bridge, cols);
   // Columns: small tables whole, others by the threshold, their primary key, and their best column.
   std::vector<std::pair<double, std::pair<size_t, size_t>>> chosen;  // (rank score, (table, column))
