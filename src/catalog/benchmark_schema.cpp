@@ -53,13 +53,16 @@ KeyReading ReadKeysShifted(const json& e, const json& cnames, const json& types,
     if (i < 0 || static_cast<size_t>(i) + shift >= n) return std::nullopt;
     return static_cast<size_t>(i) + shift;
   };
-  auto type_of = [&](size_t i) { return i >= type_shift ? ClassifyType(types[i - type_shift].get<std::string>()) : TypeClass::kOther;
+  auto type_of = [&](size_t i) {
+    return i >= type_shift ? ClassifyType(types[i - type_shift].get<std::string>()) : TypeClass::kOther;
   };
   for (const auto& pk : e.at("primary_keys")) {
     for (const auto& p : pk.is_array() ? pk : json::array({pk})) {
       auto i = index(p);
-      if (!i) r.in_range = false;
-      else if (*i == 0) ++r.star;
+      if (!i)
+        r.in_range = false;
+      else if (*i == 0)
+        ++r.star;
     }
   }
   for (const auto& fk : e.at("foreign_keys")) {

@@ -155,9 +155,8 @@ bool KeyLikeName(std::string_view name) {
 bool SpecificKeyName(std::string_view name) {
   if (!KeyLikeName(name)) return false;
   const auto words = naturalness::SplitWords(name);
-  return words.size() >= 2 || std::none_of(KeyWords().begin(), KeyWords().end(), [&](std::string_view k) {
-           return ToLower(words.back()) == k;
-         });
+  return words.size() >= 2 || std::none_of(KeyWords().begin(), KeyWords().end(),
+                                           [&](std::string_view k) { return ToLower(words.back()) == k; });
 }
 
 // A name that reads as what a row is called by: its last word is "name" or "title", or a one-word name ends in "name"
@@ -239,10 +238,10 @@ struct LinkTable {
   std::set<std::string> name_stems, label_stems;
   std::vector<ColumnInfo> columns;
   std::vector<KeyArc> arcs;
-  std::vector<size_t> primary;  // primary-key column indexes
+  std::vector<size_t> primary;                            // primary-key column indexes
   std::vector<std::pair<size_t, std::string>> key_names;  // (column, lower-case name) of SpecificKeyName columns
-  bool has_name = false;        // a column is NameLikeName
-  size_t name_columns = 0;      // ... and how many
+  bool has_name = false;                                  // a column is NameLikeName
+  size_t name_columns = 0;                                // ... and how many
 };
 
 // Sets of stems, each once: the set of a name (with its expansion's) or of a label, by index; 0 is the empty set.

@@ -77,8 +77,8 @@ TEST(BenchmarkSchema, ReadsKeysWrittenOneColumnEarlyWhereTheyReadBetterSo) {
   auto mixed = nlohmann::json::parse(kEntry);
   mixed["primary_keys"] = nlohmann::json::array();
   mixed["foreign_keys"] = nlohmann::json::parse("[[5, 2]]");  // Site -> Site; one later: prod_id -> placed
-  mixed["column_types"][2] = "number";                         // as written: like names, unlike types
-  mixed["column_types"][6] = "time";                           // one later: unlike names, like types
+  mixed["column_types"][2] = "number";                        // as written: like names, unlike types
+  mixed["column_types"][6] = "time";                          // one later: unlike names, like types
   std::vector<std::string> none;
   auto kept = SchemaFromBenchmarkEntry(mixed, &none);
   ASSERT_TRUE(kept.ok());
