@@ -1216,6 +1216,8 @@ void BuiltinSubsetter::Impl::SharedNameBridges(const View& view, const std::vect
       if (it == holders.end()) continue;
       for (size_t t : it->second) reach.emplace_back(find(t), name);
     }
+    std::sort(reach.begin(), reach.end());  // once per group and name: a name many kept tables hold is one group's
+    reach.erase(std::unique(reach.begin(), reach.end()), reach.end());
     const std::tuple<size_t, double, size_t> offer{tables[view.ids[z]].columns.size(), -pt[z], z};
     for (size_t i = 0; i < reach.size(); ++i) {
       for (size_t j = i + 1; j < reach.size(); ++j) {
