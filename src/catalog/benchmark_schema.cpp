@@ -36,14 +36,6 @@ struct KeyReading {
   bool in_range = true;
 };
 
-std::string Squashed(std::string_view name) {
-  std::string out;
-  for (char ch : name) {
-    if (ch != '_' && ch != ' ') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-  }
-  return out;
-}
-
 KeyReading ReadKeysShifted(const json& e, const json& cnames, const json& types, size_t type_shift, size_t shift) {
   KeyReading r;
   const size_t n = cnames.size();
@@ -76,8 +68,8 @@ KeyReading ReadKeysShifted(const json& e, const json& cnames, const json& types,
       continue;
     }
     ++r.fks;
-    const std::string x = Squashed(cnames[*a].at(1).get<std::string>());
-    const std::string y = Squashed(cnames[*b].at(1).get<std::string>());
+    const std::string x = LowerAlnum(cnames[*a].at(1).get<std::string>());
+    const std::string y = LowerAlnum(cnames[*b].at(1).get<std::string>());
     if (!x.empty() && !y.empty() && (x.ends_with(y) || y.ends_with(x))) ++r.same_name;
     if (type_of(*a) == type_of(*b)) ++r.same_type;
     if (cnames[*a].at(0) == cnames[*b].at(0)) ++r.self;
@@ -85,19 +77,28 @@ KeyReading ReadKeysShifted(const json& e, const json& cnames, const json& types,
   return r;
 }
 
-// 0, or 1 when the entry's keys index the columns as if the "*" entry were not there (an exporter's off-by-one: the
-// SNAILS schema file does so in the five schemas that declare keys, as it does for its column types). Read so only when
-// that reading is at least as good on every count and better on one: a file whose keys are right keeps them.
-size_t KeyIndexShift(const json& e, const json& cnames, const json& types, size_t type_shift) {
-  if (cnames.empty() || cnames[0].at(0).get<int>() >= 0) return 0;
-  const KeyReading as_written = ReadKeysShifted(e, cnames, types, type_shift, 0);
-  const KeyReading shifted = ReadKeysShifted(e, cnames, types, type_shift, 1);
-  if (!as_written.in_range || !shifted.in_range) return 0;
-  const bool no_worse = shifted.same_name >= as_written.same_name && shifted.same_type >= as_written.same_type &&
-                        shifted.star <= as_written.star && shifted.self <= as_written.self;
-  const bool better = shifted.same_name > as_written.same_name || shifted.same_type > as_written.same_type ||
-                      shifted.star < as_written.star || shifted.self < as_written.self;
-  return no_worse && better ? 1 : 0;
+// Whether the entry's keys index the columns as if the "*" entry were not there (an exporter's off-by-one: the SNAILS
+// schema file does so in the five schemas that declare keys, as it does for its column types), and the two readings
+// that say so. Read so only when that reading is at least as good on every count and better on one: a file whose keys
+// are right keeps them.
+struct KeyShift {
+  size_t shift = 0;
+  KeyReading as_written, shifted;
+};
+
+KeyShift KeyIndexShift(const json& e, const json& cnames, const json& types, size_t type_shift) {
+  KeyShift k;
+  if (cnames.empty() || cnames[0].at(0).get<int>() >= 0) return k;
+  k.as_written = ReadKeysShifted(e, cnames, types, type_shift, 0);
+  k.shifted = ReadKeysShifted(e, cnames, types, type_shift, 1);
+  const KeyReading& a = k.as_written;
+  const KeyReading& b = k.shifted;
+  if (!a.in_range || !b.in_range) return k;
+  const bool no_worse =
+      b.same_name >= a.same_name && b.same_type >= a.same_type && b.star <= a.star && b.self <= a.self;
+  const bool better = b.same_name > a.same_name || b.same_type > a.same_type || b.star < a.star || b.self < a.self;
+  k.shift = no_worse && better ? 1 : 0;
+  return k;
 }
 
 }  // namespace
@@ -141,7 +142,8 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e, std::vector<std::string>*
       where[i] = {ti, static_cast<int>(s.tables[static_cast<size_t>(ti)].columns.size())};
       s.tables[static_cast<size_t>(ti)].columns.push_back(std::move(c));
     }
-    const size_t key_shift = KeyIndexShift(e, cnames, types, type_shift);
+    const KeyShift keys = KeyIndexShift(e, cnames, types, type_shift);
+    const size_t key_shift = keys.shift;
     auto col = [&](const json& idx) -> std::pair<int, int> {
       size_t i = idx.get<size_t>() + key_shift;
       if (i >= where.size()) throw std::out_of_range(fmt::format("column index {} of {}", i, where.size()));
@@ -155,12 +157,11 @@ Result<Schema> SchemaFromBenchmarkEntry(const json& e, std::vector<std::string>*
       return s.tables[static_cast<size_t>(w.first)].columns[static_cast<size_t>(w.second)].name;
     };
     if (key_shift) {
-      const KeyReading as_written = ReadKeysShifted(e, cnames, types, type_shift, 0);
-      const KeyReading shifted = ReadKeysShifted(e, cnames, types, type_shift, 1);
       warn(fmt::format(
           "the keys index the columns as if there were no \"*\" entry: read one column later ({} of {} foreign keys "
           "then join like-named columns, {} as written; {} of one type, {} as written)",
-          shifted.same_name, shifted.fks, as_written.same_name, shifted.same_type, as_written.same_type));
+          keys.shifted.same_name, keys.shifted.fks, keys.as_written.same_name, keys.shifted.same_type,
+          keys.as_written.same_type));
     }
     // primary_keys: a column index, or a list of indexes for a composite key.
     for (const auto& pk : e.at("primary_keys")) {

@@ -137,27 +137,37 @@ bool TimeWord(std::string_view lower) {
   return kWords.count(lower) > 0;
 }
 
-// A name that reads as a key's: its last word is a key word (infer_keys.h: "CardCode", "order_no"), or it ends in one
-// written together ("CASEID", "VEHNO"). "entry" counts here too ("DocEntry", a document's key in SAP Business One's
-// schemas); key inference does not use it, its effect on Spider's keys not having been measured.
-bool KeyLikeName(std::string_view name) {
+// How a name reads as a key's: its last word is a key word (infer_keys.h: "CardCode", "order_no"), or it ends in one
+// written together ("CASEID", "VEHNO"): specific, it says whose key it is; a key word alone ("ID", "Code") is bare.
+// "entry" counts here too ("DocEntry", a document's key in SAP Business One's schemas); key inference does not use
+// it, its effect on Spider's keys not having been measured.
+enum class KeyName { kNone, kBare, kSpecific };
+
+KeyName ReadKeyName(std::string_view name) {
   auto words = naturalness::SplitWords(name);
-  if (words.empty()) return false;
+  if (words.empty()) return KeyName::kNone;
   const std::string last = ToLower(words.back());
-  auto ends_in = [&](std::string_view k) {
-    return last == k || (words.size() == 1 && last.size() >= k.size() + 2 && last.ends_with(k));
+  KeyName kind = KeyName::kNone;
+  auto read = [&](std::string_view k) {
+    if (last == k) {
+      kind = words.size() == 1 ? KeyName::kBare : KeyName::kSpecific;
+    } else if (words.size() == 1 && last.size() >= k.size() + 2 && last.ends_with(k)) {
+      kind = KeyName::kSpecific;
+    }
+    return kind != KeyName::kNone;
   };
-  return ends_in("entry") || std::any_of(KeyWords().begin(), KeyWords().end(), ends_in);
+  if (read("entry")) return kind;
+  for (const auto& k : KeyWords()) {
+    if (read(k)) break;
+  }
+  return kind;
 }
 
-// A key-like name that says whose key it is ("empID", "team_id", "CardCode"), not a bare key word ("ID", "Code"): two
-// tables sharing it may be joined by it.
-bool SpecificKeyName(std::string_view name) {
-  if (!KeyLikeName(name)) return false;
-  const auto words = naturalness::SplitWords(name);
-  return words.size() >= 2 || std::none_of(KeyWords().begin(), KeyWords().end(),
-                                           [&](std::string_view k) { return ToLower(words.back()) == k; });
-}
+bool KeyLikeName(std::string_view name) { return ReadKeyName(name) != KeyName::kNone; }
+
+// A key-like name that says whose key it is ("empID", "team_id", "CardCode"): two tables sharing it may be joined by
+// it.
+bool SpecificKeyName(std::string_view name) { return ReadKeyName(name) == KeyName::kSpecific; }
 
 // A name that reads as what a row is called by: its last word is "name" or "title", or a one-word name ends in "name"
 // ("surname", "forename", "LASTNAME"): where a person, a place or a work the question names is looked up.
