@@ -279,16 +279,24 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   }
   // Names with a word that is no dictionary word for the expander (see CrypticLetters), and those words' stems.
   std::unordered_set<std::string_view> cryptic_names;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> name_cryptic_words;  // names of two words or more
   if (expander) {
+    std::unordered_map<std::string, uint32_t> word_ids;
     for (std::string_view name : distinct) {
-      for (auto w : naturalness::SplitWords(name)) {
+      const auto split = naturalness::SplitWords(name);
+      for (auto w : split) {
         const std::string lower = ToLower(w);
         if (lower.size() < 2 || IsStopWord(lower) || expander->IsWord(lower)) continue;
         cryptic_names.insert(name);
         if (!std::all_of(lower.begin(), lower.end(), [](unsigned char ch) { return std::isalpha(ch); })) continue;
         cryptic_.emplace(stemmer.Stem(lower), lower);
+        if (split.size() < 2 || lower.size() < 3 || lower.size() > 24) continue;
+        auto [it, fresh] = word_ids.try_emplace(lower, static_cast<uint32_t>(cryptic_words_.size()));
+        if (fresh) cryptic_words_.push_back(lower);
+        name_cryptic_words[name].push_back(it->second);
       }
     }
+    cryptic_word_elements_.resize(cryptic_words_.size());
   }
   // Per distinct name: its letters for abbreviation matches, and, for a name of two words or more, its squashed form
   // for identifier matches.
@@ -303,7 +311,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     NameForms& f = forms[name];
     std::string squashed = Squashed(name);
     const std::string letters = LettersOnly(squashed);
-    if (letters.size() >= 4 && letters.size() <= 24) {  // longer: not a few words abbreviated
+    // Longer: not a few words abbreviated; three letters are read as an acronym only (AcronymSpans).
+    if (letters.size() >= 3 && letters.size() <= 24) {
       auto [it, fresh] = letter_ids.try_emplace(letters, static_cast<uint32_t>(letters_.size()));
       if (fresh) {
         letters_.push_back(letters);
@@ -322,8 +331,12 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   }
   element_letters_.reserve(elements_.size());
   for (size_t e = 0; e < elements_.size(); ++e) {
-    const NameForms& f = forms.at(elements_[e].column.empty() ? elements_[e].table : elements_[e].column);
+    const std::string& name = elements_[e].column.empty() ? elements_[e].table : elements_[e].column;
+    const NameForms& f = forms.at(name);
     element_letters_.push_back(f.letters);
+    if (auto it = name_cryptic_words.find(name); it != name_cryptic_words.end()) {
+      for (uint32_t id : it->second) cryptic_word_elements_[id].push_back(static_cast<uint32_t>(e));
+    }
     if (f.squashed.empty()) continue;
     auto& entry = squashed_[f.squashed];
     entry.first = std::max(entry.first, f.words);
@@ -546,6 +559,92 @@ std::vector<size_t> ScatteredAbbreviation(std::string_view letters, const std::v
   return from(0, 0) ? path : std::vector<size_t>{};
 }
 
+namespace {
+
+// AcronymSpans' search over one question's words, reused for every name: the best ways to read letters[i..] from
+// word w on, kept per (i, w) and stamped with the name they belong to, so that a name costs only the states it reaches.
+class AcronymFinder {
+ public:
+  AcronymFinder(const std::vector<std::string>& words, const std::vector<bool>& stop) : words_(words), stop_(stop) {}
+
+  std::vector<std::pair<size_t, size_t>> Spans(std::string_view letters) {
+    std::vector<std::pair<size_t, size_t>> out;
+    if (letters.size() < 3 || words_.empty()) return out;
+    letters_ = letters;
+    ++stamp_;
+    memo_.resize(std::max(memo_.size(), letters.size() * words_.size()));
+    for (size_t begin = 0; begin < words_.size(); ++begin) {
+      if (stop_[begin]) continue;
+      const State& s = From(0, begin);
+      // Two content words with pieces of two letters or more, or, when one gives a letter only, three pieces or more
+      // of which two content words ("dob" for "date of birth").
+      const bool initials = s.initials.content >= 2 && s.initials.read >= 3;
+      const Best& b = initials && s.initials.content > s.pieces.content ? s.initials : s.pieces;
+      if (&b == &s.initials || b.content >= 2) out.emplace_back(begin, b.end);
+    }
+    return out;
+  }
+
+ private:
+  struct Best {
+    int content = -1;  // the most content words of a reading (-1: none)
+    int read = 0;      // its words read, function words included
+    size_t end = 0;    // the word after its last
+  };
+  struct State {
+    uint64_t stamp = 0;
+    Best pieces;    // readings whose content words give two letters or more each
+    Best initials;  // readings with a content word giving one letter
+  };
+
+  // The readings of letters_[i..] whose first piece abbreviates word w.
+  const State& From(size_t i, size_t w) {
+    State& s = memo_[i * words_.size() + w];
+    if (s.stamp == stamp_) return s;
+    s = State{stamp_, {}, {}};
+    const std::string& word = words_[w];
+    if (word.empty() || word[0] != letters_[i]) return s;
+    const bool function_word = stop_[w];
+    auto offer = [&](bool initial, int content, int read, size_t end) {
+      Best& b = initial ? s.initials : s.pieces;
+      if (content > b.content || (content == b.content && read > b.read)) b = {content, read, end};
+    };
+    const size_t longest = function_word ? 1 : std::min(letters_.size() - i, word.size());
+    // A piece that fails makes every longer piece fail too (its letters are a prefix of theirs).
+    for (size_t len = 1; len <= longest && Abbreviates(letters_.substr(i, len), word); ++len) {
+      const bool initial = len == 1 && !function_word;
+      const int here = function_word ? 0 : 1;
+      if (i + len == letters_.size()) {
+        if (!function_word) offer(initial, here, 1, w + 1);  // a span ends with a content word
+        continue;
+      }
+      // The next word, or the one after up to two function words left out ("diameter at breast height").
+      for (size_t next = w + 1, skipped = 0; next < words_.size(); ++next) {
+        const State& rest = From(i + len, next);
+        if (rest.pieces.content >= 0) offer(initial, here + rest.pieces.content, 1 + rest.pieces.read, rest.pieces.end);
+        if (rest.initials.content >= 0)
+          offer(true, here + rest.initials.content, 1 + rest.initials.read, rest.initials.end);
+        if (!stop_[next] || ++skipped > 2) break;
+      }
+    }
+    return s;
+  }
+
+  const std::vector<std::string>& words_;
+  const std::vector<bool>& stop_;
+  std::string_view letters_;
+  uint64_t stamp_ = 0;
+  std::vector<State> memo_;
+};
+
+}  // namespace
+
+std::vector<std::pair<size_t, size_t>> AcronymSpans(std::string_view letters, const std::vector<std::string>& words,
+                                                    const std::vector<bool>& stop) {
+  AcronymFinder finder(words, stop);
+  return finder.Spans(letters);
+}
+
 const std::string* SchemaIndex::CrypticWord(const std::string& stem) const {
   auto it = cryptic_.find(stem);
   return it == cryptic_.end() ? nullptr : &it->second;
@@ -561,26 +660,47 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
   std::vector<std::string> words;
   words.reserve(content.size());
   for (size_t k : content) words.push_back(LettersOnly(tokens[k].lower));
-  // For scattered pieces: a hyphenated word's parts are words too ("manufacture-recommended"), and the token each
-  // word comes from.
-  std::vector<std::string> parts;
-  std::vector<size_t> part_token;
-  if (scattered) {
-    for (size_t k : content) {
-      size_t from = 0;
-      const std::string& lower = tokens[k].lower;
-      for (size_t dash = lower.find('-'); dash != std::string::npos; from = dash + 1, dash = lower.find('-', from)) {
-        parts.push_back(LettersOnly(lower.substr(from, dash - from)));
-        part_token.push_back(k);
-      }
-      parts.push_back(LettersOnly(lower.substr(from)));
+  // A hyphenated word's parts are words too ("manufacture-recommended", "snout-to-vent"), and the token each word
+  // comes from: of the content words for scattered pieces, of every word for acronyms (function words included).
+  auto split = [&](size_t k, std::vector<std::string>& parts, std::vector<size_t>& part_token) {
+    size_t from = 0;
+    const std::string& lower = tokens[k].lower;
+    for (size_t dash = lower.find('-'); dash != std::string::npos; from = dash + 1, dash = lower.find('-', from)) {
+      parts.push_back(LettersOnly(lower.substr(from, dash - from)));
       part_token.push_back(k);
+    }
+    parts.push_back(LettersOnly(lower.substr(from)));
+    part_token.push_back(k);
+  };
+  std::vector<std::string> parts, all_parts;
+  std::vector<size_t> part_token, all_part_token;
+  if (scattered) {
+    for (size_t k : content) split(k, parts, part_token);
+  }
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    if (tokens[k].kind == TokenKind::kWord) split(k, all_parts, all_part_token);
+  }
+  std::vector<bool> all_stop(all_parts.size());
+  for (size_t p = 0; p < all_parts.size(); ++p) all_stop[p] = all_parts[p].empty() || IsStopWord(all_parts[p]);
+  AcronymFinder acronyms(all_parts, all_stop);
+  auto content_in = [&](std::pair<size_t, size_t> span) {
+    return std::count(all_stop.begin() + static_cast<std::ptrdiff_t>(span.first),
+                      all_stop.begin() + static_cast<std::ptrdiff_t>(span.second), false);
+  };
+  // A name's word that is an acronym of question words ("boces" for "board of cooperative educational services" in
+  // boces_name): a partial match of the name, below a whole word as written.
+  for (size_t id = 0; id < index.CrypticWords().size(); ++id) {
+    for (auto span : acronyms.Spans(index.CrypticWords()[id])) {
+      const double score = 0.6 * 0.75 * (1.0 + 0.35 * static_cast<double>(content_in(span) - 1));
+      for (uint32_t e : index.ElementsWithCrypticWord(id))
+        out.push_back({e, all_part_token[span.first], all_part_token[span.second - 1] + 1, score, false, true});
     }
   }
   struct Found {
     bool done = false;
     std::vector<std::pair<size_t, size_t>> spans;
-    std::vector<size_t> scattered;  // parts' indices
+    std::vector<size_t> scattered;                    // parts' indices
+    std::vector<std::pair<size_t, size_t>> acronyms;  // all_parts' spans
   };
   std::vector<Found> found(index.Letters().size());
   for (size_t e = 0; e < elements.size(); ++e) {
@@ -588,9 +708,13 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
     if (id == UINT32_MAX) continue;
     Found& f = found[id];
     if (!f.done) {
-      f.spans = AbbreviatedSpans(index.Letters()[id], words);
-      if (scattered && f.spans.empty() && index.CrypticLetters(id))
-        f.scattered = ScatteredAbbreviation(index.Letters()[id], parts);
+      const std::string& letters = index.Letters()[id];
+      if (letters.size() >= 4) f.spans = AbbreviatedSpans(letters, words);
+      if (scattered && f.spans.empty() && index.CrypticLetters(id)) f.scattered = ScatteredAbbreviation(letters, parts);
+      f.acronyms = acronyms.Spans(letters);
+      // A name with a dictionary word in it is read as an acronym of four content words or more only ("ellcount" for
+      // "english language learner count"): fewer initials fall on a phrase too often by chance.
+      if (!index.CrypticLetters(id)) std::erase_if(f.acronyms, [&](auto span) { return content_in(span) < 4; });
       f.done = true;
     }
     // A numbered name (`JKWGT3`) is told apart from its siblings by the number after the abbreviated words.
@@ -601,6 +725,11 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
       const bool numbered = !number.empty() && FollowedByNumber(tokens, next, number);
       const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(en - b - (numbered ? 0 : 1)));
       out.push_back({e, content[b], numbered ? next + 1 : next, score, true, true});
+    }
+    for (auto span : f.acronyms) {
+      // Scored as consecutive words abbreviated, by the content words read.
+      const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(content_in(span) - 1));
+      out.push_back({e, all_part_token[span.first], all_part_token[span.second - 1] + 1, score, true, true});
     }
     if (!f.scattered.empty()) {
       // Below consecutive words (0.75 of a written match): the order and the words between say less.

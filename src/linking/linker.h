@@ -110,13 +110,18 @@ class SchemaIndex {
   /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
   /// word (an exact match is never replaced by a synonym) or nothing relates it.
   const std::vector<Alternative>& AlternativesFor(const std::string& stem) const;
-  /// The distinct names' lower-case letters (4 to 24 of them), for abbreviation matches; LettersOf(element) indexes it
+  /// The distinct names' lower-case letters (3 to 24 of them), for abbreviation matches; LettersOf(element) indexes it
   /// (UINT32_MAX: a name too short or too long).
   const std::vector<std::string>& Letters() const { return letters_; }
   uint32_t LettersOf(size_t element) const { return element_letters_[element]; }
   /// Whether the name of Letters()[id] has a word that is no dictionary word for the expander ("BELTUSE", "DdctPrcnt";
   /// never without an expander): the names LinkOptions::scattered_abbreviations reads.
   bool CrypticLetters(uint32_t id) const { return letters_cryptic_[id]; }
+  /// The words of names of two words or more that are no dictionary word for the expander, three to 24 letters and
+  /// nothing else ("boces" of "boces_name"; none without an expander), for acronym matches of a word of a name.
+  const std::vector<std::string>& CrypticWords() const { return cryptic_words_; }
+  /// The elements whose name has CrypticWords()[id].
+  const std::vector<uint32_t>& ElementsWithCrypticWord(size_t id) const { return cryptic_word_elements_[id]; }
   /// The elements whose name has two words or more and reads `squashed` (lower-case letters and digits) with its
   /// separators and case dropped, with that word count; null when none.
   const std::pair<size_t, std::vector<uint32_t>>* WrittenAs(const std::string& squashed) const;
@@ -132,9 +137,11 @@ class SchemaIndex {
   std::vector<bool> letters_cryptic_;      // per letters_: see CrypticLetters
   // Multi-word names squashed (see WrittenAs) -> (words, elements).
   std::unordered_map<std::string, std::pair<size_t, std::vector<uint32_t>>> squashed_;
-  std::set<std::string> vocabulary_;                         // every stem of every phrase
-  std::unordered_map<std::string, std::string> cryptic_;     // stem -> the name's word that is no dictionary word
-  std::map<std::string, std::vector<Alternative>> related_;  // question stem -> schema stems
+  std::set<std::string> vocabulary_;                          // every stem of every phrase
+  std::unordered_map<std::string, std::string> cryptic_;      // stem -> the name's word that is no dictionary word
+  std::vector<std::string> cryptic_words_;                    // see CrypticWords
+  std::vector<std::vector<uint32_t>> cryptic_word_elements_;  // per cryptic_words_: the elements
+  std::map<std::string, std::vector<Alternative>> related_;   // question stem -> schema stems
 
   /// WordNet's words related to the schema's `words`, as alternatives.
   void AddRelated(const WordNet& wordnet, const std::set<std::string>& words, Stemmer& stemmer);
@@ -168,6 +175,17 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
 /// piece is one letter and there are three words or more (an acronym). Exposed for tests.
 std::vector<std::pair<size_t, size_t>> AbbreviatedSpans(std::string_view letters,
                                                         const std::vector<std::string>& words);
+
+/// The spans of consecutive `words` (lower-case letters; hyphenated words given as their parts) that a cryptic name's
+/// `letters` abbreviates when function words may be read or skipped and pieces may be of any length: each word of the
+/// span gives a piece that starts with its first letter and takes more of its letters in order, except function words
+/// (`stop`) inside the span, which give their first letter or nothing ("hdop" for "horizontal dilution of position",
+/// "dbh" for "diameter at breast height", "ellcount" for "english language learner count"). The span begins and ends
+/// with a content word and reads two content words with pieces of two letters or more each, or, when a content word
+/// gives one letter, three words or more of which two content words ("dob" for "date of birth"). [begin, end) into
+/// `words`, one span per beginning (the one with the most content words). Exposed for tests.
+std::vector<std::pair<size_t, size_t>> AcronymSpans(std::string_view letters, const std::vector<std::string>& words,
+                                                    const std::vector<bool>& stop);
 
 /// What a one-word column name adds to its table's name when it begins with it, glued on ("PLANE" for CDCPLANE in
 /// table CDC, "NAME" for KPSNAME in OKPS, "DATE" for EVENTDATE in tbl_Event): the table's letters, all but one of

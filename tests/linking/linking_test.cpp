@@ -91,6 +91,18 @@ TEST(Linker, AbbreviatedSpansCases) {
   });
 }
 
+// Every case of data/acronyms.tsv: the spans of question words, function words read or left out, a cryptic name's
+// letters abbreviate.
+TEST(Linker, AcronymSpansCases) {
+  CheckCaseFile("acronyms.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
+    std::vector<bool> stop(words.size());
+    for (size_t i = 0; i < words.size(); ++i) stop[i] = retrieval::IsStopWord(words[i]);
+    std::string got;
+    for (auto [b, e] : AcronymSpans(letters, words, stop)) got += (got.empty() ? "" : " ") + fmt::format("{}-{}", b, e);
+    return got;
+  });
+}
+
 // A name of one repeated letter against many words of it: each (position, word) is tried once, not every split.
 TEST(Linker, AbbreviatedSpansStayPolynomial) {
   const std::string letters(24, 'a');

@@ -1,7 +1,8 @@
 -- Fixture for subset_test (issue #18): cryptic names and no declared keys, as in a database loaded from an old
 -- system's export. Both tables are wider than a small table, so their columns are ranked; they share the key CUSTNO
 -- and the audit columns CRTDATE, UPDDATE, CRTUSR, UPDUSR, STATCD. EMPL and TEAM join through TMMBR, which pairs
--- their keys EMPNO and TEAMNO and which no question names.
+-- their keys EMPNO and TEAMNO and which no question names. GPSPNT and TREEMSR name measures by acronyms (HDOP,
+-- EPE_FT, DBH) that a question spells out.
 CREATE TABLE CUSTMR (CUSTNO INTEGER, CUSTNM TEXT, CTYNM TEXT, EMLADDR TEXT, CRTDATE DATE, UPDDATE DATE, CRTUSR TEXT,
                      UPDUSR TEXT, STATCD TEXT, RGNCD TEXT, PHNNO TEXT, FAXNO TEXT, CRDLMT REAL, BALAMT REAL);
 CREATE TABLE ORDHDR (ORDNO INTEGER, CUSTNO INTEGER, ORDDATE DATE, TOTAMT REAL, SHPDATE DATE, CRTDATE DATE,
@@ -18,3 +19,7 @@ CREATE TABLE TMMBR (TEAMNO INTEGER, EMPNO INTEGER, ROLECD TEXT);
 INSERT INTO EMPL (EMPNO, FRSTNM, LSTNM) VALUES (1, 'Grace', 'Hopper'), (2, 'Edsger', 'Dijkstra');
 INSERT INTO TEAM (TEAMNO, TEAMNM) VALUES (1, 'Sales'), (2, 'Purchasing');
 INSERT INTO TMMBR (TEAMNO, EMPNO, ROLECD) VALUES (1, 1, 'M'), (2, 2, 'M');
+CREATE TABLE GPSPNT (PNTNO INTEGER, PLOTNO INTEGER, LATDD REAL, LONDD REAL, ELEVFT REAL, HDOP REAL, EPE_FT REAL,
+                     CRTDATE DATE, UPDDATE DATE, CRTUSR TEXT, UPDUSR TEXT, STATCD TEXT);
+CREATE TABLE TREEMSR (MSRNO INTEGER, PLOTNO INTEGER, SPCD TEXT, DBH REAL, TOTHT REAL, CRWNCLS TEXT, MSRDATE DATE,
+                      CRTDATE DATE, UPDDATE DATE, CRTUSR TEXT, UPDUSR TEXT, STATCD TEXT);
