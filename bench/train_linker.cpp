@@ -22,11 +22,14 @@
 // part). With --wide-every N every Nth training question is also fitted, without a database, on a copy of its database
 // whose most read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider
 // train has no table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the
-// refit that kept both the wide-table and the proper-noun behaviour of tests/linking/subset_test.cpp). Each database
-// is opened with its SQLite file, so every question has the built-in translator's draft and the
-// cell values as evidence; each training question is also fitted as if no database were at hand (no draft, no cell
-// values) and with the values but no draft, so the one model serves a schema alone as well, and the held-out score is
-// printed both ways. Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
+// refit that kept both the wide-table and the proper-noun behaviour of tests/linking/subset_test.cpp). With
+// --cryptic-every N every Nth training question is also fitted, without a database, on a copy of its database whose
+// names are abbreviated (CrypticCopy); the held-out questions are always scored on such copies of their databases too
+// ("validation on abbreviated copies"), a measure of cryptic names that reads no benchmark's cryptic schema. Each
+// database is opened with its SQLite file, so every question has the built-in translator's draft and the cell values as
+// evidence; each training question is also fitted as if no database were at hand (no draft, no cell values) and with
+// the values but no draft, so the one model serves a schema alone as well, and the held-out score is printed both ways.
+// Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -53,6 +56,8 @@
 #include "linking/subset_builtin.h"
 #include "linking/subset_methods.h"
 #include "naturalness/identifier.h"
+#include "naturalness/namer.h"
+#include "naturalness/translate_query.h"
 #include "retrieval/text.h"
 #include "sql/parser.h"
 #include "sql/resolver.h"
@@ -425,6 +430,131 @@ std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<pla
   return out;
 }
 
+// A training database with its names abbreviated as an old system's export writes them, and questions' features on
+// it without a database: Spider train's names are mostly words, a user's may be CUSTNO and DBH, and a model fitted on
+// words alone has never seen an abbreviation or an acronym link a gold column. Each name is chosen from a hash of the
+// database and the name: kept (a quarter), or written in the abbreviator's Low or Least style
+// (naturalness::Abbreviate: "stdnt_nm", "SN"), or Low squashed into capitals ("STDNTNM"). Labels and comments go (they
+// would say the name). `gold` holds each question's gold in the copy's names.
+struct CrypticCopy {
+  std::unique_ptr<plainsql::catalog::Schema> schema;
+  std::unique_ptr<BuiltinSubsetter> subsetter;
+  std::vector<std::pair<QuestionFeatures, const Example*>> questions;
+  std::vector<std::set<std::string>> gold;
+  plainsql::linking::QuestionScores Scores(size_t q) const { return subsetter->Score(questions[q].first); }
+};
+
+std::string AbbreviatedName(std::string_view name, uint64_t h) {
+  using plainsql::naturalness::Abbreviate;
+  using plainsql::naturalness::Level;
+  const uint64_t style = h % 20;
+  if (style < 5) return std::string(name);
+  if (style < 12) return Abbreviate(name, Level::kLow);
+  if (style < 17) return Abbreviate(name, Level::kLeast);
+  std::string squashed = plainsql::LowerAlnum(Abbreviate(name, Level::kLow));
+  std::transform(squashed.begin(), squashed.end(), squashed.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  return squashed;
+}
+
+CrypticCopy MakeCrypticCopy(const plainsql::catalog::Schema& schema, const std::string& id) {
+  // The abbreviations as a crosswalk's Least names, each unique among its table's columns (or the tables): the
+  // abbreviation, or it with a number after it.
+  auto unique = [](std::string name, std::set<std::string>& taken, std::string_view original) {
+    if (name.empty()) name = std::string(original);
+    std::string out = name;
+    for (int k = 2; !taken.insert(plainsql::ToLower(out)).second; ++k) out = fmt::format("{}{}", name, k);
+    return out;
+  };
+  plainsql::naturalness::Crosswalk cw;
+  std::set<std::string> taken_tables;
+  for (const auto& t : schema.tables) {
+    plainsql::naturalness::CrosswalkEntry table;
+    table.native = t.name;
+    table.is_table = true;
+    table.n3 = unique(AbbreviatedName(t.name, plainsql::Hash64(id + "/" + t.name)), taken_tables, t.name);
+    cw.entries.push_back(std::move(table));
+    std::set<std::string> taken;
+    for (const auto& c : t.columns) {
+      plainsql::naturalness::CrosswalkEntry column;
+      column.native = c.name;
+      column.table = t.name;
+      column.n3 = unique(AbbreviatedName(c.name, plainsql::Hash64(id + "/" + t.name + "/" + c.name)), taken, c.name);
+      cw.entries.push_back(std::move(column));
+    }
+  }
+  CrypticCopy copy;
+  copy.schema = std::make_unique<plainsql::catalog::Schema>(
+      plainsql::naturalness::NaturalSchema(schema, cw, plainsql::naturalness::Level::kLeast));
+  for (auto& t : copy.schema->tables) {
+    t.comment.clear();
+    for (auto& c : t.columns) {
+      c.label.clear();
+      c.comment.clear();
+      c.samples.clear();
+    }
+  }
+  return copy;
+}
+
+// The gold `gold` (lower-case "t" and "t.c" of `schema`) in the names of `copy`, whose tables are in `schema`'s order.
+std::set<std::string> CopyGold(const plainsql::catalog::Schema& schema, const plainsql::catalog::Schema& copy,
+                               const std::set<std::string>& gold) {
+  std::map<std::string, std::string> renamed;
+  for (size_t t = 0; t < schema.tables.size(); ++t) {
+    const std::string old = plainsql::ToLower(schema.tables[t].name), now = plainsql::ToLower(copy.tables[t].name);
+    renamed[old] = now;
+    for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) {
+      renamed[old + "." + plainsql::ToLower(schema.tables[t].columns[c].name)] =
+          now + "." + plainsql::ToLower(copy.tables[t].columns[c].name);
+    }
+  }
+  std::set<std::string> out;
+  for (const auto& g : gold) {
+    auto it = renamed.find(g);
+    out.insert(it == renamed.end() ? g : it->second);
+  }
+  return out;
+}
+
+// Cryptic copies of the training databases (every `every`th question of each: `held_out` false) or of the held-out
+// ones (every question: `held_out` true).
+std::vector<CrypticCopy> CrypticCopies(
+    const std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
+    const std::vector<Example>& examples, const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
+    size_t every, bool held_out) {
+  std::map<std::string, std::vector<const Example*>> by_db;
+  for (const auto& e : examples) {
+    if (e.held_out == held_out) by_db[e.db_id].push_back(&e);
+  }
+  std::vector<CrypticCopy> out;
+  for (const auto& [id, questions] : by_db) {
+    const auto& schema = dbs.at(id)->schema;
+    CrypticCopy copy = MakeCrypticCopy(schema, id);
+    copy.subsetter = std::make_unique<BuiltinSubsetter>(*copy.schema, resources, nullptr);
+    for (size_t q = 0; q < questions.size(); q += every) {
+      copy.questions.emplace_back(copy.subsetter->Features(questions[q]->question, false), questions[q]);
+      copy.gold.push_back(CopyGold(schema, *copy.schema, questions[q]->gold));
+    }
+    out.push_back(std::move(copy));
+  }
+  return out;
+}
+
+// The held-out questions asked of their databases' cryptic copies without a database, under the model's cut for a
+// schema alone.
+Totals ScoreCryptic(const std::vector<CrypticCopy>& copies, const SubsetModel& model) {
+  Totals t;
+  for (size_t c = 0; c < copies.size(); ++c) {
+    copies[c].subsetter->SetModel(model);
+    const size_t size = copies[c].schema->tables.size() + copies[c].schema->ColumnCount();
+    for (size_t q = 0; q < copies[c].questions.size(); ++q) {
+      const auto s = copies[c].subsetter->Choose(copies[c].Scores(q), {});
+      t.Add(plainsql::eval::ScoreSubset(copies[c].gold[q], Kept(s), size), c);
+    }
+  }
+  return t;
+}
+
 // What the models are fitted on, from the questions of the databases not held out: each question with its draft,
 // without a database, and with the values but no draft.
 struct FitData {
@@ -437,7 +567,8 @@ struct FitData {
 
 FitData CollectFitData(const std::vector<Example>& examples,
                        std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
-                       const std::vector<WideCopy>& wide, bool plain_copies, bool trees) {
+                       const std::vector<WideCopy>& wide, const std::vector<CrypticCopy>& cryptic, bool plain_copies,
+                       bool trees) {
   FitData d;
   auto widen = [](std::vector<std::pair<double, double>>& ranges, const std::vector<double>& x) {
     if (ranges.empty()) ranges.assign(x.size(), {HUGE_VAL, -HUGE_VAL});
@@ -484,6 +615,9 @@ FitData CollectFitData(const std::vector<Example>& examples,
   }
   for (const auto& copy : wide) {
     for (const auto& [f, e] : copy.questions) add(*copy.schema, f, e->gold);
+  }
+  for (const auto& copy : cryptic) {
+    for (size_t q = 0; q < copy.questions.size(); ++q) add(*copy.schema, copy.questions[q].first, copy.gold[q]);
   }
   return d;
 }
@@ -603,7 +737,7 @@ int main(int argc, char** argv) {
   // questions (PRe 0.962 / 0.925 against 0.963 / 0.927): few Spider train tables are isolated.
   std::string weights, infer_keys = "none", learner = "trees";
   plainsql::BoostingOptions boosting;
-  size_t merged_every = 0, wide_every = 8;
+  size_t merged_every = 0, wide_every = 8, cryptic_every = 0;
   double merged_cap = 0.15;
   app.add_option("--questions", questions, "Spider train.json");
   app.add_option("--tables", tables_file, "tables.json");
@@ -636,6 +770,11 @@ int main(int argc, char** argv) {
   app.add_option("--wide-every", wide_every,
                  "Also fit every Nth training question, without a database, on a copy of its database whose most read "
                  "table is widened to 64-192 columns by columns borrowed from the other training databases (0: not)")
+      ->capture_default_str();
+  app.add_option("--cryptic-every", cryptic_every,
+                 "Also fit every Nth training question, without a database, on a copy of its database whose names are "
+                 "abbreviated (kept, or in the abbreviator's Low or Least style, by a hash of the name; 0: not). The "
+                 "held-out questions are always also scored on such copies of their databases")
       ->capture_default_str();
   app.add_option("--merged-cap", merged_cap, "The mean proportion the merged schema's subsets must keep under")
       ->capture_default_str();
@@ -711,7 +850,27 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{} training databases with a widened table, {} questions asked of them ({:.1f} s)\n",
                wide.size(), n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
   }
-  const FitData data = CollectFitData(examples, dbs, wide, plain_copies, learner == "trees");
+  std::vector<CrypticCopy> cryptic, cryptic_held_out;
+  {
+    auto t1 = std::chrono::steady_clock::now();
+    if (cryptic_every > 0) cryptic = CrypticCopies(dbs, examples, *resources, cryptic_every, false);
+    cryptic_held_out = CrypticCopies(dbs, examples, *resources, 1, true);
+    size_t n = 0;
+    for (const auto& copy : cryptic) n += copy.questions.size();
+    fmt::print(stderr, "{} training databases abbreviated, {} questions asked of them; held-out copies ({:.1f} s)\n",
+               cryptic.size(), n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+    // One copied table and one question's gold, to show what the copies look like.
+    if (!cryptic_held_out.empty() && !cryptic_held_out[0].schema->tables.empty()) {
+      const auto& copy = cryptic_held_out[0];
+      std::vector<std::string> names;
+      for (const auto& column : copy.schema->tables[0].columns) names.push_back(column.name);
+      fmt::print(stderr, "e.g. {}({}); gold {}\n", copy.schema->tables[0].name, plainsql::Join(names, ", "),
+                 copy.gold.empty()
+                     ? ""
+                     : plainsql::Join(std::vector<std::string>(copy.gold[0].begin(), copy.gold[0].end()), " "));
+    }
+  }
+  const FitData data = CollectFitData(examples, dbs, wide, cryptic, plain_copies, learner == "trees");
   const Rows &trows = data.trows, &crows = data.crows;
   fmt::print(stderr, "fitting on {} table and {} column examples\n", trows.x.size(), crows.x.size());
   SubsetModel model;
@@ -773,6 +932,8 @@ int main(int argc, char** argv) {
     merged_line = merged->Score().Line();
     fmt::print("merged held-out schema, no database: {}\n", merged_line);
   }
+  const std::string cryptic_line = ScoreCryptic(cryptic_held_out, best).Line();
+  fmt::print("validation on abbreviated copies, no database: {}\n", cryptic_line);
   fmt::print("validation proportion + {} standard errors (by database): {:.3f} with a draft, {:.3f} without\n", z,
              Score(examples, true, false).ProportionBound(z), Score(examples, true, true).ProportionBound(z));
   fmt::print(
