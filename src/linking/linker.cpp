@@ -578,9 +578,12 @@ class AcronymFinder {
       const State& s = From(0, begin);
       // Two content words with pieces of two letters or more, or, when one gives a letter only, three pieces or more
       // of which two content words ("dob" for "date of birth").
-      const bool initials = s.initials.content >= 2 && s.initials.read >= 3;
-      const Best& b = initials && s.initials.content > s.pieces.content ? s.initials : s.pieces;
-      if (&b == &s.initials || b.content >= 2) out.emplace_back(begin, b.end);
+      const bool initials = s.initials.content >= 2 && s.initials.read >= 3, pieces = s.pieces.content >= 2;
+      if (initials && (!pieces || s.initials.content > s.pieces.content)) {
+        out.emplace_back(begin, s.initials.end);
+      } else if (pieces) {
+        out.emplace_back(begin, s.pieces.end);
+      }
     }
     return out;
   }
