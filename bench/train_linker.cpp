@@ -19,10 +19,13 @@
 // schema keeps the largest share). With --merged-every N the cut for a schema alone is also held to --merged-cap (0.15)
 // on the held-out databases merged into one schema of about 1,300 columns, and counts its perfect recall there too
 // (Spider train has no schema larger than a few dozen columns); tried, not the default (docs/BENCHMARKS.md, eighth
-// part). With --wide-every N every Nth training question is also fitted, without a database, on a copy of its database
-// whose most read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider
-// train has no table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the
-// refit that kept both the wide-table and the proper-noun behaviour of tests/linking/subset_test.cpp). With
+// part). With a merged schema the floor may also shrink with the schema's size (SubsetCut::min_share_decay), and
+// --merged-cryptic merges the held-out databases' abbreviated copies instead (a large schema of cryptic names, where
+// the scores are least sharp). --model FILE takes a fitted model whole and only chooses the cuts again. With
+// --wide-every N every Nth training question is also fitted, without a database, on a copy of its database whose most
+// read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider train has no
+// table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the refit that kept
+// both the wide-table and the proper-noun behaviour of tests/linking/subset_test.cpp). With
 // --cryptic-every N every Nth training question is also fitted, without a database, on a copy of its database whose
 // names are abbreviated (CrypticCopy); the held-out questions are always scored on such copies of their databases too
 // ("validation on abbreviated copies"), a measure of cryptic names that reads no benchmark's cryptic schema. Each
@@ -207,24 +210,45 @@ struct Merged {
   }
 };
 
-std::unique_ptr<Merged> MergeHeldOut(
+// One held-out database to merge: its schema and its questions with their gold in its names.
+struct MergePart {
+  std::string id;
+  const plainsql::catalog::Schema* schema = nullptr;
+  std::vector<std::pair<const std::string*, const std::set<std::string>*>> questions;
+};
+
+// The held-out databases as they are.
+std::vector<MergePart> HeldOutParts(
     const std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
-    const std::vector<Example>& examples, std::shared_ptr<const plainsql::linking::LinkResources> resources,
-    size_t every) {
+    const std::vector<Example>& examples) {
+  std::map<std::string, MergePart> parts;
+  for (const auto& e : examples) {
+    if (!e.held_out) continue;
+    MergePart& p = parts[e.db_id];
+    p.id = e.db_id;
+    p.schema = &dbs.at(e.db_id)->schema;
+    p.questions.emplace_back(&e.question, &e.gold);
+  }
+  std::vector<MergePart> out;
+  for (auto& [id, p] : parts) out.push_back(std::move(p));
+  return out;
+}
+
+std::unique_ptr<Merged> MergeHeldOut(const std::vector<MergePart>& parts,
+                                     std::shared_ptr<const plainsql::linking::LinkResources> resources, size_t every) {
   auto m = std::make_unique<Merged>();
   m->schema.database = "held-out databases merged";
   std::set<std::string> taken;
   std::map<std::string, std::map<std::string, std::string>> renamed;  // db -> lower table name -> its merged name
-  for (const auto& [id, db] : dbs) {
-    if (!HeldOut(id)) continue;
-    auto& names = renamed[id];
-    for (const auto& t : db->schema.tables) {
+  for (const MergePart& part : parts) {
+    auto& names = renamed[part.id];
+    for (const auto& t : part.schema->tables) {
       std::string name = t.name;
       for (int k = 2; taken.count(plainsql::ToLower(name)); ++k) name = fmt::format("{}_{}", t.name, k);
       taken.insert(plainsql::ToLower(name));
       names[plainsql::ToLower(t.name)] = name;
     }
-    for (auto t : db->schema.tables) {
+    for (auto t : part.schema->tables) {
       t.name = names[plainsql::ToLower(t.name)];
       for (auto& fk : t.foreign_keys) fk.ref_table = names[plainsql::ToLower(fk.ref_table)];
       m->schema.tables.push_back(std::move(t));
@@ -232,17 +256,19 @@ std::unique_ptr<Merged> MergeHeldOut(
   }
   m->subsetter = std::make_unique<BuiltinSubsetter>(m->schema, std::move(resources), nullptr);
   size_t k = 0;
-  for (const auto& e : examples) {
-    if (!e.held_out || k++ % every != 0) continue;
-    Merged::Question q;
-    const auto& names = renamed[e.db_id];
-    for (const auto& g : e.gold) {
-      const size_t dot = g.find('.');
-      const std::string table = plainsql::ToLower(names.at(g.substr(0, dot)));
-      q.gold.insert(dot == std::string::npos ? table : table + g.substr(dot));
+  for (const MergePart& part : parts) {
+    const auto& names = renamed[part.id];
+    for (const auto& [question, gold] : part.questions) {
+      if (k++ % every != 0) continue;
+      Merged::Question q;
+      for (const auto& g : *gold) {
+        const size_t dot = g.find('.');
+        const std::string table = plainsql::ToLower(names.at(g.substr(0, dot)));
+        q.gold.insert(dot == std::string::npos ? table : table + g.substr(dot));
+      }
+      q.features = m->subsetter->Features(*question, false);
+      m->questions.push_back(std::move(q));
     }
-    q.features = m->subsetter->Features(e.question, false);
-    m->questions.push_back(std::move(q));
   }
   return m;
 }
@@ -265,7 +291,7 @@ size_t MedianHeldOutSize(const std::vector<Example>& examples) {
 // subset keeps the largest share). Prints the best perfect recall under a few caps (of the mean alone).
 plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
                                        const std::vector<Example>& examples, const SubsetModel& model, bool plain,
-                                       double max_proportion, double z, size_t small_size, Merged* merged) {
+                                       double max_proportion, double z, size_t small_size, Merged* merged, bool decay) {
   const std::vector<double> grid = {0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 0.6};
   const std::vector<double> lambdas = {0, 2, 4, 8, 16, 32};
   const std::vector<size_t> sizes = {0, 5, 8, 12};
@@ -322,13 +348,19 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
     best_proportion = 1;
     try_cut(base);
   }
+  // A floor shrinking with the schema's size (SubsetCut::min_share_decay) only when asked: the schemas scored here are
+  // as small as the training ones unless a merged schema is given.
   const std::vector<double> shares = {0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.4};
-  for (size_t variant = 0; variant < 2 * shares.size(); ++variant) {
+  const std::vector<double> decays = decay ? std::vector<double>{0, 0.25, 0.5, 1} : std::vector<double>{0};
+  for (size_t variant = 0; variant < 2 * shares.size() * decays.size(); ++variant) {
     const double share = shares[variant % shares.size()];
+    const double share_decay = decays[variant / shares.size() % decays.size()];
+    if (share == 0 && share_decay > 0) continue;
     for (size_t setting = 0; setting < grid.size() * grid.size(); ++setting) {
       plainsql::linking::SubsetCut cut = base;
       cut.min_share = share;
-      cut.associations = variant >= shares.size();
+      cut.min_share_decay = share_decay;
+      cut.associations = variant >= shares.size() * decays.size();
       cut.table_threshold = grid[setting % grid.size()];
       cut.column_threshold = grid[setting / grid.size()];
       try_cut(cut);
@@ -540,6 +572,21 @@ std::vector<CrypticCopy> CrypticCopies(
   return out;
 }
 
+// The held-out databases' abbreviated copies, to merge.
+std::vector<MergePart> CrypticParts(const std::vector<CrypticCopy>& copies) {
+  std::vector<MergePart> out;
+  for (const auto& copy : copies) {
+    if (copy.questions.empty()) continue;
+    MergePart p;
+    p.id = copy.questions[0].second->db_id;
+    p.schema = copy.schema.get();
+    for (size_t q = 0; q < copy.questions.size(); ++q)
+      p.questions.emplace_back(&copy.questions[q].second->question, &copy.gold[q]);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 // The held-out questions asked of their databases' cryptic copies without a database, under the model's cut for a
 // schema alone.
 Totals ScoreCryptic(const std::vector<CrypticCopy>& copies, const SubsetModel& model) {
@@ -622,6 +669,48 @@ FitData CollectFitData(const std::vector<Example>& examples,
   return d;
 }
 
+std::optional<SubsetModel> ReadModel(const std::string& path) {
+  std::ifstream in(path);
+  auto parsed = SubsetModel::Parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  if (!in || !parsed) {
+    fmt::print(stderr, "cannot read the model file {}\n", path);
+    return std::nullopt;
+  }
+  return std::move(*parsed);
+}
+
+// The regressions' weights (or those of `weights`, a model file) and, for `learner` trees, the trees; with the ranges
+// of the fitting data.
+std::optional<SubsetModel> FitModel(const FitData& data, const std::string& weights, const std::string& learner,
+                                    double c, const plainsql::BoostingOptions& boosting) {
+  fmt::print(stderr, "fitting on {} table and {} column examples\n", data.trows.x.size(), data.crows.x.size());
+  SubsetModel model;
+  if (!weights.empty()) {
+    auto read = ReadModel(weights);
+    if (!read) return std::nullopt;
+    model = std::move(*read);
+  } else {
+    std::tie(model.table_weights, model.table_bias) = Fit(data.trows, c);
+    std::tie(model.column_weights, model.column_bias) = Fit(data.crows, c);
+  }
+  if (learner == "trees") {
+    auto t1 = std::chrono::steady_clock::now();
+    auto tables_fit = plainsql::FitBoostedTrees(data.table_rows, data.table_labels, boosting);
+    auto columns_fit = plainsql::FitBoostedTrees(data.column_rows, data.column_labels, boosting);
+    if (!tables_fit || !columns_fit) {
+      fmt::print(stderr, "{}\n", (tables_fit ? columns_fit.error() : tables_fit.error()).message);
+      return std::nullopt;
+    }
+    model.table_trees = std::move(*tables_fit);
+    model.column_trees = std::move(*columns_fit);
+    fmt::print(stderr, "trees fitted in {:.1f} s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+  }
+  model.table_ranges = data.table_ranges;
+  model.column_ranges = data.column_ranges;
+  return model;
+}
+
 // Counts the held-out questions whose subset misses something (a table, or only columns) and prints the first `misses`.
 void PrintMisses(const std::vector<Example>& examples, size_t misses) {
   size_t shown = 0, miss_table = 0, miss_column_only = 0;
@@ -648,9 +737,9 @@ void PrintMisses(const std::vector<Example>& examples, size_t misses) {
 std::string CutLine(const plainsql::linking::SubsetCut& c) {
   return fmt::format(
       "table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns, at least {:.2f} of the "
-      "columns, associations {}",
+      "columns (decay {}), associations {}",
       c.table_threshold, c.table_lambda, c.column_threshold, c.column_lambda, c.small_table, c.min_share,
-      c.associations ? "kept" : "not kept");
+      c.min_share_decay, c.associations ? "kept" : "not kept");
 }
 
 // The gold identifiers of a question, or nothing when its query does not parse.
@@ -724,10 +813,8 @@ int Speed() {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
+// The command's settings.
+struct Options {
   std::string questions, tables_file, db_dir, out;
   double c = 1.0, max_proportion = 0.5, z = 1.645;
   bool speed = false, plain_copies = true, small_schemas = true;
@@ -735,65 +822,83 @@ int main(int argc, char** argv) {
   std::vector<std::string> drop;
   // No inference by default: with `plainsql link`'s default (isolated) the held-out figures were the same to a few
   // questions (PRe 0.962 / 0.925 against 0.963 / 0.927): few Spider train tables are isolated.
-  std::string weights, infer_keys = "none", learner = "trees";
+  std::string weights, whole_model, infer_keys = "none", learner = "trees";
+  bool merged_cryptic = false;
   plainsql::BoostingOptions boosting;
   size_t merged_every = 0, wide_every = 8, cryptic_every = 0;
   double merged_cap = 0.15;
-  app.add_option("--questions", questions, "Spider train.json");
-  app.add_option("--tables", tables_file, "tables.json");
-  app.add_option("--db-dir", db_dir, "Spider's database folder (cell values)");
-  app.add_option("--out", out, "Where to write the model (src/linking/subset_model.tsv)");
-  app.add_option("--c", c, "liblinear's C")->capture_default_str();
-  app.add_option("--max-proportion", max_proportion, "The mean proportion the thresholds must keep under")
+};
+
+void AddOptions(CLI::App& app, Options& o) {
+  app.add_option("--questions", o.questions, "Spider train.json");
+  app.add_option("--tables", o.tables_file, "tables.json");
+  app.add_option("--db-dir", o.db_dir, "Spider's database folder (cell values)");
+  app.add_option("--out", o.out, "Where to write the model (src/linking/subset_model.tsv)");
+  app.add_option("--c", o.c, "liblinear's C")->capture_default_str();
+  app.add_option("--max-proportion", o.max_proportion, "The mean proportion the thresholds must keep under")
       ->capture_default_str();
-  app.add_option("--z", z,
+  app.add_option("--z", o.z,
                  "Standard errors (by database) the held-out mean proportion is raised by before the cap: the cap "
                  "must hold on other databases (1.645: one-sided 95 %; 0: the mean alone)")
       ->capture_default_str();
-  app.add_flag("--small-schemas,!--no-small-schemas", small_schemas,
+  app.add_flag("--small-schemas,!--no-small-schemas", o.small_schemas,
                "The proportion's bound must also hold on the held-out questions over the smaller half of the schemas "
                "(by the median held-out question's schema size)")
       ->capture_default_str();
-  app.add_option("--misses", misses, "Print this many held-out questions the chosen setting misses");
-  app.add_flag("--plain-copies,!--no-plain-copies", plain_copies,
+  app.add_option("--misses", o.misses, "Print this many held-out questions the chosen setting misses");
+  app.add_flag("--plain-copies,!--no-plain-copies", o.plain_copies,
                "Also fit each training question as if no database were at hand (no draft, no values), and with the "
                "values but no draft")
       ->capture_default_str();
-  app.add_option("--weights", weights,
+  app.add_option("--weights", o.weights,
                  "Take the weights of this model file instead of fitting them (the cuts are chosen again; with "
                  "--learner trees the trees are fitted anew)");
-  app.add_option("--drop", drop, "Features to leave out (set to 0 before fitting): an ablation")->delimiter(',');
-  app.add_option("--merged-every", merged_every,
+  app.add_option("--drop", o.drop, "Features to leave out (set to 0 before fitting): an ablation")->delimiter(',');
+  app.add_option("--merged-every", o.merged_every,
                  "The cut for a schema alone is also held to --merged-cap on the held-out databases merged into one "
                  "schema, asked every Nth held-out question (0: not)")
       ->capture_default_str();
-  app.add_option("--wide-every", wide_every,
+  app.add_option("--wide-every", o.wide_every,
                  "Also fit every Nth training question, without a database, on a copy of its database whose most read "
                  "table is widened to 64-192 columns by columns borrowed from the other training databases (0: not)")
       ->capture_default_str();
-  app.add_option("--cryptic-every", cryptic_every,
+  app.add_option("--cryptic-every", o.cryptic_every,
                  "Also fit every Nth training question, without a database, on a copy of its database whose names are "
                  "abbreviated (kept, or in the abbreviator's Low or Least style, by a hash of the name; 0: not). The "
                  "held-out questions are always also scored on such copies of their databases")
       ->capture_default_str();
-  app.add_option("--merged-cap", merged_cap, "The mean proportion the merged schema's subsets must keep under")
+  app.add_flag("--merged-cryptic", o.merged_cryptic,
+               "With --merged-every: merge the held-out databases' abbreviated copies (as --cryptic-every makes them) "
+               "instead of the databases as they are");
+  app.add_option("--model", o.whole_model,
+                 "Take the whole model (weights and trees) of this file and only choose the cuts again: a quick way "
+                 "to try cut settings on a fitted model");
+  app.add_option("--merged-cap", o.merged_cap, "The mean proportion the merged schema's subsets must keep under")
       ->capture_default_str();
-  app.add_option("--learner", learner,
+  app.add_option("--learner", o.learner,
                  "trees (gradient-boosted trees by XGBoost, scoring in place of the weights) or logistic (the weights "
                  "alone: a logistic regression over the features and their pairwise products)")
       ->check(CLI::IsMember({"trees", "logistic"}))
       ->capture_default_str();
-  app.add_option("--rounds", boosting.rounds, "trees: how many")->capture_default_str();
-  app.add_option("--depth", boosting.max_depth, "trees: their depth")->capture_default_str();
-  app.add_option("--eta", boosting.eta, "trees: the learning rate")->capture_default_str();
-  app.add_flag("--speed", speed, "Time the shipped model on a 90,000-column synthetic schema");
-  app.add_option("--infer-keys", infer_keys,
+  app.add_option("--rounds", o.boosting.rounds, "trees: how many")->capture_default_str();
+  app.add_option("--depth", o.boosting.max_depth, "trees: their depth")->capture_default_str();
+  app.add_option("--eta", o.boosting.eta, "trees: the learning rate")->capture_default_str();
+  app.add_flag("--speed", o.speed, "Time the shipped model on a 90,000-column synthetic schema");
+  app.add_option("--infer-keys", o.infer_keys,
                  "Keys inferred before the features: none, isolated (`plainsql link`'s default), add or replace")
       ->capture_default_str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
+  Options o;
+  AddOptions(app, o);
   CLI11_PARSE(app, argc, argv);
-  if (speed) return Speed();
+  if (o.speed) return Speed();
   std::optional<plainsql::linking::InferKeysOptions> infer;
-  auto mode = plainsql::linking::KeyInferenceModeOption(infer_keys, true);
+  auto mode = plainsql::linking::KeyInferenceModeOption(o.infer_keys, true);
   if (!mode) {
     fmt::print(stderr, "{}\n", mode.error().message);
     return 1;
@@ -802,8 +907,8 @@ int main(int argc, char** argv) {
     infer.emplace();
     infer->mode = **mode;
   }
-  auto benchmark = plainsql::eval::LoadBenchmark("spider", questions);
-  auto tables = plainsql::catalog::BenchmarkSchemas::Read(tables_file);
+  auto benchmark = plainsql::eval::LoadBenchmark("spider", o.questions);
+  auto tables = plainsql::catalog::BenchmarkSchemas::Read(o.tables_file);
   auto resources = plainsql::linking::LinkResources::Load();
   if (!benchmark || !tables || !resources) {
     fmt::print(stderr, "cannot read the questions, the tables or the naturalness data\n");
@@ -817,8 +922,8 @@ int main(int argc, char** argv) {
     auto& db = dbs[q.db_id];
     if (!db) {
       auto opened = plainsql::linking::OpenSubsetDatabase(
-          *tables, q.db_id, db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(db_dir, q.db_id), "", "builtin",
-          *resources, nullptr, infer ? &*infer : nullptr);
+          *tables, q.db_id, o.db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(o.db_dir, q.db_id), "",
+          "builtin", *resources, nullptr, infer ? &*infer : nullptr);
       if (!opened) {
         fmt::print(stderr, "{}: {}\n", q.db_id, opened.error().message);
         return 1;
@@ -834,7 +939,7 @@ int main(int argc, char** argv) {
     e.subsetter = dynamic_cast<BuiltinSubsetter*>(db->subsetter.get());
     e.features = e.subsetter->Features(q.question);
     e.plain = e.subsetter->Features(q.question, false);  // no database: no cell values, no draft
-    for (QuestionFeatures* f : {&e.features, &e.plain}) Drop(drop, *f);
+    for (QuestionFeatures* f : {&e.features, &e.plain}) Drop(o.drop, *f);
     e.schema_size = db->schema.tables.size() + db->schema.ColumnCount();
     e.held_out = HeldOut(q.db_id);
     examples.push_back(std::move(e));
@@ -842,9 +947,9 @@ int main(int argc, char** argv) {
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   std::vector<WideCopy> wide;
-  if (wide_every > 0) {
+  if (o.wide_every > 0) {
     auto t1 = std::chrono::steady_clock::now();
-    wide = WideCopies(dbs, examples, *resources, wide_every);
+    wide = WideCopies(dbs, examples, *resources, o.wide_every);
     size_t n = 0;
     for (const auto& copy : wide) n += copy.questions.size();
     fmt::print(stderr, "{} training databases with a widened table, {} questions asked of them ({:.1f} s)\n",
@@ -853,7 +958,7 @@ int main(int argc, char** argv) {
   std::vector<CrypticCopy> cryptic, cryptic_held_out;
   {
     auto t1 = std::chrono::steady_clock::now();
-    if (cryptic_every > 0) cryptic = CrypticCopies(dbs, examples, *resources, cryptic_every, false);
+    if (o.cryptic_every > 0) cryptic = CrypticCopies(dbs, examples, *resources, o.cryptic_every, false);
     cryptic_held_out = CrypticCopies(dbs, examples, *resources, 1, true);
     size_t n = 0;
     for (const auto& copy : cryptic) n += copy.questions.size();
@@ -870,37 +975,18 @@ int main(int argc, char** argv) {
                      : plainsql::Join(std::vector<std::string>(copy.gold[0].begin(), copy.gold[0].end()), " "));
     }
   }
-  const FitData data = CollectFitData(examples, dbs, wide, cryptic, plain_copies, learner == "trees");
-  const Rows &trows = data.trows, &crows = data.crows;
-  fmt::print(stderr, "fitting on {} table and {} column examples\n", trows.x.size(), crows.x.size());
   SubsetModel model;
-  if (!weights.empty()) {
-    std::ifstream in(weights);
-    auto parsed = SubsetModel::Parse(std::string(std::istreambuf_iterator<char>(in), {}));
-    if (!in || !parsed) {
-      fmt::print(stderr, "cannot read the model file {}\n", weights);
-      return 1;
-    }
-    model = std::move(*parsed);
+  if (!o.whole_model.empty()) {
+    auto read = ReadModel(o.whole_model);
+    if (!read) return 1;
+    model = std::move(*read);
+    fmt::print(stderr, "the model of {} taken whole: only the cuts are chosen\n", o.whole_model);
   } else {
-    std::tie(model.table_weights, model.table_bias) = Fit(trows, c);
-    std::tie(model.column_weights, model.column_bias) = Fit(crows, c);
+    auto fitted = FitModel(CollectFitData(examples, dbs, wide, cryptic, o.plain_copies, o.learner == "trees"),
+                           o.weights, o.learner, o.c, o.boosting);
+    if (!fitted) return 1;
+    model = std::move(*fitted);
   }
-  if (learner == "trees") {
-    auto t1 = std::chrono::steady_clock::now();
-    auto tables_fit = plainsql::FitBoostedTrees(data.table_rows, data.table_labels, boosting);
-    auto columns_fit = plainsql::FitBoostedTrees(data.column_rows, data.column_labels, boosting);
-    if (!tables_fit || !columns_fit) {
-      fmt::print(stderr, "{}\n", (tables_fit ? columns_fit.error() : tables_fit.error()).message);
-      return 1;
-    }
-    model.table_trees = std::move(*tables_fit);
-    model.column_trees = std::move(*columns_fit);
-    fmt::print(stderr, "trees fitted in {:.1f} s\n",
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
-  }
-  model.table_ranges = data.table_ranges;
-  model.column_ranges = data.column_ranges;
   SetModel(dbs, model);
   for (auto& e : examples) {
     e.scores = e.subsetter->Score(e.features);
@@ -909,10 +995,11 @@ int main(int argc, char** argv) {
   // The cuts, on the held-out 20 %: one for questions with a draft, one for those without.
   SubsetModel best = model;
   std::unique_ptr<Merged> merged;
-  if (merged_every > 0) {
+  if (o.merged_every > 0) {
     auto t2 = std::chrono::steady_clock::now();
-    merged = MergeHeldOut(dbs, examples, *resources, merged_every);
-    merged->cap = merged_cap;
+    merged = MergeHeldOut(o.merged_cryptic ? CrypticParts(cryptic_held_out) : HeldOutParts(dbs, examples), *resources,
+                          o.merged_every);
+    merged->cap = o.merged_cap;
     merged->subsetter->SetModel(model);
     for (auto& q : merged->questions) q.scores = merged->subsetter->Score(q.features);
     fmt::print(stderr, "merged held-out schema: {} tables, {} columns, {} questions ({:.1f} s)\n",
@@ -920,9 +1007,10 @@ int main(int argc, char** argv) {
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count());
   }
   const size_t median = MedianHeldOutSize(examples);
-  const size_t small_size = small_schemas ? median : 0;
-  best.cut = ChooseCut(dbs, examples, model, false, max_proportion, z, small_size, nullptr);
-  best.plain_cut = ChooseCut(dbs, examples, model, true, max_proportion, z, small_size, merged.get());
+  const size_t small_size = o.small_schemas ? median : 0;
+  best.cut = ChooseCut(dbs, examples, model, false, o.max_proportion, o.z, small_size, nullptr, false);
+  best.plain_cut =
+      ChooseCut(dbs, examples, model, true, o.max_proportion, o.z, small_size, merged.get(), merged != nullptr);
   SetModel(dbs, best);
   std::string train_line = Score(examples, false, false).Line(), held_line = Score(examples, true, false).Line();
   std::string plain_line = Score(examples, true, true).Line();
@@ -934,20 +1022,21 @@ int main(int argc, char** argv) {
   }
   const std::string cryptic_line = ScoreCryptic(cryptic_held_out, best).Line();
   fmt::print("validation on abbreviated copies, no database: {}\n", cryptic_line);
-  fmt::print("validation proportion + {} standard errors (by database): {:.3f} with a draft, {:.3f} without\n", z,
-             Score(examples, true, false).ProportionBound(z), Score(examples, true, true).ProportionBound(z));
+  fmt::print("validation proportion + {} standard errors (by database): {:.3f} with a draft, {:.3f} without\n", o.z,
+             Score(examples, true, false).ProportionBound(o.z), Score(examples, true, true).ProportionBound(o.z));
   fmt::print(
       "validation, schemas of at most {} tables and columns (the smaller half{}): {}\n  without a database: {}\n"
       "  proportion + {} standard errors: {:.3f} with a draft, {:.3f} without\n",
-      median, small_schemas ? ", held to the bound too" : ", not held to the bound",
-      Score(examples, true, false, median).Line(), Score(examples, true, true, median).Line(), z,
-      Score(examples, true, false, median).ProportionBound(z), Score(examples, true, true, median).ProportionBound(z));
-  PrintMisses(examples, misses);
+      median, o.small_schemas ? ", held to the bound too" : ", not held to the bound",
+      Score(examples, true, false, median).Line(), Score(examples, true, true, median).Line(), o.z,
+      Score(examples, true, false, median).ProportionBound(o.z),
+      Score(examples, true, true, median).ProportionBound(o.z));
+  PrintMisses(examples, o.misses);
   fmt::print("thresholds: {}\nwithout a database: {}\n", CutLine(best.cut), CutLine(best.plain_cut));
   fmt::print("train (80 %):      {}\nvalidation (20 %): {}\nvalidation, no database: {}\n", train_line, held_line,
              plain_line);
-  if (!out.empty()) {
-    std::ofstream f(out);
+  if (!o.out.empty()) {
+    std::ofstream f(o.out);
     f << best.Serialize(fmt::format(
         "Generated by bench/train_linker (do not edit): {} fitted on Spider\n"
         "train's databases not held out; thresholds chosen on the held-out 20 % (hash of db_id 0 mod 5) for the\n"
@@ -955,18 +1044,19 @@ int main(int argc, char** argv) {
         "database){}, then a floor on the share of columns kept.\nFeatures include the built-in translator's draft and "
         "the cell values (each training question also fitted as if no\ndatabase were at hand: no draft, no values).\n"
         "validation: {}\nvalidation without a database: {}{}",
-        learner == "trees" ? fmt::format("gradient-boosted trees (XGBoost, {} of depth {}, eta {})", boosting.rounds,
-                                         boosting.max_depth, boosting.eta)
-                           : fmt::format("logistic regressions (liblinear L2, C = {})", c),
-        max_proportion, z,
-        small_schemas ? fmt::format("; the bound also held on the questions over\nthe smaller half of the schemas (at "
-                                    "most {} tables and columns)",
-                                    small_size)
-                      : "",
+        o.learner == "trees" ? fmt::format("gradient-boosted trees (XGBoost, {} of depth {}, eta {})",
+                                           o.boosting.rounds, o.boosting.max_depth, o.boosting.eta)
+                             : fmt::format("logistic regressions (liblinear L2, C = {})", o.c),
+        o.max_proportion, o.z,
+        o.small_schemas
+            ? fmt::format("; the bound also held on the questions over\nthe smaller half of the schemas (at "
+                          "most {} tables and columns)",
+                          small_size)
+            : "",
         held_line, plain_line,
         merged ? fmt::format("\nthe cut without a database also kept a mean proportion of at most {} on the held-out\n"
                              "databases merged into one schema (every {}th question): {}",
-                             merged_cap, merged_every, merged_line)
+                             o.merged_cap, o.merged_every, merged_line)
                : ""));
   }
   return 0;

@@ -98,6 +98,8 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
         cut.small_table = static_cast<size_t>(std::max(0.0, v));
       } else if (key == "min_share") {
         cut.min_share = std::clamp(v, 0.0, 1.0);
+      } else if (key == "min_share_decay") {
+        cut.min_share_decay = std::max(0.0, v);
       } else if (key == "associations") {
         cut.associations = v != 0;
       } else if (plain) {
@@ -154,7 +156,8 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
                        c.table_threshold, c.column_threshold, c.small_table);
     out +=
         fmt::format("{0}table_lambda\t{1:.4f}\n{0}column_lambda\t{2:.4f}\n", prefix, c.table_lambda, c.column_lambda);
-    out += fmt::format("{0}min_share\t{1:.4f}\n{0}associations\t{2}\n", prefix, c.min_share, c.associations ? 1 : 0);
+    out += fmt::format("{0}min_share\t{1:.4f}\n{0}min_share_decay\t{2:.4f}\n{0}associations\t{3}\n", prefix,
+                       c.min_share, c.min_share_decay, c.associations ? 1 : 0);
   }
   out += fmt::format(
       "narrow_min_columns\t{}\nnarrow_tables\t{}\nnarrow_neighbours_of\t{}\nnarrow_components\t{}\n"

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "catalog/introspect.h"
@@ -249,6 +250,47 @@ TEST_F(SubsetTest, MinShareKeepsAtLeastThatShareOfTheColumns) {
   EXPECT_GE(half->columns.size() * 2, schema.ColumnCount()) << SubsetText(*half);
 }
 
+// The model's floor shrinks with the schema (SubsetCut::min_share_decay): in a schema of N tables and columns it keeps
+// min_share × (32 / N)^decay of the columns, while a share the caller gives holds at every size.
+TEST(SubsetFloor, TheFloorShrinksInALargerSchema) {
+  catalog::Schema s;
+  s.database = "floor";
+  for (size_t t = 0; t < 20; ++t) {
+    catalog::Table table;
+    table.name = fmt::format("area{}", t);
+    for (size_t c = 0; c < 10; ++c) {
+      catalog::Column col;
+      col.name = fmt::format("field{}_{}", t, c);
+      col.type_class = catalog::TypeClass::kText;
+      table.columns.push_back(col);
+    }
+    s.tables.push_back(std::move(table));
+  }
+  auto r = LinkResources::Load();
+  ASSERT_TRUE(r) << r.error().message;
+  auto kept = [&](double decay, std::optional<double> share) {
+    SubsetModel m = SubsetModel::Shipped();
+    m.plain_cut.table_threshold = m.plain_cut.column_threshold = 1.0;
+    m.plain_cut.table_lambda = m.plain_cut.column_lambda = 0;
+    m.plain_cut.small_table = 0;
+    m.plain_cut.min_share = 0.5;
+    m.plain_cut.min_share_decay = decay;
+    BuiltinSubsetter subsetter(s, *r, nullptr, m);
+    SubsetOptions options;
+    options.min_share = share;
+    auto got = subsetter.Select("Which records hold a value?", options);
+    EXPECT_TRUE(got);
+    return got ? got->columns.size() : 0;
+  };
+  const double columns = static_cast<double>(s.ColumnCount());
+  const double floor = 0.5 * SubsetCut::kFloorFullUpTo / (columns + 20) * columns;  // decay 1: about 14.5 columns
+  EXPECT_GE(static_cast<double>(kept(0, std::nullopt)), 0.5 * columns);
+  const auto shrunk = static_cast<double>(kept(1, std::nullopt));
+  EXPECT_GE(shrunk, floor);
+  EXPECT_LT(shrunk, 0.15 * columns);
+  EXPECT_GE(static_cast<double>(kept(1, 0.5)), 0.5 * columns);  // the caller's share
+}
+
 // A table that references two kept tables is kept with its join columns when the cut says so, though a path through
 // a third table joins them as short (clients and accounts both reference a district; dispositions pair them).
 TEST(SubsetAssociations, ATablePairingTwoKeptTablesIsKept) {
@@ -341,6 +383,11 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   ASSERT_TRUE(floored) << floored.error().message;
   EXPECT_NEAR(floored->plain_cut.min_share, 0.3, 1e-4);
   EXPECT_NEAR(floored->cut.min_share, shipped.cut.min_share, 1e-4);
+  floor.plain_cut.min_share_decay = 0.5;
+  auto decayed = SubsetModel::Parse(floor.Serialize("min share decay"));
+  ASSERT_TRUE(decayed) << decayed.error().message;
+  EXPECT_NEAR(decayed->plain_cut.min_share_decay, 0.5, 1e-4);
+  EXPECT_EQ(decayed->cut.min_share_decay, shipped.cut.min_share_decay);
   EXPECT_FALSE(SubsetModel::Parse("table\tno_such_feature\t1\n"));
   EXPECT_FALSE(SubsetModel::Parse("nonsense\n"));
 }
