@@ -55,7 +55,7 @@ int Measure(const MeasureArgs& a) {
     fmt::print(stderr, "cannot read {}, {} or the naturalness data\n", a.questions, a.tables);
     return 1;
   }
-  plainsql::linking::SubsetModel model = plainsql::linking::SubsetModel::Shipped();
+  plainsql::linking::SubsetModel model = plainsql::linking::SubsetModel::Active();
   if (a.narrow_tables) model.narrow.tables = *a.narrow_tables;
   if (a.narrow_neighbours_of) model.narrow.neighbours_of = *a.narrow_neighbours_of;
   if (a.narrow_min_columns) model.narrow.min_columns = *a.narrow_min_columns;

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <tuple>
 
+#include "common/file.h"
 #include "common/strings.h"
 #include "linking/subset_builtin.h"
 
@@ -192,6 +194,30 @@ const SubsetModel& SubsetModel::Shipped() {
     return m ? *m : SubsetModel{};
   }();
   return kModel;
+}
+
+const SubsetModel& SubsetModel::Active() {
+  static const SubsetModel kActive = [] {
+    const char* path = std::getenv("PLAINSQL_SUBSET_MODEL");
+    if (path == nullptr || *path == '\0') return Shipped();
+    auto text = ReadFileToString(path);
+    auto parsed = text ? Parse(*text) : Result<SubsetModel>(text.error());
+    if (!parsed) {
+      std::fprintf(stderr, "plainsql: warning: PLAINSQL_SUBSET_MODEL: %s; the built-in subset model is used\n",
+                   parsed.error().message.c_str());
+      return Shipped();
+    }
+    if (parsed->column_trees.Empty() && parsed->table_trees.Empty() &&
+        std::none_of(parsed->column_weights.begin(), parsed->column_weights.end(), [](double w) { return w != 0; })) {
+      std::fprintf(stderr,
+                   "plainsql: warning: PLAINSQL_SUBSET_MODEL: %s holds no trees and no weights; the built-in "
+                   "subset model is used\n",
+                   path);
+      return Shipped();
+    }
+    return std::move(*parsed);
+  }();
+  return kActive;
 }
 
 std::string QuestionWithEvidence(const std::string& question, const std::string& evidence) {

@@ -101,6 +101,10 @@ struct SubsetModel {
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).
   static const SubsetModel& Shipped();
+  /// The model subsetters use: the file PLAINSQL_SUBSET_MODEL names (one bench/train_linker wrote: a refit, a model
+  /// fitted on one's own questions), else the shipped one. A file that does not parse, or holds neither trees nor
+  /// weights, is warned about on stderr and the shipped model used.
+  static const SubsetModel& Active();
 };
 
 /// What the linker is built from, loaded once and shared: the naturalness word list and abbreviations (expander), and
@@ -150,7 +154,7 @@ class BuiltinSubsetter final : public Subsetter {
  public:
   /// `values` may be null (no database at hand). The schema and values must outlive the subsetter.
   BuiltinSubsetter(const catalog::Schema& schema, std::shared_ptr<const LinkResources> resources,
-                   const retrieval::ValueIndex* values, SubsetModel model = SubsetModel::Shipped());
+                   const retrieval::ValueIndex* values, SubsetModel model = SubsetModel::Active());
   ~BuiltinSubsetter() override;
   std::string Name() const override { return "builtin"; }
   Result<Subset> Select(const std::string& question, const SubsetOptions& options) override;

@@ -113,4 +113,25 @@ set +e
 "$bin" schema "$db" --descriptions "$tmp/none.csv" >/dev/null 2>"$tmp/err"; code=$?
 set -e
 [ "$code" != 0 ] && grep -q 'no data dictionary at' "$tmp/err" || fail "missing dictionary: exit $code"
+# PLAINSQL_SUBSET_MODEL: a model file (as bench/train_linker writes one) instead of the built-in model. This one keeps
+# every column (thresholds 0, a floor of all of them); a file that does not parse is warned about and the built-in
+# model used.
+printf 'table_threshold\t0\ncolumn_threshold\t0\nmin_share\t1\nsmall_table\t0\ncolumn\tlink\t1\n' >"$tmp/all.tsv"
+q="Show the equipment descriptions of plant Riverside Works"
+count() { python3 -c 'import json,sys; print(len(json.load(sys.stdin)["columns"]))'; }
+n_default=$("$bin" link "$db" "$q" --json | count)
+n_all=$(PLAINSQL_SUBSET_MODEL="$tmp/all.tsv" "$bin" link "$db" "$q" --json | count)
+n_schema=$(python3 - "$db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")]
+print(sum(len(c.execute(f'PRAGMA table_info("{t}")').fetchall()) for t in tables))
+PY
+)
+[ "$n_all" = "$n_schema" ] && [ "$n_default" -lt "$n_schema" ] ||
+  fail "PLAINSQL_SUBSET_MODEL: $n_all columns with the file, $n_default without, $n_schema in the schema"
+printf 'nonsense\n' >"$tmp/bad.tsv"
+n_bad=$(PLAINSQL_SUBSET_MODEL="$tmp/bad.tsv" "$bin" link "$db" "$q" --json 2>"$tmp/err" | count)
+[ "$n_bad" = "$n_default" ] && grep -q 'PLAINSQL_SUBSET_MODEL: subset model, line 1' "$tmp/err" ||
+  fail "a bad PLAINSQL_SUBSET_MODEL: $n_bad columns, $(cat "$tmp/err")"
 echo "link ok"
