@@ -986,7 +986,7 @@ int main(int argc, char** argv) {
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   std::vector<WideCopy> wide;
-  if (o.wide_every > 0) {
+  if (o.wide_every > 0 && o.whole_model.empty()) {  // copies to fit on: none with --model
     auto t1 = std::chrono::steady_clock::now();
     wide = WideCopies(dbs, examples, *resources, o.wide_every);
     size_t n = 0;
@@ -997,7 +997,8 @@ int main(int argc, char** argv) {
   std::vector<CrypticCopy> cryptic, cryptic_held_out;
   {
     auto t1 = std::chrono::steady_clock::now();
-    if (o.cryptic_every > 0) cryptic = CrypticCopies(dbs, examples, *resources, o.cryptic_every, false);
+    if (o.cryptic_every > 0 && o.whole_model.empty())
+      cryptic = CrypticCopies(dbs, examples, *resources, o.cryptic_every, false);
     cryptic_held_out = CrypticCopies(dbs, examples, *resources, 1, true);
     size_t n = 0;
     for (const auto& copy : cryptic) n += copy.questions.size();
