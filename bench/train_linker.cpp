@@ -476,11 +476,30 @@ struct CrypticCopy {
   plainsql::linking::QuestionScores Scores(size_t q) const { return subsetter->Score(questions[q].first); }
 };
 
-std::string AbbreviatedName(std::string_view name, uint64_t h) {
+// An ERP export's style ("SlsOrdNmbr", "CustGrpCode"): each word cut short, to its first letter and consonants or
+// to its first three or four letters by a hash of the word's place, and the words run together in CamelCase.
+std::string CamelCut(std::string_view name, uint64_t h) {
+  using plainsql::naturalness::Abbreviate;
+  using plainsql::naturalness::Level;
+  std::string out;
+  for (std::string_view part : plainsql::naturalness::SplitWords(name)) {
+    const std::string word = plainsql::ToLower(part);
+    h = plainsql::Hash64(fmt::format("{}/{}", h, word));
+    std::string cut =
+        h % 2 == 0 ? Abbreviate(word, Level::kLow) : word.substr(0, std::min<size_t>(word.size(), 3 + h / 2 % 2));
+    if (cut.empty()) continue;
+    cut[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(cut[0])));
+    out += cut;
+  }
+  return out;
+}
+
+std::string AbbreviatedName(std::string_view name, uint64_t h, bool camel) {
   using plainsql::naturalness::Abbreviate;
   using plainsql::naturalness::Level;
   const uint64_t style = h % 20;
   if (style < 5) return std::string(name);
+  if (camel && style >= 15) return CamelCut(name, h);
   if (style < 12) return Abbreviate(name, Level::kLow);
   if (style < 17) return Abbreviate(name, Level::kLeast);
   std::string squashed = plainsql::LowerAlnum(Abbreviate(name, Level::kLow));
@@ -488,7 +507,7 @@ std::string AbbreviatedName(std::string_view name, uint64_t h) {
   return squashed;
 }
 
-CrypticCopy MakeCrypticCopy(const plainsql::catalog::Schema& schema, const std::string& id) {
+CrypticCopy MakeCrypticCopy(const plainsql::catalog::Schema& schema, const std::string& id, bool camel) {
   // The abbreviations as a crosswalk's Least names, each unique among its table's columns (or the tables): the
   // abbreviation, or it with a number after it.
   auto unique = [](std::string name, std::set<std::string>& taken, std::string_view original) {
@@ -503,14 +522,15 @@ CrypticCopy MakeCrypticCopy(const plainsql::catalog::Schema& schema, const std::
     plainsql::naturalness::CrosswalkEntry table;
     table.native = t.name;
     table.is_table = true;
-    table.n3 = unique(AbbreviatedName(t.name, plainsql::Hash64(id + "/" + t.name)), taken_tables, t.name);
+    table.n3 = unique(AbbreviatedName(t.name, plainsql::Hash64(id + "/" + t.name), camel), taken_tables, t.name);
     cw.entries.push_back(std::move(table));
     std::set<std::string> taken;
     for (const auto& c : t.columns) {
       plainsql::naturalness::CrosswalkEntry column;
       column.native = c.name;
       column.table = t.name;
-      column.n3 = unique(AbbreviatedName(c.name, plainsql::Hash64(id + "/" + t.name + "/" + c.name)), taken, c.name);
+      column.n3 =
+          unique(AbbreviatedName(c.name, plainsql::Hash64(id + "/" + t.name + "/" + c.name), camel), taken, c.name);
       cw.entries.push_back(std::move(column));
     }
   }
@@ -553,7 +573,7 @@ std::set<std::string> CopyGold(const plainsql::catalog::Schema& schema, const pl
 std::vector<CrypticCopy> CrypticCopies(
     const std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
     const std::vector<Example>& examples, const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
-    size_t every, bool held_out) {
+    size_t every, bool held_out, bool camel) {
   std::map<std::string, std::vector<const Example*>> by_db;
   for (const auto& e : examples) {
     if (e.held_out == held_out) by_db[e.db_id].push_back(&e);
@@ -561,7 +581,7 @@ std::vector<CrypticCopy> CrypticCopies(
   std::vector<CrypticCopy> out;
   for (const auto& [id, questions] : by_db) {
     const auto& schema = dbs.at(id)->schema;
-    CrypticCopy copy = MakeCrypticCopy(schema, id);
+    CrypticCopy copy = MakeCrypticCopy(schema, id, camel);
     copy.subsetter = std::make_unique<BuiltinSubsetter>(*copy.schema, resources, nullptr);
     for (size_t q = 0; q < questions.size(); q += every) {
       copy.questions.emplace_back(copy.subsetter->Features(questions[q]->question, false), questions[q]);
@@ -823,7 +843,7 @@ struct Options {
   // No inference by default: with `plainsql link`'s default (isolated) the held-out figures were the same to a few
   // questions (PRe 0.962 / 0.925 against 0.963 / 0.927): few Spider train tables are isolated.
   std::string weights, whole_model, infer_keys = "none", learner = "trees";
-  bool merged_cryptic = false;
+  bool merged_cryptic = false, cryptic_camel = false;
   plainsql::BoostingOptions boosting;
   size_t merged_every = 0, wide_every = 8, cryptic_every = 0;
   double merged_cap = 0.15;
@@ -867,6 +887,9 @@ void AddOptions(CLI::App& app, Options& o) {
                  "abbreviated (kept, or in the abbreviator's Low or Least style, by a hash of the name; 0: not). The "
                  "held-out questions are always also scored on such copies of their databases")
       ->capture_default_str();
+  app.add_flag("--cryptic-camel", o.cryptic_camel,
+               "In the abbreviated copies, a third of the abbreviated names in an ERP export's style instead: each "
+               "word cut short and the words run together in CamelCase (\"SlsOrdNmbr\")");
   app.add_flag("--merged-cryptic", o.merged_cryptic,
                "With --merged-every: merge the held-out databases' abbreviated copies (as --cryptic-every makes them) "
                "instead of the databases as they are");
@@ -913,8 +936,9 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
   } else {
     out += fmt::format(
         "Also fitted, without a database: every {}th training question on a copy of its database with one table "
-        "widened\n(--wide-every; 0: none), every {}th on a copy with abbreviated names (--cryptic-every; 0: none).\n",
-        o.wide_every, o.cryptic_every);
+        "widened\n(--wide-every; 0: none), every {}th on a copy with abbreviated names (--cryptic-every; 0: none){}.\n",
+        o.wide_every, o.cryptic_every,
+        o.cryptic_camel ? ",\na third of them cut short in CamelCase (--cryptic-camel)" : "");
   }
   out += fmt::format(
       "validation: {}\nvalidation without a database: {}\nvalidation on abbreviated copies, no database: {}", held_line,
@@ -998,8 +1022,8 @@ int main(int argc, char** argv) {
   {
     auto t1 = std::chrono::steady_clock::now();
     if (o.cryptic_every > 0 && o.whole_model.empty())
-      cryptic = CrypticCopies(dbs, examples, *resources, o.cryptic_every, false);
-    cryptic_held_out = CrypticCopies(dbs, examples, *resources, 1, true);
+      cryptic = CrypticCopies(dbs, examples, *resources, o.cryptic_every, false, o.cryptic_camel);
+    cryptic_held_out = CrypticCopies(dbs, examples, *resources, 1, true, o.cryptic_camel);
     size_t n = 0;
     for (const auto& copy : cryptic) n += copy.questions.size();
     fmt::print(stderr, "{} training databases abbreviated, {} questions asked of them; held-out copies ({:.1f} s)\n",

@@ -915,8 +915,9 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
   const size_t budget = options.budget > 0
                             ? options.budget
                             : static_cast<size_t>(model.narrow.budget_share * static_cast<double>(column_count));
+  // A caller's budget holds for the joined subset and for the first component too (a warehouse's largest component can
+  // hold more columns than a prompt); the model's share caps only how many components are joined.
   SubsetOptions each = options;
-  each.budget = 0;
   Subset out;
   for (size_t i = 0; i < k && best[order[i]] > 0; ++i) {
     const std::vector<size_t> ids = BestOf(components[order[i]], score);
@@ -1345,14 +1346,23 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
     }
     s.scores[tables[view.ids[t]].name] = pt[t];
   }
+  std::vector<bool> listed(nt);
+  for (size_t t = 0; t < nt; ++t) listed[t] = kept[t] || bridge[t];
   if (options.budget > 0 && chosen.size() > options.budget) {
     std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     chosen.resize(options.budget);
+    // A table whose every column fell to the budget is left out too (shown, it would bring its keys).
+    std::fill(listed.begin(), listed.end(), false);
+    for (const auto& entry : chosen) listed[entry.second.first] = true;
   }
   // Schema order (the view is in schema order).
   std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   for (size_t t = 0; t < nt; ++t) {
-    if (kept[t] || bridge[t]) s.tables.push_back(tables[view.ids[t]].name);
+    if (listed[t]) {
+      s.tables.push_back(tables[view.ids[t]].name);
+    } else {
+      s.scores.erase(tables[view.ids[t]].name);
+    }
   }
   for (const auto& [rank, tc] : chosen) {
     auto [t, c] = tc;

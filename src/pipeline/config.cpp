@@ -117,7 +117,7 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
       {"llm", {"url", "model", "timeout_ms", "max_retries", "concurrency", "style", "max_reply_bytes"}},
       {"pipeline",
        {"candidates", "temperature", "refine", "max_refinements", "refine_empty", "vote", "draft", "slice",
-        "link_above", "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
+        "link_above", "link_budget", "timeout_ms", "max_rows", "deadline_ms", "fallback", "examples", "examples_k"}},
       {"examples",
        {"question", "sql", "sample", "schema", "threshold", "diverse", "coarse_skeleton", "embedding_url",
         "embedding_model"}},
@@ -162,6 +162,10 @@ Result<PipelineConfig> LoadConfigFile(const std::string& path, PipelineConfig ba
     get(*p, "pipeline", "link_above", link_above);
     if (link_above < 0) return Bad(path, "[pipeline] link_above must be a column count, 0 or more");
     o.link_above = static_cast<size_t>(link_above);
+    int64_t link_budget = static_cast<int64_t>(o.link.budget);
+    get(*p, "pipeline", "link_budget", link_budget);
+    if (link_budget < 0) return Bad(path, "[pipeline] link_budget must be a column count, 0 (no cap) or more");
+    o.link.budget = static_cast<size_t>(link_budget);
     int64_t timeout = o.limits.timeout.count();
     get(*p, "pipeline", "timeout_ms", timeout);
     o.limits.timeout = std::chrono::milliseconds(timeout);
@@ -264,6 +268,7 @@ nlohmann::ordered_json ConfigToJson(const PipelineConfig& c) {
                                 {"draft", c.options.draft},
                                 {"slice", c.options.slice},
                                 {"link_above", c.options.link_above},
+                                {"link_budget", c.options.link.budget},
                                 {"timeout_ms", c.options.limits.timeout.count()},
                                 {"max_rows", c.options.limits.max_rows}}}};
   // Only when examples are configured: a run without them stores what it always stored.
@@ -310,6 +315,8 @@ Result<PipelineConfig> ConfigFromJson(const nlohmann::json& j) {
       o.draft = p.value("draft", o.draft);
       o.slice = p.value("slice", o.slice);
       o.link_above = p.value("link_above", o.link_above);
+      // A run stored before the budget existed linked without a cap: resumed, it goes on as it began.
+      o.link.budget = p.value("link_budget", size_t{0});
       o.limits.timeout = std::chrono::milliseconds(p.value("timeout_ms", o.limits.timeout.count()));
       o.limits.max_rows = p.value("max_rows", o.limits.max_rows);
     }

@@ -20,6 +20,7 @@
 //   draft = false
 //   slice = "auto"                      # full | referenced | link | auto (link above link_above columns)
 //   link_above = 1000                   # auto: schemas with more columns than this are linked (plainsql link)
+//   link_budget = 600                   # a linked slice keeps at most this many columns; 0: no cap
 //   timeout_ms = 30000                  # per query
 //   max_rows = 1000
 //   deadline_ms = 60000                 # the whole of `ask`: model calls, retries and refinements end by then

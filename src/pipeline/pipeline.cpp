@@ -171,6 +171,7 @@ void LinkSlice(Context& ctx, StageTrace& st) {
       {"tables", subset->tables},
       {"columns", columns},
       {"of_columns", ctx.shown->ColumnCount()},
+      {"budget", ctx.options.link.budget},
       {"tokens", catalog::EstimateTokens(catalog::RenderPromptDdl(ctx.sliced, ctx.dialect, 0))},
       {"ms", subset->ms}};
   if (!subset->notes.empty()) detail["notes"] = subset->notes;

@@ -41,6 +41,9 @@ using generate::Generator;
 /// is refused at once rather than read for minutes by the linking stages.
 inline constexpr size_t kMaxQuestionBytes = 20'000;
 
+/// The column budget of a linked slice (Options::link), `link_budget` in plainsql.toml.
+inline constexpr size_t kDefaultLinkBudget = 600;
+
 struct StageTrace;
 
 struct Options {
@@ -53,7 +56,10 @@ struct Options {
   /// For link: the caller's subsetter over the schema shown (built once per database, its indexes reused); null: the
   /// built-in method, built for this question.
   linking::Subsetter* subsetter = nullptr;
-  linking::SubsetOptions link;  // its budget and threshold
+  /// Its budget and threshold. The budget keeps a linked slice to a prompt a model reads (600 columns, about 4,000
+  /// tokens): on the haystack's held-out Spider train questions, the smallest budget whose PRe is within 0.01 of no
+  /// cap's (docs/BENCHMARKS.md, "Schema subsetting, sixteenth part"); 0: no cap.
+  linking::SubsetOptions link{kDefaultLinkBudget, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   int candidates = 1;           // k per generator
   double temperature = -1;      // < 0: 0 for one candidate, 0.7 for more
   bool refine = true;

@@ -79,6 +79,27 @@ TEST_F(LinkSlice, TheBuiltinTranslatorAnswersFromTheSubset) {
   ASSERT_EQ(a->result.rows.size(), 1u);
 }
 
+TEST_F(LinkSlice, TheBudgetCapsTheSlice) {
+  auto builtin = builtin::MakeBuiltinGenerator(*conn_, schema_);
+  ASSERT_TRUE(builtin.ok()) << builtin.error().message;
+  Options o;
+  EXPECT_EQ(o.link.budget, kDefaultLinkBudget);
+  o.slice = "link";
+  o.link.budget = 0;
+  auto a = Ask(*conn_, schema_, {builtin->get()}, "Which plants are in each region and what do they produce?", o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  const size_t uncapped = (*Linking(*a))["subset"]["columns"].get<size_t>();
+  ASSERT_GT(uncapped, 2u) << Linking(*a)->dump();
+  o.link.budget = 2;
+  a = Ask(*conn_, schema_, {builtin->get()}, "Which plants are in each region and what do they produce?", o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  const auto& subset = (*Linking(*a))["subset"];
+  // Two columns of at most two tables, and the keys that join them.
+  EXPECT_LE(subset["tables"].size(), 2u) << subset.dump();
+  EXPECT_LT(subset["columns"].get<size_t>(), uncapped) << subset.dump();
+  EXPECT_EQ(subset["budget"].get<size_t>(), 2u);
+}
+
 TEST_F(LinkSlice, AutoLinksOnlyAboveTheSize) {
   auto builtin = builtin::MakeBuiltinGenerator(*conn_, schema_);
   ASSERT_TRUE(builtin.ok()) << builtin.error().message;

@@ -336,6 +336,36 @@ TEST(PipelineConfigFile, ReadsKeysRefusesKeysAndUnknownNames) {
   EXPECT_FALSE(LoadConfig(tmp.File("missing.toml")).ok());
 }
 
+TEST(PipelineConfigFile, LinkBudgetIsReadStoredAndKeptForOldRuns) {
+  test::TempDir tmp;
+  auto write = [&](const std::string& text) {
+    std::ofstream(tmp.File("plainsql.toml")) << text;
+    return tmp.File("plainsql.toml");
+  };
+  auto c = LoadConfigFile(write("[pipeline]\nslice = \"link\"\n"));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->options.link.budget, kDefaultLinkBudget);
+  c = LoadConfigFile(write("[pipeline]\nlink_budget = 250\n"));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->options.link.budget, 250u);
+  auto stored = ConfigToJson(*c);
+  EXPECT_EQ(stored["pipeline"]["link_budget"], 250);
+  auto back = ConfigFromJson(stored);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->options.link.budget, 250u);
+  // A run stored before the budget existed linked without a cap, and resumes so.
+  stored["pipeline"].erase("link_budget");
+  back = ConfigFromJson(stored);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->options.link.budget, 0u);
+  c = LoadConfigFile(write("[pipeline]\nlink_budget = 0\n"));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->options.link.budget, 0u);
+  auto bad = LoadConfigFile(write("[pipeline]\nlink_budget = -5\n"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("link_budget"), std::string::npos) << bad.error().message;
+}
+
 TEST(PipelineConfigFile, ExecSectionSetsTheGuardAndTheCeilings) {
   test::TempDir tmp;
   auto write = [&](const std::string& text) {

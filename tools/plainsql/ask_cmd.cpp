@@ -94,6 +94,7 @@ AskCommands::AskCommands(CLI::App& app) {
                    "and columns `plainsql link` keeps, with their keys) | auto (link above --link-above columns, "
                    "else full; the default)");
   ask_->add_option("--link-above", link_above_, "With --slice auto: link schemas of more columns than this (1000)");
+  ask_->add_option("--link-budget", link_budget_, "A linked slice keeps at most this many columns (600; 0: no cap)");
   AddInferKeysOption(*ask_, infer_keys_);
   AddDescriptionsOption(*ask_, descriptions_);
   ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql (default omnisql)");
@@ -219,6 +220,7 @@ int AskCommands::Ask() {
   if (candidates_ != 0) options.candidates = candidates_;
   if (!slice_.empty()) options.slice = slice_;
   if (link_above_) options.link_above = *link_above_;
+  if (link_budget_) options.link.budget = *link_budget_;
   if (timeout_ms_ != 0) options.limits.timeout = std::chrono::milliseconds(timeout_ms_);
   if (max_rows_ != 0) options.limits.max_rows = max_rows_;
   if (no_refine_) options.refine = false;

@@ -63,7 +63,7 @@ class AskCommands {
   std::string infer_keys_;             // --infer-keys: "" (off), "add" or "replace"
   std::string descriptions_ = "auto";  // --descriptions: "auto", "none" or a data dictionary's path
   std::string estimator_;              // --estimator: a model file, "none", or "" (the shipped one, for builtin)
-  std::optional<size_t> link_above_;
+  std::optional<size_t> link_above_, link_budget_;
   int candidates_ = 0, max_rows_ = 0, examples_k_ = 0;  // 0: from the configuration
   int64_t timeout_ms_ = 0, deadline_ms_ = 0;
   bool force_ = false;  // --force: run and show an answer the reading scorer is unsure of
