@@ -60,8 +60,8 @@ struct Options {
   /// tokens): on the haystack's held-out Spider train questions, the smallest budget whose PRe is within 0.01 of no
   /// cap's (docs/BENCHMARKS.md, "Schema subsetting, sixteenth part"); 0: no cap.
   linking::SubsetOptions link{kDefaultLinkBudget, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
-  int candidates = 1;           // k per generator
-  double temperature = -1;      // < 0: 0 for one candidate, 0.7 for more
+  int candidates = 1;       // k per generator
+  double temperature = -1;  // < 0: 0 for one candidate, 0.7 for more
   bool refine = true;
   int max_refinements = 2;                                  // rounds per candidate
   bool refine_empty = true;                                 // an empty result counts as a problem worth one refinement
