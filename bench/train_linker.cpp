@@ -477,7 +477,8 @@ struct CrypticCopy {
 };
 
 // An ERP export's style ("SlsOrdNmbr", "CustGrpCode"): each word cut short, to its first letter and consonants or
-// to its first three or four letters by a hash of the word's place, and the words run together in CamelCase.
+// to its first three or four letters (by a hash chained over the name's words), and the words run together in
+// CamelCase.
 std::string CamelCut(std::string_view name, uint64_t h) {
   using plainsql::naturalness::Abbreviate;
   using plainsql::naturalness::Level;
@@ -889,7 +890,8 @@ void AddOptions(CLI::App& app, Options& o) {
       ->capture_default_str();
   app.add_flag("--cryptic-camel", o.cryptic_camel,
                "In the abbreviated copies, a third of the abbreviated names in an ERP export's style instead: each "
-               "word cut short and the words run together in CamelCase (\"SlsOrdNmbr\")");
+               "word cut short and the words run together in CamelCase (\"SlsOrdNmbr\"). They take the place of "
+               "the squashed capitals and of part of the Least style");
   app.add_flag("--merged-cryptic", o.merged_cryptic,
                "With --merged-every: merge the held-out databases' abbreviated copies (as --cryptic-every makes them) "
                "instead of the databases as they are");
