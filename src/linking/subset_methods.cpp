@@ -136,10 +136,11 @@ Result<std::unique_ptr<Subsetter>> MakeSubsetter(const std::string& method, cons
       if (!r) return r.error();
       resources = *r;
     }
-    auto builtin = std::make_unique<BuiltinSubsetter>(schema, std::move(resources), values);
+    auto builtin = std::make_unique<BuiltinSubsetter>(schema, resources, values);
     if (conn != nullptr) {
-      // The database is at hand: the built-in translator's draft is evidence for the scorer (without it, none).
-      auto g = builtin::MakeBuiltinGenerator(*conn, schema);
+      // The database is at hand: the built-in translator's draft is evidence for the scorer (without it, none). It
+      // reads with the same resources (loading them again would double the start-up time).
+      auto g = builtin::MakeBuiltinGenerator(*conn, schema, resources);
       if (g) {
         auto reader = std::make_shared<DraftReader>(*conn, schema, std::move(*g));
         builtin->SetDraftSource([reader](const std::string& question) {

@@ -66,6 +66,30 @@ TEST(File, WritesAtomicallyAndReportsFailure) {
   fs::remove_all(dir);
 }
 
+TEST(File, ReadsWholeFilesOfAnySize) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() /
+                 ("plainsql-read-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dir);
+  // Empty, shorter than the read block, exactly one block, and several blocks with a partial last one.
+  for (size_t size : {size_t{0}, size_t{7}, size_t{1} << 16, (size_t{3} << 16) + 5}) {
+    std::string content(size, '\0');
+    for (size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + (i * 7919) % 26);
+    std::string path = (dir / ("f" + std::to_string(size))).string();
+    ASSERT_TRUE(WriteFileAtomically(path, content).ok());
+    auto read = ReadFileToString(path);
+    ASSERT_TRUE(read.ok()) << size;
+    EXPECT_EQ(*read, content) << size;
+  }
+  auto missing = ReadFileToString((dir / "none").string());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  auto directory = ReadFileToString(dir.string());
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error().code, ErrorCode::kInvalidArgument);
+  fs::remove_all(dir);
+}
+
 TEST(Csv, RecordsRoundTrip) {
   for (const std::string& field :
        {std::string("plain"), std::string("a,b"), std::string("say \"hi\""), std::string()}) {
