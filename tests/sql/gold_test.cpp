@@ -6,6 +6,7 @@
 //    columns are qualified by the qualify pass.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -52,7 +53,7 @@ std::vector<GoldLine> ReadGold(const std::string& rel) {
   return out;
 }
 
-class GoldFiles : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+class GoldFiles : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(GoldFiles, EveryQueryParses) {
   auto [rel, dialect_name] = GetParam();
@@ -88,13 +89,24 @@ TEST_P(GoldFiles, EveryQueryParses) {
   EXPECT_GT(parsed, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedData, GoldFiles,
-                         ::testing::Values(std::make_pair("spider/dev_gold.sql", "sqlite"),
-                                           std::make_pair("spider/train_gold.sql", "sqlite"),
-                                           std::make_pair("bird/dev_gold.sql", "sqlite"),
-                                           std::make_pair("bird/mini_dev/mini_dev_sqlite_gold.sql", "sqlite"),
-                                           std::make_pair("bird/mini_dev/mini_dev_postgresql_gold.sql", "postgres"),
-                                           std::make_pair("bird/mini_dev/mini_dev_mysql_gold.sql", "mysql")));
+INSTANTIATE_TEST_SUITE_P(
+    SharedData, GoldFiles,
+    ::testing::Values(std::make_pair(std::string("spider/dev_gold.sql"), std::string("sqlite")),
+                      std::make_pair(std::string("spider/train_gold.sql"), std::string("sqlite")),
+                      std::make_pair(std::string("bird/dev_gold.sql"), std::string("sqlite")),
+                      std::make_pair(std::string("bird/mini_dev/mini_dev_sqlite_gold.sql"), std::string("sqlite")),
+                      std::make_pair(std::string("bird/mini_dev/mini_dev_postgresql_gold.sql"),
+                                     std::string("postgres")),
+                      std::make_pair(std::string("bird/mini_dev/mini_dev_mysql_gold.sql"), std::string("mysql"))),
+    // Named by the file (its letters and digits), not by the pointers the default printer shows:
+    // the same test has the same name in every build.
+    [](const ::testing::TestParamInfo<GoldFiles::ParamType>& param) {
+      std::string name;
+      for (char c : param.param.first) {
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      }
+      return name;
+    });
 
 // SNAILS pair files: every "-- N: question" header is followed by one query; all of them parse.
 TEST(SnailsPairs, EveryQueryParses) {
