@@ -4,7 +4,8 @@
 # the same code over thousands more inputs) and `extension` (the PostgreSQL extension: a server cannot load a module
 # built with the sanitizers), which run in the optimized build. The script checks that no test is left out of both.
 # PostgreSQL tests start their own throwaway cluster.
-# Options (environment): PLAINSQL_SKIP_SANITIZE=1 skips the sanitizer pass (every test then runs optimized); PLAINSQL_SKIP_TIDY=1 skips clang-tidy.
+# Options (environment): PLAINSQL_SKIP_SANITIZE=1 skips the sanitizer pass (every test then runs optimized);
+# PLAINSQL_SKIP_TIDY=1 skips clang-tidy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
