@@ -98,8 +98,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair(std::string("bird/mini_dev/mini_dev_postgresql_gold.sql"),
                                      std::string("postgres")),
                       std::make_pair(std::string("bird/mini_dev/mini_dev_mysql_gold.sql"), std::string("mysql"))),
-    // Named by the file (its letters and digits), not by the pointers the default printer shows:
-    // the same test has the same name in every build.
+    // Named by the file (its letters and digits). The parameters are strings, not pointers: ctest's names show them,
+    // and a test must have the same name in every build (scripts/test.sh matches the two builds' tests by name).
     [](const ::testing::TestParamInfo<GoldFiles::ParamType>& param) {
       std::string name;
       for (char c : param.param.first) {
