@@ -1,6 +1,8 @@
 // Feature extraction (see features.h).
 #include "naturalness/features.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -28,6 +30,16 @@ void NGrams(std::string_view prefix, std::string_view text, size_t from, size_t 
   }
 }
 
+// The case shape of a character: 'X' upper, 'x' lower, '9' digit, '_' anything else. The shape of a name tells an
+// SAP code ("BPCtry": XXXxxx) from camel-cased words ("DueDate": XxxXxxx), which the lower-cased n-grams and the SNAILS
+// tags (vowel / consonant) cannot.
+char CaseShape(char c) {
+  if (c >= 'A' && c <= 'Z') return 'X';
+  if (c >= 'a' && c <= 'z') return 'x';
+  if (c >= '0' && c <= '9') return '9';
+  return '_';
+}
+
 // Python's str.isupper (`upper`) or str.islower on ASCII: some letter of that case, and none of the other.
 bool AllOneCase(std::string_view s, bool upper) {
   bool cased = false;
@@ -45,8 +57,11 @@ void ExtractFeatures(std::string_view identifier, const WordList& words, Feature
   std::string key;
   std::string lower(identifier.size(), ' ');
   std::transform(identifier.begin(), identifier.end(), lower.begin(), Lower);
-  NGrams("c", "<" + lower + ">", 1, 4, key, sink);
+  NGrams("c", "<" + lower + ">", 1, 5, key, sink);
   NGrams("t", "<" + CharTags(identifier) + ">", 1, 4, key, sink);
+  std::string shape(identifier.size(), ' ');
+  std::transform(identifier.begin(), identifier.end(), shape.begin(), CaseShape);
+  NGrams("s", "<" + shape + ">", 2, 5, key, sink);
 
   std::vector<std::string_view> parts = SplitWords(identifier);
   sink.Add("ntok=" + std::to_string(std::min<size_t>(parts.size(), 6)), 1.0);
@@ -96,6 +111,19 @@ void ExtractFeatures(std::string_view identifier, const WordList& words, Feature
       }
     }
     sink.Add("tok:" + w, 1.0);
+    // The word's kind with its length and its share of vowels (in quarters): "K4v0" for "amnt", "W6v1" for "amount".
+    size_t vowels = static_cast<size_t>(std::count_if(w.begin(), w.end(), [](char c) {
+      return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
+    }));
+    sink.Add(fmt::format("kl:{}{}v{}", seq_items.back(), std::min<size_t>(len, 8), len ? 4 * vowels / len : 0), 1.0);
+    // The word's kind with its case shape, runs cut to two ("Uu:XX" for "BP", "P:Xxx" for "Ctry").
+    std::string word_shape;
+    for (char c : part) {
+      char k = CaseShape(c);
+      size_t n = word_shape.size();
+      if (n < 2 || word_shape[n - 1] != k || word_shape[n - 2] != k) word_shape += k;
+    }
+    sink.Add("ws:" + seq_items.back() + ":" + word_shape, 1.0);
     NGrams("k", "[" + w + "]", 2, 4, key, sink);
   }
   double n = static_cast<double>(std::max<size_t>(parts.size(), 1));
