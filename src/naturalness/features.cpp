@@ -111,7 +111,7 @@ void ExtractFeatures(std::string_view identifier, const WordList& words, Feature
       }
     }
     sink.Add("tok:" + w, 1.0);
-    // The word's kind with its length and its share of vowels (in quarters): "K4v0" for "amnt", "W6v1" for "amount".
+    // The word's kind with its length and its share of vowels (in quarters): "K4v0" for "amnt", "W6v2" for "amount".
     size_t vowels = static_cast<size_t>(std::count_if(
         w.begin(), w.end(), [](char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }));
     sink.Add(fmt::format("kl:{}{}v{}", seq_items.back(), std::min<size_t>(len, 8), len ? 4 * vowels / len : 0), 1.0);

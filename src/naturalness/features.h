@@ -1,8 +1,9 @@
 // Features of an identifier for the naturalness classifier. Three families, all sparse and named:
-//   - character n-grams (1-4) of the lower-cased name with boundary marks, and of its SNAILS tag string, which catch
-//     what names of each level look like ("<acd", "#>", "+++");
+//   - character n-grams of the lower-cased name (1-5) and of its SNAILS tag string (1-4), with boundary marks, and of
+//     its case shape (2-5; "XXXxxx" for "BPCtry"), which catch what names of each level look like ("<acd", "#>",
+//     "+++", "XXXx");
 //   - for each word of the name: the word itself and its character 2-4-grams, so common abbreviations ("num", "amt")
-//     and their shapes are learned;
+//     and their shapes are learned; its kind (below) with its length and share of vowels, and with its case shape;
 //   - dictionary evidence: what kind each word is (identifier.h: English word by tier, run-together words, prefix or
 //     consonant-skeleton abbreviation, partly words, unrecognised), as proportions, as a set and as a sequence
 //     ("seq:WPU"), plus word count, length and case.
