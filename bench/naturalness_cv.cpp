@@ -4,6 +4,7 @@
 //   naturalness_cv TRAIN.csv [K] [C...]
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
       TrainReport report;
       auto model = naturalness::Train(in, out, *words, options, &report);
       if (!model) return 1;
-      right += static_cast<size_t>(report.candidates[0].validation.accuracy * static_cast<double>(out.size()) + 0.5);
+      right +=
+          static_cast<size_t>(std::lround(report.candidates[0].validation.accuracy * static_cast<double>(out.size())));
     }
     fmt::print("C {}: {}-fold accuracy {:.4f}\n", c, folds,
                static_cast<double>(right) / static_cast<double>(train->size()));

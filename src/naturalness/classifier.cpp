@@ -74,7 +74,11 @@ class ScoringSink : public FeatureSink {
   const Index& index_;
 };
 
-uint64_t NonZero(uint64_t h) { return h ? h : 1; }
+// The key a slot keeps: the hash's upper half (its lower half chose the slot), never 0 (an empty slot).
+uint32_t UpperKey(uint64_t h) {
+  auto key = static_cast<uint32_t>(h >> 32);
+  return key ? key : 1;
+}
 
 Prediction FromDecisions(const std::array<double, 3>& dec) {
   // The label is the class with the largest one-vs-rest decision value. Probabilities are the softmax of the decision
@@ -102,20 +106,20 @@ void Model::FlatIndex::Build(const std::vector<uint64_t>& hashes, const std::vec
   while (size < 2 * hashes.size()) size *= 2;
   slots.assign(size, Slot{});
   for (size_t i = 0; i < hashes.size(); ++i) {
-    uint64_t h = NonZero(hashes[i]);
-    size_t slot = h & (size - 1);
-    while (slots[slot].key != 0 && slots[slot].key != h) slot = (slot + 1) & (size - 1);
-    if (slots[slot].key == h) continue;  // a 64-bit collision: the first feature keeps the slot
-    slots[slot] = Slot{h, weights[i]};
+    uint32_t key = UpperKey(hashes[i]);
+    size_t slot = hashes[i] & (size - 1);
+    while (slots[slot].key != 0 && slots[slot].key != key) slot = (slot + 1) & (size - 1);
+    if (slots[slot].key == key) continue;  // a collision: the first feature keeps the slot
+    slots[slot] = Slot{key, weights[i]};
   }
 }
 
 const std::array<float, 3>* Model::FlatIndex::Find(uint64_t hash) const {
   if (slots.empty()) return nullptr;
-  uint64_t h = NonZero(hash);
+  uint32_t key = UpperKey(hash);
   size_t mask = slots.size() - 1;
-  for (size_t slot = h & mask;; slot = (slot + 1) & mask) {
-    if (slots[slot].key == h) return &slots[slot].w;
+  for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    if (slots[slot].key == key) return &slots[slot].w;
     if (slots[slot].key == 0) return nullptr;
   }
 }
