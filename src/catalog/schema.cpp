@@ -87,7 +87,9 @@ std::string StructuralFingerprint(const Schema& schema) {
       h.Update(int64_t{c.nullable});
       h.Update(c.default_value.value_or("\x01no default"));
       h.Update(c.comment);
+      if (!c.aliases.empty()) h.Update("\x01aliases " + Join(c.aliases, "\x1f"));  // a schema without keeps its hash
     }
+    if (!t.aliases.empty()) h.Update("\x01aliases " + Join(t.aliases, "\x1f"));
     h.Update(Join(t.primary_key, "\x1f"));
     h.Update(static_cast<int64_t>(t.foreign_keys.size()));
     for (const ForeignKey& fk : t.foreign_keys) {

@@ -26,6 +26,9 @@ struct Column {
   std::string comment;                       // COMMENT ON COLUMN, or a description from a benchmark schema file
   std::string label;                         // a readable name from a benchmark's schema file (Spider "column_names")
   std::vector<std::string> samples;          // distinct non-null values seen, as text, at most the requested number
+  /// Other readings of a cryptic name a crosswalk carries (CrosswalkEntry::alternatives) when the schema is shown
+  /// under its names: the linker matches questions against them too. Never the database's, never stored.
+  std::vector<std::string> aliases;
   bool operator==(const Column&) const = default;
 };
 
@@ -59,6 +62,7 @@ struct Table {
   std::vector<UniqueKey> unique_keys;
   std::optional<int64_t> row_count;  // exact on SQLite; on PostgreSQL the planner's estimate once analyzed
   bool row_count_estimated = false;
+  std::vector<std::string> aliases;  // as Column::aliases
 
   const Column* FindColumn(std::string_view column_name) const;  // exact match first, then case-insensitive
   bool operator==(const Table&) const = default;
@@ -75,8 +79,8 @@ struct Schema {
   bool operator==(const Schema&) const = default;
 };
 
-/// Hash of the structure only (names, types, nullability, defaults, keys, comments), not of row counts or samples:
-/// two databases with the same fingerprint have the same schema. 32 hex digits.
+/// Hash of the structure only (names, types, nullability, defaults, keys, comments, aliases), not of row counts or
+/// samples: two databases with the same fingerprint have the same schema. 32 hex digits.
 std::string StructuralFingerprint(const Schema& schema);
 
 /// "schema.table" when the schema has more than one namespace, else "table".

@@ -165,6 +165,22 @@ void AddSynonymPhrases(const std::string& name, const std::string& expansion, co
   }
 }
 
+// The phrases of an element's aliases (catalog::Column::aliases), after its own and below them
+// (kAliasPhraseWeight); a phrase the element has already is not added again.
+void AddAliasPhrases(SchemaElement& e, const std::vector<std::string>& aliases, Stemmer& stemmer) {
+  if (aliases.empty()) return;
+  e.aliases_from = e.phrases.size();
+  for (const auto& alias : aliases) {
+    std::vector<double> w;
+    auto ps = Phrases(alias, stemmer, nullptr, w);
+    for (size_t i = 0; i < ps.size(); ++i) {
+      if (std::find(e.phrases.begin(), e.phrases.end(), ps[i]) != e.phrases.end()) continue;
+      e.phrases.push_back(std::move(ps[i]));
+      e.weights.push_back(w[i] * kAliasPhraseWeight);
+    }
+  }
+}
+
 }  // namespace
 
 std::string GluedToTable(std::string_view table, std::string_view column) {
@@ -229,6 +245,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& t : schema.tables) {
     const bool view = has_tables && t.kind == catalog::TableKind::kView;
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
+    AddAliasPhrases(elements_.back(), t.aliases, stemmer);
     for (const auto& c : t.columns) {
       auto ps = phrases(c.name);
       // A column named after its table with a word glued on is named by that word too: a question need not say the
@@ -260,6 +277,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
         }
       }
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
+      AddAliasPhrases(elements_.back(), c.aliases, stemmer);
     }
   }
   // What follows derives from a name alone: once per distinct name, in the order of first appearance (a large schema
@@ -274,7 +292,9 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     // synonym's words are no schema words: "family" keeps its own relations though "family name" names last_name.
     const auto& el = elements_[e];
     for (size_t p = 0; p < el.phrases.size(); ++p) {
-      if (!IsSynonymPhrase(el, p)) vocabulary_.insert(el.phrases[p].begin(), el.phrases[p].end());
+      if (!IsSynonymPhrase(el, p) && p < el.aliases_from) {
+        vocabulary_.insert(el.phrases[p].begin(), el.phrases[p].end());
+      }
     }
   }
   // Names with a word that is no dictionary word for the expander (see CrypticLetters), and those words' stems.

@@ -38,7 +38,14 @@ struct SchemaElement {
   std::vector<std::vector<std::string>> phrases;  // stem sequences that name it (the name, its expansion)
   bool view = false;                              // of a view: a base table's name wins a tie
   std::vector<double> weights;                    // per phrase: 1, or 0.9 when function words were dropped from it
+  /// The phrases from this index on are the element's aliases (catalog::Column::aliases: a crosswalk's other readings
+  /// of a cryptic name), weighted kAliasPhraseWeight of a name's own; they are not schema words (see IsSynonymPhrase).
+  size_t aliases_from = SIZE_MAX;
 };
+
+/// The weight of a phrase read from an alias, relative to the same phrase read from the name. Chosen on the cryptic
+/// copies of held-out Spider train databases (docs/BENCHMARKS.md, issue #21).
+inline constexpr double kAliasPhraseWeight = 0.7;
 
 /// The weight of a phrase that is a WordNet synonym of a name ("forename" and "given name" for first_name), added
 /// after the name's own phrases. A synonym's words are no schema words: not SchemaIndex's vocabulary, not what the

@@ -69,22 +69,33 @@ const std::string& CrosswalkEntry::At(Level level) const {
   return native;
 }
 
-std::string Crosswalk::TableName(const std::string& native_table, Level level) const {
+const CrosswalkEntry* Crosswalk::TableEntry(const std::string& native_table, Level level) const {
   for (const auto& e : entries) {
-    if (e.is_table && EqualsIgnoreCase(e.native, native_table) && !e.At(level).empty()) return e.At(level);
+    if (e.is_table && EqualsIgnoreCase(e.native, native_table) && !e.At(level).empty()) return &e;
   }
-  return native_table;
+  return nullptr;
+}
+
+const CrosswalkEntry* Crosswalk::ColumnEntry(const std::string& native_table, const std::string& native_column,
+                                             Level level) const {
+  const CrosswalkEntry* any = nullptr;
+  for (const auto& e : entries) {
+    if (e.is_table || !EqualsIgnoreCase(e.native, native_column) || e.At(level).empty()) continue;
+    if (!e.table.empty() && EqualsIgnoreCase(e.table, native_table)) return &e;  // table-specific wins
+    if (e.table.empty() && !any) any = &e;
+  }
+  return any;
+}
+
+std::string Crosswalk::TableName(const std::string& native_table, Level level) const {
+  const CrosswalkEntry* e = TableEntry(native_table, level);
+  return e ? e->At(level) : native_table;
 }
 
 std::string Crosswalk::ColumnName(const std::string& native_table, const std::string& native_column,
                                   Level level) const {
-  const CrosswalkEntry* any = nullptr;
-  for (const auto& e : entries) {
-    if (e.is_table || !EqualsIgnoreCase(e.native, native_column) || e.At(level).empty()) continue;
-    if (!e.table.empty() && EqualsIgnoreCase(e.table, native_table)) return e.At(level);  // table-specific wins
-    if (e.table.empty() && !any) any = &e;
-  }
-  return any ? any->At(level) : native_column;
+  const CrosswalkEntry* e = ColumnEntry(native_table, native_column, level);
+  return e ? e->At(level) : native_column;
 }
 
 namespace {
@@ -112,8 +123,8 @@ Result<Crosswalk> LoadCrosswalk(const std::string& path) {
     if (n == 1 && !f.empty() && EqualsIgnoreCase(f[0], "native_identifier")) continue;
     if (f.size() < 6) {
       return MakeError(ErrorCode::kFormat,
-                       fmt::format("{}:{}: expected 6 or 7 fields (native_identifier, table_or_column, "
-                                   "source_database, N1, N2, N3[, table]), found {}",
+                       fmt::format("{}:{}: expected 6 to 8 fields (native_identifier, table_or_column, "
+                                   "source_database, N1, N2, N3[, table[, N1_alternatives]]), found {}",
                                    path, n, f.size()));
     }
     CrosswalkEntry e;
@@ -129,6 +140,11 @@ Result<Crosswalk> LoadCrosswalk(const std::string& path) {
     e.n2 = f[4];
     e.n3 = f[5];
     if (f.size() > 6) e.table = f[6];
+    if (f.size() > 7) {
+      for (std::string_view a : Split(f[7], '|')) {
+        if (!Trim(a).empty()) e.alternatives.emplace_back(Trim(a));
+      }
+    }
     cw.entries.push_back(std::move(e));
   }
   return cw;
@@ -233,13 +249,18 @@ sql::RenameMap ToNativeMap(const sql::NameCatalog& native, const Crosswalk& cw, 
 }
 
 std::string SerializeCrosswalk(const Crosswalk& cw) {
-  bool with_table = std::any_of(cw.entries.begin(), cw.entries.end(), [](const auto& e) { return !e.table.empty(); });
+  const bool with_alternatives =
+      std::any_of(cw.entries.begin(), cw.entries.end(), [](const auto& e) { return !e.alternatives.empty(); });
+  const bool with_table = with_alternatives || std::any_of(cw.entries.begin(), cw.entries.end(),
+                                                           [](const auto& e) { return !e.table.empty(); });
   std::string out = "native_identifier,table_or_column,source_database,N1_identifier,N2_identifier,N3_identifier";
-  out += with_table ? ",table\n" : "\n";
+  out += with_table ? ",table" : "";
+  out += with_alternatives ? ",N1_alternatives\n" : "\n";
   for (const auto& e : cw.entries) {
     out += CsvField(e.native) + "," + (e.is_table ? "table" : "column") + "," + CsvField(e.database) + "," +
            CsvField(e.n1) + "," + CsvField(e.n2) + "," + CsvField(e.n3);
     if (with_table) out += "," + CsvField(e.table);
+    if (with_alternatives) out += "," + CsvField(Join(e.alternatives, "|"));
     out += "\n";
   }
   return out;

@@ -1,6 +1,8 @@
 // Crosswalks: native identifier <-> its Regular (N1), Low (N2) and Least (N3) forms, in the SNAILS CSV layout
 // (native_identifier, table_or_column, source_database, N1_identifier, N2_identifier, N3_identifier), optionally
-// with a seventh column `table` so that a column can map differently in two tables.
+// with a seventh column `table` so that a column can map differently in two tables, and an eighth, `N1_alternatives`:
+// other readings of a cryptic name, separated by '|', that `plainsql rename` was less sure of. They are not names (the
+// schema is shown under N1): the built-in translator's linker matches a question against them too, below the name.
 #pragma once
 
 #include <array>
@@ -32,7 +34,8 @@ struct CrosswalkEntry {
   bool is_table = false;
   std::string database;
   std::string n1, n2, n3;
-  std::string table;  // for a column: the table it belongs to, "" = any table
+  std::string table;                      // for a column: the table it belongs to, "" = any table
+  std::vector<std::string> alternatives;  // other readings of the name at N1, best first (see above)
 
   const std::string& At(Level level) const;
 };
@@ -40,6 +43,12 @@ struct CrosswalkEntry {
 struct Crosswalk {
   std::vector<CrosswalkEntry> entries;
 
+  /// The entry of a native table with a name at `level` (null when none).
+  const CrosswalkEntry* TableEntry(const std::string& native_table, Level level) const;
+  /// The entry of a native column of `native_table` with a name at `level`: its table's own entry first, then one for
+  /// any table (null when none).
+  const CrosswalkEntry* ColumnEntry(const std::string& native_table, const std::string& native_column,
+                                    Level level) const;
   /// The name of a native table at `level` (the native name when the crosswalk has no entry).
   std::string TableName(const std::string& native_table, Level level) const;
   /// The name of a native column of `native_table` at `level`.

@@ -602,6 +602,30 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
   return out;
 }
 
+std::vector<std::string> AlternativeNames(const Expansion& expansion, size_t max) {
+  const auto& words = expansion.words;
+  std::vector<size_t> order;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (!words[i].alternatives.empty()) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return words[a].posterior < words[b].posterior; });
+  std::vector<std::string> out;
+  for (size_t rank = 0; rank < 3 && out.size() < max; ++rank) {
+    for (size_t i : order) {
+      if (rank >= words[i].alternatives.size() || out.size() >= max) continue;
+      std::vector<std::string> parts;
+      for (size_t k = 0; k < words.size(); ++k) {
+        parts.push_back(k == i ? words[i].alternatives[rank].first : words[k].expanded);
+      }
+      std::string name = Join(parts, "_");
+      if (name.empty() || name == expansion.name) continue;
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    }
+  }
+  return out;
+}
+
 double NameTokenF1(std::string_view predicted, std::string_view gold) {
   std::map<std::string, int> g;
   int ng = 0, np = 0, common = 0;

@@ -165,6 +165,12 @@ class Expander {
   double cryptic_share_ = 0;
 };
 
+/// Other readings of an expanded name, best first, at most `max`: the name with one word read as one of its listed
+/// alternatives, the least sure word's first (by posterior; a word the name model did not read counts as least sure),
+/// each word's first alternative before any word's second. A word left as written because its reading was unsure has
+/// that reading as its first alternative. What `plainsql rename` writes as a crosswalk entry's N1 alternatives.
+std::vector<std::string> AlternativeNames(const Expansion& expansion, size_t max = 4);
+
 /// Token-level F1 of two names (words as SplitWords finds them, lower-cased, as multisets) and their equality with
 /// case and separators ignored: the expander's quality measures.
 double NameTokenF1(std::string_view predicted, std::string_view gold);

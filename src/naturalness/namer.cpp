@@ -153,11 +153,12 @@ std::string_view ReadPart(const std::string& name, bool is_table) {
   return rest;
 }
 
-// The expander's readable form.
+// The expander's readable form; `alternatives` (optional) gets its other readings (AlternativeNames).
 std::string Expanded(const Expander& expander, const std::string& name, bool is_table,
-                     const NameContext* context = nullptr) {
-  std::string e = expander.Expand(ReadPart(name, is_table), context).name;
-  return e.empty() ? Sanitize(name) : e;
+                     const NameContext* context = nullptr, std::vector<std::string>* alternatives = nullptr) {
+  Expansion e = expander.Expand(ReadPart(name, is_table), context);
+  if (alternatives) *alternatives = AlternativeNames(e);
+  return e.name.empty() ? Sanitize(name) : e.name;
 }
 
 // The words of a name that can propose a reading of a related name: three letters or more (a reading's one-letter
@@ -254,8 +255,10 @@ const CrosswalkEntry* FindPrevious(const Crosswalk* previous, bool is_table, con
 // then, after a first reading of its columns, with the words of its columns' readings and of the tables it references
 // (a table's columns often repeat its name: "A" holding "Acnt_Nm" is an account; a table of initials, "SIC", may join
 // the tables it references).
-std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& schema, const Classifier& classifier,
-                                                      const Expander& expander, const ValueKindMap& kinds) {
+// `alternatives` (optional) gets the other readings of the tables read (lower-case native name -> readings).
+std::map<std::string, std::string> ReadableTableNames(
+    const catalog::Schema& schema, const Classifier& classifier, const Expander& expander, const ValueKindMap& kinds,
+    std::map<std::string, std::vector<std::string>>* alternatives = nullptr) {
   std::map<std::string, std::string> first;
   for (const auto& t : schema.tables) {
     NameContext ctx;
@@ -273,7 +276,8 @@ std::map<std::string, std::string> ReadableTableNames(const catalog::Schema& sch
           KeepsItsName(classifier, c.name, &expander) ? c.name : Expanded(expander, c.name, false, &column);
       for (auto& w : LowerWords(reading)) ctx.related.push_back(std::move(w));
     }
-    second[ToLower(t.name)] = Expanded(expander, t.name, true, &ctx);
+    second[ToLower(t.name)] =
+        Expanded(expander, t.name, true, &ctx, alternatives ? &(*alternatives)[ToLower(t.name)] : nullptr);
   }
   return second;
 }
@@ -336,19 +340,26 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   Prepare(schema, classifier, expander, options);
   const ValueKindMap kinds = AllValueKinds(schema, options.wordnet);
   AgreeOnPieces(schema, classifier, expander, kinds, options.agreement);
-  std::map<std::string, std::string> expanded_tables = ReadableTableNames(schema, classifier, expander, kinds);
+  std::map<std::string, std::vector<std::string>> table_alternatives;
+  std::map<std::string, std::string> expanded_tables =
+      ReadableTableNames(schema, classifier, expander, kinds, &table_alternatives);
   std::map<std::string, std::string> named_tables;  // lower-case native -> N1, once the tables are named
-  // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion.
-  auto readable = [&](const std::string& name, const std::string& table, bool is_table) {
+  // The readable form of a name: itself when it keeps its name, else a proposed name, else the expansion (with its
+  // other readings in `alternatives`).
+  auto readable = [&](const std::string& name, const std::string& table, bool is_table,
+                      std::vector<std::string>& alternatives) {
     if (KeepsItsName(classifier, name, &expander)) return name;
     auto p = options.proposed.find({is_table ? std::string() : table, name});
     if (p != options.proposed.end() && !p->second.empty()) return p->second;
-    if (is_table) return expanded_tables[ToLower(name)];
+    if (is_table) {
+      alternatives = table_alternatives[ToLower(name)];
+      return expanded_tables[ToLower(name)];
+    }
     const catalog::Table* t = schema.FindTable(table);
     const catalog::Column* c = t ? t->FindColumn(name) : nullptr;
-    if (!c) return Expanded(expander, name, false);
+    if (!c) return Expanded(expander, name, false, nullptr, &alternatives);
     NameContext ctx = ColumnContext(*t, *c, named_tables, kinds);
-    return Expanded(expander, name, false, &ctx);
+    return Expanded(expander, name, false, &ctx, &alternatives);
   };
   auto find_previous = [&](bool is_table, const std::string& table, const std::string& native) {
     return FindPrevious(previous, is_table, table, native);
@@ -358,7 +369,7 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
   std::set<const CrosswalkEntry*> used;
   // Levels 1..3 as indices into the taken sets.
   auto fill_levels = [&](CrosswalkEntry& e, std::array<std::set<std::string>, 3>& taken, const std::string& prefix) {
-    std::string n1 = readable(e.native, e.table, e.is_table);
+    std::string n1 = readable(e.native, e.table, e.is_table, e.alternatives);
     // A reserved word is not a natural name for a column: say whose it is ("Group" -> spare_part_group).
     if (sql::IsKeyword(n1) && !prefix.empty()) n1 = Sanitize(prefix) + "_" + ToLower(n1);
     e.n1 = Claim(n1, taken[0]);

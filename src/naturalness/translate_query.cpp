@@ -16,8 +16,16 @@ catalog::Schema NaturalSchema(const catalog::Schema& native, const Crosswalk& cw
   for (auto& t : out.tables) {
     const std::string native_table = t.name;
     auto column = [&](const std::string& table, const std::string& c) { return cw.ColumnName(table, c, level); };
+    // At N1, a crosswalk's other readings of a name go with it (rename writes them for N1 only).
+    auto aliases = [level](const CrosswalkEntry* e) {
+      return e && level == Level::kRegular ? e->alternatives : std::vector<std::string>{};
+    };
+    t.aliases = aliases(cw.TableEntry(native_table, level));
     t.name = cw.TableName(native_table, level);
-    for (auto& c : t.columns) c.name = column(native_table, c.name);
+    for (auto& c : t.columns) {
+      c.aliases = aliases(cw.ColumnEntry(native_table, c.name, level));
+      c.name = column(native_table, c.name);
+    }
     for (auto& k : t.primary_key) k = column(native_table, k);
     for (auto& u : t.unique_keys) {
       for (auto& k : u.columns) k = column(native_table, k);

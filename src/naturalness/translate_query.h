@@ -17,7 +17,8 @@
 namespace plainsql::naturalness {
 
 /// The schema as it looks at `level`: tables, columns and keys renamed through the crosswalk; types, comments, row
-/// counts and samples kept. Native names stay where the crosswalk has none.
+/// counts and samples kept. Native names stay where the crosswalk has none. At N1 each table and column gets its
+/// entry's alternatives as aliases (catalog::Column::aliases).
 catalog::Schema NaturalSchema(const catalog::Schema& native, const Crosswalk& crosswalk, Level level);
 
 /// Translates queries from the names of level `from` to those of level `to` (Level::kNative for native names). Built

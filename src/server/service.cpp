@@ -622,7 +622,8 @@ Reply RenameReply(Database& db, naturalness::SchemaNamer& namer) {
                        {"is_table", e.is_table},
                        {"n1", e.n1},
                        {"n2", e.n2},
-                       {"n3", e.n3}});
+                       {"n3", e.n3},
+                       {"alternatives", e.alternatives}});
   }
   return Reply::Json(
       {{"conn", db.name}, {"entries", std::move(entries)}, {"csv", naturalness::SerializeCrosswalk(crosswalk)}});

@@ -455,6 +455,37 @@ TEST(Linker, ModifiersAreSharedByACoordinatedHeadWord) {
   EXPECT_FALSE(whole_at_description("the color code with its description"));
 }
 
+// A crosswalk's other readings of a name (catalog::Column::aliases) link a question too, below the name itself: "pil"
+// read as "pilot" by one and "pill" by another reader is found by "pilots" and by "pills", and a column really named
+// pilot wins over the alias.
+TEST(Linker, AliasesLinkBelowTheNameItself) {
+  Stemmer st;
+  auto schema = OneTextTable("flight", {"pil", "dest", "pilot"});
+  schema.tables[0].columns[0].aliases = {"pilot_name", "pill"};
+  schema.tables[0].aliases = {"flight_log"};
+  SchemaIndex index(schema, st);
+  EXPECT_EQ(index.Elements()[1].aliases_from, 1u);
+  auto best = [&](const std::string& question, const std::string& column) {
+    double score = 0;
+    for (const auto& m : Link(index, Tokenize(question, st))) {
+      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
+    }
+    return score;
+  };
+  EXPECT_GT(best("How many pills were counted?", "pil"), 0);
+  EXPECT_GT(best("List the pilot names", "pil"), 0);
+  EXPECT_GT(best("List every pilot", "pilot"), best("List every pilot", "pil"));
+  EXPECT_NEAR(best("List every pill", "pil"), kAliasPhraseWeight, 1e-9);
+  EXPECT_EQ(best("Show the destinations", "pil"), 0);
+  bool table = false;
+  for (const auto& m : Link(index, Tokenize("Show the flight logs", st))) {
+    table |= index.Elements()[m.element].column.empty() && m.end - m.begin == 2;
+  }
+  EXPECT_TRUE(table) << "the table's alias flight_log";
+  // An alias adds no schema word: WordNet's relatives of "pill" stay alternatives of nothing here.
+  EXPECT_TRUE(index.AlternativesFor(st.Stem("pill")).empty());
+}
+
 TEST(Linker, ExpansionsOfCrypticNamesAreIndexed) {
   const naturalness::Expander& expander = ShippedExpander();
   Stemmer st;

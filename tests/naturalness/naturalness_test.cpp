@@ -19,6 +19,7 @@
 #include "naturalness/name_model.h"
 #include "naturalness/profile.h"
 #include "naturalness/report.h"
+#include "naturalness/translate_query.h"
 #include "naturalness/wordlist.h"
 #include "test_util.h"
 
@@ -264,10 +265,10 @@ namespace {
 
 TEST(Crosswalk, CollisionsAreResolvedTableByTable) {
   Crosswalk cw;
-  cw.entries.push_back({"A", true, "db", "thing", "thng", "T", ""});
-  cw.entries.push_back({"B", true, "db", "Thing", "thng2", "T2", ""});  // N1 collides with A's (case ignored)
-  cw.entries.push_back({"X", false, "db", "code", "cd", "C", ""});      // any table
-  cw.entries.push_back({"Y", false, "db", "code", "cd2", "C2", "A"});   // collides with X in A only
+  cw.entries.push_back({"A", true, "db", "thing", "thng", "T", "", {}});
+  cw.entries.push_back({"B", true, "db", "Thing", "thng2", "T2", "", {}});  // N1 collides with A's (case ignored)
+  cw.entries.push_back({"X", false, "db", "code", "cd", "C", "", {}});      // any table
+  cw.entries.push_back({"Y", false, "db", "code", "cd2", "C2", "A", {}});   // collides with X in A only
   sql::NameCatalog native;
   native.tables.push_back({"", "A", {"X", "Y"}});
   native.tables.push_back({"", "B", {"X", "Z"}});
@@ -288,12 +289,12 @@ TEST(Crosswalk, CollisionsAreResolvedTableByTable) {
 
 TEST(Crosswalk, SavesLoadsAndValidates) {
   Crosswalk cw;
-  cw.entries.push_back({"TB_MO", true, "plant", "maintenance_order", "mnt_ord", "TB_MO", ""});
-  cw.entries.push_back({"MO_ST", false, "plant", "status", "st", "MO_ST", "TB_MO"});
-  cw.entries.push_back({"MO_TYP", false, "plant", "Status", "typ", "MO_TYP", "TB_MO"});  // N1 collides with MO_ST
-  cw.entries.push_back({"CRT_DT", false, "plant", "created, on", "crt", "order", ""});   // needs quoting; reserved
-  cw.entries.push_back({"EQ_ID", false, "plant", "equipment_id", "", "EQ_ID", ""});      // no N2 name
-  cw.entries.push_back({"EQ_ID", false, "plant", "equipment_id", "eq", "EQ_ID", ""});    // listed twice
+  cw.entries.push_back({"TB_MO", true, "plant", "maintenance_order", "mnt_ord", "TB_MO", "", {}});
+  cw.entries.push_back({"MO_ST", false, "plant", "status", "st", "MO_ST", "TB_MO", {}});
+  cw.entries.push_back({"MO_TYP", false, "plant", "Status", "typ", "MO_TYP", "TB_MO", {}});  // N1 collides with MO_ST
+  cw.entries.push_back({"CRT_DT", false, "plant", "created, on", "crt", "order", "", {}});   // needs quoting; reserved
+  cw.entries.push_back({"EQ_ID", false, "plant", "equipment_id", "", "EQ_ID", "", {}});      // no N2 name
+  cw.entries.push_back({"EQ_ID", false, "plant", "equipment_id", "eq", "EQ_ID", "", {}});    // listed twice
   test::TempDir dir;
   ASSERT_TRUE(SaveCrosswalk(cw, dir.File("cw.csv")).ok());
   auto again = LoadCrosswalk(dir.File("cw.csv"));
@@ -301,6 +302,31 @@ TEST(Crosswalk, SavesLoadsAndValidates) {
   EXPECT_EQ(SerializeCrosswalk(*again), SerializeCrosswalk(cw));
   EXPECT_EQ((*again).entries[3].n1, "created, on");
   EXPECT_EQ((*again).entries[1].table, "TB_MO");
+  EXPECT_EQ(SerializeCrosswalk(cw).find("N1_alternatives"), std::string::npos);  // no column when none has any
+
+  // Other readings of a name at N1 ride in an eighth column, '|'-separated; the schema shown at N1 carries them.
+  cw.entries[0].alternatives = {"motor_order", "mo"};
+  ASSERT_TRUE(SaveCrosswalk(cw, dir.File("alt.csv")).ok());
+  auto with = LoadCrosswalk(dir.File("alt.csv"));
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_EQ(SerializeCrosswalk(*with), SerializeCrosswalk(cw));
+  EXPECT_EQ(with->entries[0].alternatives, (std::vector<std::string>{"motor_order", "mo"}));
+  EXPECT_TRUE(with->entries[1].alternatives.empty());
+  catalog::Schema plant;
+  plant.tables.push_back({});
+  plant.tables[0].name = "TB_MO";
+  plant.tables[0].columns.push_back({});
+  plant.tables[0].columns[0].name = "MO_ST";
+  with->entries[1].alternatives = {"state"};
+  catalog::Schema n1 = NaturalSchema(plant, *with, Level::kRegular);
+  EXPECT_EQ(n1.tables[0].name, "maintenance_order");
+  EXPECT_EQ(n1.tables[0].aliases, (std::vector<std::string>{"motor_order", "mo"}));
+  EXPECT_EQ(n1.tables[0].columns[0].aliases, (std::vector<std::string>{"state"}));
+  EXPECT_NE(catalog::StructuralFingerprint(n1),
+            catalog::StructuralFingerprint(NaturalSchema(plant, cw, Level::kRegular)));
+  catalog::Schema n2 = NaturalSchema(plant, *with, Level::kLow);
+  EXPECT_TRUE(n2.tables[0].aliases.empty());
+  EXPECT_TRUE(n2.tables[0].columns[0].aliases.empty());
 
   std::vector<std::string> errors, warnings;
   for (const auto& i : ValidateCrosswalk(cw)) (i.error ? errors : warnings).push_back(i.message);
@@ -312,7 +338,7 @@ TEST(Crosswalk, SavesLoadsAndValidates) {
   native.tables.push_back({"", "TB_MO", {"MO_ID", "MO_ST", "MO_TYP", "EQ_ID", "CRT_DT"}});
   native.tables.push_back({"", "TB_EQUIP", {"EQ_ID"}});
   cw.entries.pop_back();
-  cw.entries.push_back({"GHOST", false, "plant", "ghost", "gh", "G", ""});
+  cw.entries.push_back({"GHOST", false, "plant", "ghost", "gh", "G", "", {}});
   bool ghost = false;
   int errs = 0;
   for (const auto& i : ValidateCrosswalk(cw, &native)) {
@@ -328,6 +354,29 @@ TEST(Crosswalk, SavesLoadsAndValidates) {
 
 namespace plainsql::naturalness {
 namespace {
+
+// A name's other readings: one word at a time read as one of its alternatives, the least sure word first, every word's
+// first alternative before any second; a word left as written offers its unsure reading.
+TEST(Expander, AlternativeNamesOneWordAtATimeLeastSureFirst) {
+  Expansion e;
+  e.words.emplace_back(
+      "Pil", "pilot", "model",
+      std::vector<std::pair<std::string, std::string>>{{"pill", "model"}, {"pile", "model"}, {"pillar", "model"}});
+  e.words.back().posterior = 0.9;
+  e.words.emplace_back("Nm", "nm", "unchanged",
+                       std::vector<std::pair<std::string, std::string>>{{"name", "model"}, {"number", "model"}});
+  e.words.back().posterior = 0.2;
+  e.words.emplace_back("id", "id", "word");
+  e.name = "pilot_nm_id";
+  EXPECT_EQ(AlternativeNames(e),
+            (std::vector<std::string>{"pilot_name_id", "pill_nm_id", "pilot_number_id", "pile_nm_id"}));
+  EXPECT_EQ(AlternativeNames(e, 1), (std::vector<std::string>{"pilot_name_id"}));
+  EXPECT_EQ(AlternativeNames(e, 10).size(), 5u);
+  e.words.resize(1);
+  e.words[0].alternatives.clear();
+  e.name = "pilot";
+  EXPECT_TRUE(AlternativeNames(e).empty());
+}
 
 TEST(Expander, ExpandsWordByWordAndSaysWhy) {
   const Classifier& c = Shipped();

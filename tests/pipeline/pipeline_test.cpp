@@ -193,8 +193,8 @@ TEST_F(Pipeline, ADraftFindsTheSchemaSlice) {
 
 TEST_F(Pipeline, NaturalNamesAreShownAndTranslatedBack) {
   naturalness::Crosswalk cw;
-  cw.entries.push_back({"TB_MO", true, "plant", "maintenance_order", "mo", "mo", ""});
-  cw.entries.push_back({"MO_ST", false, "plant", "status", "st", "st", "TB_MO"});
+  cw.entries.push_back({"TB_MO", true, "plant", "maintenance_order", "mo", "mo", "", {}});
+  cw.entries.push_back({"MO_ST", false, "plant", "status", "st", "st", "TB_MO", {}});
   server_.Script({FakeLlmServer::Ok(Sql("SELECT status, count(*) FROM maintenance_order GROUP BY status"))});
   auto g = Llm();
   Options o;
@@ -295,7 +295,7 @@ TEST_F(Pipeline, BuiltinUnderRenamedColumnsOfKeptTablesMatchesValues) {
   auto builtin = builtin::MakeBuiltinGenerator(*conn_, schema_);
   ASSERT_TRUE(builtin.ok()) << builtin.error().message;
   naturalness::Crosswalk cw;
-  cw.entries.push_back({"city", false, "plant", "town", "twn", "T", "plant"});
+  cw.entries.push_back({"city", false, "plant", "town", "twn", "T", "plant", {}});
   Options o;
   o.crosswalk = &cw;
   auto a = Run(builtin->get(), "What is the name of the plant in Toledo?", o);

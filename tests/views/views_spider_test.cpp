@@ -458,8 +458,8 @@ TEST(PostgresViews, CommentsSchemaAndClashes) {
   auto schema = catalog::Introspect(**conn, NoSamples());
   ASSERT_TRUE(schema.ok());
   naturalness::Crosswalk cw;
-  cw.entries.push_back({"TB_MO", true, "", "Maintenance_Order", "mntnc_ordr", "MO", ""});
-  cw.entries.push_back({"MO_ST", false, "", "Order_Status", "ordr_stts", "OS", "TB_MO"});
+  cw.entries.push_back({"TB_MO", true, "", "Maintenance_Order", "mntnc_ordr", "MO", "", {}});
+  cw.entries.push_back({"MO_ST", false, "", "Order_Status", "ordr_stts", "OS", "TB_MO", {}});
   auto plan = PlanViews(*schema, cw, ViewOptions{});
   ASSERT_TRUE(plan.ok());
   auto applied = ApplyViews(url, *plan, *schema);

@@ -391,7 +391,7 @@ TEST(Namer, NamesEveryIdentifierWithoutCollisionsAndKeepsEdits) {
   for (auto& e : cw.entries) {
     if (e.is_table && e.native == "TB_MO") e.n1 = "work_order";
   }
-  cw.entries.push_back({"OLD_T", true, "plant", "old_table", "old_tbl", "OT", ""});
+  cw.entries.push_back({"OLD_T", true, "plant", "old_table", "old_tbl", "OT", "", {}});
   naturalness::NamingReport rerun;
   auto again = naturalness::NameSchema(schema, *classifier, expander, &cw, {}, &rerun);
   EXPECT_EQ(again.TableName("TB_MO", Level::kRegular), "work_order");
