@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 
@@ -204,8 +205,11 @@ int ViewsCommands::Rename() {
     if (issue.error) fmt::print(stderr, "plainsql: warning: {}\n", issue.message);
   }
   if (Status s = naturalness::SaveCrosswalk(crosswalk, out_); !s) return Fail(s.error());
-  std::string msg = fmt::format("wrote {}: {} entries ({} new, {} with a new N1 name; {} kept from the file)", out_,
-                                crosswalk.entries.size(), report.added, report.expanded, report.kept);
+  const auto readings = std::count_if(crosswalk.entries.begin(), crosswalk.entries.end(),
+                                      [](const auto& e) { return !e.alternatives.empty(); });
+  std::string msg =
+      fmt::format("wrote {}: {} entries ({} new, {} with a new N1 name, {} with other readings; {} kept from the file)",
+                  out_, crosswalk.entries.size(), report.added, report.expanded, readings, report.kept);
   if (!report.stale.empty()) {
     msg += fmt::format("\n{} entr{} of the file name nothing in the database and {} kept: {}", report.stale.size(),
                        report.stale.size() == 1 ? "y" : "ies", report.stale.size() == 1 ? "was" : "were",
