@@ -611,7 +611,9 @@ std::vector<std::string> AlternativeNames(const Expansion& expansion, size_t max
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return words[a].posterior < words[b].posterior; });
   std::vector<std::string> out;
-  for (size_t rank = 0; rank < 3 && out.size() < max; ++rank) {
+  size_t ranks = 0;
+  for (size_t i : order) ranks = std::max(ranks, words[i].alternatives.size());
+  for (size_t rank = 0; rank < ranks && out.size() < max; ++rank) {
     for (size_t i : order) {
       if (rank >= words[i].alternatives.size() || out.size() >= max) continue;
       std::vector<std::string> parts;

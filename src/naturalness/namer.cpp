@@ -398,6 +398,7 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
     e.database = database;
     fill_levels(e, table_names, "");
     if (e.n1 != e.native) ++r.expanded;
+    if (!e.alternatives.empty()) ++r.with_alternatives;
     ++r.added;
     out.entries.push_back(std::move(e));
   }
@@ -424,6 +425,7 @@ Crosswalk NameSchema(const catalog::Schema& schema, const Classifier& classifier
       e.table = t.name;
       fill_levels(e, column_names, table_n1);
       if (e.n1 != e.native) ++r.expanded;
+      if (!e.alternatives.empty()) ++r.with_alternatives;
       ++r.added;
       out.entries.push_back(std::move(e));
     }

@@ -34,6 +34,7 @@ struct NamingReport {
   int kept = 0;                    // entries taken unchanged from the earlier crosswalk
   int added = 0;                   // new entries
   int expanded = 0;                // new entries whose N1 differs from the native name
+  int with_alternatives = 0;       // new entries with other readings (CrosswalkEntry::alternatives)
   std::vector<std::string> stale;  // earlier entries that name nothing in the schema any more (kept in the file)
 };
 

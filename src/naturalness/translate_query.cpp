@@ -20,11 +20,13 @@ catalog::Schema NaturalSchema(const catalog::Schema& native, const Crosswalk& cw
     auto aliases = [level](const CrosswalkEntry* e) {
       return e && level == Level::kRegular ? e->alternatives : std::vector<std::string>{};
     };
-    t.aliases = aliases(cw.TableEntry(native_table, level));
-    t.name = cw.TableName(native_table, level);
+    const CrosswalkEntry* te = cw.TableEntry(native_table, level);
+    t.aliases = aliases(te);
+    if (te) t.name = te->At(level);
     for (auto& c : t.columns) {
-      c.aliases = aliases(cw.ColumnEntry(native_table, c.name, level));
-      c.name = column(native_table, c.name);
+      const CrosswalkEntry* ce = cw.ColumnEntry(native_table, c.name, level);
+      c.aliases = aliases(ce);
+      if (ce) c.name = ce->At(level);
     }
     for (auto& k : t.primary_key) k = column(native_table, k);
     for (auto& u : t.unique_keys) {

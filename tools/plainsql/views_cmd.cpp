@@ -5,7 +5,6 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <optional>
 
@@ -205,11 +204,9 @@ int ViewsCommands::Rename() {
     if (issue.error) fmt::print(stderr, "plainsql: warning: {}\n", issue.message);
   }
   if (Status s = naturalness::SaveCrosswalk(crosswalk, out_); !s) return Fail(s.error());
-  const auto readings = std::count_if(crosswalk.entries.begin(), crosswalk.entries.end(),
-                                      [](const auto& e) { return !e.alternatives.empty(); });
   std::string msg =
       fmt::format("wrote {}: {} entries ({} new, {} with a new N1 name, {} with other readings; {} kept from the file)",
-                  out_, crosswalk.entries.size(), report.added, report.expanded, readings, report.kept);
+                  out_, crosswalk.entries.size(), report.added, report.expanded, report.with_alternatives, report.kept);
   if (!report.stale.empty()) {
     msg += fmt::format("\n{} entr{} of the file name nothing in the database and {} kept: {}", report.stale.size(),
                        report.stale.size() == 1 ? "y" : "ies", report.stale.size() == 1 ? "was" : "were",
