@@ -19,8 +19,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 postgresql-15 postgresql-client-15 python3-numpy python3-pot
   # the browser test of the HTML report (headless Chromium, a font, libpng for reading its screenshots)
   chromium fonts-liberation libpng-dev
-  # style checks; a faster linker for the test builds
-  clang-format clang-tidy lld
+  # style checks; a faster linker for the test builds; clang and its sanitizer runtimes for the sanitizer build
+  clang-format clang-tidy lld clang libclang-rt-14-dev
 )
 
 # Node.js and npm run the browser test of `plainsql serve`'s page (playwright-core from the npm registry). A machine that

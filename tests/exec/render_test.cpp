@@ -33,7 +33,7 @@ TEST(Render, Csv) { EXPECT_EQ(RenderCsv(Sample()), "id,name,score\r\n1,Gdańsk,2
 
 TEST(Render, Json) {
   auto j = ResultToJson(Sample());
-  EXPECT_EQ(j["columns"], nlohmann::json({"id", "name", "score"}));
+  EXPECT_EQ(j["columns"], nlohmann::ordered_json({"id", "name", "score"}));
   EXPECT_EQ(j["rows"][0][0], 1);
   EXPECT_EQ(j["rows"][0][1], "Gdańsk");
   EXPECT_EQ(j["rows"][0][2], 2.5);
