@@ -3,6 +3,7 @@
 //
 //   train_linker --questions train.json --tables tables.json --db-dir database --out src/linking/subset_model.tsv
 //   train_linker --speed
+//   train_linker --held-out --questions train.json     the held-out databases (bench/real_cryptic_questions.py)
 //
 // Training questions are split by database, 80/20 (a database is held out when the hash of its db_id is 0 mod 5, as
 // examples_quality does). Each table and column of a question's database is one example for the table or column
@@ -838,7 +839,7 @@ int Speed() {
 struct Options {
   std::string questions, tables_file, db_dir, out;
   double c = 1.0, max_proportion = 0.5, z = 1.645;
-  bool speed = false, plain_copies = true, small_schemas = true;
+  bool speed = false, plain_copies = true, small_schemas = true, list_held_out = false;
   size_t misses = 0;
   std::vector<std::string> drop;
   // No inference by default: with `plainsql link`'s default (isolated) the held-out figures were the same to a few
@@ -909,6 +910,8 @@ void AddOptions(CLI::App& app, Options& o) {
   app.add_option("--depth", o.boosting.max_depth, "trees: their depth")->capture_default_str();
   app.add_option("--eta", o.boosting.eta, "trees: the learning rate")->capture_default_str();
   app.add_flag("--speed", o.speed, "Time the shipped model on a 90,000-column synthetic schema");
+  app.add_flag("--held-out", o.list_held_out,
+               "Print the databases of --questions that are held out (one db_id per line, sorted) and exit");
   app.add_option("--infer-keys", o.infer_keys,
                  "Keys inferred before the features: none, isolated (`plainsql link`'s default), add or replace")
       ->capture_default_str();
@@ -962,6 +965,19 @@ int main(int argc, char** argv) {
   AddOptions(app, o);
   CLI11_PARSE(app, argc, argv);
   if (o.speed) return Speed();
+  if (o.list_held_out) {
+    auto questions = plainsql::eval::LoadBenchmark("spider", o.questions);
+    if (!questions) {
+      fmt::print(stderr, "cannot read the questions: {}\n", questions.error().message);
+      return 1;
+    }
+    std::set<std::string> held;
+    for (const auto& q : questions->questions) {
+      if (HeldOut(q.db_id)) held.insert(q.db_id);
+    }
+    for (const auto& id : held) fmt::print("{}\n", id);
+    return 0;
+  }
   std::optional<plainsql::linking::InferKeysOptions> infer;
   auto mode = plainsql::linking::KeyInferenceModeOption(o.infer_keys, true);
   if (!mode) {
