@@ -946,4 +946,45 @@ bool WritesYearOrDate(std::string_view q) {
   return false;
 }
 
+bool OpensSentence(std::string_view text, size_t offset) {
+  for (size_t i = std::min(offset, text.size()); i > 0; --i) {
+    const char ch = text[i - 1];
+    if (ch == ' ' || ch == '\t' || ch == '"' || ch == '\'' || ch == '(' || ch == '[') continue;
+    return ch == '.' || ch == '?' || ch == '!' || ch == ':' || ch == '\n' || ch == '\r';
+  }
+  return true;
+}
+
+std::set<std::string> MeasuredBy(const std::vector<Token>& tokens, const WordNet& wordnet) {
+  std::set<std::string> out;
+  for (const Token& t : tokens) {
+    if (t.kind != TokenKind::kWord || retrieval::IsStopWord(t.lower)) continue;
+    for (auto& a : wordnet.Attributes(t.lower)) out.insert(std::move(a));
+  }
+  return out;
+}
+
+std::set<std::string> KindsNamed(std::string_view question, const std::vector<Token>& tokens, const WordNet& wordnet) {
+  constexpr int kDepth = 2;  // "London" → national capital → capital, city; a third step reaches "municipality", "area"
+  std::set<std::string> out;
+  auto add = [&](const std::string& noun) {
+    for (auto& k : wordnet.Kinds(noun, kDepth)) out.insert(std::move(k));
+  };
+  size_t previous = SIZE_MAX;  // the last capitalised word
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind != TokenKind::kWord || t.text.empty() || !std::isupper(static_cast<unsigned char>(t.text[0])) ||
+        OpensSentence(question, t.offset) || retrieval::IsStopWord(t.lower))
+      continue;
+    add(t.lower);
+    if (previous + 1 == i) add(tokens[previous].lower + "_" + t.lower);
+    for (std::string noun : wordnet.Pertainyms(t.lower)) {
+      std::replace(noun.begin(), noun.end(), ' ', '_');
+      add(noun);
+    }
+    previous = i;
+  }
+  return out;
+}
+
 }  // namespace plainsql::linking

@@ -210,4 +210,20 @@ std::vector<size_t> ScatteredAbbreviation(std::string_view letters, const std::v
 /// "1998/10/14"), not a part of a longer number, of "2,000" or of "3.1415". The subsetter's `dated_and_date` feature.
 bool WritesYearOrDate(std::string_view question);
 
+/// Whether the word at `offset` opens a sentence of `text` (nothing but spaces, quotes and brackets after the start or
+/// after a full stop, question mark, exclamation mark, colon or line break): its capital says nothing then.
+bool OpensSentence(std::string_view text, size_t offset);
+
+/// The nouns naming what the question's adjectives measure, lower case: WordNet's attributes (WordNet::Attributes) of
+/// each word that is no function word ("the youngest" → age; "male" → sex, gender; "longer than" → duration, length).
+/// A question may say the quantity a column holds only by its adjective. The subsetter's `measured_attribute` feature.
+std::set<std::string> MeasuredBy(const std::vector<Token>& tokens, const WordNet& wordnet);
+
+/// What the things a question names are, lower case: WordNet's kinds two steps up (WordNet::Kinds) of each capitalised
+/// word that opens no sentence and is no function word, of two such words in a row as one name ("United States"),
+/// and of the nouns a capitalised adjective pertains to ("Canadian" → Canada). "London" → capital, city; "Texas" →
+/// state; "Canadian" → country. The subsetter's `named_kind` feature: a name the question gives says which column
+/// holds it ("branches in London": a city column) when no stored value can.
+std::set<std::string> KindsNamed(std::string_view question, const std::vector<Token>& tokens, const WordNet& wordnet);
+
 }  // namespace plainsql::linking

@@ -61,6 +61,8 @@ const std::vector<std::string> kTableFeatures = {
     "proper_noun_names",    // the question names someone or something (a proper noun) and the table has a name column
     "distinct_column",      // best link x distinctness of its columns (a word only this column answers: "LDH")
     "full_name_names",      // the question has a full name and the table two name columns (first and last)
+    "named_kind",           // its name or a column's says what a thing the question names is ("London": city)
+    "measured_attribute",   // a column's name says what an adjective of the question measures ("youngest": age)
     "draft_reads",          // the built-in translator's draft reads it (0 without a database)
     "draft_given",          // the translator gave a draft for the question (its products say how far to trust it)
 };
@@ -101,11 +103,15 @@ const std::vector<std::string> kColumnFeatures = {
                              // one column of the schema, "name" many
     "full_name_part",        // the question has a full name and the column is a name column: 1 when its table has two
                              // (a first and a last name), 0.5 when it is the only one
-    "dated_and_date",  // the question writes a year or a date ("in 1998", "1998/10/14") and the column holds dates
-                       // (a date type, or a name with "date", "year" or "time": "OpenDate", "CRT_DT" expanded)
-    "draft_reads",     // the built-in translator's draft reads it (0 without a database)
-    "draft_table",     // the draft reads its table
-    "draft_given",     // the translator gave a draft for the question
+    "dated_and_date",      // the question writes a year or a date ("in 1998", "1998/10/14") and the column holds dates
+                           // (a date type, or a name with "date", "year" or "time": "OpenDate", "CRT_DT" expanded)
+    "named_kind",          // its name (or expansion) says what a thing the question names is: WordNet's kinds of a
+                           // proper noun ("branches in London": `city`; "Canadian": `country`; linking::KindsNamed)
+    "measured_attribute",  // its name says what an adjective of the question measures: WordNet's attributes ("the
+                           // youngest": `age`; "male": `sex`, `gender`; "longer than": `length`; linking::MeasuredBy)
+    "draft_reads",         // the built-in translator's draft reads it (0 without a database)
+    "draft_table",         // the draft reads its table
+    "draft_given",         // the translator gave a draft for the question
 };
 
 // A column feature's place in the vector.
@@ -182,15 +188,10 @@ bool NameLikeName(std::string_view name) {
   return last == "name" || last == "title" || (words.size() == 1 && last.size() > 4 && last.ends_with("name"));
 }
 
-// Whether the word at `offset` opens a sentence of `text` (nothing but spaces, quotes and brackets after the start or
-// after a full stop, question mark, exclamation mark, colon or line break): its capital says nothing then.
-bool OpensSentence(std::string_view text, size_t offset) {
-  for (size_t i = std::min(offset, text.size()); i > 0; --i) {
-    const char ch = text[i - 1];
-    if (ch == ' ' || ch == '\t' || ch == '"' || ch == '\'' || ch == '(' || ch == '[') continue;
-    return ch == '.' || ch == '?' || ch == '!' || ch == ':' || ch == '\n' || ch == '\r';
-  }
-  return true;
+// Whether two sets of stems share one.
+bool Meets(const std::set<std::string>& a, const std::set<std::string>& b) {
+  if (a.size() > b.size()) return Meets(b, a);
+  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) > 0; });
 }
 
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
@@ -297,6 +298,8 @@ struct Evidence {
   bool proper_noun = false;  // a capitalised word that opens no sentence and is no schema word ("Parravicini")
   bool full_name = false;    // two of them in a row ("Tyler Hewitt"): a name a first and a last name column may hold
   bool quoted_text = false;  // a quoted value with letters ('CZE')
+  std::set<std::string> kind_stems;       // stems of what the things the question names are (KindsNamed)
+  std::set<std::string> attribute_stems;  // stems of what its adjectives measure (MeasuredBy)
   std::vector<LinkEvidence> table_link;
   std::vector<std::vector<LinkEvidence>> column_link;
   std::vector<std::vector<int>> value_hit, value_quoted;
@@ -822,6 +825,10 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
       previous_noun = i;
     }
   }
+  if (const WordNet* wordnet = resources ? resources->wordnet.get() : nullptr) {
+    for (const auto& k : KindsNamed(question, ev.tokens, *wordnet)) ev.kind_stems.insert(stemmer.Stem(k));
+    for (const auto& a : MeasuredBy(ev.tokens, *wordnet)) ev.attribute_stems.insert(stemmer.Stem(a));
+  }
   // The linker's best match per element.
   ev.table_link.resize(nt);
   ev.column_link.resize(nt);
@@ -990,7 +997,9 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    ev.quoted_text && tc == catalog::TypeClass::kText ? 1.0 : 0.0,
                    l.distinct,
                    ev.full_name && info.name_like ? (name_columns >= 2 ? 1.0 : 0.5) : 0.0,
-                   ev.dated && info.date ? 1.0 : 0.0});
+                   ev.dated && info.date ? 1.0 : 0.0,
+                   Meets(stem_sets[info.name_stems], ev.kind_stems) ? 1.0 : 0.0,
+                   Meets(stem_sets[info.name_stems], ev.attribute_stems) ? 1.0 : 0.0});
   }
 }
 
@@ -1054,6 +1063,11 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
       if (evidence[static_cast<size_t>(to)] > 0.3) ++linked_neighbours;
     }
     const double near = distance[i] == SIZE_MAX ? 0.0 : 1.0 / (1.0 + static_cast<double>(distance[i]));
+    bool named_kind = Meets(tables[t].name_stems, ev.kind_stems), measured = false;
+    for (const ColumnInfo& c : tables[t].columns) {
+      named_kind = named_kind || Meets(stem_sets[c.name_stems], ev.kind_stems);
+      measured = measured || Meets(stem_sets[c.name_stems], ev.attribute_stems);
+    }
     out[i] = {ev.table_link[t].score,
               ev.table_link[t].whole ? 1.0 : 0.0,
               ev.table_link[t].related ? 1.0 : 0.0,
@@ -1078,7 +1092,9 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
               references_best ? 1.0 : 0.0,
               ev.proper_noun && tables[t].has_name ? 1.0 : 0.0,
               distinct_column[i],
-              ev.full_name && tables[t].name_columns >= 2 ? 1.0 : 0.0};
+              ev.full_name && tables[t].name_columns >= 2 ? 1.0 : 0.0,
+              named_kind ? 1.0 : 0.0,
+              measured ? 1.0 : 0.0};
   }
   return out;
 }

@@ -71,6 +71,18 @@ Result<std::shared_ptr<const WordNet>> WordNet::Open(const std::string& dir_in) 
     p.data_fd = ::open(data.c_str(), O_RDONLY | O_CLOEXEC);
     if (p.data_fd < 0) return MakeError(ErrorCode::kNotFound, fmt::format("cannot open WordNet data file {}", data));
   }
+  // The irregular comparatives and superlatives ("younger young", "better good"); optional: without them an
+  // inflected adjective is found by its regular ending only.
+  if (auto exc = ReadFileToString(dir + "/adj.exc")) {
+    std::istringstream lines(*exc);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::string form, base;
+      if (fields >> form >> base) wn->adjective_forms_.emplace_back(form, base);
+    }
+    std::sort(wn->adjective_forms_.begin(), wn->adjective_forms_.end());
+  }
   return std::shared_ptr<const WordNet>(std::move(wn));
 }
 
@@ -135,6 +147,7 @@ bool WordNet::ReadSynset(char pos, long offset, Synset& out) const {
   if (!(in >> got >> lex >> type >> count_hex) || got != offset) return false;
   size_t words = std::strtoul(count_hex.c_str(), nullptr, 16);
   out = {};
+  out.type = type.empty() ? 'n' : type[0];
   for (size_t i = 0; i < words; ++i) {
     std::string w, lex_id;
     if (!(in >> w >> lex_id)) return false;
@@ -224,6 +237,51 @@ std::vector<std::string> WordNet::Kinds(std::string_view noun, int depth) const 
       }
     }
     level = std::move(next);
+  }
+  return out;
+}
+
+std::vector<std::string> WordNet::Attributes(std::string_view word) const {
+  const Part* adjectives = PartOf('a');
+  // The word's base forms, all of those WordNet's own morphology finds for an adjective: the exception list, the word
+  // itself and the regular endings ("higher" is an adjective of its own, and a form of "high").
+  std::vector<std::string> bases;
+  auto exc =
+      std::lower_bound(adjective_forms_.begin(), adjective_forms_.end(), std::pair<std::string, std::string>(word, ""));
+  for (; exc != adjective_forms_.end() && exc->first == word; ++exc) bases.push_back(exc->second);
+  bases.emplace_back(word);
+  for (const auto& [ending, added] :
+       {std::pair<std::string_view, std::string_view>{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}}) {
+    if (word.size() > ending.size() + 2 && word.ends_with(ending))
+      bases.push_back(std::string(word.substr(0, word.size() - ending.size())) + std::string(added));
+  }
+  std::sort(bases.begin(), bases.end());
+  bases.erase(std::unique(bases.begin(), bases.end()), bases.end());
+  std::vector<std::string> out;
+  auto add_attributes = [&](const Synset& syn) {
+    bool any = false;
+    for (const auto& [symbol, target] : syn.pointers) {
+      Synset noun;
+      if (symbol != "=" || target.first != 'n' || !ReadSynset('n', target.second, noun)) continue;
+      any = true;
+      for (const auto& w : noun.words) {
+        std::string head = w.substr(w.find_last_of("_-") == std::string::npos ? 0 : w.find_last_of("_-") + 1);
+        if (SingleWord(head) && std::find(out.begin(), out.end(), head) == out.end()) out.push_back(std::move(head));
+      }
+    }
+    return any;
+  };
+  for (const std::string& base : bases) {
+    const std::vector<long> offsets = Offsets(*adjectives, base);
+    for (size_t s = 0; s < offsets.size() && s < 3; ++s) {
+      Synset syn;
+      if (!ReadSynset('a', offsets[s], syn) || add_attributes(syn) || syn.type != 's') continue;
+      // A satellite ("elderly") carries no attribute of its own: its head adjective's ("old") is its.
+      for (const auto& [symbol, target] : syn.pointers) {
+        Synset head;
+        if (symbol == "&" && target.first == 'a' && ReadSynset('a', target.second, head)) add_attributes(head);
+      }
+    }
   }
   return out;
 }

@@ -48,6 +48,13 @@ class WordNet {
   /// ...; "english" → germanic, language, ...). `noun` is lower case, several words joined by '_' ("united_states").
   std::vector<std::string> Kinds(std::string_view noun, int depth) const;
 
+  /// The nouns naming what an adjective measures (WordNet's attribute pointers of its three most frequent senses, a
+  /// satellite's through its head adjective; a multi-word noun by its last word): "young" → age; "longest" → duration,
+  /// length; "male" → sex, gender, sexuality; "taller" → stature, height. `word` is lower case and may be a comparative
+  /// or a superlative (WordNet's adj.exc list, else "-er" / "-est" taken off, with or without an "e"). Empty for a word
+  /// that is no such adjective.
+  std::vector<std::string> Attributes(std::string_view word) const;
+
   /// Whether WordNet has `word` (lower case) as a lemma of any part of speech.
   bool Knows(std::string_view word) const;
 
@@ -63,6 +70,7 @@ class WordNet {
     int data_fd = -1;   // the data file, read with pread
   };
   struct Synset {
+    char type = 'n';  // n, v, a, s (a satellite adjective), r
     std::vector<std::string> words;
     std::vector<std::pair<std::string, std::pair<char, long>>> pointers;  // symbol, (pos, offset)
   };
@@ -70,6 +78,7 @@ class WordNet {
   std::vector<long> Offsets(const Part& part, std::string_view lemma) const;
   bool ReadSynset(char pos, long offset, Synset& out) const;
   Part parts_[3];
+  std::vector<std::pair<std::string, std::string>> adjective_forms_;  // adj.exc: (inflected, base), sorted
 };
 
 }  // namespace plainsql::retrieval

@@ -138,6 +138,20 @@ TEST(Linker, WritesYearOrDateCases) {
   });
 }
 
+// Every case of data/measured_by.tsv and data/kinds_named.tsv: whether WordNet says an adjective of the question
+// measures a noun, and whether a thing it names is of a kind.
+TEST(Linker, MeasuredByAndKindsNamedCases) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  Stemmer st;
+  CheckCaseFile("measured_by.tsv", [&](const std::string& question, const std::vector<std::string>& noun) {
+    return std::string(MeasuredBy(Tokenize(question, st), **wn).count(noun.at(0)) ? "yes" : "no");
+  });
+  CheckCaseFile("kinds_named.tsv", [&](const std::string& question, const std::vector<std::string>& noun) {
+    return std::string(KindsNamed(question, Tokenize(question, st), **wn).count(noun.at(0)) ? "yes" : "no");
+  });
+}
+
 // A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
 TEST(Linker, ScatteredAbbreviationStaysBounded) {
   // No split exists (no word has the last letter), and the pieces of the 39 others can be chosen in countless ways.
