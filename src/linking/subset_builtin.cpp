@@ -188,12 +188,6 @@ bool NameLikeName(std::string_view name) {
   return last == "name" || last == "title" || (words.size() == 1 && last.size() > 4 && last.ends_with("name"));
 }
 
-// Whether two sets of stems share one.
-bool Meets(const std::set<std::string>& a, const std::set<std::string>& b) {
-  if (a.size() > b.size()) return Meets(b, a);
-  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) > 0; });
-}
-
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
 // w · (x, its pairwise products) + bias, without building the expanded vector.
@@ -998,8 +992,8 @@ void BuiltinSubsetter::Impl::ColumnFeatures(size_t t, const Evidence& ev, const 
                    l.distinct,
                    ev.full_name && info.name_like ? (name_columns >= 2 ? 1.0 : 0.5) : 0.0,
                    ev.dated && info.date ? 1.0 : 0.0,
-                   Meets(stem_sets[info.name_stems], ev.kind_stems) ? 1.0 : 0.0,
-                   Meets(stem_sets[info.name_stems], ev.attribute_stems) ? 1.0 : 0.0});
+                   Share(stem_sets[info.name_stems], ev.kind_stems, 1) > 0 ? 1.0 : 0.0,
+                   Share(stem_sets[info.name_stems], ev.attribute_stems, 1) > 0 ? 1.0 : 0.0});
   }
 }
 
@@ -1063,10 +1057,10 @@ std::vector<std::vector<double>> BuiltinSubsetter::Impl::TableFeatures(
       if (evidence[static_cast<size_t>(to)] > 0.3) ++linked_neighbours;
     }
     const double near = distance[i] == SIZE_MAX ? 0.0 : 1.0 / (1.0 + static_cast<double>(distance[i]));
-    bool named_kind = Meets(tables[t].name_stems, ev.kind_stems), measured = false;
+    bool named_kind = Share(tables[t].name_stems, ev.kind_stems, 1) > 0, measured = false;
     for (const ColumnInfo& c : tables[t].columns) {
-      named_kind = named_kind || Meets(stem_sets[c.name_stems], ev.kind_stems);
-      measured = measured || Meets(stem_sets[c.name_stems], ev.attribute_stems);
+      named_kind = named_kind || Share(stem_sets[c.name_stems], ev.kind_stems, 1) > 0;
+      measured = measured || Share(stem_sets[c.name_stems], ev.attribute_stems, 1) > 0;
     }
     out[i] = {ev.table_link[t].score,
               ev.table_link[t].whole ? 1.0 : 0.0,
