@@ -24,7 +24,10 @@
 // (Spider train has no schema larger than a few dozen columns); tried, not the default (docs/BENCHMARKS.md, eighth
 // part). With a merged schema the floor may also shrink with the schema's size (SubsetCut::min_share_decay), and
 // --merged-cryptic merges the held-out databases' abbreviated copies instead (a large schema of cryptic names, where
-// the scores are least sharp). --model FILE takes a fitted model whole and only chooses the cuts again. With
+// the scores are least sharp). With --medium-every N the cut is also held to --medium-cap on the held-out databases
+// merged in groups of a few hundred columns (SKALPEL's M size), and the floor may stay whole up to a larger size and
+// fall faster beyond it (SubsetCut::min_share_full_up_to; docs/BENCHMARKS.md, twentieth part). --model FILE takes a
+// fitted model whole and only chooses the cuts again. With
 // --wide-every N every Nth training question is also fitted, without a database, on a copy of its database whose most
 // read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider train has no
 // table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the refit that kept
@@ -211,12 +214,44 @@ struct Merged {
   double cap = 0.15;  // the mean proportion a cut may keep of it
   Totals Score() const {
     Totals t;
+    ScoreInto(t, 0);
+    return t;
+  }
+  // Its questions' subsets added to `t` as those of one database (`db`).
+  void ScoreInto(Totals& t, size_t db) const {
     for (const auto& q : questions) {
       t.Add(plainsql::eval::ScoreSubset(q.gold, Kept(subsetter->Choose(q.scores, {})),
                                         plainsql::eval::SchemaSize{schema.tables.size(), schema.ColumnCount()}),
-            0);
+            db);
     }
+  }
+};
+
+// The schemas larger than Spider train's that the cut for a schema alone is also held on: the held-out databases
+// merged in groups into schemas of a few hundred columns each (SKALPEL's M size, 100-999 columns: --medium-every,
+// held to --medium-cap, pooled over the groups), and merged into schemas of at least --merged-columns columns
+// (--merged-every, --merged-cap; 1,000 by default, the least of SKALPEL's L size: a share falls with the size, so a
+// cap held at the least size of a class holds over the class). A floor that shrinks with the size from the first size
+// on would keep as small a share of a few hundred columns as of thousands; held on both, it may stay whole longer and
+// fall faster (SubsetCut::min_share_full_up_to).
+struct LargeSchemas {
+  std::vector<std::unique_ptr<Merged>> medium, merged;
+  double medium_cap = 0.5, merged_cap = 0.15;
+  bool Empty() const { return medium.empty() && merged.empty(); }
+  static Totals Pooled(const std::vector<std::unique_ptr<Merged>>& schemas) {
+    Totals t;
+    for (size_t g = 0; g < schemas.size(); ++g) schemas[g]->ScoreInto(t, g);
     return t;
+  }
+  void SetCut(const plainsql::linking::SubsetCut& cut) {
+    for (auto* set : {&medium, &merged}) {
+      for (auto& m : *set) m->subsetter->SetCuts(cut, cut);
+    }
+  }
+  void SetModel(const SubsetModel& model) {
+    for (auto* set : {&medium, &merged}) {
+      for (auto& m : *set) m->subsetter->SetModel(model);
+    }
   }
 };
 
@@ -283,6 +318,56 @@ std::unique_ptr<Merged> MergeHeldOut(const std::vector<MergePart>& parts,
   return m;
 }
 
+// The held-out databases in groups of at least `columns` columns (in their order; a last group of fewer than 100
+// joins the one before), each group merged as MergeHeldOut merges them all.
+std::vector<std::unique_ptr<Merged>> MergeMedium(
+    const std::vector<MergePart>& parts, const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
+    size_t every, size_t columns) {
+  std::vector<std::vector<MergePart>> groups;
+  size_t in_last = columns;  // columns in the last group
+  for (const MergePart& part : parts) {
+    if (in_last >= columns) {
+      groups.emplace_back();
+      in_last = 0;
+    }
+    groups.back().push_back(part);
+    in_last += part.schema->ColumnCount();
+  }
+  if (groups.size() > 1 && in_last < 100) {
+    for (auto& part : groups.back()) groups[groups.size() - 2].push_back(std::move(part));
+    groups.pop_back();
+  }
+  std::vector<std::unique_ptr<Merged>> out;
+  for (const auto& group : groups) out.push_back(MergeHeldOut(group, resources, every));
+  return out;
+}
+
+// The held-out databases merged into schemas of at least `columns` columns each (all of them in one when they hold
+// fewer, or with `columns` 0): consecutive databases from the first until they hold that many, then again from the
+// next one on, wrapping around, until every database is in one.
+std::vector<std::unique_ptr<Merged>> MergeWindows(
+    const std::vector<MergePart>& parts, const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
+    size_t every, size_t columns) {
+  size_t all = 0;
+  for (const MergePart& part : parts) all += part.schema->ColumnCount();
+  std::vector<std::unique_ptr<Merged>> out;
+  if (columns == 0 || all <= columns) {
+    out.push_back(MergeHeldOut(parts, resources, every));
+    return out;
+  }
+  for (size_t start = 0; start < parts.size();) {
+    std::vector<MergePart> window;
+    size_t in = 0, k = start;
+    for (; in < columns; ++k) {
+      window.push_back(parts[k % parts.size()]);
+      in += parts[k % parts.size()].schema->ColumnCount();
+    }
+    out.push_back(MergeHeldOut(window, resources, every));
+    start = k;
+  }
+  return out;
+}
+
 // The size (tables and columns) of the schema of the held-out question at the middle when they are ordered by it: the
 // questions at or below it are the small half.
 size_t MedianHeldOutSize(const std::vector<Example>& examples) {
@@ -298,10 +383,13 @@ size_t MedianHeldOutSize(const std::vector<Example>& examples) {
 // The cut with the highest held-out perfect recall whose mean proportion, plus `z` standard errors by database, stays
 // under `max_proportion`, for questions with their drafts or without (`plain`); with `small_size`, the same bound must
 // also hold on the held-out questions over schemas of at most that size (a user's databases may all be small, where a
-// subset keeps the largest share). Prints the best perfect recall under a few caps (of the mean alone).
+// subset keeps the largest share). With `large` (the cut without a database) also under the caps of its larger
+// schemas, the perfect recall counted the mean of the sets'. Prints the best perfect recall under a few caps (of the
+// mean alone).
 plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
                                        const std::vector<Example>& examples, const SubsetModel& model, bool plain,
-                                       double max_proportion, double z, size_t small_size, Merged* merged, bool decay) {
+                                       double max_proportion, double z, size_t small_size, LargeSchemas* large) {
+  const bool decay = large != nullptr && !large->Empty();
   const std::vector<double> grid = {0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 0.6};
   const std::vector<double> lambdas = {0, 2, 4, 8, 16, 32};
   const std::vector<size_t> sizes = {0, 5, 8, 12};
@@ -310,9 +398,9 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
   const std::vector<double> caps = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
   std::vector<double> curve(caps.size(), 0.0);
   // Scores one cut on the held-out questions: the curve, and the best cut whose proportion bound stays under the cap.
-  // With a merged schema (second stage only: it is slow to score), a cut must also keep its mean proportion under the
-  // merged schema's cap, and the perfect recall counted is the mean of the two sets'.
-  bool with_merged = false;
+  // With larger schemas (second stage only: they are slow to score), a cut must also keep its mean proportion under
+  // each one's cap, and the perfect recall counted is the mean of the sets'.
+  bool with_large = false;
   auto try_cut = [&](const plainsql::linking::SubsetCut& cut) {
     SetCut(dbs, cut);
     Totals t = Score(examples, true, plain);
@@ -322,11 +410,22 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
     }
     if (t.ProportionBound(z) > max_proportion) return;
     if (small_size > 0 && Score(examples, true, plain, small_size).ProportionBound(z) > max_proportion) return;
-    if (with_merged) {
-      merged->subsetter->SetCuts(cut, cut);
-      Totals mt = merged->Score();
-      if (mt.proportion / static_cast<double>(mt.n) > merged->cap) return;
-      perfect = (perfect + mt.perfect / static_cast<double>(mt.n)) / 2;
+    if (with_large) {
+      large->SetCut(cut);
+      double sum = perfect, sets = 1;
+      if (!large->medium.empty()) {
+        const Totals mt = LargeSchemas::Pooled(large->medium);
+        if (mt.proportion / static_cast<double>(mt.n) > large->medium_cap) return;
+        sum += mt.perfect / static_cast<double>(mt.n);
+        ++sets;
+      }
+      if (!large->merged.empty()) {
+        const Totals mt = LargeSchemas::Pooled(large->merged);
+        if (mt.proportion / static_cast<double>(mt.n) > large->merged_cap) return;
+        sum += mt.perfect / static_cast<double>(mt.n);
+        ++sets;
+      }
+      perfect = sum / sets;
     }
     if (perfect > best_perfect || (perfect == best_perfect && proportion < best_proportion)) {
       best_perfect = perfect;
@@ -352,8 +451,8 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
   // Then a floor on the share of columns kept (SubsetCut::min_share) and many-to-many associations between kept tables
   // (SubsetCut::associations), with the thresholds tried again around them.
   const plainsql::linking::SubsetCut base = best;
-  if (merged != nullptr) {
-    with_merged = true;
+  if (decay) {
+    with_large = true;
     best_perfect = -1;
     best_proportion = 1;
     try_cut(base);
@@ -374,6 +473,24 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
       cut.table_threshold = grid[setting % grid.size()];
       cut.column_threshold = grid[setting / grid.size()];
       try_cut(cut);
+    }
+  }
+  // Then, with larger schemas, a floor whole up to a larger size and falling faster beyond (a few hundred columns may
+  // keep the share of a small schema), around the best thresholds and associations so far.
+  if (decay) {
+    const plainsql::linking::SubsetCut so_far = best;
+    const std::vector<double> knees = {128, 256, 512, 1024};
+    const std::vector<double> more_shares = {0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5};
+    const std::vector<double> steeper = {0.25, 0.5, 1, 2};
+    for (size_t variant = 0; variant < knees.size() * more_shares.size() * steeper.size(); ++variant) {
+      for (double column_threshold : grid) {
+        plainsql::linking::SubsetCut cut = so_far;
+        cut.min_share_full_up_to = knees[variant % knees.size()];
+        cut.min_share = more_shares[variant / knees.size() % more_shares.size()];
+        cut.min_share_decay = steeper[variant / knees.size() / more_shares.size()];
+        cut.column_threshold = column_threshold;
+        try_cut(cut);
+      }
     }
   }
   for (size_t i = 0; i < caps.size(); ++i) {
@@ -768,9 +885,9 @@ void PrintMisses(const std::vector<Example>& examples, size_t misses) {
 std::string CutLine(const plainsql::linking::SubsetCut& c) {
   return fmt::format(
       "table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns, at least {:.2f} of the "
-      "columns (decay {}), associations {}",
+      "columns (whole up to {:.0f} tables and columns, then decay {}), associations {}",
       c.table_threshold, c.table_lambda, c.column_threshold, c.column_lambda, c.small_table, c.min_share,
-      c.min_share_decay, c.associations ? "kept" : "not kept");
+      c.min_share_full_up_to, c.min_share_decay, c.associations ? "kept" : "not kept");
 }
 
 // The gold identifiers of a question, or nothing when its query does not parse.
@@ -857,8 +974,9 @@ struct Options {
   std::string weights, whole_model, infer_keys = "none", learner = "trees";
   bool merged_cryptic = false, cryptic_camel = false;
   plainsql::BoostingOptions boosting;
-  size_t merged_every = 0, wide_every = 8, cryptic_every = 0;
-  double merged_cap = 0.15;
+  size_t merged_every = 0, wide_every = 8, cryptic_every = 0, medium_every = 0, medium_columns = 300;
+  size_t merged_columns = 1000;
+  double merged_cap = 0.15, medium_cap = 0.5;
 };
 
 void AddOptions(CLI::App& app, Options& o) {
@@ -918,6 +1036,20 @@ void AddOptions(CLI::App& app, Options& o) {
                  "to try cut settings on a fitted model");
   app.add_option("--merged-cap", o.merged_cap, "The mean proportion the merged schema's subsets must keep under")
       ->capture_default_str();
+  app.add_option("--merged-columns", o.merged_columns,
+                 "With --merged-every: merge the held-out databases into schemas of at least this many columns "
+                 "(consecutive ones, wrapping around, until each is in one; 0: all into one schema)")
+      ->capture_default_str();
+  app.add_option("--medium-every", o.medium_every,
+                 "The cut for a schema alone is also held to --medium-cap on the held-out databases merged in groups "
+                 "of at least --medium-columns columns (their abbreviated copies with --merged-cryptic), asked every "
+                 "Nth held-out question (0: not)")
+      ->capture_default_str();
+  app.add_option("--medium-columns", o.medium_columns, "The least columns of a --medium-every group")
+      ->capture_default_str();
+  app.add_option("--medium-cap", o.medium_cap,
+                 "The mean proportion the --medium-every groups' subsets must keep under, pooled over the groups")
+      ->capture_default_str();
   app.add_option("--learner", o.learner,
                  "trees (gradient-boosted trees by XGBoost, scoring in place of the weights) or logistic (the weights "
                  "alone: a logistic regression over the features and their pairwise products)")
@@ -936,7 +1068,7 @@ void AddOptions(CLI::App& app, Options& o) {
 
 // The comment the model file starts with: how it was fitted and chosen, and what it scored on the held-out databases.
 std::string ModelComment(const Options& o, size_t small_size, const std::string& held_line,
-                         const std::string& plain_line, const std::string& merged_line,
+                         const std::string& plain_line, const std::string& merged_line, const std::string& medium_line,
                          const std::string& cryptic_line) {
   std::string out = fmt::format(
       "Generated by bench/train_linker (do not edit): {} fitted on Spider\n"
@@ -969,10 +1101,50 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
   if (!merged_line.empty()) {
     out += fmt::format(
         "\nthe cut without a database also kept a mean proportion of at most {} on the held-out\ndatabases{} merged "
-        "into one schema (every {}th question), the floor allowed to shrink with the size: {}",
-        o.merged_cap, o.merged_cryptic ? "' abbreviated copies" : "", o.merged_every, merged_line);
+        "into {} (every {}th question), the floor allowed to shrink with the size: {}",
+        o.merged_cap, o.merged_cryptic ? "' abbreviated copies" : "",
+        o.merged_columns == 0 ? "one schema" : fmt::format("schemas of at least {} columns", o.merged_columns),
+        o.merged_every, merged_line);
+  }
+  if (!medium_line.empty()) {
+    out += fmt::format(
+        "\nand at most {} (pooled) on them merged in groups of at least {} columns{} (every {}th question): {}",
+        o.medium_cap, o.medium_columns, o.merged_cryptic ? ", abbreviated" : "", o.medium_every, medium_line);
   }
   return out;
+}
+
+// The larger schemas the cut without a database is held on (--medium-every, --merged-every), scored by `model`.
+LargeSchemas MakeLargeSchemas(const Options& o,
+                              const std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
+                              const std::vector<Example>& examples, const std::vector<CrypticCopy>& cryptic_held_out,
+                              const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
+                              const SubsetModel& model) {
+  LargeSchemas large;
+  const auto parts = o.merged_cryptic ? CrypticParts(cryptic_held_out) : HeldOutParts(dbs, examples);
+  auto t0 = std::chrono::steady_clock::now();
+  if (o.merged_every > 0) {
+    large.merged = MergeWindows(parts, resources, o.merged_every, o.merged_columns);
+    large.merged_cap = o.merged_cap;
+  }
+  if (o.medium_every > 0) {
+    large.medium = MergeMedium(parts, resources, o.medium_every, o.medium_columns);
+    large.medium_cap = o.medium_cap;
+  }
+  large.SetModel(model);
+  for (const auto* set : {&large.medium, &large.merged}) {
+    for (const auto& m : *set) {
+      for (auto& q : m->questions) q.scores = m->subsetter->Score(q.features);
+      fmt::print(stderr, "{} held-out schema: {} tables, {} columns, {} questions\n",
+                 set == &large.medium ? "medium" : "merged", m->schema.tables.size(), m->schema.ColumnCount(),
+                 m->questions.size());
+    }
+  }
+  if (!large.Empty()) {
+    fmt::print(stderr, "merged schemas scored in {:.1f} s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return large;
 }
 
 }  // namespace
@@ -1096,31 +1268,23 @@ int main(int argc, char** argv) {
   }
   // The cuts, on the held-out 20 %: one for questions with a draft, one for those without.
   SubsetModel best = model;
-  std::unique_ptr<Merged> merged;
-  if (o.merged_every > 0) {
-    auto t2 = std::chrono::steady_clock::now();
-    merged = MergeHeldOut(o.merged_cryptic ? CrypticParts(cryptic_held_out) : HeldOutParts(dbs, examples), *resources,
-                          o.merged_every);
-    merged->cap = o.merged_cap;
-    merged->subsetter->SetModel(model);
-    for (auto& q : merged->questions) q.scores = merged->subsetter->Score(q.features);
-    fmt::print(stderr, "merged held-out schema: {} tables, {} columns, {} questions ({:.1f} s)\n",
-               merged->schema.tables.size(), merged->schema.ColumnCount(), merged->questions.size(),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count());
-  }
+  LargeSchemas large = MakeLargeSchemas(o, dbs, examples, cryptic_held_out, *resources, model);
   const size_t median = MedianHeldOutSize(examples);
   const size_t small_size = o.small_schemas ? median : 0;
-  best.cut = ChooseCut(dbs, examples, model, false, o.max_proportion, o.z, small_size, nullptr, false);
-  best.plain_cut =
-      ChooseCut(dbs, examples, model, true, o.max_proportion, o.z, small_size, merged.get(), merged != nullptr);
+  best.cut = ChooseCut(dbs, examples, model, false, o.max_proportion, o.z, small_size, nullptr);
+  best.plain_cut = ChooseCut(dbs, examples, model, true, o.max_proportion, o.z, small_size, &large);
   SetModel(dbs, best);
   std::string train_line = Score(examples, false, false).Line(), held_line = Score(examples, true, false).Line();
   std::string plain_line = Score(examples, true, true).Line();
-  std::string merged_line;
-  if (merged) {
-    merged->subsetter->SetModel(best);
-    merged_line = merged->Score().Line();
-    fmt::print("merged held-out schema, no database: {}\n", merged_line);
+  std::string merged_line, medium_line;
+  large.SetModel(best);
+  if (!large.merged.empty()) {
+    merged_line = LargeSchemas::Pooled(large.merged).Line();
+    fmt::print("held-out databases merged into {} schemas, no database: {}\n", large.merged.size(), merged_line);
+  }
+  if (!large.medium.empty()) {
+    medium_line = LargeSchemas::Pooled(large.medium).Line();
+    fmt::print("held-out databases merged in {} groups, no database: {}\n", large.medium.size(), medium_line);
   }
   const std::string cryptic_line = ScoreCryptic(cryptic_held_out, best).Line();
   fmt::print("validation on abbreviated copies, no database: {}\n", cryptic_line);
@@ -1139,7 +1303,7 @@ int main(int argc, char** argv) {
              plain_line);
   if (!o.out.empty()) {
     std::ofstream f(o.out);
-    f << best.Serialize(ModelComment(o, small_size, held_line, plain_line, merged_line, cryptic_line));
+    f << best.Serialize(ModelComment(o, small_size, held_line, plain_line, merged_line, medium_line, cryptic_line));
   }
   return 0;
 }

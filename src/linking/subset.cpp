@@ -102,6 +102,8 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
         cut.min_share = std::clamp(v, 0.0, 1.0);
       } else if (key == "min_share_decay") {
         cut.min_share_decay = std::max(0.0, v);
+      } else if (key == "min_share_full_up_to") {
+        cut.min_share_full_up_to = std::max(1.0, v);
       } else if (key == "associations") {
         cut.associations = v != 0;
       } else if (plain) {
@@ -160,6 +162,9 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
         fmt::format("{0}table_lambda\t{1:.4f}\n{0}column_lambda\t{2:.4f}\n", prefix, c.table_lambda, c.column_lambda);
     out += fmt::format("{0}min_share\t{1:.4f}\n{0}min_share_decay\t{2:.4f}\n{0}associations\t{3}\n", prefix,
                        c.min_share, c.min_share_decay, c.associations ? 1 : 0);
+    // Written only when it is not the default, so a model file of an earlier version reads the same.
+    if (c.min_share_full_up_to != SubsetCut::kFloorFullUpTo)
+      out += fmt::format("{0}min_share_full_up_to\t{1:.0f}\n", prefix, c.min_share_full_up_to);
   }
   out += fmt::format(
       "narrow_min_columns\t{}\nnarrow_tables\t{}\nnarrow_neighbours_of\t{}\nnarrow_components\t{}\n"

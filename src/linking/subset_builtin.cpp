@@ -1309,7 +1309,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
       options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
   // The model's floor shrinks with the schema's size; a share the caller gives is kept at every size.
   const double min_share = options.min_share.value_or(
-      cut.min_share * std::pow(std::min(1.0, SubsetCut::kFloorFullUpTo / std::max(1.0, n)), cut.min_share_decay));
+      cut.min_share * std::pow(std::min(1.0, cut.min_share_full_up_to / std::max(1.0, n)), cut.min_share_decay));
   if (min_share > 0 && p.table_ids.empty()) ct = std::min(ct, ShareThreshold(p.columns, min_share));
   const size_t small = options.small_table.value_or(cut.small_table);
   const std::vector<double>& pt = p.tables;

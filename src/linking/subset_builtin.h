@@ -46,11 +46,14 @@ struct SubsetCut {
   /// probability of the column at that rank (a schema whose probabilities are less sharp than the training set's
   /// still gets a subset of a predictable size). Not applied to a narrowed schema, which has its own budget.
   double min_share = 0;
-  /// The floor shrinks in a schema of more than kFloorFullUpTo tables and columns: at N of them it is min_share ×
-  /// (kFloorFullUpTo / N)^min_share_decay (0: the same share at every size). A floor chosen where schemas have a few
-  /// dozen columns keeps hundreds of a warehouse's, most of them never read.
+  /// The floor shrinks in a schema of more than min_share_full_up_to tables and columns: at N of them it is
+  /// min_share × (min_share_full_up_to / N)^min_share_decay (0: the same share at every size). A floor chosen where
+  /// schemas have a few dozen columns keeps hundreds of a warehouse's, most of them never read.
   double min_share_decay = 0;
   static constexpr double kFloorFullUpTo = 32;  // about the middle size of the training schemas (Spider train)
+  /// Up to this size (tables and columns) the floor is min_share whole: a schema of a few hundred columns may keep
+  /// as large a share as a small one and a warehouse's still a small one (a steeper decay beyond).
+  double min_share_full_up_to = kFloorFullUpTo;
   /// Also keep a table that references two or more kept tables (a many-to-many association between them: a
   /// person's accounts through a table of dispositions) with its join columns, though a shorter path joins them.
   bool associations = false;
@@ -92,11 +95,12 @@ struct SubsetModel {
   SubsetCut plain_cut;  // for one without (its probabilities are less sharp, so its thresholds are its own)
   SubsetNarrow narrow;  // the first stage for a large schema
   /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
-  /// column_lambda, small_table, min_share, min_share_decay (absent: 0), associations (0 or 1), the same prefixed
-  /// "plain_" for the cut without a draft (absent: the same cut), narrow_min_columns, narrow_tables,
-  /// narrow_neighbours_of (absent: the defaults), table_bias, column_bias), "table<TAB>feature<TAB>weight" /
-  /// "column<TAB>feature<TAB>weight" lines and "table_range<TAB>feature<TAB>min<TAB>max" / "column_range<TAB>..." lines
-  /// (base features only), and the trees' lines prefixed "table_tree" / "column_tree" (TreeEnsemble::Serialize).
+  /// column_lambda, small_table, min_share, min_share_decay (absent: 0), min_share_full_up_to (absent: 32),
+  /// associations (0 or 1), the same prefixed "plain_" for the cut without a draft (absent: the same cut),
+  /// narrow_min_columns, narrow_tables, narrow_neighbours_of (absent: the defaults), table_bias, column_bias),
+  /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and
+  /// "table_range<TAB>feature<TAB>min<TAB>max" / "column_range<TAB>..." lines (base features only), and the trees'
+  /// lines prefixed "table_tree" / "column_tree" (TreeEnsemble::Serialize).
   static Result<SubsetModel> Parse(const std::string& text);
   std::string Serialize(const std::string& comment) const;
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).

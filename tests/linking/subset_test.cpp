@@ -251,7 +251,8 @@ TEST_F(SubsetTest, MinShareKeepsAtLeastThatShareOfTheColumns) {
 }
 
 // The model's floor shrinks with the schema (SubsetCut::min_share_decay): in a schema of N tables and columns it keeps
-// min_share × (32 / N)^decay of the columns, while a share the caller gives holds at every size.
+// min_share × (K / N)^decay of the columns (K: min_share_full_up_to, 32 by default), while a share the caller gives
+// holds at every size.
 TEST(SubsetFloor, TheFloorShrinksInALargerSchema) {
   catalog::Schema s;
   s.database = "floor";
@@ -268,13 +269,14 @@ TEST(SubsetFloor, TheFloorShrinksInALargerSchema) {
   }
   auto r = LinkResources::Load();
   ASSERT_TRUE(r) << r.error().message;
-  auto kept = [&](double decay, std::optional<double> share) {
+  auto kept = [&](double decay, std::optional<double> share, double full_up_to = SubsetCut::kFloorFullUpTo) {
     SubsetModel m = SubsetModel::Shipped();
     m.plain_cut.table_threshold = m.plain_cut.column_threshold = 1.0;
     m.plain_cut.table_lambda = m.plain_cut.column_lambda = 0;
     m.plain_cut.small_table = 0;
     m.plain_cut.min_share = 0.5;
     m.plain_cut.min_share_decay = decay;
+    m.plain_cut.min_share_full_up_to = full_up_to;
     BuiltinSubsetter subsetter(s, *r, nullptr, m);
     SubsetOptions options;
     options.min_share = share;
@@ -289,6 +291,12 @@ TEST(SubsetFloor, TheFloorShrinksInALargerSchema) {
   EXPECT_GE(shrunk, floor);
   EXPECT_LT(shrunk, 0.15 * columns);
   EXPECT_GE(static_cast<double>(kept(1, 0.5)), 0.5 * columns);  // the caller's share
+  // Whole up to a size larger than the schema (220 tables and columns), however steep the decay beyond; past it, the
+  // decay from that size on: (256 / 440)^2 of the share in a schema twice as large.
+  EXPECT_GE(static_cast<double>(kept(2, std::nullopt, 256)), 0.5 * columns);
+  const auto from_110 = static_cast<double>(kept(2, std::nullopt, 110));
+  EXPECT_GE(from_110, 0.5 * 0.25 * columns);  // not (32 / 220)^2 of it
+  EXPECT_LT(from_110, 0.3 * columns);         // nor the whole share (and a few join columns)
 }
 
 // A table that references two kept tables is kept with its join columns when the cut says so, though a path through
@@ -384,10 +392,19 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   EXPECT_NEAR(floored->plain_cut.min_share, 0.3, 1e-4);
   EXPECT_NEAR(floored->cut.min_share, shipped.cut.min_share, 1e-4);
   floor.plain_cut.min_share_decay = 0.5;
-  auto decayed = SubsetModel::Parse(floor.Serialize("min share decay"));
+  floor.plain_cut.min_share_full_up_to = SubsetCut::kFloorFullUpTo;
+  const std::string text = floor.Serialize("min share decay");
+  EXPECT_EQ(text.find("plain_min_share_full_up_to"), std::string::npos);  // the default is not written
+  auto decayed = SubsetModel::Parse(text);
   ASSERT_TRUE(decayed) << decayed.error().message;
   EXPECT_NEAR(decayed->plain_cut.min_share_decay, 0.5, 1e-4);
   EXPECT_EQ(decayed->cut.min_share_decay, shipped.cut.min_share_decay);
+  EXPECT_EQ(decayed->plain_cut.min_share_full_up_to, SubsetCut::kFloorFullUpTo);  // absent: the old default
+  floor.plain_cut.min_share_full_up_to = 512;
+  auto knee = SubsetModel::Parse(floor.Serialize("whole up to 512"));
+  ASSERT_TRUE(knee) << knee.error().message;
+  EXPECT_EQ(knee->plain_cut.min_share_full_up_to, 512);
+  EXPECT_EQ(knee->cut.min_share_full_up_to, shipped.cut.min_share_full_up_to);
   EXPECT_FALSE(SubsetModel::Parse("table\tno_such_feature\t1\n"));
   EXPECT_FALSE(SubsetModel::Parse("nonsense\n"));
 }
