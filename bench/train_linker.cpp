@@ -20,9 +20,10 @@
 // the held-out questions over the smaller half of the schemas too
 // (--small-schemas, the default: Spider train's held-out mix has larger schemas than many a user's set, and a small
 // schema keeps the largest share). With --merged-every N the cut for a schema alone is also held to --merged-cap (0.15)
-// on the held-out databases merged into one schema of about 1,300 columns, and counts its perfect recall there too
-// (Spider train has no schema larger than a few dozen columns); tried, not the default (docs/BENCHMARKS.md, eighth
-// part). With a merged schema the floor may also shrink with the schema's size (SubsetCut::min_share_decay), and
+// on the held-out databases merged into schemas of at least --merged-columns (1,000) columns (0: one schema of about
+// 1,300; the twentieth part of docs/BENCHMARKS.md says why), and counts its perfect recall there too (Spider train has
+// no schema larger than a few dozen columns; the shipped model's options are in src/linking/README.md). With a merged
+// schema the floor may also shrink with the schema's size (SubsetCut::min_share_decay), and
 // --merged-cryptic merges the held-out databases' abbreviated copies instead (a large schema of cryptic names, where
 // the scores are least sharp). With --medium-every N the cut is also held to --medium-cap on the held-out databases
 // merged in groups of a few hundred columns (SKALPEL's M size), and the floor may stay whole up to a larger size and
@@ -199,7 +200,7 @@ void SetCut(std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatab
   for (auto& [id, db] : dbs) dynamic_cast<BuiltinSubsetter*>(db->subsetter.get())->SetCuts(cut, cut);
 }
 
-// The held-out databases merged into one larger schema (a table whose name another already took gets a suffix), and a
+// Held-out databases merged into one larger schema (a table whose name another already took gets a suffix), and a
 // sample of their questions asked of it without a database: the cut for a schema alone must also hold on a schema of
 // hundreds of columns, which Spider train has none of (its largest has a few dozen).
 struct Merged {
@@ -1012,8 +1013,8 @@ void AddOptions(CLI::App& app, Options& o) {
                  "--learner trees the trees are fitted anew)");
   app.add_option("--drop", o.drop, "Features to leave out (set to 0 before fitting): an ablation")->delimiter(',');
   app.add_option("--merged-every", o.merged_every,
-                 "The cut for a schema alone is also held to --merged-cap on the held-out databases merged into one "
-                 "schema, asked every Nth held-out question (0: not)")
+                 "The cut for a schema alone is also held to --merged-cap on the held-out databases merged into "
+                 "schemas of at least --merged-columns columns, asked every Nth held-out question (0: not)")
       ->capture_default_str();
   app.add_option("--wide-every", o.wide_every,
                  "Also fit every Nth training question, without a database, on a copy of its database whose most read "
@@ -1034,7 +1035,8 @@ void AddOptions(CLI::App& app, Options& o) {
   app.add_option("--model", o.whole_model,
                  "Take the whole model (weights and trees) of this file and only choose the cuts again: a quick way "
                  "to try cut settings on a fitted model");
-  app.add_option("--merged-cap", o.merged_cap, "The mean proportion the merged schema's subsets must keep under")
+  app.add_option("--merged-cap", o.merged_cap,
+                 "The mean proportion the merged schemas' subsets must keep under, pooled over them")
       ->capture_default_str();
   app.add_option("--merged-columns", o.merged_columns,
                  "With --merged-every: merge the held-out databases into schemas of at least this many columns "
