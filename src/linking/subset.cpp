@@ -164,7 +164,7 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
                        c.min_share, c.min_share_decay, c.associations ? 1 : 0);
     // Written only when it is not the default, so a model file of an earlier version reads the same.
     if (c.min_share_full_up_to != SubsetCut::kFloorFullUpTo)
-      out += fmt::format("{0}min_share_full_up_to\t{1:.0f}\n", prefix, c.min_share_full_up_to);
+      out += fmt::format("{0}min_share_full_up_to\t{1:g}\n", prefix, c.min_share_full_up_to);
   }
   out += fmt::format(
       "narrow_min_columns\t{}\nnarrow_tables\t{}\nnarrow_neighbours_of\t{}\nnarrow_components\t{}\n"
