@@ -414,15 +414,11 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
     if (with_large) {
       large->SetCut(cut);
       double sum = perfect, sets = 1;
-      if (!large->medium.empty()) {
-        const Totals mt = LargeSchemas::Pooled(large->medium);
-        if (mt.proportion / static_cast<double>(mt.n) > large->medium_cap) return;
-        sum += mt.perfect / static_cast<double>(mt.n);
-        ++sets;
-      }
-      if (!large->merged.empty()) {
-        const Totals mt = LargeSchemas::Pooled(large->merged);
-        if (mt.proportion / static_cast<double>(mt.n) > large->merged_cap) return;
+      for (const auto& [schemas, cap] :
+           {std::pair{&large->medium, large->medium_cap}, {&large->merged, large->merged_cap}}) {
+        const Totals mt = LargeSchemas::Pooled(*schemas);
+        if (mt.n == 0) continue;  // not asked for, or no question asked of them
+        if (mt.proportion / static_cast<double>(mt.n) > cap) return;
         sum += mt.perfect / static_cast<double>(mt.n);
         ++sets;
       }
