@@ -27,7 +27,8 @@
 // --merged-cryptic merges the held-out databases' abbreviated copies instead (a large schema of cryptic names, where
 // the scores are least sharp). With --medium-every N the cut is also held to --medium-cap on the held-out databases
 // merged in groups of a few hundred columns (SKALPEL's M size), and the floor may stay whole up to a larger size and
-// fall faster beyond it (SubsetCut::min_share_full_up_to; docs/BENCHMARKS.md, twentieth part). --model FILE takes a
+// fall faster beyond it (SubsetCut::min_share_full_up_to; docs/BENCHMARKS.md, twentieth part), or rise to a share of
+// its own at a few hundred columns and fall beyond (SubsetCut::min_share_points, the twenty-first). --model FILE takes a
 // fitted model whole and only chooses the cuts again. With
 // --wide-every N every Nth training question is also fitted, without a database, on a copy of its database whose most
 // read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider train has no
@@ -489,6 +490,33 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
         try_cut(cut);
       }
     }
+    // Last, a floor of its own for each size class: a share whole up to a small size, a point at a few hundred
+    // columns (an M-size schema may spend its cap), and a decay beyond it (an L-size one may not), with the column
+    // threshold tried again around the best.
+    const plainsql::linking::SubsetCut single = best;
+    const std::vector<double> small_shares = {0.1, 0.15, 0.2, 0.25, 0.3}, small_sizes = {64, 128, 256};
+    const std::vector<double> points = {384, 512, 768, 1024}, point_shares = {0.3, 0.4, 0.5, 0.6};
+    const std::vector<double> beyond = {1, 2, 4, 8};
+    const size_t shapes = small_shares.size() * small_sizes.size() * points.size() * point_shares.size();
+    for (size_t variant = 0; variant < shapes * beyond.size(); ++variant) {
+      size_t k = variant;
+      plainsql::linking::SubsetCut cut = single;
+      cut.min_share = small_shares[k % small_shares.size()];
+      k /= small_shares.size();
+      cut.min_share_full_up_to = small_sizes[k % small_sizes.size()];
+      k /= small_sizes.size();
+      const double point = points[k % points.size()];
+      k /= points.size();
+      cut.min_share_points = {{point, point_shares[k % point_shares.size()]}};
+      cut.min_share_decay = beyond[k / point_shares.size()];
+      try_cut(cut);
+    }
+    const plainsql::linking::SubsetCut shaped = best;
+    for (double column_threshold : grid) {
+      plainsql::linking::SubsetCut cut = shaped;
+      cut.column_threshold = column_threshold;
+      try_cut(cut);
+    }
   }
   for (size_t i = 0; i < caps.size(); ++i) {
     fmt::print("held-out{}: best PRe {:.3f} at mean proportion <= {:.2f}\n", plain ? " (no database)" : "", curve[i],
@@ -880,11 +908,13 @@ void PrintMisses(const std::vector<Example>& examples, size_t misses) {
 }
 
 std::string CutLine(const plainsql::linking::SubsetCut& c) {
+  std::string points;
+  for (const auto& [size, share] : c.min_share_points) points += fmt::format(", {:.2f} at {:g}", share, size);
   return fmt::format(
       "table {:.2f} (lambda {}), column {:.2f} (lambda {}), whole tables up to {} columns, at least {:.2f} of the "
-      "columns (whole up to {:.0f} tables and columns, then decay {}), associations {}",
+      "columns (whole up to {:.0f} tables and columns{}, then decay {}), associations {}",
       c.table_threshold, c.table_lambda, c.column_threshold, c.column_lambda, c.small_table, c.min_share,
-      c.min_share_full_up_to, c.min_share_decay, c.associations ? "kept" : "not kept");
+      c.min_share_full_up_to, points, c.min_share_decay, c.associations ? "kept" : "not kept");
 }
 
 // The gold identifiers of a question, or nothing when its query does not parse.

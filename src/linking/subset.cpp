@@ -82,6 +82,15 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
       if (!s) return bad(s.error().message);
       continue;
     }
+    if (f.size() == 3 && (f[0] == "min_share_point" || f[0] == "plain_min_share_point")) {
+      double size = 0, share = 0;
+      if (!number(f[1], size) || !number(f[2], share) || size < 1 || share < 0 || share > 1)
+        return bad("expected " + f[0] + "<TAB>SIZE<TAB>SHARE (a size of at least 1, a share from 0 to 1)");
+      const bool plain = f[0][0] == 'p';
+      plain_given |= plain;
+      (plain ? m.plain_cut : m.cut).min_share_points.emplace_back(size, share);
+      continue;
+    }
     double v = 0;
     if (f.size() == 2 && number(f[1], v)) {
       const bool plain = f[0].rfind("plain_", 0) == 0;
@@ -148,6 +157,18 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
   for (const plainsql::TreeEnsemble* trees : {&m.table_trees, &m.column_trees}) {
     if (Status s = trees->Check(); !s) return MakeError(ErrorCode::kFormat, "subset model: " + s.error().message);
   }
+  for (const SubsetCut* cut : {&m.cut, &m.plain_cut}) {
+    double size = cut->min_share_full_up_to;
+    for (const auto& point : cut->min_share_points) {
+      if (point.first <= size) {
+        return MakeError(ErrorCode::kFormat,
+                         fmt::format("subset model: the floor's point at size {:g} is not beyond the one before ({:g}): "
+                                     "points are given by size, each beyond min_share_full_up_to",
+                                     point.first, size));
+      }
+      size = point.first;
+    }
+  }
   if (!plain_given) m.plain_cut = m.cut;  // a model from before the draft features: one cut
   return m;
 }
@@ -165,6 +186,8 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
     // Written only when it is not the default, so a model file of an earlier version reads the same.
     if (c.min_share_full_up_to != SubsetCut::kFloorFullUpTo)
       out += fmt::format("{0}min_share_full_up_to\t{1:g}\n", prefix, c.min_share_full_up_to);
+    for (const auto& [size, share] : c.min_share_points)
+      out += fmt::format("{0}min_share_point\t{1:g}\t{2:.4f}\n", prefix, size, share);
   }
   out += fmt::format(
       "narrow_min_columns\t{}\nnarrow_tables\t{}\nnarrow_neighbours_of\t{}\nnarrow_components\t{}\n"

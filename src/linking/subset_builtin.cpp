@@ -1295,6 +1295,18 @@ double ShareThreshold(const std::vector<std::vector<double>>& columns, double sh
 
 }  // namespace
 
+double SubsetCut::Floor(double n) const {
+  n = std::max(1.0, n);
+  double size = min_share_full_up_to, share = min_share;
+  if (n <= size) return share;
+  for (const auto& [next_size, next_share] : min_share_points) {
+    if (n <= next_size) return share + (next_share - share) * std::log(n / size) / std::log(next_size / size);
+    size = next_size;
+    share = next_share;
+  }
+  return share * std::pow(size / n, min_share_decay);
+}
+
 Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options) const {
   const View view = MakeView(p.table_ids);
   const size_t nt = view.Size();
@@ -1308,8 +1320,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   double ct =
       options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
   // The model's floor shrinks with the schema's size; a share the caller gives is kept at every size.
-  const double min_share = options.min_share.value_or(
-      cut.min_share * std::pow(std::min(1.0, cut.min_share_full_up_to / std::max(1.0, n)), cut.min_share_decay));
+  const double min_share = options.min_share.value_or(cut.Floor(n));
   if (min_share > 0 && p.table_ids.empty()) ct = std::min(ct, ShareThreshold(p.columns, min_share));
   const size_t small = options.small_table.value_or(cut.small_table);
   const std::vector<double>& pt = p.tables;

@@ -54,6 +54,13 @@ struct SubsetCut {
   /// Up to this size (tables and columns) the floor is min_share whole: a schema of a few hundred columns may keep
   /// as large a share as a small one and a warehouse's still a small one (a steeper decay beyond).
   double min_share_full_up_to = kFloorFullUpTo;
+  /// Further points (size in tables and columns, share) of the floor, by size, all beyond min_share_full_up_to: from
+  /// one point to the next the share changes linearly in log N, and beyond the last it decays with min_share_decay.
+  /// A size class may then spend its own budget: a schema of a few hundred columns, whose probabilities are flatter
+  /// than a small one's, may keep a larger share than its thresholds leave it while a warehouse keeps a small one.
+  std::vector<std::pair<double, double>> min_share_points;
+  /// The floor's share in a schema of n tables and columns.
+  double Floor(double n) const;
   /// Also keep a table that references two or more kept tables (a many-to-many association between them: a
   /// person's accounts through a table of dispositions) with its join columns, though a shorter path joins them.
   bool associations = false;
@@ -96,6 +103,7 @@ struct SubsetModel {
   SubsetNarrow narrow;  // the first stage for a large schema
   /// The text form: "# comment" lines, then "key<TAB>value" (table_threshold, column_threshold, table_lambda,
   /// column_lambda, small_table, min_share, min_share_decay (absent: 0), min_share_full_up_to (absent: 32),
+  /// "min_share_point<TAB>size<TAB>share" lines (none or more, by size),
   /// associations (0 or 1), the same prefixed "plain_" for the cut without a draft (absent: the same cut),
   /// narrow_min_columns, narrow_tables, narrow_neighbours_of (absent: the defaults), table_bias, column_bias),
   /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and

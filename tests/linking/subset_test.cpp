@@ -250,6 +250,23 @@ TEST_F(SubsetTest, MinShareKeepsAtLeastThatShareOfTheColumns) {
   EXPECT_GE(half->columns.size() * 2, schema.ColumnCount()) << SubsetText(*half);
 }
 
+// The floor's share between its points (SubsetCut::min_share_points) and beyond the last.
+TEST(SubsetFloor, TheFloorFollowsItsPointsInLogSize) {
+  SubsetCut cut;
+  cut.min_share = 0.2;
+  cut.min_share_full_up_to = 100;
+  cut.min_share_points = {{400, 0.5}};
+  cut.min_share_decay = 2;
+  EXPECT_DOUBLE_EQ(cut.Floor(10), 0.2);
+  EXPECT_DOUBLE_EQ(cut.Floor(100), 0.2);
+  EXPECT_NEAR(cut.Floor(200), 0.35, 1e-12);  // half way from 100 to 400 in log size
+  EXPECT_DOUBLE_EQ(cut.Floor(400), 0.5);
+  EXPECT_NEAR(cut.Floor(800), 0.125, 1e-12);  // beyond the last point: 0.5 x (400 / 800)^2
+  cut.min_share_points.clear();                 // without points: the decay from the knee
+  EXPECT_NEAR(cut.Floor(200), 0.05, 1e-12);
+  EXPECT_DOUBLE_EQ(SubsetCut{}.Floor(5000), 0);  // no floor
+}
+
 // The model's floor shrinks with the schema (SubsetCut::min_share_decay): in a schema of N tables and columns it keeps
 // min_share × (K / N)^decay of the columns (K: min_share_full_up_to, 32 by default), while a share the caller gives
 // holds at every size.
@@ -387,6 +404,7 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   EXPECT_EQ(again->Serialize("x"), shipped.Serialize("x"));
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
+  floor.plain_cut.min_share_points.clear();
   auto floored = SubsetModel::Parse(floor.Serialize("min share"));
   ASSERT_TRUE(floored) << floored.error().message;
   EXPECT_NEAR(floored->plain_cut.min_share, 0.3, 1e-4);
@@ -405,6 +423,20 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   ASSERT_TRUE(knee) << knee.error().message;
   EXPECT_EQ(knee->plain_cut.min_share_full_up_to, 512);
   EXPECT_EQ(knee->cut.min_share_full_up_to, shipped.cut.min_share_full_up_to);
+  EXPECT_EQ(knee->plain_cut.min_share_points, floor.plain_cut.min_share_points);
+  floor.plain_cut.min_share_points = {{768, 0.45}, {1500, 0.1}};
+  auto pointed = SubsetModel::Parse(floor.Serialize("two points"));
+  ASSERT_TRUE(pointed) << pointed.error().message;
+  ASSERT_EQ(pointed->plain_cut.min_share_points.size(), 2u);
+  EXPECT_EQ(pointed->plain_cut.min_share_points[0].first, 768);
+  EXPECT_NEAR(pointed->plain_cut.min_share_points[1].second, 0.1, 1e-4);
+  EXPECT_EQ(pointed->cut.min_share_points, shipped.cut.min_share_points);
+  // A point not beyond the one before it, or beyond the share's range, is refused with its line.
+  floor.plain_cut.min_share_points = {{400, 0.45}};
+  EXPECT_FALSE(SubsetModel::Parse(floor.Serialize("a point before the knee")));
+  EXPECT_FALSE(SubsetModel::Parse("min_share_point\t600\t1.5\n"));
+  EXPECT_FALSE(SubsetModel::Parse("min_share_point\t600\n"));
+  EXPECT_FALSE(SubsetModel::Parse("min_share_point\t900\t0.3\nmin_share_point\t600\t0.3\n"));
   EXPECT_FALSE(SubsetModel::Parse("table\tno_such_feature\t1\n"));
   EXPECT_FALSE(SubsetModel::Parse("nonsense\n"));
 }
