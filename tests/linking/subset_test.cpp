@@ -262,7 +262,7 @@ TEST(SubsetFloor, TheFloorFollowsItsPointsInLogSize) {
   EXPECT_NEAR(cut.Floor(200), 0.35, 1e-12);  // half way from 100 to 400 in log size
   EXPECT_DOUBLE_EQ(cut.Floor(400), 0.5);
   EXPECT_NEAR(cut.Floor(800), 0.125, 1e-12);  // beyond the last point: 0.5 x (400 / 800)^2
-  cut.min_share_points.clear();                 // without points: the decay from the knee
+  cut.min_share_points.clear();               // without points: the decay from the knee
   EXPECT_NEAR(cut.Floor(200), 0.05, 1e-12);
   EXPECT_DOUBLE_EQ(SubsetCut{}.Floor(5000), 0);  // no floor
 }
