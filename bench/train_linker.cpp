@@ -28,8 +28,8 @@
 // the scores are least sharp). With --medium-every N the cut is also held to --medium-cap on the held-out databases
 // merged in groups of a few hundred columns (SKALPEL's M size), and the floor may stay whole up to a larger size and
 // fall faster beyond it (SubsetCut::min_share_full_up_to; docs/BENCHMARKS.md, twentieth part), or rise to a share of
-// its own at a few hundred columns and fall beyond (SubsetCut::min_share_points, the twenty-first). --model FILE takes a
-// fitted model whole and only chooses the cuts again. With
+// its own at a few hundred columns and fall beyond (SubsetCut::min_share_points, the twenty-first). --model FILE takes
+// a fitted model whole and only chooses the cuts again. With
 // --wide-every N every Nth training question is also fitted, without a database, on a copy of its database whose most
 // read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider train has no
 // table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the refit that kept

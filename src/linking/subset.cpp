@@ -161,10 +161,11 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
     double size = cut->min_share_full_up_to;
     for (const auto& point : cut->min_share_points) {
       if (point.first <= size) {
-        return MakeError(ErrorCode::kFormat,
-                         fmt::format("subset model: the floor's point at size {:g} is not beyond the one before ({:g}): "
-                                     "points are given by size, each beyond min_share_full_up_to",
-                                     point.first, size));
+        return MakeError(
+            ErrorCode::kFormat,
+            fmt::format("subset model: the floor's point at size {:g} is not beyond the one before ({:g}): "
+                        "points are given by size, each beyond min_share_full_up_to",
+                        point.first, size));
       }
       size = point.first;
     }
