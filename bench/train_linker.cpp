@@ -49,6 +49,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -235,23 +236,25 @@ struct Merged {
 // (--merged-every, --merged-cap; 1,000 by default, the least of SKALPEL's L size: a share falls with the size, so a
 // cap held at the least size of a class holds over the class). A floor that shrinks with the size from the first size
 // on would keep as small a share of a few hundred columns as of thousands; held on both, it may stay whole longer and
-// fall faster (SubsetCut::min_share_full_up_to).
+// fall faster (SubsetCut::min_share_full_up_to). Held at the least size of the L class alone, a floor that falls fast
+// beyond it keeps too little at its upper end: all the held-out databases padded with training databases to at least
+// --upper-columns (2,400) columns are held to the L cap too, their perfect recall counted with the merged schemas'.
 struct LargeSchemas {
-  std::vector<std::unique_ptr<Merged>> medium, merged;
-  double medium_cap = 0.5, merged_cap = 0.15;
-  bool Empty() const { return medium.empty() && merged.empty(); }
+  std::vector<std::unique_ptr<Merged>> medium, merged, upper;
+  double medium_cap = 0.5, merged_cap = 0.15;  // upper: merged_cap too
+  bool Empty() const { return medium.empty() && merged.empty() && upper.empty(); }
   static Totals Pooled(const std::vector<std::unique_ptr<Merged>>& schemas) {
     Totals t;
     for (size_t g = 0; g < schemas.size(); ++g) schemas[g]->ScoreInto(t, g);
     return t;
   }
   void SetCut(const plainsql::linking::SubsetCut& cut) {
-    for (auto* set : {&medium, &merged}) {
+    for (auto* set : {&medium, &merged, &upper}) {
       for (auto& m : *set) m->subsetter->SetCuts(cut, cut);
     }
   }
   void SetModel(const SubsetModel& model) {
-    for (auto* set : {&medium, &merged}) {
+    for (auto* set : {&medium, &merged, &upper}) {
       for (auto& m : *set) m->subsetter->SetModel(model);
     }
   }
@@ -370,6 +373,21 @@ std::vector<std::unique_ptr<Merged>> MergeWindows(
   return out;
 }
 
+// All the held-out databases merged with training databases after them (`padding`, in their order, none of their
+// questions asked) until the schema holds at least `columns` columns: a schema at the upper end of a size class, for a
+// floor that falls with the size is otherwise held only at the class's least size and may keep too little above it.
+std::unique_ptr<Merged> MergePadded(std::vector<MergePart> parts, const std::vector<MergePart>& padding,
+                                    std::shared_ptr<const plainsql::linking::LinkResources> resources, size_t every,
+                                    size_t columns) {
+  size_t in = 0;
+  for (const MergePart& part : parts) in += part.schema->ColumnCount();
+  for (size_t k = 0; k < padding.size() && in < columns; ++k) {
+    parts.push_back(MergePart{padding[k].id, padding[k].schema, {}});
+    in += padding[k].schema->ColumnCount();
+  }
+  return MergeHeldOut(parts, std::move(resources), every);
+}
+
 // The size (tables and columns) of the schema of the held-out question at the middle when they are ordered by it: the
 // questions at or below it are the small half.
 size_t MedianHeldOutSize(const std::vector<Example>& examples) {
@@ -380,6 +398,54 @@ size_t MedianHeldOutSize(const std::vector<Example>& examples) {
   if (sizes.empty()) return 0;
   std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
   return sizes[sizes.size() / 2];
+}
+
+// The floor's shapes with points (SubsetCut::min_share_points), each cut given to `try_cut`, around `best` (the best
+// cut so far, updated by try_cut): first one point, then two.
+void TryFloorPoints(const std::function<void(const plainsql::linking::SubsetCut&)>& try_cut,
+                    const plainsql::linking::SubsetCut& best) {
+  // A floor of its own for each size class: a share whole up to a small size, a point at a few hundred columns (an
+  // M-size schema may spend its cap), and a decay beyond it (an L-size one may not).
+  const plainsql::linking::SubsetCut single = best;  // a copy: try_cut changes best
+  const std::vector<double> small_shares = {0.1, 0.15, 0.2, 0.25, 0.3}, small_sizes = {64, 128, 256};
+  const std::vector<double> points = {384, 512, 768, 1024}, point_shares = {0.3, 0.4, 0.5, 0.6};
+  const std::vector<double> beyond = {1, 2, 4, 8};
+  const size_t shapes = small_shares.size() * small_sizes.size() * points.size() * point_shares.size();
+  for (size_t variant = 0; variant < shapes * beyond.size(); ++variant) {
+    size_t k = variant;
+    plainsql::linking::SubsetCut cut = single;
+    cut.min_share = small_shares[k % small_shares.size()];
+    k /= small_shares.size();
+    cut.min_share_full_up_to = small_sizes[k % small_sizes.size()];
+    k /= small_sizes.size();
+    const double point = points[k % points.size()];
+    k /= points.size();
+    cut.min_share_points = {{point, point_shares[k % point_shares.size()]}};
+    cut.min_share_decay = beyond[k / point_shares.size()];
+    try_cut(cut);
+  }
+  // A second point for the L class (a share held at its least size need not fall as fast above it), around the
+  // best small share so far.
+  const plainsql::linking::SubsetCut one_point = best;  // a copy, as above
+  const std::vector<double> second = {1024, 1536, 2048}, second_shares = {0.05, 0.1, 0.15};
+  const std::vector<double> gentle = {0.5, 1, 2};
+  for (size_t variant = 0; variant < points.size() * point_shares.size() * second.size() * second_shares.size();
+       ++variant) {
+    size_t k = variant;
+    const double point = points[k % points.size()];
+    k /= points.size();
+    const double point_share = point_shares[k % point_shares.size()];
+    k /= point_shares.size();
+    const double next = second[k % second.size()];
+    const double next_share = second_shares[k / second.size()];
+    if (next <= point) continue;
+    for (double decay_beyond : gentle) {
+      plainsql::linking::SubsetCut cut = one_point;
+      cut.min_share_points = {{point, point_share}, {next, next_share}};
+      cut.min_share_decay = decay_beyond;
+      try_cut(cut);
+    }
+  }
 }
 
 // The cut with the highest held-out perfect recall whose mean proportion, plus `z` standard errors by database, stays
@@ -415,11 +481,19 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
     if (with_large) {
       large->SetCut(cut);
       double sum = perfect, sets = 1;
+      // The padded schema is held to the L cap on its own and its questions count with the merged schemas' (one
+      // size class, one set).
+      const Totals upper = LargeSchemas::Pooled(large->upper);
+      if (upper.n > 0 && upper.proportion / static_cast<double>(upper.n) > large->merged_cap) return;
       for (const auto& [schemas, cap] :
            {std::pair{&large->medium, large->medium_cap}, {&large->merged, large->merged_cap}}) {
-        const Totals mt = LargeSchemas::Pooled(*schemas);
+        Totals mt = LargeSchemas::Pooled(*schemas);
         if (mt.n == 0) continue;  // not asked for, or no question asked of them
         if (mt.proportion / static_cast<double>(mt.n) > cap) return;
+        if (schemas == &large->merged) {
+          mt.perfect += upper.perfect;
+          mt.n += upper.n;
+        }
         sum += mt.perfect / static_cast<double>(mt.n);
         ++sets;
       }
@@ -490,27 +564,7 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
         try_cut(cut);
       }
     }
-    // Last, a floor of its own for each size class: a share whole up to a small size, a point at a few hundred
-    // columns (an M-size schema may spend its cap), and a decay beyond it (an L-size one may not), with the column
-    // threshold tried again around the best.
-    const plainsql::linking::SubsetCut single = best;
-    const std::vector<double> small_shares = {0.1, 0.15, 0.2, 0.25, 0.3}, small_sizes = {64, 128, 256};
-    const std::vector<double> points = {384, 512, 768, 1024}, point_shares = {0.3, 0.4, 0.5, 0.6};
-    const std::vector<double> beyond = {1, 2, 4, 8};
-    const size_t shapes = small_shares.size() * small_sizes.size() * points.size() * point_shares.size();
-    for (size_t variant = 0; variant < shapes * beyond.size(); ++variant) {
-      size_t k = variant;
-      plainsql::linking::SubsetCut cut = single;
-      cut.min_share = small_shares[k % small_shares.size()];
-      k /= small_shares.size();
-      cut.min_share_full_up_to = small_sizes[k % small_sizes.size()];
-      k /= small_sizes.size();
-      const double point = points[k % points.size()];
-      k /= points.size();
-      cut.min_share_points = {{point, point_shares[k % point_shares.size()]}};
-      cut.min_share_decay = beyond[k / point_shares.size()];
-      try_cut(cut);
-    }
+    TryFloorPoints(try_cut, best);  // then the column threshold again around the best
     const plainsql::linking::SubsetCut shaped = best;
     for (double column_threshold : grid) {
       plainsql::linking::SubsetCut cut = shaped;
@@ -1002,7 +1056,7 @@ struct Options {
   bool merged_cryptic = false, cryptic_camel = false;
   plainsql::BoostingOptions boosting;
   size_t merged_every = 0, wide_every = 8, cryptic_every = 0, medium_every = 0, medium_columns = 300;
-  size_t merged_columns = 1000;
+  size_t merged_columns = 1000, upper_columns = 2400;
   double merged_cap = 0.15, medium_cap = 0.5;
 };
 
@@ -1068,6 +1122,11 @@ void AddOptions(CLI::App& app, Options& o) {
                  "With --merged-every: merge the held-out databases into schemas of at least this many columns "
                  "(consecutive ones, wrapping around, until each is in one; 0: all into one schema)")
       ->capture_default_str();
+  app.add_option("--upper-columns", o.upper_columns,
+                 "With --merged-every: also hold the cut to --merged-cap on one schema of at least this many columns, "
+                 "all the held-out databases and training databases after them (their abbreviated copies with "
+                 "--merged-cryptic; none of their questions asked), its perfect recall counted too (0: not)")
+      ->capture_default_str();
   app.add_option("--medium-every", o.medium_every,
                  "The cut for a schema alone is also held to --medium-cap on the held-out databases merged in groups "
                  "of at least --medium-columns columns (their abbreviated copies with --merged-cryptic), asked every "
@@ -1097,7 +1156,7 @@ void AddOptions(CLI::App& app, Options& o) {
 // The comment the model file starts with: how it was fitted and chosen, and what it scored on the held-out databases.
 std::string ModelComment(const Options& o, size_t small_size, const std::string& held_line,
                          const std::string& plain_line, const std::string& merged_line, const std::string& medium_line,
-                         const std::string& cryptic_line) {
+                         const std::string& upper_line, const std::string& cryptic_line) {
   std::string out = fmt::format(
       "Generated by bench/train_linker (do not edit): {} fitted on Spider\n"
       "train's databases not held out; thresholds chosen on the held-out 20 % (hash of db_id 0 mod 5) for the\n"
@@ -1139,6 +1198,12 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
         "\nand at most {} (pooled) on them merged in groups of at least {} columns{} (every {}th question): {}",
         o.medium_cap, o.medium_columns, o.merged_cryptic ? ", abbreviated" : "", o.medium_every, medium_line);
   }
+  if (!upper_line.empty()) {
+    out += fmt::format(
+        "\nand at most {} on all of them with training databases' copies added up to at least {} columns (none of "
+        "their questions asked), every {}th question: {}",
+        o.merged_cap, o.upper_columns, o.merged_every, upper_line);
+  }
   return out;
 }
 
@@ -1155,17 +1220,29 @@ LargeSchemas MakeLargeSchemas(const Options& o,
     large.merged = MergeWindows(parts, resources, o.merged_every, o.merged_columns);
     large.merged_cap = o.merged_cap;
   }
+  if (o.merged_every > 0 && o.upper_columns > 0) {
+    std::vector<CrypticCopy> copies;  // the padding's abbreviated copies, alive until merged
+    std::vector<MergePart> padding;
+    for (const auto& [id, db] : dbs) {
+      if (HeldOut(id)) continue;
+      if (o.merged_cryptic) copies.push_back(MakeCrypticCopy(db->schema, id, o.cryptic_camel));
+      padding.push_back(MergePart{id, o.merged_cryptic ? copies.back().schema.get() : &db->schema, {}});
+    }
+    large.upper.push_back(MergePadded(parts, padding, resources, o.merged_every, o.upper_columns));
+  }
   if (o.medium_every > 0) {
     large.medium = MergeMedium(parts, resources, o.medium_every, o.medium_columns);
     large.medium_cap = o.medium_cap;
   }
   large.SetModel(model);
-  for (const auto* set : {&large.medium, &large.merged}) {
+  for (const auto* set : {&large.medium, &large.merged, &large.upper}) {
     for (const auto& m : *set) {
       for (auto& q : m->questions) q.scores = m->subsetter->Score(q.features);
       fmt::print(stderr, "{} held-out schema: {} tables, {} columns, {} questions\n",
-                 set == &large.medium ? "medium" : "merged", m->schema.tables.size(), m->schema.ColumnCount(),
-                 m->questions.size());
+                 set == &large.medium   ? "medium"
+                 : set == &large.merged ? "merged"
+                                        : "padded",
+                 m->schema.tables.size(), m->schema.ColumnCount(), m->questions.size());
     }
   }
   if (!large.Empty()) {
@@ -1304,8 +1381,13 @@ int main(int argc, char** argv) {
   SetModel(dbs, best);
   std::string train_line = Score(examples, false, false).Line(), held_line = Score(examples, true, false).Line();
   std::string plain_line = Score(examples, true, true).Line();
-  std::string merged_line, medium_line;
+  std::string merged_line, medium_line, upper_line;
   large.SetModel(best);
+  if (!large.upper.empty()) {
+    upper_line = LargeSchemas::Pooled(large.upper).Line();
+    fmt::print("held-out databases padded to {} columns, no database: {}\n", large.upper[0]->schema.ColumnCount(),
+               upper_line);
+  }
   if (!large.merged.empty()) {
     merged_line = LargeSchemas::Pooled(large.merged).Line();
     fmt::print("held-out databases merged into {} schemas, no database: {}\n", large.merged.size(), merged_line);
@@ -1331,7 +1413,8 @@ int main(int argc, char** argv) {
              plain_line);
   if (!o.out.empty()) {
     std::ofstream f(o.out);
-    f << best.Serialize(ModelComment(o, small_size, held_line, plain_line, merged_line, medium_line, cryptic_line));
+    f << best.Serialize(
+        ModelComment(o, small_size, held_line, plain_line, merged_line, medium_line, upper_line, cryptic_line));
   }
   return 0;
 }

@@ -294,6 +294,7 @@ TEST(SubsetFloor, TheFloorShrinksInALargerSchema) {
     m.plain_cut.min_share = 0.5;
     m.plain_cut.min_share_decay = decay;
     m.plain_cut.min_share_full_up_to = full_up_to;
+    m.plain_cut.min_share_points.clear();  // the shipped model's points are not this test's shape
     BuiltinSubsetter subsetter(s, *r, nullptr, m);
     SubsetOptions options;
     options.min_share = share;
