@@ -1319,7 +1319,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
       options.threshold.value_or(std::max(cut.table_threshold, 1.0 - std::exp(-cut.table_lambda / std::max(1.0, n))));
   double ct =
       options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
-  // The model's floor shrinks with the schema's size; a share the caller gives is kept at every size.
+  // The model's floor follows the schema's size (SubsetCut::Floor); a share the caller gives is kept at every size.
   const double min_share = options.min_share.value_or(cut.Floor(n));
   if (min_share > 0 && p.table_ids.empty()) ct = std::min(ct, ShareThreshold(p.columns, min_share));
   const size_t small = options.small_table.value_or(cut.small_table);

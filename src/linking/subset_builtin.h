@@ -46,9 +46,10 @@ struct SubsetCut {
   /// probability of the column at that rank (a schema whose probabilities are less sharp than the training set's
   /// still gets a subset of a predictable size). Not applied to a narrowed schema, which has its own budget.
   double min_share = 0;
-  /// The floor shrinks in a schema of more than min_share_full_up_to tables and columns: at N of them it is
-  /// min_share × (min_share_full_up_to / N)^min_share_decay (0: the same share at every size). A floor chosen where
-  /// schemas have a few dozen columns keeps hundreds of a warehouse's, most of them never read.
+  /// The floor shrinks in a schema of more than min_share_full_up_to tables and columns (or than the last of
+  /// min_share_points): at N of them it is min_share × (min_share_full_up_to / N)^min_share_decay (0: the same share
+  /// at every size; beyond the last point its share takes min_share's place and its size min_share_full_up_to's). A
+  /// floor chosen where schemas have a few dozen columns keeps hundreds of a warehouse's, most of them never read.
   double min_share_decay = 0;
   static constexpr double kFloorFullUpTo = 32;  // about the middle size of the training schemas (Spider train)
   /// Up to this size (tables and columns) the floor is min_share whole: a schema of a few hundred columns may keep
