@@ -5,6 +5,10 @@
 start_serve() {
   local log=$1
   shift
+  if [ ! -d "$(dirname "$log")" ]; then
+    echo "FAIL: the directory of the server's log ($(dirname "$log")) does not exist (removed by something else?)" >&2
+    return 1
+  fi
   "$@" 2> "$log" &
   SERVE_PID=$!
   SERVE_PORT=""
