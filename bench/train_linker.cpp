@@ -839,7 +839,7 @@ struct FitData {
   std::vector<std::pair<double, double>> table_ranges, column_ranges;
 };
 
-FitData CollectFitData(const std::vector<Example>& examples,
+FitData CollectFitData(const std::vector<Example>& examples, const std::vector<Example>& paraphrased,
                        std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
                        const std::vector<WideCopy>& wide, const std::vector<CrypticCopy>& cryptic, bool plain_copies,
                        bool trees) {
@@ -873,18 +873,20 @@ FitData CollectFitData(const std::vector<Example>& examples,
       }
     }
   };
-  for (const auto& e : examples) {
-    if (e.held_out) continue;
-    const auto& schema = dbs[e.db_id]->schema;
-    // A third copy with the cell values but no draft: the translator gives none for some questions, and a subsetter
-    // may have a value index without a connection; unfitted, that mix was scored arbitrarily (a value named in a
-    // product's title did not keep the product table).
-    QuestionFeatures values_only = e.features;
-    plainsql::linking::WithoutDraft(values_only);
-    for (const QuestionFeatures* f :
-         std::initializer_list<const QuestionFeatures*>{&e.features, &e.plain, &values_only}) {
-      if (f != &e.features && !plain_copies) continue;
-      add(schema, *f, e.gold);
+  for (const auto* set : {&examples, &paraphrased}) {
+    for (const auto& e : *set) {
+      if (e.held_out) continue;
+      const auto& schema = dbs[e.db_id]->schema;
+      // A third copy with the cell values but no draft: the translator gives none for some questions, and a
+      // subsetter may have a value index without a connection; unfitted, that mix was scored arbitrarily (a value
+      // named in a product's title did not keep the product table).
+      QuestionFeatures values_only = e.features;
+      plainsql::linking::WithoutDraft(values_only);
+      for (const QuestionFeatures* f :
+           std::initializer_list<const QuestionFeatures*>{&e.features, &e.plain, &values_only}) {
+        if (f != &e.features && !plain_copies) continue;
+        add(schema, *f, e.gold);
+      }
     }
   }
   for (const auto& copy : wide) {
@@ -1056,6 +1058,7 @@ struct Options {
   bool merged_cryptic = false, cryptic_camel = false;
   plainsql::BoostingOptions boosting;
   size_t merged_every = 0, wide_every = 8, cryptic_every = 0, medium_every = 0, medium_columns = 300;
+  size_t paraphrase_every = 0;
   size_t merged_columns = 1000, upper_columns = 2400;
   double merged_cap = 0.15, medium_cap = 0.5;
 };
@@ -1104,6 +1107,11 @@ void AddOptions(CLI::App& app, Options& o) {
                  "Also fit every Nth training question, without a database, on a copy of its database whose names are "
                  "abbreviated (kept, or in the abbreviator's Low or Least style, by a hash of the name; 0: not). The "
                  "held-out questions are always also scored on such copies of their databases")
+      ->capture_default_str();
+  app.add_option("--paraphrase-every", o.paraphrase_every,
+                 "Also fit every Nth training question in its other wording (question_syn: the schema's words "
+                 "replaced by synonyms), and score the held-out questions' other wordings (printed; the cuts are not "
+                 "chosen on them; 0: neither)")
       ->capture_default_str();
   app.add_flag("--cryptic-camel", o.cryptic_camel,
                "In the abbreviated copies, a third of the abbreviated names in an ERP export's style instead: each "
@@ -1292,7 +1300,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>> dbs;
-  std::vector<Example> examples;
+  std::vector<Example> examples, paraphrased;  // paraphrased: questions in their other wording (--paraphrase-every)
+  size_t paraphrase_seen = 0;
   std::map<std::string, size_t> db_number;
   auto t0 = std::chrono::steady_clock::now();
   for (const auto& q : benchmark->questions) {
@@ -1307,20 +1316,36 @@ int main(int argc, char** argv) {
       }
       db = std::move(*opened);
     }
-    Example e;
-    e.db_id = q.db_id;
-    e.db = db_number.try_emplace(q.db_id, db_number.size()).first->second;
-    e.question = q.question;
-    e.gold = Gold(q.gold_sql, db->schema);
+    auto make = [&](const std::string& question) {
+      Example e;
+      e.db_id = q.db_id;
+      e.db = db_number.try_emplace(q.db_id, db_number.size()).first->second;
+      e.question = question;
+      e.gold = Gold(q.gold_sql, db->schema);
+      if (e.gold.empty()) return e;
+      e.subsetter = dynamic_cast<BuiltinSubsetter*>(db->subsetter.get());
+      e.features = e.subsetter->Features(question);
+      e.plain = e.subsetter->Features(question, false);  // no database: no cell values, no draft
+      for (QuestionFeatures* f : {&e.features, &e.plain}) Drop(o.drop, *f);
+      e.schema_size = db->schema.tables.size() + db->schema.ColumnCount();
+      e.schema = {db->schema.tables.size(), db->schema.ColumnCount()};
+      e.held_out = HeldOut(q.db_id);
+      return e;
+    };
+    Example e = make(q.question);
     if (e.gold.empty()) continue;
-    e.subsetter = dynamic_cast<BuiltinSubsetter*>(db->subsetter.get());
-    e.features = e.subsetter->Features(q.question);
-    e.plain = e.subsetter->Features(q.question, false);  // no database: no cell values, no draft
-    for (QuestionFeatures* f : {&e.features, &e.plain}) Drop(o.drop, *f);
-    e.schema_size = db->schema.tables.size() + db->schema.ColumnCount();
-    e.schema = {db->schema.tables.size(), db->schema.ColumnCount()};
-    e.held_out = HeldOut(q.db_id);
+    // The other wording: every held-out one (scored), every Nth of training (fitted).
+    if (o.paraphrase_every > 0 && !q.paraphrase.empty() && q.paraphrase != q.question &&
+        (e.held_out || paraphrase_seen++ % o.paraphrase_every == 0)) {
+      paraphrased.push_back(make(q.paraphrase));
+    }
     examples.push_back(std::move(e));
+  }
+  if (o.paraphrase_every > 0) {
+    const size_t fitted =
+        std::count_if(paraphrased.begin(), paraphrased.end(), [](const Example& e) { return !e.held_out; });
+    fmt::print(stderr, "{} training questions also in their other wording, {} held-out ones scored so\n", fitted,
+               paraphrased.size() - fitted);
   }
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -1361,8 +1386,9 @@ int main(int argc, char** argv) {
     model = std::move(*read);
     fmt::print(stderr, "the model of {} taken whole: only the cuts are chosen\n", o.whole_model);
   } else {
-    auto fitted = FitModel(CollectFitData(examples, dbs, wide, cryptic, o.plain_copies, o.learner == "trees"),
-                           o.weights, o.learner, o.c, o.boosting);
+    auto fitted =
+        FitModel(CollectFitData(examples, paraphrased, dbs, wide, cryptic, o.plain_copies, o.learner == "trees"),
+                 o.weights, o.learner, o.c, o.boosting);
     if (!fitted) return 1;
     model = std::move(*fitted);
   }
@@ -1407,6 +1433,14 @@ int main(int argc, char** argv) {
       Score(examples, true, false, median).Line(), Score(examples, true, true, median).Line(), o.z,
       Score(examples, true, false, median).ProportionBound(o.z),
       Score(examples, true, true, median).ProportionBound(o.z));
+  if (!paraphrased.empty()) {
+    for (auto& e : paraphrased) {
+      e.scores = e.subsetter->Score(e.features);
+      e.plain_scores = e.subsetter->Score(e.plain);
+    }
+    fmt::print("validation, other wording (question_syn): {}\n  without a database: {}\n",
+               Score(paraphrased, true, false).Line(), Score(paraphrased, true, true).Line());
+  }
   PrintMisses(examples, o.misses);
   fmt::print("thresholds: {}\nwithout a database: {}\n", CutLine(best.cut), CutLine(best.plain_cut));
   fmt::print("train (80 %):      {}\nvalidation (20 %): {}\nvalidation, no database: {}\n", train_line, held_line,
