@@ -955,6 +955,36 @@ bool OpensSentence(std::string_view text, size_t offset) {
   return true;
 }
 
+std::vector<std::string> QuotedNameWords(std::string_view quoted) {
+  static const std::set<std::string, std::less<>> kJoining = {
+      "of", "the", "and", "de", "del", "der", "la", "le", "van", "von", "du", "da", "di", "y", "for", "in", "on"};
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < quoted.size()) {
+    while (i < quoted.size() && (quoted[i] == ' ' || quoted[i] == ',' || quoted[i] == '.')) ++i;
+    size_t j = i;
+    while (j < quoted.size() && quoted[j] != ' ' && quoted[j] != ',') ++j;
+    std::string_view word = quoted.substr(i, j - i);
+    if (!word.empty() && word.back() == '.') word.remove_suffix(1);  // "Jr.", an initial "J."
+    i = j;
+    if (word.empty()) continue;
+    const bool letters = std::all_of(word.begin(), word.end(), [](char ch) {
+      return std::isalpha(static_cast<unsigned char>(ch)) || ch == '\'' || ch == '-' || (ch & 0x80);
+    });
+    if (!letters) return {};
+    // All capitals of more than one letter are a code ("CZE", "USA") unless the rest of the name says otherwise.
+    const bool all_capitals =
+        std::none_of(word.begin(), word.end(), [](char ch) { return std::islower(static_cast<unsigned char>(ch)); });
+    if (std::isupper(static_cast<unsigned char>(word[0]))) {
+      out.emplace_back(word);
+      if (all_capitals && word.size() > 1 && out.size() == 1 && j >= quoted.size()) return {};
+    } else if (!kJoining.count(word)) {
+      return {};
+    }
+  }
+  return out;
+}
+
 std::set<std::string> MeasuredBy(const std::vector<Token>& tokens, const WordNet& wordnet) {
   std::set<std::string> out;
   for (const Token& t : tokens) {
@@ -973,6 +1003,16 @@ std::set<std::string> KindsNamed(std::string_view question, const std::vector<To
   size_t previous = SIZE_MAX;  // the last capitalised word
   for (size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
+    if (t.kind == TokenKind::kQuoted) {  // a quoted name: its words, and each two in a row as one name
+      auto words = QuotedNameWords(t.text);
+      for (size_t w = 0; w < words.size(); ++w) {
+        std::string lower = ToLower(words[w]);
+        if (retrieval::IsStopWord(lower)) continue;
+        add(lower);
+        if (w > 0) add(ToLower(words[w - 1]) + "_" + lower);
+      }
+      continue;
+    }
     if (t.kind != TokenKind::kWord || t.text.empty() || !std::isupper(static_cast<unsigned char>(t.text[0])) ||
         OpensSentence(question, t.offset) || retrieval::IsStopWord(t.lower))
       continue;

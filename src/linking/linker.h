@@ -214,6 +214,14 @@ bool WritesYearOrDate(std::string_view question);
 /// after a full stop, question mark, exclamation mark, colon or line break): its capital says nothing then.
 bool OpensSentence(std::string_view text, size_t offset);
 
+/// The words of a quoted value that reads as a name, in order: every word starts with a capital letter (a letter
+/// after it may be anything: "McDonald", "O'Brien") or is a short joining word ("of", "de", "van", "the", "and",
+/// ...), and at least one does; the joining words are left out. "Jeremy Gibbons" → Jeremy, Gibbons; "University of
+/// Pennsylvania" → University, Pennsylvania; "Google" → Google; "CZE", "red", "A380", "New york" → nothing. A quoted
+/// name is what the question names, as its capitalised words are outside quotes (the subsetter's proper noun and
+/// full-name evidence, KindsNamed).
+std::vector<std::string> QuotedNameWords(std::string_view quoted);
+
 /// The nouns naming what the question's adjectives measure, lower case: WordNet's attributes (WordNet::Attributes) of
 /// each word that is no function word ("the youngest" → age; "male" → sex, gender; "longer than" → duration, length).
 /// A question may say the quantity a column holds only by its adjective. The subsetter's `measured_attribute` feature.

@@ -811,6 +811,19 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
     if (t.kind == retrieval::TokenKind::kQuoted &&
         std::any_of(t.text.begin(), t.text.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }))
       ev.quoted_text = true;
+    // A quoted name ("Jeremy Gibbons", "University of Pennsylvania") is a proper noun as one outside quotes is, and
+    // two or three name words in it a full name; unless every word of it is a schema word (a value named like the
+    // schema, "Computer Science").
+    if (t.kind == retrieval::TokenKind::kQuoted) {
+      const auto words = QuotedNameWords(t.text);
+      const bool schema_words = std::all_of(words.begin(), words.end(), [&](const std::string& w) {
+        return schema_stems.count(stemmer.Stem(ToLower(w))) > 0;
+      });
+      if (!words.empty() && !schema_words) {
+        ev.proper_noun = true;
+        ev.full_name |= words.size() == 2 || words.size() == 3;
+      }
+    }
     // A proper noun is evidence for where names are kept even when no value index can say which value it is.
     if (word && !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0])) &&
         !OpensSentence(question, t.offset) && !retrieval::IsStopWord(t.lower) && !schema_stems.count(t.stem)) {

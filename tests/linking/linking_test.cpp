@@ -152,6 +152,15 @@ TEST(Linker, MeasuredByAndKindsNamedCases) {
   });
 }
 
+// Every case of data/quoted_names.tsv: the name words of a quoted value, or none.
+TEST(Linker, QuotedNameWordsCases) {
+  CheckCaseFile("quoted_names.tsv", [](const std::string& quoted, const std::vector<std::string>&) {
+    std::string got;
+    for (const auto& w : QuotedNameWords(quoted)) got += (got.empty() ? "" : " ") + w;
+    return got;
+  });
+}
+
 // A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
 TEST(Linker, ScatteredAbbreviationStaysBounded) {
   // No split exists (no word has the last letter), and the pieces of the 39 others can be chosen in countless ways.

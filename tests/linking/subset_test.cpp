@@ -222,6 +222,9 @@ TEST_F(SubsetTest, DistinctLinksAndFullNamesAreFeatures) {
   EXPECT_DOUBLE_EQ(feature("Show every product id", "warehouse_stock", "humidity", distinct), 0.0);
   EXPECT_GT(feature("Which orders did Grace Hopper place?", "customer", "full_name", full_name), 0.0);
   EXPECT_DOUBLE_EQ(feature("Which orders did she place?", "customer", "full_name", full_name), 0.0);
+  // A quoted name is a full name as one outside quotes is (customer has one name column: 0.5); a quoted code is not.
+  EXPECT_DOUBLE_EQ(feature("Which orders were placed by \"Grace Hopper\"?", "customer", "full_name", full_name), 0.5);
+  EXPECT_DOUBLE_EQ(feature("Which orders have the status \"CZE\"?", "customer", "full_name", full_name), 0.0);
 }
 
 TEST_F(SubsetTest, BudgetCapsTheColumns) {
