@@ -239,9 +239,18 @@ struct Merged {
 // fall faster (SubsetCut::min_share_full_up_to). Held at the least size of the L class alone, a floor that falls fast
 // beyond it keeps too little at its upper end: all the held-out databases padded with training databases to at least
 // --upper-columns (2,400) columns are held to the L cap too, their perfect recall counted with the merged schemas'.
+struct CrypticCopy;
+
 struct LargeSchemas {
   std::vector<std::unique_ptr<Merged>> medium, merged, upper;
   double medium_cap = 0.5, merged_cap = 0.15;  // upper: merged_cap too
+  // With --abbreviated-weight: the held-out databases' abbreviated copies, their questions' scores under the model, and
+  // the weight their perfect recall has beside the held-out questions' in the objective of the cut without a database
+  // (no cap of their own: they are as small as the held-out databases).
+  const std::vector<CrypticCopy>* abbreviated = nullptr;
+  std::vector<std::vector<plainsql::linking::QuestionScores>> abbreviated_scores;
+  double abbreviated_weight = 0;
+  double AbbreviatedPerfect(const plainsql::linking::SubsetCut& cut) const;  // defined after CrypticCopy
   bool Empty() const { return medium.empty() && merged.empty() && upper.empty(); }
   static Totals Pooled(const std::vector<std::unique_ptr<Merged>>& schemas) {
     Totals t;
@@ -496,6 +505,10 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
         }
         sum += mt.perfect / static_cast<double>(mt.n);
         ++sets;
+      }
+      if (large->abbreviated_weight > 0) {
+        sum += large->abbreviated_weight * large->AbbreviatedPerfect(cut);
+        sets += large->abbreviated_weight;
       }
       perfect = sum / sets;
     }
@@ -829,6 +842,20 @@ Totals ScoreCryptic(const std::vector<CrypticCopy>& copies, const SubsetModel& m
   return t;
 }
 
+double LargeSchemas::AbbreviatedPerfect(const plainsql::linking::SubsetCut& cut) const {
+  Totals t;
+  for (size_t c = 0; abbreviated && c < abbreviated->size(); ++c) {
+    const CrypticCopy& copy = (*abbreviated)[c];
+    copy.subsetter->SetCuts(cut, cut);
+    const plainsql::eval::SchemaSize size{copy.schema->tables.size(), copy.schema->ColumnCount()};
+    for (size_t q = 0; q < copy.questions.size(); ++q) {
+      t.Add(plainsql::eval::ScoreSubset(copy.gold[q], Kept(copy.subsetter->Choose(abbreviated_scores[c][q], {})), size),
+            c);
+    }
+  }
+  return t.n ? t.perfect / static_cast<double>(t.n) : 0;
+}
+
 // What the models are fitted on, from the questions of the databases not held out: each question with its draft,
 // without a database, and with the values but no draft.
 struct FitData {
@@ -1061,6 +1088,7 @@ struct Options {
   size_t paraphrase_every = 0;
   size_t merged_columns = 1000, upper_columns = 2400;
   double merged_cap = 0.15, medium_cap = 0.5;
+  double abbreviated_weight = 0;
 };
 
 void AddOptions(CLI::App& app, Options& o) {
@@ -1117,6 +1145,13 @@ void AddOptions(CLI::App& app, Options& o) {
                "In the abbreviated copies, a third of the abbreviated names in an ERP export's style instead: each "
                "word cut short and the words run together in CamelCase (\"SlsOrdNmbr\"). They take the place of "
                "the squashed capitals and of part of the Least style");
+  app.add_option("--abbreviated-weight", o.abbreviated_weight,
+                 "With --merged-every or --medium-every: the cut without a database also counts the perfect recall of "
+                 "the held-out databases' abbreviated copies, with this weight beside the held-out questions' (and the "
+                 "merged schemas', weight 1 each), so that a cut chosen for natural names does not cost cryptic ones "
+                 "(0: not counted, as before)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("--merged-cryptic", o.merged_cryptic,
                "With --merged-every: merge the held-out databases' abbreviated copies (as --cryptic-every makes them) "
                "instead of the databases as they are");
@@ -1189,6 +1224,12 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
         "widened\n(--wide-every; 0: none), every {}th on a copy with abbreviated names (--cryptic-every; 0: none){}.\n",
         o.wide_every, o.cryptic_every,
         o.cryptic_camel ? ",\na third of them cut short in CamelCase (--cryptic-camel)" : "");
+  }
+  if (o.abbreviated_weight > 0) {
+    out += fmt::format(
+        "The cut without a database also counted the held-out abbreviated copies' perfect recall, weight {} "
+        "(--abbreviated-weight).\n",
+        o.abbreviated_weight);
   }
   out += fmt::format(
       "validation: {}\nvalidation without a database: {}\nvalidation on abbreviated copies, no database: {}", held_line,
@@ -1400,6 +1441,15 @@ int main(int argc, char** argv) {
   // The cuts, on the held-out 20 %: one for questions with a draft, one for those without.
   SubsetModel best = model;
   LargeSchemas large = MakeLargeSchemas(o, dbs, examples, cryptic_held_out, *resources, model);
+  if (o.abbreviated_weight > 0 && !cryptic_held_out.empty()) {
+    large.abbreviated = &cryptic_held_out;
+    large.abbreviated_weight = o.abbreviated_weight;
+    for (const auto& copy : cryptic_held_out) {
+      copy.subsetter->SetModel(model);
+      auto& scores = large.abbreviated_scores.emplace_back();
+      for (size_t q = 0; q < copy.questions.size(); ++q) scores.push_back(copy.Scores(q));
+    }
+  }
   const size_t median = MedianHeldOutSize(examples);
   const size_t small_size = o.small_schemas ? median : 0;
   best.cut = ChooseCut(dbs, examples, model, false, o.max_proportion, o.z, small_size, nullptr);
