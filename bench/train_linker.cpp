@@ -1323,6 +1323,11 @@ int main(int argc, char** argv) {
     for (const auto& id : held) fmt::print("{}\n", id);
     return 0;
   }
+  if (o.abbreviated_weight > 0 && o.merged_every == 0 && o.medium_every == 0) {
+    // The weight enters only the stage that scores larger schemas; without them it would be silently ignored.
+    fmt::print(stderr, "--abbreviated-weight needs --merged-every or --medium-every\n");
+    return 2;
+  }
   std::optional<plainsql::linking::InferKeysOptions> infer;
   auto mode = plainsql::linking::KeyInferenceModeOption(o.infer_keys, true);
   if (!mode) {
