@@ -131,9 +131,11 @@ std::vector<Expander::Candidate> Expander::Candidates(const std::string& t) cons
   for (const auto& [plural, n] : context_) {
     // An abbreviation names the thing, not the table of things: "Enum" in a schema with "Enumerations" is an
     // enumeration.
+    // Not when the singular is a rarer word than the plural: "species" is no "specie" (coined money).
     std::string w = plural;
-    if (w.size() > 4 && w.back() == 's' && w[w.size() - 2] != 's' && words_.Tier(w.substr(0, w.size() - 1))) {
-      w.pop_back();
+    if (w.size() > 4 && w.back() == 's' && w[w.size() - 2] != 's') {
+      auto singular = words_.Tier(w.substr(0, w.size() - 1));
+      if (singular && *singular <= words_.Tier(w).value_or(3)) w.pop_back();
     }
     // More uses in the schema count for a word; so does being short (the singular over the plural).
     double bonus = 0.1 * n - 0.01 * static_cast<double>(w.size());
@@ -197,6 +199,17 @@ std::vector<std::string> Expander::SegmentRun(const std::string& t) const {
 }
 
 namespace {
+
+// The plural of an expansion's last word: "initial" -> "initials", "quantity" -> "quantities", "box" -> "boxes".
+std::string Plural(const std::string& expansion) {
+  std::string w = expansion;
+  if (w.size() >= 2 && w.back() == 'y' && std::string_view("aeiou").find(w[w.size() - 2]) == std::string_view::npos) {
+    w.pop_back();
+    return w + "ies";
+  }
+  if (w.ends_with("s") || w.ends_with("x") || w.ends_with("ch") || w.ends_with("sh")) return w + "es";
+  return w + "s";
+}
 
 // The word chosen from ranked candidates, with the next distinct ones as alternatives.
 template <typename Candidates>
@@ -505,6 +518,16 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
       out.words.emplace_back(written, t, "number");
       continue;
     }
+    // After a "yes", "no" is the answer, not a number ("tlu_Yes_No").
+    if (t == "no" && i > 0 && ToLower(split[i - 1]) == "yes") {
+      out.words.emplace_back(written, t, "word");
+      continue;
+    }
+    // The same written apart: "utmE", "UTM_N".
+    if ((t == "e" || t == "n") && i > 0 && ToLower(split[i - 1]) == "utm") {
+      out.words.emplace_back(written, t == "e" ? "east" : "north", "abbreviations");
+      continue;
+    }
     // Beside a latitude, "long" is a longitude, not an adjective.
     if (t == "long" && coordinates_) {
       out.words.emplace_back(written, "longitude", "schema");
@@ -516,7 +539,7 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
       continue;
     }
     // A known abbreviation with one letter after it, an axis or a direction: "UTMX" is utm, x; after utm, e and n
-    // are the easting and northing.
+    // are east and north.
     // With a name model, only an axis letter or a direction after utm, written in capitals: "stdm" is no "std" with an
     // "m", "Ctry" no "ctr" with a "y".
     auto axis = [&](const std::string& head, char tail) {
@@ -524,10 +547,16 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
       return !model_ || (capitals && (tail == 'x' || tail == 'y' || tail == 'z' ||
                                       (head == "utm" && (tail == 'e' || tail == 'n'))));
     };
+    // Not when the whole is a longer cut of the same word ("Syst" is system, not sys and t).
     if (t.size() >= 4 && abbreviations_.count(t.substr(0, t.size() - 1)) && !abbreviations_.count(t) &&
-        axis(t.substr(0, t.size() - 1), t.back())) {
+        !abbreviations_.at(t.substr(0, t.size() - 1)).starts_with(t) && axis(t.substr(0, t.size() - 1), t.back())) {
       std::string head = t.substr(0, t.size() - 1), tail = t.substr(t.size() - 1);
-      out.words.emplace_back(written.substr(0, head.size()), abbreviations_.at(head), "abbreviations");
+      const std::string& expansion = abbreviations_.at(head);
+      if (tail == "s") {  // a plural: "Inits" are initials, "Amts" amounts
+        out.words.emplace_back(written, Plural(expansion), "abbreviations");
+        continue;
+      }
+      out.words.emplace_back(written.substr(0, head.size()), expansion, "abbreviations");
       if (head == "utm" && (tail == "e" || tail == "n")) {
         out.words.emplace_back(written.substr(head.size()), tail == "e" ? "east" : "north", "abbreviations");
       } else {

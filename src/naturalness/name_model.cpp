@@ -114,6 +114,8 @@ bool IsSubsequence(std::string_view a, std::string_view w) {
 std::string Singular(std::string_view w) {
   if (w.size() <= 3 || w.back() != 's') return std::string(w);
   if (w.ends_with("ss") || w.ends_with("us") || w.ends_with("is")) return std::string(w);
+  // English nouns whose singular is the plural; a rule has no dictionary to tell them ("specy", "sery").
+  if (w == "species" || w == "series" || w == "news") return std::string(w);
   if (w.size() > 4 && w.ends_with("ies")) return std::string(w.substr(0, w.size() - 3)) + "y";
   if (w.ends_with("sses") || w.ends_with("xes") || w.ends_with("ches") || w.ends_with("shes")) {
     return std::string(w.substr(0, w.size() - 2));

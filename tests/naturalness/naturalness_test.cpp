@@ -414,6 +414,27 @@ TEST(Expander, DictionaryPhrasesExpandInitialsAndGeneralRulesApply) {
   EXPECT_EQ(e.Expand("UTME").name, "universal_transverse_mercator_east");
 }
 
+// The cases of fixtures/expander_rules.tsv: the rules alone, with the shipped abbreviations.
+TEST(Expander, RulesReadTheCasesOfTheFixture) {
+  const Classifier& c = Shipped();
+  auto abbreviations = Expander::LoadAbbreviations(DefaultDataDir() + "/abbreviations.tsv");
+  ASSERT_TRUE(abbreviations.ok());
+  std::ifstream in(std::string(PLAINSQL_SOURCE_DIR) + "/tests/naturalness/fixtures/expander_rules.tsv");
+  ASSERT_TRUE(in) << "fixtures/expander_rules.tsv";
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 3u) << line;
+    Expander e(c.Words(), *abbreviations);
+    if (f[0] != "-") e.SetContext(Split(f[0], ','));
+    EXPECT_EQ(e.Expand(f[1]).name, f[2]) << f[1];
+    ++cases;
+  }
+  EXPECT_GE(cases, 10);
+}
+
 catalog::Column TextColumn(std::string name, std::vector<std::string> samples,
                            catalog::TypeClass type = catalog::TypeClass::kText) {
   catalog::Column c;
