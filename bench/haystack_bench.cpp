@@ -43,7 +43,7 @@ struct MeasureArgs {
   std::optional<double> threshold;
   size_t misses = 0;   // print this many questions the subset misses something of
   bool stage = false;  // also score the first stage alone (every column of the tables it keeps)
-  std::optional<size_t> narrow_tables, narrow_neighbours_of, narrow_min_columns, narrow_components;
+  std::optional<size_t> narrow_tables, narrow_neighbours_of, narrow_min_columns, narrow_components, narrow_floored;
   std::optional<double> narrow_budget_share;
 };
 
@@ -61,6 +61,7 @@ int Measure(const MeasureArgs& a) {
   if (a.narrow_min_columns) model.narrow.min_columns = *a.narrow_min_columns;
   if (a.narrow_components) model.narrow.components = *a.narrow_components;
   if (a.narrow_budget_share) model.narrow.budget_share = *a.narrow_budget_share;
+  if (a.narrow_floored) model.narrow.floored = *a.narrow_floored;
   // One subsetter per database (a haystack has one), its index built once, timed apart from the questions.
   struct Db {
     plainsql::catalog::Schema schema;
@@ -203,6 +204,7 @@ int main(int argc, char** argv) {
   measure->add_option("--narrow-components", a.narrow_components, "Components Select runs the model on");
   measure->add_option("--narrow-budget-share", a.narrow_budget_share, "... while they hold this share of the columns");
   measure->add_option("--narrow-min-columns", a.narrow_min_columns, "Narrow schemas with more columns (0: never)");
+  measure->add_option("--narrow-floored", a.narrow_floored, "The best N components keep their own size's floor");
   CLI11_PARSE(app, argc, argv);
   if (haystack.Selected()) return haystack.Run();
   return Measure(a);

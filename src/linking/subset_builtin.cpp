@@ -645,7 +645,9 @@ struct BuiltinSubsetter::Impl {
                       std::vector<std::vector<double>>& out) const;
   void AddDraft(const View& view, const DraftReads& draft, QuestionFeatures& out) const;
   QuestionScores Score(const QuestionFeatures& f) const;
-  Subset Choose(const QuestionScores& p, const SubsetOptions& options) const;
+  /// `floor_size`: a narrowed schema's component that keeps the floor of a schema of this many tables and columns
+  /// (0: a narrowed component keeps no floor; the whole schema's floor applies when `p` is not narrowed).
+  Subset Choose(const QuestionScores& p, const SubsetOptions& options, size_t floor_size = 0) const;
   void JoinPaths(const View& view, const std::vector<double>& pt, size_t top, const std::vector<bool>& kept,
                  std::vector<bool>& bridge, std::vector<std::set<size_t>>& cols, Subset& s) const;
   void SharedNameBridges(const View& view, const std::vector<double>& pt, const std::vector<bool>& kept,
@@ -935,7 +937,12 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
   Subset out;
   for (size_t i = 0; i < k && best[order[i]] > 0; ++i) {
     const std::vector<size_t> ids = BestOf(components[order[i]], score);
-    Subset s = Choose(Score(FeaturesOn(ev, ids, DraftReads{})), each);
+    // The best components keep the floor they would keep as a schema of their own (SubsetNarrow::floored).
+    size_t floor_size = 0;
+    if (i < model.narrow.floored) {
+      for (size_t t : ids) floor_size += 1 + schema.tables[t].columns.size();
+    }
+    Subset s = Choose(Score(FeaturesOn(ev, ids, DraftReads{})), each, floor_size);
     if (!out.columns.empty() && out.columns.size() + s.columns.size() > budget) break;
     out.tables.insert(out.tables.end(), s.tables.begin(), s.tables.end());
     out.columns.insert(out.columns.end(), s.columns.begin(), s.columns.end());
@@ -1320,7 +1327,7 @@ double SubsetCut::Floor(double n) const {
   return share * std::pow(size / n, min_share_decay);
 }
 
-Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options) const {
+Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options, size_t floor_size) const {
   const View view = MakeView(p.table_ids);
   const size_t nt = view.Size();
   // A threshold grows as the schema shrinks: leaving an element out saves 1/N of the proportion, so in a small schema
@@ -1333,8 +1340,9 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   double ct =
       options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
   // The model's floor follows the schema's size (SubsetCut::Floor); a share the caller gives is kept at every size.
-  const double min_share = options.min_share.value_or(cut.Floor(n));
-  if (min_share > 0 && p.table_ids.empty()) ct = std::min(ct, ShareThreshold(p.columns, min_share));
+  // A narrowed schema's component keeps its own size's floor, when it keeps one (SelectNarrowed).
+  const double min_share = options.min_share.value_or(cut.Floor(floor_size > 0 ? static_cast<double>(floor_size) : n));
+  if (min_share > 0 && (p.table_ids.empty() || floor_size > 0)) ct = std::min(ct, ShareThreshold(p.columns, min_share));
   const size_t small = options.small_table.value_or(cut.small_table);
   const std::vector<double>& pt = p.tables;
   const std::vector<std::vector<double>>& pc = p.columns;

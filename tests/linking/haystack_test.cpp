@@ -138,6 +138,36 @@ TEST(HaystackTest, NarrowedSubsetterFindsTheQuestionsDatabase) {
   EXPECT_FALSE(kept.count("Field_Data_1__tblObs.ObsID"));
 }
 
+// The best component of a narrowed schema keeps the floor a schema of its size keeps (SubsetNarrow::floored): with a
+// floor of every column, all of the question's database's columns; without it, only those the thresholds pass.
+TEST(HaystackTest, BestComponentKeepsItsOwnFloor) {
+  auto h = BuildHaystack(FixtureOptions());
+  ASSERT_TRUE(h);
+  auto resources = LinkResources::Load();
+  ASSERT_TRUE(resources) << resources.error().message;
+  size_t shop_columns = 0;
+  for (const auto& t : h->schema.tables) {
+    if (t.name.starts_with("shop__")) shop_columns += t.columns.size();
+  }
+  ASSERT_GT(shop_columns, 2u);
+  auto kept_of_shop = [&](size_t floored) {
+    SubsetModel model = SubsetModel::Shipped();
+    model.narrow.min_columns = 1;
+    model.narrow.floored = floored;
+    model.plain_cut.min_share = 1.0;
+    model.plain_cut.min_share_points.clear();
+    model.plain_cut.min_share_full_up_to = 1e9;
+    BuiltinSubsetter subsetter(h->schema, *resources, nullptr, model);
+    auto s = subsetter.Select("What is the total order amount of each customer name?", {});
+    EXPECT_TRUE(s);
+    size_t n = 0;
+    for (const auto& c : s ? s->columns : std::vector<std::string>{}) n += c.starts_with("shop__") ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(kept_of_shop(1), shop_columns);
+  EXPECT_LT(kept_of_shop(0), shop_columns);
+}
+
 // `eval haystack --json`: one JSON object, the manifest without the prefixes; the files in --out.
 TEST(HaystackCommandTest, PrintsTheManifestAndWritesTheFiles) {
   test::TempDir dir;

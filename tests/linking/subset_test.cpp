@@ -406,6 +406,13 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   std::vector<double> x(BaseColumnFeatureNames().size(), 0.5);
   EXPECT_DOUBLE_EQ(again->column_trees.Margin(x), shipped.column_trees.Margin(x));
   EXPECT_EQ(again->Serialize("x"), shipped.Serialize("x"));
+  EXPECT_EQ(shipped.Serialize("x").find("narrow_floored"), std::string::npos);  // the default is not written
+  EXPECT_EQ(again->narrow.floored, SubsetNarrow{}.floored);
+  SubsetModel none = shipped;
+  none.narrow.floored = 0;
+  auto unfloored = SubsetModel::Parse(none.Serialize("no floor in a narrowed schema"));
+  ASSERT_TRUE(unfloored) << unfloored.error().message;
+  EXPECT_EQ(unfloored->narrow.floored, 0u);
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
   floor.plain_cut.min_share_points.clear();
