@@ -168,6 +168,42 @@ TEST(HaystackTest, BestComponentKeepsItsOwnFloor) {
   EXPECT_LT(kept_of_shop(0), shop_columns);
 }
 
+// A narrowed schema's components are ranked by how much of the question their tables cover together: a database
+// whose two joined tables hold "customer", "city", "order" and "amount" ranks above one whose single table holds three
+// of them, though that table matches better than either of the first database's.
+TEST(HaystackTest, ComponentsRankByWhatTheirTablesCoverTogether) {
+  catalog::Schema schema;
+  schema.database = "two";
+  auto table = [&](const std::string& name, std::vector<std::string> columns) {
+    catalog::Table t;
+    t.name = name;
+    for (auto& c : columns) {
+      catalog::Column col;
+      col.name = c;
+      col.type_class = c.ends_with("id") ? catalog::TypeClass::kNumeric : catalog::TypeClass::kText;
+      t.columns.push_back(col);
+    }
+    t.primary_key = {t.columns[0].name};
+    return t;
+  };
+  schema.tables.push_back(table("shop__client", {"client_id", "label", "city"}));
+  schema.tables.push_back(table("shop__order", {"order_id", "client_id", "amount"}));
+  schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
+  schema.tables.push_back(table("log__customer_order_amount", {"entry_id", "note"}));
+  for (size_t i = 0; i < 3; ++i) schema.tables.push_back(table("pad" + std::to_string(i) + "__misc", {"misc_id", "x"}));
+  auto resources = LinkResources::Load();
+  ASSERT_TRUE(resources) << resources.error().message;
+  SubsetModel model = SubsetModel::Shipped();
+  model.narrow.min_columns = 1;
+  model.narrow.components = 1;  // only the best component
+  BuiltinSubsetter subsetter(schema, *resources, nullptr, model);
+  auto s = subsetter.Select("What is the order amount of each client in the city?", {});
+  ASSERT_TRUE(s);
+  std::set<std::string> kept(s->tables.begin(), s->tables.end());
+  EXPECT_TRUE(kept.count("shop__order")) << Join(s->tables, " ");
+  EXPECT_FALSE(kept.count("log__customer_order_amount")) << Join(s->tables, " ");
+}
+
 // `eval haystack --json`: one JSON object, the manifest without the prefixes; the files in --out.
 TEST(HaystackCommandTest, PrintsTheManifestAndWritesTheFiles) {
   test::TempDir dir;

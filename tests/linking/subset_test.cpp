@@ -408,11 +408,11 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   EXPECT_EQ(again->Serialize("x"), shipped.Serialize("x"));
   EXPECT_EQ(shipped.Serialize("x").find("narrow_floored"), std::string::npos);  // the default is not written
   EXPECT_EQ(again->narrow.floored, SubsetNarrow{}.floored);
-  SubsetModel none = shipped;
-  none.narrow.floored = 0;
-  auto unfloored = SubsetModel::Parse(none.Serialize("no floor in a narrowed schema"));
-  ASSERT_TRUE(unfloored) << unfloored.error().message;
-  EXPECT_EQ(unfloored->narrow.floored, 0u);
+  SubsetModel narrowed = shipped;
+  narrowed.narrow.floored = 2;
+  auto two = SubsetModel::Parse(narrowed.Serialize("the best two components floored"));
+  ASSERT_TRUE(two) << two.error().message;
+  EXPECT_EQ(two->narrow.floored, 2u);
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
   floor.plain_cut.min_share_points.clear();
