@@ -632,9 +632,10 @@ struct BuiltinSubsetter::Impl {
   bool Narrowed() const { return model.narrow.min_columns > 0 && column_count > model.narrow.min_columns; }
   void BuildPostings();
   void BuildComponents();
-  std::vector<double> FirstStageScores(const Evidence& ev);
-  std::vector<double> ComponentScores(const Evidence& ev, const std::vector<double>& score) const;
-  double LinkerEvidence(const Evidence& ev, size_t t) const;
+  /// Each table's first-stage score; `evidence`, when given, gets each table's linker evidence (its part of the score).
+  std::vector<double> FirstStageScores(const Evidence& ev, std::vector<double>* evidence = nullptr);
+  std::vector<double> ComponentScores(const Evidence& ev, const std::vector<double>& score,
+                                      const std::vector<double>& evidence) const;
   std::vector<size_t> BestOf(const std::vector<size_t>& candidates, const std::vector<double>& score) const;
   Evidence Gather(const std::string& question, bool with_values);
   QuestionFeatures Features(const std::string& question, bool with_database);
@@ -746,7 +747,7 @@ void BuiltinSubsetter::Impl::BuildPostings() {
 
 // The first stage's score of every table: the idf-weighted words it shares with the question plus the linker's
 // evidence.
-std::vector<double> BuiltinSubsetter::Impl::FirstStageScores(const Evidence& ev) {
+std::vector<double> BuiltinSubsetter::Impl::FirstStageScores(const Evidence& ev, std::vector<double>* evidence) {
   if (postings.empty()) BuildPostings();
   const size_t nt = tables.size();
   std::vector<double> score(nt, 0);
@@ -755,25 +756,26 @@ std::vector<double> BuiltinSubsetter::Impl::FirstStageScores(const Evidence& ev)
     if (it == postings.end()) continue;
     for (const auto& [t, w] : it->second.tables) score[t] += it->second.idf * w;
   }
-  for (size_t t = 0; t < nt; ++t) score[t] += kFirstStageEvidence * LinkerEvidence(ev, t);
+  if (evidence) evidence->assign(nt, 0);
+  for (size_t t = 0; t < nt; ++t) {
+    double best_column = 0;
+    for (const auto& c : ev.column_link[t]) best_column = std::max(best_column, c.score);
+    const double e =
+        std::max({ev.table_link[t].score, 0.8 * best_column, ev.table_values[t] ? 0.8 : 0.0});  // as TableFeatures
+    score[t] += kFirstStageEvidence * e;
+    if (evidence) (*evidence)[t] = e;
+  }
   return score;
-}
-
-// The linker's evidence for table `t` in the first stage: its own link, its best column's, a value found in it.
-double BuiltinSubsetter::Impl::LinkerEvidence(const Evidence& ev, size_t t) const {
-  double best_column = 0;
-  for (const auto& c : ev.column_link[t]) best_column = std::max(best_column, c.score);
-  return std::max({ev.table_link[t].score, 0.8 * best_column, ev.table_values[t] ? 0.8 : 0.0});  // as TableFeatures
 }
 
 // A component's first-stage score: how much of the question its tables cover together (each question stem counted
 // once, at its idf times its best weight in any of the component's tables) plus the linker's best evidence in it. A
 // database whose tables share the question's words between them ranks above one whose single table matches best;
 // chosen on the haystack's training questions over ranking by the best table (docs/BENCHMARKS.md, twenty-fourth part).
-// 0 for a component none of whose tables scored (`score`: FirstStageScores).
-std::vector<double> BuiltinSubsetter::Impl::ComponentScores(const Evidence& ev,
-                                                            const std::vector<double>& score) const {
-  std::vector<double> cover(components.size(), 0), evidence(components.size(), 0);
+// 0 for a component none of whose tables scored (`score` and each table's `evidence`: FirstStageScores).
+std::vector<double> BuiltinSubsetter::Impl::ComponentScores(const Evidence& ev, const std::vector<double>& score,
+                                                            const std::vector<double>& evidence) const {
+  std::vector<double> cover(components.size(), 0), best_evidence(components.size(), 0);
   std::vector<double> top(components.size(), 0);  // the stem's best weight per component
   std::vector<size_t> touched;
   for (const auto& stem : ev.qstems) {
@@ -790,13 +792,15 @@ std::vector<double> BuiltinSubsetter::Impl::ComponentScores(const Evidence& ev,
     }
     touched.clear();
   }
-  for (size_t t = 0; t < tables.size(); ++t) {
-    evidence[component_of[t]] = std::max(evidence[component_of[t]], LinkerEvidence(ev, t));
-  }
-  std::vector<double> out(components.size(), 0);
+  std::vector<bool> scored(components.size(), false);
   for (size_t t = 0; t < tables.size(); ++t) {
     const size_t c = component_of[t];
-    if (score[t] > 0) out[c] = cover[c] + kFirstStageEvidence * evidence[c];
+    best_evidence[c] = std::max(best_evidence[c], evidence[t]);
+    scored[c] = scored[c] || score[t] > 0;
+  }
+  std::vector<double> out(components.size(), 0);
+  for (size_t c = 0; c < out.size(); ++c) {
+    if (scored[c]) out[c] = cover[c] + kFirstStageEvidence * best_evidence[c];
   }
   return out;
 }
@@ -958,8 +962,9 @@ QuestionFeatures BuiltinSubsetter::Impl::FeaturesOn(const Evidence& ev, std::vec
 // schema, their subsets joined while they fit the column budget (see SubsetNarrow).
 Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const SubsetOptions& options) {
   const Evidence ev = Gather(question, true);
-  const std::vector<double> score = FirstStageScores(ev);
-  const std::vector<double> best = ComponentScores(ev, score);
+  std::vector<double> evidence;
+  const std::vector<double> score = FirstStageScores(ev, &evidence);
+  const std::vector<double> best = ComponentScores(ev, score, evidence);
   std::vector<size_t> order(components.size());
   for (size_t c = 0; c < order.size(); ++c) order[c] = c;
   const size_t k = std::min(order.size(), model.narrow.components);

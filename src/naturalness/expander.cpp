@@ -523,7 +523,8 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
       out.words.emplace_back(written, t, "word");
       continue;
     }
-    // The same written apart: "utmE", "UTM_N".
+    // After utm, e and n written apart are east and north ("utmE", "UTM_N"), as the rule below reads them run together
+    // ("UTME").
     if ((t == "e" || t == "n") && i > 0 && ToLower(split[i - 1]) == "utm") {
       out.words.emplace_back(written, t == "e" ? "east" : "north", "abbreviations");
       continue;
