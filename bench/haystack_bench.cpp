@@ -3,7 +3,7 @@
 //
 //   haystack_bench haystack --data-dir ../shared/data --out /tmp/hs            # = plainsql eval haystack
 //   haystack_bench measure --tables /tmp/hs/tables.json --questions /tmp/hs/questions_spider_dev.json
-//       [--subsets out.jsonl] [--budget N] [--threshold P]
+//       [--subsets out.jsonl] [--budget N] [--threshold P] [--infer-keys isolated|none|add|replace]
 //
 // `measure` prints the index build time and the process's peak memory after it, then per question set: PerfRecall
 // (PRe), mean proportion, mean attribute proportion (kept columns / schema columns), relation and attribute recall,
@@ -23,6 +23,7 @@
 #include "common/strings.h"
 #include "eval/benchmark.h"
 #include "eval/score.h"
+#include "linking/infer_keys.h"
 #include "linking/subset_builtin.h"
 
 namespace {
@@ -44,7 +45,9 @@ struct MeasureArgs {
   size_t misses = 0;   // print this many questions the subset misses something of
   bool stage = false;  // also score the first stage alone (every column of the tables it keeps)
   std::optional<size_t> narrow_tables, narrow_neighbours_of, narrow_min_columns, narrow_components, narrow_floored;
-  std::optional<double> narrow_budget_share;
+  std::optional<double> narrow_budget_share, narrow_component_share;
+  std::string infer_keys =
+      "isolated";  // as `plainsql link --infer-keys` (names and types alone: a haystack has no data)
 };
 
 int Measure(const MeasureArgs& a) {
@@ -62,6 +65,12 @@ int Measure(const MeasureArgs& a) {
   if (a.narrow_components) model.narrow.components = *a.narrow_components;
   if (a.narrow_budget_share) model.narrow.budget_share = *a.narrow_budget_share;
   if (a.narrow_floored) model.narrow.floored = *a.narrow_floored;
+  if (a.narrow_component_share) model.narrow.component_share = *a.narrow_component_share;
+  auto infer_mode = plainsql::linking::KeyInferenceModeOption(a.infer_keys, true);
+  if (!infer_mode) {
+    fmt::print(stderr, "{}\n", infer_mode.error().message);
+    return 1;
+  }
   // One subsetter per database (a haystack has one), its index built once, timed apart from the questions.
   struct Db {
     plainsql::catalog::Schema schema;
@@ -77,6 +86,13 @@ int Measure(const MeasureArgs& a) {
     db->schema = std::move(*schema);
     const double rss_before = PeakRssMb();
     auto t0 = Clock::now();
+    if (*infer_mode) {
+      plainsql::linking::InferKeysOptions io;
+      io.mode = **infer_mode;
+      const auto inferred = plainsql::linking::InferKeysFromSamples(
+          db->schema, std::vector<plainsql::linking::TableValues>(db->schema.tables.size()), io);
+      fmt::print("{}: {} keys inferred from names\n", db_id, inferred.keys.size());
+    }
     db->subsetter = std::make_unique<plainsql::linking::BuiltinSubsetter>(db->schema, *resources, nullptr, model);
     fmt::print("{}: {} tables, {} columns; index built in {:.0f} ms; peak RSS {:.0f} MB (before the index {:.0f} MB)\n",
                db_id, db->schema.tables.size(), db->schema.ColumnCount(),
@@ -205,6 +221,11 @@ int main(int argc, char** argv) {
   measure->add_option("--narrow-budget-share", a.narrow_budget_share, "... while they hold this share of the columns");
   measure->add_option("--narrow-min-columns", a.narrow_min_columns, "Narrow schemas with more columns (0: never)");
   measure->add_option("--narrow-floored", a.narrow_floored, "The best N components keep their own size's floor");
+  measure->add_option("--infer-keys", a.infer_keys,
+                      "Keys inferred from names first, as `plainsql link` infers them: isolated (the default, as "
+                      "link's), none, add, replace");
+  measure->add_option("--narrow-component-share", a.narrow_component_share,
+                      "Each component's subset holds at most this share of the budget (0: no cap)");
   CLI11_PARSE(app, argc, argv);
   if (haystack.Selected()) return haystack.Run();
   return Measure(a);

@@ -1,5 +1,6 @@
 // Key inference (see infer_keys.h). The rules and weights were chosen on the databases of Spider's train split only
-// (declared keys hidden, inferred keys compared with them; bench/infer_keys_bench.cpp), and are general: nothing here
+// (declared keys hidden, inferred keys compared with them: tests/linking/infer_keys_spider_test.cpp, and names alone on
+// them merged into the haystack, docs/BENCHMARKS.md), and are general: nothing here
 // knows a benchmark name.
 //
 // 1. Primary keys: per table, the most key-like column among those unique and non-null in the sample (a last word
@@ -12,6 +13,9 @@
 //    exactly one key-named column and it ends in a key word itself ("liked_id"). Each column keeps its best target
 //    above the threshold; a target that is itself a reference to a third table yields to that table when the column
 //    scores there too (the key a one-to-one extension table repeats).
+//    A table's name is read without its module's words (a prefix several tables share: "tbl_", a schema's or a merged
+//    database's name), and a target in the column's own module is preferred to one in another: in a schema merged
+//    from many databases, "Event_ID" points at its own database's events table, not at a look-alike elsewhere.
 // 3. Composite foreign keys: two or more columns with the same names in two tables whose combination is unique in the
 //    referenced table and whose sampled combinations it contains.
 // 4. A table still without a primary key gets its foreign-key columns as one when they are unique together.
@@ -59,6 +63,9 @@ constexpr double kAffinityWeight = 0.5;      // times the share of the target ta
 constexpr double kOwnKeyContainment = 0.95;  // a table's own key references another only if (almost) all contained
 constexpr double kDataOnlyWeight = 3.2;      // what a perfect name would add, for a contained column that names nothing
 constexpr size_t kDataOnlyMinValues = 3;     // fewer distinct values are contained in too many keys by chance
+// In a large schema (more tables than InferKeysOptions::exhaustive_tables):
+constexpr double kSameModuleWeight = 0.5;    // the target's name begins with the column's table's module
+constexpr double kOtherModulePenalty = 1.0;  // both tables have a module and their names begin differently
 
 // Last words (stemmed) that make a name a key's: "customer_id", "dept_code", "order_no".
 bool IsKeyWord(const std::string& w) {
@@ -151,6 +158,11 @@ double Affinity(const Words& column, const Words& table) {
   return all == 0 ? 0 : static_cast<double>(named) / static_cast<double>(all);
 }
 
+// How many leading words two names share.
+size_t SharedLead(const Words& a, const Words& b) {
+  return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+}
+
 // How much a column looks like its table's primary key.
 int KeyLikeness(const Words& column, const Words& table, size_t position) {
   int s = 0;
@@ -195,7 +207,9 @@ struct TableInfo {
   const TableValues* values = nullptr;
   bool pk_declared = false;
   Words words;
+  size_t module = 0;  // how many of `words` name the table's module (see Modules), not the table itself
   std::vector<Words> column_words;
+  Words Local() const { return Words(words.begin() + static_cast<std::ptrdiff_t>(module), words.end()); }
   std::optional<size_t> key;  // the single-column primary key (declared or inferred), a foreign key's target
   bool key_inferred = false;
   std::set<size_t> declared_fk_columns;  // kAdd: columns a declared foreign key already covers
@@ -245,6 +259,7 @@ class Inference {
       }
     }
     for (TableInfo& t : tables_) t.isolated = !touched.count(ToLower(t.table->name));
+    Modules();
   }
 
   KeyInferenceResult Run() {
@@ -289,6 +304,33 @@ class Inference {
   }
 
  private:
+  // Each table's module: the longest run of leading words its name shares with other tables' names (at least two
+  // others; one other in a large schema, where a prefix tells where a table comes from), each keeping a word of its
+  // own, when no table is named by the run alone: "tbl_" of "tbl_Events" and "tbl_Nests", a schema's or database's
+  // prefix in a merged schema; not the "Customer" of "Customer_Addresses" beside "Customers", which names a table.
+  // Chosen on Spider train's databases, alone and merged into the haystack (docs/BENCHMARKS.md).
+  void Modules() {
+    const size_t kModuleTables = tables_.size() > options_.exhaustive_tables ? 2 : 3;
+    std::map<Words, size_t> leads;
+    std::set<Words> names;
+    for (const TableInfo& t : tables_) {
+      names.insert(t.words);
+      for (size_t n = 1; n < t.words.size(); ++n) {
+        ++leads[Words(t.words.begin(), t.words.begin() + static_cast<std::ptrdiff_t>(n))];
+      }
+    }
+    for (TableInfo& t : tables_) {
+      if (t.words.size() < 2) continue;
+      for (size_t n = t.words.size() - 1; n >= 1; --n) {
+        Words lead(t.words.begin(), t.words.begin() + static_cast<std::ptrdiff_t>(n));
+        if (auto it = leads.find(lead); it != leads.end() && it->second >= kModuleTables && !names.count(lead)) {
+          t.module = n;
+          break;
+        }
+      }
+    }
+  }
+
   // Step 1: a table without a declared primary key gets its most key-like unique column.
   void PrimaryKey(TableInfo& t) {
     const Table& table = *t.table;
@@ -302,7 +344,7 @@ class Inference {
     }
     int best = 0;
     for (size_t c = 0; c < table.columns.size(); ++c) {
-      int s = KeyLikeness(t.column_words[c], t.words, c);
+      int s = KeyLikeness(t.column_words[c], t.Local(), c);
       if (t.HasRows()) {
         if (!t.Unique(c)) continue;
       } else if (s < 3 || t.column_words[c].empty() || !IsKeyWord(t.column_words[c].back())) {
@@ -367,7 +409,8 @@ class Inference {
     const Words& kw = r.column_words[k];
     const auto& col = t.table->columns[c];
     const auto& key = r.table->columns[k];
-    double name = NameMatch(cw, kw, r.words);
+    const Words rw = r.Local();
+    double name = NameMatch(cw, kw, rw);
     bool exhaustive = tables_.size() <= options_.exhaustive_tables;
     if (name == 0 && !exhaustive) return std::nullopt;
     double containment = Containment(t, c, r);
@@ -379,13 +422,22 @@ class Inference {
     if (name == 0 && !data_only) return std::nullopt;
     if (containment >= 0 && containment < options_.min_containment) return std::nullopt;
     if (own_key && containment >= 0 && containment < kOwnKeyContainment) return std::nullopt;
-    double affinity = Affinity(cw, r.words);
-    bool names_own_table = own_key && (Generic(cw) || Affinity(cw, t.words) > affinity);
-    bool key_like = IsKeyWord(kw.back()) || ContainsRun(kw, r.words);
+    double affinity = Affinity(cw, rw);
+    // A table's own key names its own table at least as well as the target: not a reference (a database's "people"
+    // beside another database's "people" in a merged schema).
+    const double own = Affinity(cw, t.Local());
+    bool names_own_table = own_key && (Generic(cw) || (own > 0 && own >= affinity));
+    bool key_like = IsKeyWord(kw.back()) || ContainsRun(kw, rw);
+    // In a large schema a module tells where a table comes from (a merged database, a source system); in a small one
+    // it is a naming habit ("tbl_" tables referencing "tlu_" lookups), neither a reason to link nor not to.
+    const size_t shared = SharedLead(t.words, r.words);
+    const bool same_module = !exhaustive && ti != ri && t.module > 0 && shared >= t.module;
+    const bool other_module = !exhaustive && t.module > 0 && r.module > 0 && shared == 0;
     double score = kNameWeight * name + kContainmentWeight * (containment < 0 ? kUnknownContainment : containment) +
                    (same_type ? kSameTypeWeight : 0) + (key_like ? kKeyLikeTargetWeight : 0) +
                    kAffinityWeight * affinity - (ti == ri ? kSameTablePenalty : 0) -
-                   (names_own_table ? kOwnKeyPenalty : 0) + (data_only ? kDataOnlyWeight : 0);
+                   (names_own_table ? kOwnKeyPenalty : 0) + (data_only ? kDataOnlyWeight : 0) +
+                   (same_module ? kSameModuleWeight : 0) - (other_module ? kOtherModulePenalty : 0);
     return Candidate{ti, c, ri, score, name, containment};
   }
 

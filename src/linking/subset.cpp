@@ -129,6 +129,8 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
         m.narrow.budget_share = v;
       } else if (f[0] == "narrow_floored") {
         m.narrow.floored = static_cast<size_t>(std::max(0.0, v));
+      } else if (f[0] == "narrow_component_share") {
+        m.narrow.component_share = std::max(0.0, v);
       } else if (f[0] == "table_bias") {
         m.table_bias = v;
       } else if (f[0] == "column_bias") {
@@ -198,6 +200,9 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
       narrow.min_columns, narrow.tables, narrow.neighbours_of, narrow.components, narrow.budget_share);
   // Written only when it is not the default, so a model file of an earlier version reads the same.
   if (narrow.floored != SubsetNarrow{}.floored) out += fmt::format("narrow_floored\t{}\n", narrow.floored);
+  if (narrow.component_share != SubsetNarrow{}.component_share) {
+    out += fmt::format("narrow_component_share\t{:.4f}\n", narrow.component_share);
+  }
   out += fmt::format("table_bias\t{:.6f}\ncolumn_bias\t{:.6f}\n", table_bias, column_bias);
   for (size_t i = 0; i < table_weights.size(); ++i) {
     out += fmt::format("table\t{}\t{:.6f}\n", TableFeatureNames()[i], table_weights[i]);

@@ -958,6 +958,10 @@ QuestionFeatures BuiltinSubsetter::Impl::FeaturesOn(const Evidence& ev, std::vec
   return out;
 }
 
+// A component keeps at least this many columns under SubsetNarrow::component_share, about a small database's (the
+// median Spider schema has 20-some): a small budget's share would leave a component a column or two.
+constexpr size_t kMinComponentColumns = 24;
+
 // A narrowed schema's subset: the model run on the best foreign-key components, one at a time as if each were the
 // schema, their subsets joined while they fit the column budget (see SubsetNarrow).
 Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const SubsetOptions& options) {
@@ -984,7 +988,14 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
     if (i < model.narrow.floored) {
       for (size_t t : ids) floor_size += 1 + schema.tables[t].columns.size();
     }
-    Subset s = Choose(Score(FeaturesOn(ev, ids, DraftReads{})), each, floor_size);
+    // No component takes more than its share of the budget (SubsetNarrow::component_share).
+    SubsetOptions capped = each;
+    if (model.narrow.component_share > 0) {
+      const auto cap = std::max(kMinComponentColumns,
+                                static_cast<size_t>(model.narrow.component_share * static_cast<double>(budget)));
+      capped.budget = capped.budget > 0 ? std::min(capped.budget, cap) : cap;
+    }
+    Subset s = Choose(Score(FeaturesOn(ev, ids, DraftReads{})), capped, floor_size);
     if (!out.columns.empty() && out.columns.size() + s.columns.size() > budget) break;
     out.tables.insert(out.tables.end(), s.tables.begin(), s.tables.end());
     out.columns.insert(out.columns.end(), s.columns.begin(), s.columns.end());

@@ -91,6 +91,12 @@ struct SubsetNarrow {
   /// Spider train, its real-cryptic ones, the held-out databases abbreviated or without their foreign keys) a floor on
   /// the best component won 3 questions and lost 6, so it is off (docs/BENCHMARKS.md, twenty-fourth part).
   size_t floored = 0;
+  /// Each component's subset holds at most this share of the joined budget, its likeliest columns first (0: no cap).
+  /// A wide component (an ERP module joined by keys, a warehouse's subject area) would otherwise fill the budget with
+  /// the flat probabilities of its cryptic columns and leave out the smaller databases ranked after it. 0.1 was chosen
+  /// on the haystack's training questions with keys inferred as `plainsql link` infers them (docs/BENCHMARKS.md,
+  /// twenty-fifth part).
+  double component_share = 0.1;
 };
 
 /// Two logistic regressions and the cuts: p = 1 / (1 + exp(-(w·x + bias))).
@@ -112,7 +118,8 @@ struct SubsetModel {
   /// column_lambda, small_table, min_share, min_share_decay (absent: 0), min_share_full_up_to (absent: 32),
   /// "min_share_point<TAB>size<TAB>share" lines (none or more, by size),
   /// associations (0 or 1), the same prefixed "plain_" for the cut without a draft (absent: the same cut),
-  /// narrow_min_columns, narrow_tables, narrow_neighbours_of, narrow_floored (absent: the defaults), table_bias,
+  /// narrow_min_columns, narrow_tables, narrow_neighbours_of, narrow_floored, narrow_component_share (absent: the
+  /// defaults), table_bias,
   /// column_bias),
   /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and
   /// "table_range<TAB>feature<TAB>min<TAB>max" / "column_range<TAB>..." lines (base features only), and the trees'

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -32,6 +33,20 @@ std::vector<std::string> TableNames(const catalog::Schema& s) {
   std::vector<std::string> out;
   for (const auto& t : s.tables) out.push_back(t.name);
   return out;
+}
+
+// A table of text columns ("...id" numeric) whose first column is its primary key.
+catalog::Table MakeTable(const std::string& name, const std::vector<std::string>& columns) {
+  catalog::Table t;
+  t.name = name;
+  for (const auto& c : columns) {
+    catalog::Column col;
+    col.name = c;
+    col.type_class = c.ends_with("id") ? catalog::TypeClass::kNumeric : catalog::TypeClass::kText;
+    t.columns.push_back(col);
+  }
+  t.primary_key = {t.columns[0].name};
+  return t;
 }
 
 TEST(HaystackTest, PrefixesEveryTableByItsDatabase) {
@@ -174,18 +189,7 @@ TEST(HaystackTest, BestComponentKeepsItsOwnFloor) {
 TEST(HaystackTest, ComponentsRankByWhatTheirTablesCoverTogether) {
   catalog::Schema schema;
   schema.database = "two";
-  auto table = [&](const std::string& name, std::vector<std::string> columns) {
-    catalog::Table t;
-    t.name = name;
-    for (auto& c : columns) {
-      catalog::Column col;
-      col.name = c;
-      col.type_class = c.ends_with("id") ? catalog::TypeClass::kNumeric : catalog::TypeClass::kText;
-      t.columns.push_back(col);
-    }
-    t.primary_key = {t.columns[0].name};
-    return t;
-  };
+  auto table = MakeTable;
   schema.tables.push_back(table("shop__client", {"client_id", "label", "city"}));
   schema.tables.push_back(table("shop__order", {"order_id", "client_id", "amount"}));
   schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
@@ -202,6 +206,43 @@ TEST(HaystackTest, ComponentsRankByWhatTheirTablesCoverTogether) {
   std::set<std::string> kept(s->tables.begin(), s->tables.end());
   EXPECT_TRUE(kept.count("shop__order")) << Join(s->tables, " ");
   EXPECT_FALSE(kept.count("log__customer_order_amount")) << Join(s->tables, " ");
+}
+
+// No component of a narrowed schema takes more than its share of the budget (SubsetNarrow::component_share): a wide
+// table that matches the question first would otherwise fill the budget, and the database ranked after it, which the
+// question is about as much, would be left out.
+TEST(HaystackTest, EachComponentKeepsAtMostItsShareOfTheBudget) {
+  catalog::Schema schema;
+  schema.database = "merged";
+  std::vector<std::string> wide = {"order_id", "order_amount", "client_name"};
+  for (int i = 0; i < 77; ++i) wide.push_back("attr" + std::to_string(i));
+  schema.tables.push_back(MakeTable("erp__client_order", wide));
+  schema.tables.push_back(MakeTable("shop__client", {"client_id", "name", "city"}));
+  schema.tables.push_back(MakeTable("shop__purchase", {"purchase_id", "client_id", "amount"}));
+  schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
+  auto resources = LinkResources::Load();
+  ASSERT_TRUE(resources) << resources.error().message;
+  auto kept = [&](double share) {
+    SubsetModel model = SubsetModel::Shipped();
+    model.narrow.min_columns = 1;
+    model.narrow.component_share = share;
+    model.plain_cut.column_threshold = 0;  // every column passes: only the budget and the cap cut
+    model.plain_cut.column_lambda = 0;
+    BuiltinSubsetter subsetter(schema, *resources, nullptr, model);
+    SubsetOptions options;
+    options.budget = 84;
+    auto s = subsetter.Select("What is the order amount of each client name?", options);
+    EXPECT_TRUE(s);
+    std::map<std::string, size_t> by_database;
+    for (const auto& c : s ? s->columns : std::vector<std::string>{}) ++by_database[c.substr(0, c.find("__"))];
+    return by_database;
+  };
+  auto capped = kept(0.35);  // 29 of the 84 columns
+  EXPECT_LE(capped["erp"], 29u);
+  EXPECT_GT(capped["shop"], 0u);
+  auto uncapped = kept(0);
+  EXPECT_GT(uncapped["erp"], 29u);
+  EXPECT_EQ(uncapped["shop"], 0u);
 }
 
 // `eval haystack --json`: one JSON object, the manifest without the prefixes; the files in --out.

@@ -215,6 +215,28 @@ TEST(InferKeys, EmptyTablesNeedAKeyWord) {
   EXPECT_EQ(schema->FindTable("memos")->primary_key, std::vector<std::string>{"memo_id"});
 }
 
+// In a merged schema (tables prefixed by the database they come from, more tables than InferKeysOptions::
+// exhaustive_tables), a key column points into its own database: "Event_ID" of parks_north's nests at parks_north's
+// events, not at parks_south's look-alike table, and a database's own "people" key is not a reference to another's.
+TEST(InferKeys, MergedSchemasKeepKeysInsideTheirDatabase) {
+  test::TempDir tmp;
+  const std::string path = tmp.File("merged.db");
+  test::MakeSqliteDb(path, test::ReadFile(kData + "infer_keys_merged.sql"));
+  auto conn = exec::Connect(path);
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  InferKeysOptions options;
+  options.exhaustive_tables = 4;  // the large-schema path, as on a haystack of thousands of tables
+  ASSERT_TRUE(InferKeys(**conn, *schema, options).ok());
+  std::ifstream in(kData + "infer_keys_merged_expected.txt");
+  std::string line, expected;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') expected += line + "\n";
+  }
+  EXPECT_EQ(KeyLines(*schema), expected);
+}
+
 TEST(InferKeys, ModeNames) {
   EXPECT_EQ(KeyInferenceModeByName("add"), KeyInferenceMode::kAdd);
   EXPECT_EQ(KeyInferenceModeByName("replace"), KeyInferenceMode::kReplace);

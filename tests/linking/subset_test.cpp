@@ -413,6 +413,12 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   auto two = SubsetModel::Parse(narrowed.Serialize("the best two components floored"));
   ASSERT_TRUE(two) << two.error().message;
   EXPECT_EQ(two->narrow.floored, 2u);
+  EXPECT_EQ(shipped.Serialize("x").find("narrow_component_share"), std::string::npos);
+  EXPECT_NEAR(again->narrow.component_share, SubsetNarrow{}.component_share, 1e-9);
+  narrowed.narrow.component_share = 0;  // no cap
+  auto uncapped = SubsetModel::Parse(narrowed.Serialize("components uncapped"));
+  ASSERT_TRUE(uncapped) << uncapped.error().message;
+  EXPECT_EQ(uncapped->narrow.component_share, 0.0);
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
   floor.plain_cut.min_share_points.clear();
