@@ -138,6 +138,14 @@ Result<Benchmark> LoadSnailsPairs(const std::string& path, const std::string& db
       if (Status s = finish(); !s) return s.error();
     }
   }
+  // A file of another format (a JSON list of questions is --benchmark spider) reads as no pairs: say so rather than
+  // score nothing.
+  if (b.questions.empty()) {
+    return MakeError(ErrorCode::kFormat,
+                     fmt::format("no SNAILS question pairs in {} (expected \"-- N: question\" lines, each followed by "
+                                 "its SQL); a JSON list of questions is --benchmark spider",
+                                 path));
+  }
   return b;
 }
 

@@ -122,6 +122,12 @@ TEST(Benchmarks, LoadSnailsPairsCustomAndPredictions) {
   EXPECT_EQ(s->questions[1].evidence, "site means the Site column");
   EXPECT_EQ(s->questions[1].db_id, "Shop");
   EXPECT_EQ(s->dialect, "tsql");
+  // A file with no pairs (here a JSON list of questions, the Spider format) is an error that names the format.
+  std::ofstream(tmp.File("list.json")) << R"([{"db_id": "Shop", "question": "How many orders?", "query": "SELECT 1"}])";
+  auto none = LoadSnailsPairs(tmp.File("list.json"));
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, ErrorCode::kFormat);
+  EXPECT_NE(none.error().message.find("--benchmark spider"), std::string::npos) << none.error().message;
 
   std::ofstream(tmp.File("b.jsonl")) << R"({"question": "q1", "sql": "SELECT 1", "db_id": "plant"})"
                                      << "\n\n"
