@@ -310,7 +310,7 @@ class Inference {
   // prefix in a merged schema; not the "Customer" of "Customer_Addresses" beside "Customers", which names a table.
   // Chosen on Spider train's databases, alone and merged into the haystack (docs/BENCHMARKS.md).
   void Modules() {
-    const size_t kModuleTables = tables_.size() > options_.exhaustive_tables ? 2 : 3;
+    const size_t module_tables = tables_.size() > options_.exhaustive_tables ? 2 : 3;
     std::map<Words, size_t> leads;
     std::set<Words> names;
     for (const TableInfo& t : tables_) {
@@ -323,7 +323,7 @@ class Inference {
       if (t.words.size() < 2) continue;
       for (size_t n = t.words.size() - 1; n >= 1; --n) {
         Words lead(t.words.begin(), t.words.begin() + static_cast<std::ptrdiff_t>(n));
-        if (auto it = leads.find(lead); it != leads.end() && it->second >= kModuleTables && !names.count(lead)) {
+        if (auto it = leads.find(lead); it != leads.end() && it->second >= module_tables && !names.count(lead)) {
           t.module = n;
           break;
         }
