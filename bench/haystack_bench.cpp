@@ -46,8 +46,8 @@ struct MeasureArgs {
   bool stage = false;  // also score the first stage alone (every column of the tables it keeps)
   std::optional<size_t> narrow_tables, narrow_neighbours_of, narrow_min_columns, narrow_components, narrow_floored;
   std::optional<double> narrow_budget_share, narrow_component_share;
-  std::string infer_keys =
-      "isolated";  // as `plainsql link --infer-keys` (names and types alone: a haystack has no data)
+  // Keys inferred as `plainsql link --infer-keys` infers them (names and types alone: a haystack has no data).
+  std::string infer_keys = "isolated";
 };
 
 int Measure(const MeasureArgs& a) {

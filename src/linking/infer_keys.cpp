@@ -208,8 +208,8 @@ struct TableInfo {
   bool pk_declared = false;
   Words words;
   size_t module = 0;  // how many of `words` name the table's module (see Modules), not the table itself
+  Words local;        // `words` after the module's: what the table itself is named (read once per candidate key)
   std::vector<Words> column_words;
-  Words Local() const { return Words(words.begin() + static_cast<std::ptrdiff_t>(module), words.end()); }
   std::optional<size_t> key;  // the single-column primary key (declared or inferred), a foreign key's target
   bool key_inferred = false;
   std::set<size_t> declared_fk_columns;  // kAdd: columns a declared foreign key already covers
@@ -320,11 +320,13 @@ class Inference {
       }
     }
     for (TableInfo& t : tables_) {
+      t.local = t.words;
       if (t.words.size() < 2) continue;
       for (size_t n = t.words.size() - 1; n >= 1; --n) {
         Words lead(t.words.begin(), t.words.begin() + static_cast<std::ptrdiff_t>(n));
         if (auto it = leads.find(lead); it != leads.end() && it->second >= module_tables && !names.count(lead)) {
           t.module = n;
+          t.local.erase(t.local.begin(), t.local.begin() + static_cast<std::ptrdiff_t>(n));
           break;
         }
       }
@@ -344,7 +346,7 @@ class Inference {
     }
     int best = 0;
     for (size_t c = 0; c < table.columns.size(); ++c) {
-      int s = KeyLikeness(t.column_words[c], t.Local(), c);
+      int s = KeyLikeness(t.column_words[c], t.local, c);
       if (t.HasRows()) {
         if (!t.Unique(c)) continue;
       } else if (s < 3 || t.column_words[c].empty() || !IsKeyWord(t.column_words[c].back())) {
@@ -409,7 +411,7 @@ class Inference {
     const Words& kw = r.column_words[k];
     const auto& col = t.table->columns[c];
     const auto& key = r.table->columns[k];
-    const Words rw = r.Local();
+    const Words& rw = r.local;
     double name = NameMatch(cw, kw, rw);
     bool exhaustive = tables_.size() <= options_.exhaustive_tables;
     if (name == 0 && !exhaustive) return std::nullopt;
@@ -425,7 +427,7 @@ class Inference {
     double affinity = Affinity(cw, rw);
     // A table's own key names its own table at least as well as the target: not a reference (a database's "people"
     // beside another database's "people" in a merged schema).
-    const double own = Affinity(cw, t.Local());
+    const double own = Affinity(cw, t.local);
     bool names_own_table = own_key && (Generic(cw) || (own > 0 && own >= affinity));
     bool key_like = IsKeyWord(kw.back()) || ContainsRun(kw, rw);
     // In a large schema a module tells where a table comes from (a merged database, a source system); in a small one

@@ -189,12 +189,12 @@ TEST(HaystackTest, BestComponentKeepsItsOwnFloor) {
 TEST(HaystackTest, ComponentsRankByWhatTheirTablesCoverTogether) {
   catalog::Schema schema;
   schema.database = "two";
-  auto table = MakeTable;
-  schema.tables.push_back(table("shop__client", {"client_id", "label", "city"}));
-  schema.tables.push_back(table("shop__order", {"order_id", "client_id", "amount"}));
+  schema.tables.push_back(MakeTable("shop__client", {"client_id", "label", "city"}));
+  schema.tables.push_back(MakeTable("shop__order", {"order_id", "client_id", "amount"}));
   schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
-  schema.tables.push_back(table("log__customer_order_amount", {"entry_id", "note"}));
-  for (size_t i = 0; i < 3; ++i) schema.tables.push_back(table("pad" + std::to_string(i) + "__misc", {"misc_id", "x"}));
+  schema.tables.push_back(MakeTable("log__customer_order_amount", {"entry_id", "note"}));
+  for (size_t i = 0; i < 3; ++i)
+    schema.tables.push_back(MakeTable("pad" + std::to_string(i) + "__misc", {"misc_id", "x"}));
   auto resources = LinkResources::Load();
   ASSERT_TRUE(resources) << resources.error().message;
   SubsetModel model = SubsetModel::Shipped();
