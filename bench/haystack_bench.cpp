@@ -45,7 +45,7 @@ struct MeasureArgs {
   size_t misses = 0;   // print this many questions the subset misses something of
   bool stage = false;  // also score the first stage alone (every column of the tables it keeps)
   std::optional<size_t> narrow_tables, narrow_neighbours_of, narrow_min_columns, narrow_components, narrow_floored;
-  std::optional<double> narrow_budget_share, narrow_component_share;
+  std::optional<double> narrow_budget_share, narrow_component_share, narrow_component_weight;
   // Keys inferred as `plainsql link --infer-keys` infers them (names and types alone: a haystack has no data).
   std::string infer_keys = "isolated";
 };
@@ -66,6 +66,7 @@ int Measure(const MeasureArgs& a) {
   if (a.narrow_budget_share) model.narrow.budget_share = *a.narrow_budget_share;
   if (a.narrow_floored) model.narrow.floored = *a.narrow_floored;
   if (a.narrow_component_share) model.narrow.component_share = *a.narrow_component_share;
+  if (a.narrow_component_weight) model.narrow.component_weight = *a.narrow_component_weight;
   auto infer_mode = plainsql::linking::KeyInferenceModeOption(a.infer_keys, true);
   if (!infer_mode) {
     fmt::print(stderr, "{}\n", infer_mode.error().message);
@@ -226,6 +227,9 @@ int main(int argc, char** argv) {
                       "link's), none, add, replace");
   measure->add_option("--narrow-component-share", a.narrow_component_share,
                       "Each component's subset holds at most this share of the budget (0: no cap)");
+  measure->add_option("--narrow-component-weight", a.narrow_component_weight,
+                      "The joined subsets merged by column probability times (component score / best)^this (0: "
+                      "joined in order)");
   CLI11_PARSE(app, argc, argv);
   if (haystack.Selected()) return haystack.Run();
   return Measure(a);

@@ -7,6 +7,8 @@ the haystack whose held-out Spider train databases are cryptic or keyless, to ch
     build-dev/plainsql eval haystack --data-dir /tmp/cdata --out /tmp/hsc
     # a haystack whose held-out databases declare no foreign keys
     python3 bench/haystack_variants.py keyless --haystack /tmp/hs --out /tmp/hsn
+    # a haystack whose held-out databases' most read table is widened to 64-192 columns
+    python3 bench/haystack_variants.py wide --haystack /tmp/hs --out /tmp/hsw
 
 `/tmp/ct` comes from `python3 bench/cryptic_copies.py --plainsql build-dev/plainsql --questions HELDOUT.json --db-dir
 ../shared/data/spider/database --abbreviate 1 --out /tmp/ct`, HELDOUT.json being the train questions of the databases
@@ -16,6 +18,8 @@ OUT/questions_spider_train_heldout.json`.
 import argparse
 import json
 import os
+import random
+import re
 import shutil
 import sqlite3
 
@@ -95,6 +99,82 @@ def keyless(args):
           f"written to {args.out}")
 
 
+def wide(args):
+    """Widens each held-out database's most read table to 64-192 columns, as train_linker's wide copies do: columns
+    borrowed from the Spider train databases that are not held out, placed at random among the table's own, so a
+    wide table's gold columns sit among many that no question reads (SNAILS' and ERP schemas have tables of a hundred
+    columns and more; Spider train's widest has a few dozen)."""
+    tables = json.load(open(os.path.join(args.haystack, "tables.json")))
+    questions = json.load(open(os.path.join(args.haystack, "questions_spider_train_heldout.json")))
+    manifest = json.load(open(os.path.join(args.haystack, "manifest.json")))
+    held = {q["source_db"] for q in questions}
+    train = {q["source_db"] for q in json.load(open(os.path.join(args.haystack, "questions_spider_train.json")))}
+    prefix = {v: k.split("/", 1)[1] for k, v in manifest["prefixes"].items() if k.startswith("spider/")}
+    schema = tables[0]
+    names = schema["table_names_original"]
+    columns, types = schema["column_names_original"], schema["column_types"]
+    rng = random.Random(args.seed)
+    # The pool to borrow from: columns of the training databases that are not held out (keys left out).
+    flat = [i for k in schema["primary_keys"] for i in (k if isinstance(k, list) else [k])]  # composite keys: lists
+    keys = set(flat) | {i for fk in schema["foreign_keys"] for i in fk}
+    def source(ti):
+        return prefix.get(names[ti].split("__")[0] + "__")
+
+    pool = [(c[1], types[i]) for i, c in enumerate(columns)
+            if c[0] >= 0 and i not in keys and source(c[0]) in train and source(c[0]) not in held]
+    # Each held-out database's most read table, by its questions' gold queries.
+    reads = {}
+    for q in questions:
+        for ti, t in enumerate(names):
+            if t.split("__")[0] == q["source_db"] and re.search(r"\b" + re.escape(t) + r"\b", q["query"], re.I):
+                reads[ti] = reads.get(ti, 0) + 1
+    widest = {}
+    for ti, n in reads.items():
+        db = names[ti].split("__")[0]
+        if db not in widest or n > reads[widest[db]]:
+            widest[db] = ti
+    extra = {}
+    for db, ti in sorted(widest.items()):
+        own = {c[1].lower() for c in columns if c[0] == ti}
+        width = rng.randint(64, 192)
+        added = []
+        while len(own) + len(added) < width:
+            name, typ = rng.choice(pool)
+            if name.lower() not in own:
+                own.add(name.lower())
+                added.append((name, typ))
+        extra[ti] = added
+    # The new column list: each widened table's own columns in their order, borrowed ones at random places among them.
+    new_index, out_cols, out_types, out_labels = {0: 0}, [[-1, "*"]], [types[0]], [schema["column_names"][0]]
+    for ti in range(len(names)):
+        own = [i for i, c in enumerate(columns) if c[0] == ti]
+        slots = [("own", i) for i in own] + [("new", x) for x in extra.get(ti, [])]
+        if ti in extra:
+            rng.shuffle(slots)
+            rest = iter([s for s in slots if s[0] == "own"])  # own columns keep their relative order
+            slots = [next(rest) if s[0] == "own" else s for s in slots]
+        for kind, x in slots:
+            if kind == "own":
+                new_index[x] = len(out_cols)
+                out_cols.append(columns[x])
+                out_types.append(types[x])
+                out_labels.append(schema["column_names"][x])
+            else:
+                out_cols.append([ti, x[0]])
+                out_types.append(x[1])
+                out_labels.append([ti, x[0].replace("_", " ").lower()])
+    schema["column_names_original"], schema["column_types"], schema["column_names"] = out_cols, out_types, out_labels
+    schema["primary_keys"] = [[new_index[i] for i in k] if isinstance(k, list) else new_index[k]
+                              for k in schema["primary_keys"]]
+    schema["foreign_keys"] = [[new_index[a], new_index[b]] for a, b in schema["foreign_keys"]]
+    os.makedirs(args.out, exist_ok=True)
+    json.dump(tables, open(os.path.join(args.out, "tables.json"), "w"))
+    shutil.copy(os.path.join(args.haystack, "questions_spider_train_heldout.json"), args.out)
+    added = sum(len(x) for x in extra.values())
+    print(f"{len(extra)} held-out tables widened by {added} borrowed columns: {len(columns) - 1} -> "
+          f"{len(out_cols) - 1} columns; written to {args.out}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="variant", required=True)
@@ -105,8 +185,12 @@ def main():
     k = sub.add_parser("keyless", help="a haystack whose held-out databases declare no foreign keys")
     k.add_argument("--haystack", required=True, help="a folder written by `plainsql eval haystack`")
     k.add_argument("--out", required=True)
+    w = sub.add_parser("wide", help="a haystack whose held-out databases' most read table is widened")
+    w.add_argument("--haystack", required=True, help="a folder written by `plainsql eval haystack`")
+    w.add_argument("--out", required=True)
+    w.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    abbreviated(args) if args.variant == "abbreviated" else keyless(args)
+    {"abbreviated": abbreviated, "keyless": keyless, "wide": wide}[args.variant](args)
 
 
 if __name__ == "__main__":

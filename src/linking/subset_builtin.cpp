@@ -641,6 +641,13 @@ struct BuiltinSubsetter::Impl {
   QuestionFeatures Features(const std::string& question, bool with_database);
   QuestionFeatures FeaturesOn(const Evidence& ev, std::vector<size_t> ids, const DraftReads& draft) const;
   Subset SelectNarrowed(const std::string& question, const SubsetOptions& options);
+  /// A component's scores and subset in SelectNarrowed, with its first-stage score.
+  struct NarrowPart {
+    QuestionScores p;
+    Subset s;
+    double score = 0;
+  };
+  Subset MergeParts(const std::vector<NarrowPart>& parts, size_t keep) const;
   std::vector<std::vector<double>> TableFeatures(const View& view, const Evidence& ev,
                                                  const std::vector<std::vector<double>>& column_overlap,
                                                  std::vector<double>& evidence, std::vector<size_t>& distance) const;
@@ -982,6 +989,7 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
   // hold more columns than a prompt); the model's share caps only how many components are joined.
   SubsetOptions each = options;
   Subset out;
+  std::vector<NarrowPart> parts;
   for (size_t i = 0; i < k && best[order[i]] > 0; ++i) {
     const std::vector<size_t> ids = BestOf(components[order[i]], score);
     // The best components keep the floor they would keep as a schema of their own (SubsetNarrow::floored).
@@ -996,12 +1004,72 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
                                 static_cast<size_t>(model.narrow.component_share * static_cast<double>(budget)));
       capped.budget = capped.budget > 0 ? std::min(capped.budget, cap) : cap;
     }
-    Subset s = Choose(Score(FeaturesOn(ev, ids, DraftReads{})), capped, floor_size);
+    QuestionScores p = Score(FeaturesOn(ev, ids, DraftReads{}));
+    Subset s = Choose(p, capped, floor_size);
     if (!out.columns.empty() && out.columns.size() + s.columns.size() > budget) break;
     out.tables.insert(out.tables.end(), s.tables.begin(), s.tables.end());
     out.columns.insert(out.columns.end(), s.columns.begin(), s.columns.end());
     out.scores.insert(s.scores.begin(), s.scores.end());
     out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
+    parts.push_back({std::move(p), std::move(s), best[order[i]]});
+  }
+  if (model.narrow.component_weight <= 0 || parts.empty()) return out;
+  Subset merged = MergeParts(parts, out.columns.size());
+  merged.notes = std::move(out.notes);
+  return merged;
+}
+
+// The joined components' subsets spent again on the likeliest columns of the whole (SubsetNarrow::component_weight):
+// each column of a table a component's subset lists is ranked by its probability within the component times the
+// component's weight, (its first-stage score / the best component's)^component_weight; a column the component's own
+// cut kept ranks at least at that cut's threshold, as Choose ranks join columns. The best `keep` of them are kept, by
+// component and in schema order.
+Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, size_t keep) const {
+  const SubsetCut& cut = model.plain_cut;  // components are scored without a draft (SelectNarrowed)
+  const double n = static_cast<double>(tables.size() + column_count);
+  const double ct = std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n)));
+  struct Candidate {
+    double rank;
+    size_t part, t, c;  // the part, the table's place in its view, the column
+  };
+  std::vector<View> views;
+  views.reserve(parts.size());
+  std::vector<Candidate> candidates;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const NarrowPart& part = parts[i];
+    const double weight = std::pow(part.score / parts[0].score, model.narrow.component_weight);
+    const std::set<std::string> chosen(part.s.columns.begin(), part.s.columns.end());
+    const std::set<std::string> listed(part.s.tables.begin(), part.s.tables.end());
+    views.push_back(MakeView(part.p.table_ids));
+    const View& view = views.back();
+    for (size_t t = 0; t < view.Size(); ++t) {
+      const std::string& table = tables[view.ids[t]].name;
+      if (!listed.count(table)) continue;
+      for (size_t c = 0; c < part.p.columns[t].size(); ++c) {
+        const double pc = part.p.columns[t][c];
+        const bool kept = chosen.count(table + "." + schema.tables[view.ids[t]].columns[c].name) > 0;
+        candidates.push_back({weight * (kept ? std::max(pc, ct) : pc), i, t, c});
+      }
+    }
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.rank > b.rank; });
+  if (candidates.size() > keep) candidates.resize(keep);
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.part, a.t, a.c) < std::tie(b.part, b.t, b.c);
+  });
+  Subset out;
+  for (const Candidate& x : candidates) {
+    const NarrowPart& part = parts[x.part];
+    const size_t id = views[x.part].ids[x.t];
+    const std::string& table = tables[id].name;
+    if (out.tables.empty() || out.tables.back() != table) {
+      out.tables.push_back(table);
+      out.scores[table] = part.p.tables[x.t];
+    }
+    const std::string name = table + "." + schema.tables[id].columns[x.c].name;
+    out.columns.push_back(name);
+    out.scores[name] = part.p.columns[x.t][x.c];
   }
   return out;
 }

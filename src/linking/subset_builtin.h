@@ -97,6 +97,14 @@ struct SubsetNarrow {
   /// on the haystack's training questions with keys inferred as `plainsql link` infers them (docs/BENCHMARKS.md,
   /// twenty-fifth part).
   double component_share = 0.1;
+  /// The joined subsets are then spent again on the likeliest columns of the whole (0: not; joined in order, as up to
+  /// the twenty-sixth part): each column of a table a component's subset lists ranks by its probability within the
+  /// component times the component's weight, (its score / the best component's score)^component_weight, a column the
+  /// component's cut kept at least at that cut's threshold; the best as many as the joined subsets held are kept. The
+  /// best component's columns that missed its cut are then worth more than a far weaker component's best ones, the
+  /// way a wide table's unnamed columns are. 2 was chosen on the haystack's training questions (docs/BENCHMARKS.md,
+  /// twenty-sixth part).
+  double component_weight = 2;
 };
 
 /// Two logistic regressions and the cuts: p = 1 / (1 + exp(-(w·x + bias))).
@@ -118,7 +126,8 @@ struct SubsetModel {
   /// column_lambda, small_table, min_share, min_share_decay (absent: 0), min_share_full_up_to (absent: 32),
   /// "min_share_point<TAB>size<TAB>share" lines (none or more, by size),
   /// associations (0 or 1), the same prefixed "plain_" for the cut without a draft (absent: the same cut),
-  /// narrow_min_columns, narrow_tables, narrow_neighbours_of, narrow_floored, narrow_component_share (absent: the
+  /// narrow_min_columns, narrow_tables, narrow_neighbours_of, narrow_floored, narrow_component_share,
+  /// narrow_component_weight (absent: the
   /// defaults), table_bias,
   /// column_bias),
   /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and

@@ -245,6 +245,47 @@ TEST(HaystackTest, EachComponentKeepsAtMostItsShareOfTheBudget) {
   EXPECT_EQ(uncapped["shop"], 0u);
 }
 
+// The joined subsets of a narrowed schema are spent again on the likeliest columns of the whole
+// (SubsetNarrow::component_weight): the best component's columns that missed its cut (a wide table's, which the
+// question does not name) outrank the best columns of components that match it far less, in as many columns as the
+// subsets joined in order held.
+TEST(HaystackTest, MergedSubsetsSpendTheBudgetOnTheBestComponent) {
+  catalog::Schema schema;
+  schema.database = "merged";
+  std::vector<std::string> order = {"order_id", "client_id", "amount", "placed_on", "status"};
+  for (int i = 0; i < 25; ++i) order.push_back("attr" + std::to_string(i));
+  schema.tables.push_back(MakeTable("shop__client", {"client_id", "name", "city"}));
+  schema.tables.push_back(MakeTable("shop__order", order));
+  schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
+  for (int i = 0; i < 12; ++i) {
+    schema.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
+  }
+  auto resources = LinkResources::Load();
+  ASSERT_TRUE(resources) << resources.error().message;
+  auto kept = [&](double weight) {
+    SubsetModel model = SubsetModel::Shipped();
+    model.narrow.min_columns = 1;
+    model.narrow.component_weight = weight;
+    model.narrow.component_share = 0;
+    BuiltinSubsetter subsetter(schema, *resources, nullptr, model);
+    SubsetOptions options;
+    options.budget = 40;
+    auto s = subsetter.Select("What is the order amount of each client name?", options);
+    EXPECT_TRUE(s);
+    std::map<std::string, size_t> by_database;
+    for (const auto& c : s ? s->columns : std::vector<std::string>{}) ++by_database[c.substr(0, c.find("__"))];
+    return by_database;
+  };
+  auto joined = kept(0);
+  auto merged = kept(2);
+  size_t joined_total = 0, merged_total = 0;
+  for (const auto& [db, n] : joined) joined_total += n;
+  for (const auto& [db, n] : merged) merged_total += n;
+  EXPECT_EQ(merged_total, joined_total);
+  EXPECT_GT(merged["shop"], 2 * joined["shop"]);  // measured: 32 of the 40 columns, against 8 joined in order
+  EXPECT_LT(merged["pad0"], joined["pad0"]);
+}
+
 // `eval haystack --json`: one JSON object, the manifest without the prefixes; the files in --out.
 TEST(HaystackCommandTest, PrintsTheManifestAndWritesTheFiles) {
   test::TempDir dir;

@@ -419,6 +419,11 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   auto uncapped = SubsetModel::Parse(narrowed.Serialize("components uncapped"));
   ASSERT_TRUE(uncapped) << uncapped.error().message;
   EXPECT_EQ(uncapped->narrow.component_share, 0.0);
+  EXPECT_EQ(shipped.Serialize("x").find("narrow_component_weight"), std::string::npos);
+  narrowed.narrow.component_weight = 0;  // joined in order
+  auto in_order = SubsetModel::Parse(narrowed.Serialize("components joined in order"));
+  ASSERT_TRUE(in_order) << in_order.error().message;
+  EXPECT_EQ(in_order->narrow.component_weight, 0.0);
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
   floor.plain_cut.min_share_points.clear();
