@@ -647,7 +647,7 @@ struct BuiltinSubsetter::Impl {
     Subset s;
     double score = 0;
   };
-  Subset MergeParts(const std::vector<NarrowPart>& parts, size_t keep) const;
+  Subset MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap) const;
   std::vector<std::vector<double>> TableFeatures(const View& view, const Evidence& ev,
                                                  const std::vector<std::vector<double>>& column_overlap,
                                                  std::vector<double>& evidence, std::vector<size_t>& distance) const;
@@ -988,6 +988,10 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
   // A caller's budget holds for the joined subset and for the first component too (a warehouse's largest component can
   // hold more columns than a prompt); the model's share caps only how many components are joined.
   SubsetOptions each = options;
+  const size_t cap = model.narrow.component_share > 0
+                         ? std::max(kMinComponentColumns,
+                                    static_cast<size_t>(model.narrow.component_share * static_cast<double>(budget)))
+                         : 0;
   Subset out;
   std::vector<NarrowPart> parts;
   for (size_t i = 0; i < k && best[order[i]] > 0; ++i) {
@@ -999,11 +1003,7 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
     }
     // No component takes more than its share of the budget (SubsetNarrow::component_share).
     SubsetOptions capped = each;
-    if (model.narrow.component_share > 0) {
-      const auto cap = std::max(kMinComponentColumns,
-                                static_cast<size_t>(model.narrow.component_share * static_cast<double>(budget)));
-      capped.budget = capped.budget > 0 ? std::min(capped.budget, cap) : cap;
-    }
+    if (cap > 0) capped.budget = capped.budget > 0 ? std::min(capped.budget, cap) : cap;
     QuestionScores p = Score(FeaturesOn(ev, ids, DraftReads{}));
     Subset s = Choose(p, capped, floor_size);
     if (!out.columns.empty() && out.columns.size() + s.columns.size() > budget) break;
@@ -1014,7 +1014,7 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
     parts.push_back({std::move(p), std::move(s), best[order[i]]});
   }
   if (model.narrow.component_weight <= 0 || parts.empty()) return out;
-  Subset merged = MergeParts(parts, out.columns.size());
+  Subset merged = MergeParts(parts, out.columns.size(), cap);
   merged.notes = std::move(out.notes);
   return merged;
 }
@@ -1022,9 +1022,9 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
 // The joined components' subsets spent again on the likeliest columns of the whole (SubsetNarrow::component_weight):
 // each column of a table a component's subset lists is ranked by its probability within the component times the
 // component's weight, (its first-stage score / the best component's)^component_weight; a column the component's own
-// cut kept ranks at least at that cut's threshold, as Choose ranks join columns. The best `keep` of them are kept, by
-// component and in schema order.
-Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, size_t keep) const {
+// cut kept ranks at least at that cut's threshold, as Choose ranks join columns. The best `keep` of them are kept, no
+// more than `cap` of a component (0: no cap), by component and in schema order.
+Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap) const {
   const SubsetCut& cut = model.plain_cut;  // components are scored without a draft (SelectNarrowed)
   const double n = static_cast<double>(tables.size() + column_count);
   const double ct = std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n)));
@@ -1054,7 +1054,16 @@ Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, 
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& a, const Candidate& b) { return a.rank > b.rank; });
-  if (candidates.size() > keep) candidates.resize(keep);
+  // The best `keep`, none of a component's past the cap.
+  std::vector<size_t> taken(parts.size(), 0);
+  std::vector<Candidate> best;
+  for (const Candidate& x : candidates) {
+    if (best.size() >= keep) break;
+    if (cap > 0 && taken[x.part] >= cap) continue;
+    ++taken[x.part];
+    best.push_back(x);
+  }
+  candidates = std::move(best);
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(a.part, a.t, a.c) < std::tie(b.part, b.t, b.c);
   });

@@ -100,10 +100,10 @@ struct SubsetNarrow {
   /// The joined subsets are then spent again on the likeliest columns of the whole (0: not; joined in order, as up to
   /// the twenty-sixth part): each column of a table a component's subset lists ranks by its probability within the
   /// component times the component's weight, (its score / the best component's score)^component_weight, a column the
-  /// component's cut kept at least at that cut's threshold; the best as many as the joined subsets held are kept. The
-  /// best component's columns that missed its cut are then worth more than a far weaker component's best ones, the
-  /// way a wide table's unnamed columns are. 2 was chosen on the haystack's training questions (docs/BENCHMARKS.md,
-  /// twenty-sixth part).
+  /// component's cut kept at least at that cut's threshold; the best as many as the joined subsets held are kept, none
+  /// of a component's past its share (component_share). The best component's columns that missed its cut are then
+  /// worth more than a far weaker component's best ones, the way a wide table's unnamed columns are. 2 was chosen on
+  /// the haystack's training questions (docs/BENCHMARKS.md, twenty-sixth part).
   double component_weight = 2;
 };
 
