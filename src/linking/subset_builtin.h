@@ -97,7 +97,7 @@ struct SubsetNarrow {
   /// on the haystack's training questions with keys inferred as `plainsql link` infers them (docs/BENCHMARKS.md,
   /// twenty-fifth part).
   double component_share = 0.1;
-  /// The joined subsets are then spent again on the likeliest columns of the whole (0: not; joined in order, as up to
+  /// The joined subsets are then spent again on the likeliest columns of the whole (0: not; joined in order, as before
   /// the twenty-sixth part): each column of a table a component's subset lists ranks by its probability within the
   /// component times the component's weight, (its score / the best component's score)^component_weight, a column the
   /// component's cut kept at least at that cut's threshold; the best as many as the joined subsets held are kept, none
@@ -127,8 +127,7 @@ struct SubsetModel {
   /// "min_share_point<TAB>size<TAB>share" lines (none or more, by size),
   /// associations (0 or 1), the same prefixed "plain_" for the cut without a draft (absent: the same cut),
   /// narrow_min_columns, narrow_tables, narrow_neighbours_of, narrow_floored, narrow_component_share,
-  /// narrow_component_weight (absent: the
-  /// defaults), table_bias,
+  /// narrow_component_weight (absent: the defaults), table_bias,
   /// column_bias),
   /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and
   /// "table_range<TAB>feature<TAB>min<TAB>max" / "column_range<TAB>..." lines (base features only), and the trees'
