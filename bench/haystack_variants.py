@@ -100,7 +100,7 @@ def keyless(args):
 
 
 def wide(args):
-    """Widens each held-out database's most read table to 64-192 columns, as train_linker's wide copies do: columns
+    """Widens each held-out database's most read table to 64-192 columns (--min-width, --max-width), as train_linker's wide copies do: columns
     borrowed from the Spider train databases that are not held out, placed at random among the table's own, so a
     wide table's gold columns sit among many that no question reads (SNAILS' and ERP schemas have tables of a hundred
     columns and more; Spider train's widest has a few dozen)."""
@@ -136,7 +136,7 @@ def wide(args):
     extra = {}
     for db, ti in sorted(widest.items()):
         own = {c[1].lower() for c in columns if c[0] == ti}
-        width = rng.randint(64, 192)
+        width = rng.randint(args.min_width, args.max_width)
         added = []
         while len(own) + len(added) < width:
             name, typ = rng.choice(pool)
@@ -189,6 +189,8 @@ def main():
     w.add_argument("--haystack", required=True, help="a folder written by `plainsql eval haystack`")
     w.add_argument("--out", required=True)
     w.add_argument("--seed", type=int, default=1)
+    w.add_argument("--min-width", type=int, default=64, help="the narrowest a widened table gets")
+    w.add_argument("--max-width", type=int, default=192, help="the widest a widened table gets")
     args = ap.parse_args()
     {"abbreviated": abbreviated, "keyless": keyless, "wide": wide}[args.variant](args)
 
