@@ -647,7 +647,8 @@ struct BuiltinSubsetter::Impl {
     Subset s;
     double score = 0;
   };
-  Subset MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap) const;
+  Subset MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap, const SubsetOptions& options) const;
+  double ColumnThreshold(const SubsetCut& cut, const SubsetOptions& options) const;
   std::vector<std::vector<double>> TableFeatures(const View& view, const Evidence& ev,
                                                  const std::vector<std::vector<double>>& column_overlap,
                                                  std::vector<double>& evidence, std::vector<size_t>& distance) const;
@@ -992,8 +993,8 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
                          ? std::max(kMinComponentColumns,
                                     static_cast<size_t>(model.narrow.component_share * static_cast<double>(budget)))
                          : 0;
-  Subset out;
   std::vector<NarrowPart> parts;
+  size_t joined = 0;  // the columns of the parts' subsets
   for (size_t i = 0; i < k && best[order[i]] > 0; ++i) {
     const std::vector<size_t> ids = BestOf(components[order[i]], score);
     // The best components keep the floor they would keep as a schema of their own (SubsetNarrow::floored).
@@ -1006,17 +1007,22 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
     if (cap > 0) capped.budget = capped.budget > 0 ? std::min(capped.budget, cap) : cap;
     QuestionScores p = Score(FeaturesOn(ev, ids, DraftReads{}));
     Subset s = Choose(p, capped, floor_size);
-    if (!out.columns.empty() && out.columns.size() + s.columns.size() > budget) break;
-    out.tables.insert(out.tables.end(), s.tables.begin(), s.tables.end());
-    out.columns.insert(out.columns.end(), s.columns.begin(), s.columns.end());
-    out.scores.insert(s.scores.begin(), s.scores.end());
-    out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
+    if (joined > 0 && joined + s.columns.size() > budget) break;
+    joined += s.columns.size();
     parts.push_back({std::move(p), std::move(s), best[order[i]]});
   }
-  if (model.narrow.component_weight <= 0 || parts.empty()) return out;
-  Subset merged = MergeParts(parts, out.columns.size(), cap);
-  merged.notes = std::move(out.notes);
-  return merged;
+  Subset out;
+  if (model.narrow.component_weight > 0 && !parts.empty()) {
+    out = MergeParts(parts, joined, cap, options);
+  } else {
+    for (const NarrowPart& part : parts) {
+      out.tables.insert(out.tables.end(), part.s.tables.begin(), part.s.tables.end());
+      out.columns.insert(out.columns.end(), part.s.columns.begin(), part.s.columns.end());
+      out.scores.insert(part.s.scores.begin(), part.s.scores.end());
+    }
+  }
+  for (const NarrowPart& part : parts) out.notes.insert(out.notes.end(), part.s.notes.begin(), part.s.notes.end());
+  return out;
 }
 
 // The joined components' subsets spent again on the likeliest columns of the whole (SubsetNarrow::component_weight):
@@ -1024,10 +1030,9 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
 // component's weight, (its first-stage score / the best component's)^component_weight; a column the component's own
 // cut kept ranks at least at that cut's threshold, as Choose ranks join columns. The best `keep` of them are kept, no
 // more than `cap` of a component (0: no cap), by component and in schema order.
-Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap) const {
-  const SubsetCut& cut = model.plain_cut;  // components are scored without a draft (SelectNarrowed)
-  const double n = static_cast<double>(tables.size() + column_count);
-  const double ct = std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n)));
+Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap,
+                                          const SubsetOptions& options) const {
+  const double ct = ColumnThreshold(model.plain_cut, options);  // components are scored without a draft
   struct Candidate {
     double rank;
     size_t part, t, c;  // the part, the table's place in its view, the column
@@ -1458,6 +1463,13 @@ double SubsetCut::Floor(double n) const {
   return share * std::pow(size / n, min_share_decay);
 }
 
+// The column threshold of Choose before any floor: the caller's, else the cut's for this schema's size (see Choose).
+double BuiltinSubsetter::Impl::ColumnThreshold(const SubsetCut& cut, const SubsetOptions& options) const {
+  const double n = static_cast<double>(tables.size() + column_count);
+  return options.threshold.value_or(
+      std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
+}
+
 Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptions& options, size_t floor_size) const {
   const View view = MakeView(p.table_ids);
   const size_t nt = view.Size();
@@ -1468,8 +1480,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   const SubsetCut& cut = p.draft ? model.cut : model.plain_cut;
   const double tt =
       options.threshold.value_or(std::max(cut.table_threshold, 1.0 - std::exp(-cut.table_lambda / std::max(1.0, n))));
-  double ct =
-      options.threshold.value_or(std::max(cut.column_threshold, 1.0 - std::exp(-cut.column_lambda / std::max(1.0, n))));
+  double ct = ColumnThreshold(cut, options);
   // The model's floor follows the schema's size (SubsetCut::Floor); a share the caller gives is kept at every size.
   // A narrowed schema's component keeps its own size's floor, when it keeps one (SelectNarrowed).
   const double min_share = options.min_share.value_or(cut.Floor(floor_size > 0 ? static_cast<double>(floor_size) : n));

@@ -208,6 +208,23 @@ TEST(HaystackTest, ComponentsRankByWhatTheirTablesCoverTogether) {
   EXPECT_FALSE(kept.count("log__customer_order_amount")) << Join(s->tables, " ");
 }
 
+// The columns a narrowed Select keeps (`model` narrowing every schema), counted by their table's database prefix.
+std::map<std::string, size_t> ColumnsByDatabase(const catalog::Schema& schema, SubsetModel model,
+                                                const std::string& question, size_t budget) {
+  auto resources = LinkResources::Load();
+  EXPECT_TRUE(resources) << resources.error().message;
+  if (!resources) return {};
+  model.narrow.min_columns = 1;
+  BuiltinSubsetter subsetter(schema, *resources, nullptr, model);
+  SubsetOptions options;
+  options.budget = budget;
+  auto s = subsetter.Select(question, options);
+  EXPECT_TRUE(s);
+  std::map<std::string, size_t> by_database;
+  for (const auto& c : s ? s->columns : std::vector<std::string>{}) ++by_database[c.substr(0, c.find("__"))];
+  return by_database;
+}
+
 // No component of a narrowed schema takes more than its share of the budget (SubsetNarrow::component_share): a wide
 // table that matches the question first would otherwise fill the budget, and the database ranked after it, which the
 // question is about as much, would be left out.
@@ -220,22 +237,12 @@ TEST(HaystackTest, EachComponentKeepsAtMostItsShareOfTheBudget) {
   schema.tables.push_back(MakeTable("shop__client", {"client_id", "name", "city"}));
   schema.tables.push_back(MakeTable("shop__purchase", {"purchase_id", "client_id", "amount"}));
   schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
-  auto resources = LinkResources::Load();
-  ASSERT_TRUE(resources) << resources.error().message;
   auto kept = [&](double share) {
     SubsetModel model = SubsetModel::Shipped();
-    model.narrow.min_columns = 1;
     model.narrow.component_share = share;
     model.plain_cut.column_threshold = 0;  // every column passes: only the budget and the cap cut
     model.plain_cut.column_lambda = 0;
-    BuiltinSubsetter subsetter(schema, *resources, nullptr, model);
-    SubsetOptions options;
-    options.budget = 84;
-    auto s = subsetter.Select("What is the order amount of each client name?", options);
-    EXPECT_TRUE(s);
-    std::map<std::string, size_t> by_database;
-    for (const auto& c : s ? s->columns : std::vector<std::string>{}) ++by_database[c.substr(0, c.find("__"))];
-    return by_database;
+    return ColumnsByDatabase(schema, model, "What is the order amount of each client name?", 84);
   };
   auto capped = kept(0.35);  // 29 of the 84 columns
   EXPECT_LE(capped["erp"], 29u);
@@ -260,21 +267,11 @@ TEST(HaystackTest, MergedSubsetsSpendTheBudgetOnTheBestComponent) {
   for (int i = 0; i < 12; ++i) {
     schema.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
   }
-  auto resources = LinkResources::Load();
-  ASSERT_TRUE(resources) << resources.error().message;
   auto kept = [&](double weight) {
     SubsetModel model = SubsetModel::Shipped();
-    model.narrow.min_columns = 1;
     model.narrow.component_weight = weight;
     model.narrow.component_share = 0;
-    BuiltinSubsetter subsetter(schema, *resources, nullptr, model);
-    SubsetOptions options;
-    options.budget = 40;
-    auto s = subsetter.Select("What is the order amount of each client name?", options);
-    EXPECT_TRUE(s);
-    std::map<std::string, size_t> by_database;
-    for (const auto& c : s ? s->columns : std::vector<std::string>{}) ++by_database[c.substr(0, c.find("__"))];
-    return by_database;
+    return ColumnsByDatabase(schema, model, "What is the order amount of each client name?", 40);
   };
   auto joined = kept(0);
   auto merged = kept(2);
