@@ -45,7 +45,7 @@ struct MeasureArgs {
   size_t misses = 0;   // print this many questions the subset misses something of
   bool stage = false;  // also score the first stage alone (every column of the tables it keeps)
   std::optional<size_t> narrow_tables, narrow_neighbours_of, narrow_min_columns, narrow_components, narrow_floored;
-  std::optional<double> narrow_budget_share, narrow_component_share, narrow_component_weight;
+  std::optional<double> narrow_budget_share, narrow_component_share, narrow_component_weight, narrow_component_lead;
   // Keys inferred as `plainsql link --infer-keys` infers them (names and types alone: a haystack has no data).
   std::string infer_keys = "isolated";
 };
@@ -67,6 +67,7 @@ int Measure(const MeasureArgs& a) {
   if (a.narrow_floored) model.narrow.floored = *a.narrow_floored;
   if (a.narrow_component_share) model.narrow.component_share = *a.narrow_component_share;
   if (a.narrow_component_weight) model.narrow.component_weight = *a.narrow_component_weight;
+  if (a.narrow_component_lead) model.narrow.component_lead = *a.narrow_component_lead;
   auto infer_mode = plainsql::linking::KeyInferenceModeOption(a.infer_keys, true);
   if (!infer_mode) {
     fmt::print(stderr, "{}\n", infer_mode.error().message);
@@ -230,6 +231,9 @@ int main(int argc, char** argv) {
   measure->add_option("--narrow-component-weight", a.narrow_component_weight,
                       "The joined subsets merged by column probability times (component score / best)^this (0: "
                       "joined in order)");
+  measure->add_option("--narrow-component-lead", a.narrow_component_lead,
+                      "In the merge, the best component's cap grows by this share of the budget times its lead over "
+                      "the second (0: it does not grow)");
   CLI11_PARSE(app, argc, argv);
   if (haystack.Selected()) return haystack.Run();
   return Measure(a);

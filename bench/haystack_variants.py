@@ -9,6 +9,8 @@ the haystack whose held-out Spider train databases are cryptic or keyless, to ch
     python3 bench/haystack_variants.py keyless --haystack /tmp/hs --out /tmp/hsn
     # a haystack whose held-out databases' most read table is widened to 64-192 columns
     python3 bench/haystack_variants.py wide --haystack /tmp/hs --out /tmp/hsw
+    # both: the abbreviated haystack widened, the borrowed columns abbreviated too (an NTSB- or ERP-like wide table)
+    python3 bench/haystack_variants.py wide --haystack /tmp/hsc --abbreviate 1 --out /tmp/hscw
 
 `/tmp/ct` comes from `python3 bench/cryptic_copies.py --plainsql build-dev/plainsql --questions HELDOUT.json --db-dir
 ../shared/data/spider/database --abbreviate 1 --out /tmp/ct`, HELDOUT.json being the train questions of the databases
@@ -22,6 +24,8 @@ import random
 import re
 import shutil
 import sqlite3
+
+from cryptic_copies import abbreviate as abbreviated_name
 
 NUMERIC = ("int", "real", "num", "float", "double", "dec")
 
@@ -140,6 +144,8 @@ def wide(args):
         added = []
         while len(own) + len(added) < width:
             name, typ = rng.choice(pool)
+            if args.abbreviate is not None:
+                name = abbreviated_name(name, args.abbreviate)
             if name.lower() not in own:
                 own.add(name.lower())
                 added.append((name, typ))
@@ -191,6 +197,8 @@ def main():
     w.add_argument("--seed", type=int, default=1)
     w.add_argument("--min-width", type=int, default=64, help="the narrowest a widened table gets")
     w.add_argument("--max-width", type=int, default=192, help="the widest a widened table gets")
+    w.add_argument("--abbreviate", metavar="SEED", help="abbreviate the borrowed columns' names as "
+                   "bench/cryptic_copies.py --abbreviate SEED does (for a haystack of abbreviated copies)")
     args = ap.parse_args()
     {"abbreviated": abbreviated, "keyless": keyless, "wide": wide}[args.variant](args)
 

@@ -133,6 +133,8 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
         m.narrow.component_share = std::max(0.0, v);
       } else if (f[0] == "narrow_component_weight") {
         m.narrow.component_weight = std::max(0.0, v);
+      } else if (f[0] == "narrow_component_lead") {
+        m.narrow.component_lead = std::max(0.0, v);
       } else if (f[0] == "table_bias") {
         m.table_bias = v;
       } else if (f[0] == "column_bias") {
@@ -207,6 +209,9 @@ std::string SubsetModel::Serialize(const std::string& comment) const {
   }
   if (narrow.component_weight != SubsetNarrow{}.component_weight) {
     out += fmt::format("narrow_component_weight\t{:.4f}\n", narrow.component_weight);
+  }
+  if (narrow.component_lead != SubsetNarrow{}.component_lead) {
+    out += fmt::format("narrow_component_lead\t{:.4f}\n", narrow.component_lead);
   }
   out += fmt::format("table_bias\t{:.6f}\ncolumn_bias\t{:.6f}\n", table_bias, column_bias);
   for (size_t i = 0; i < table_weights.size(); ++i) {

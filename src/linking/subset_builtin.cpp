@@ -1059,12 +1059,20 @@ Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, 
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& a, const Candidate& b) { return a.rank > b.rank; });
-  // The best `keep`, none of a component's past the cap.
+  // The best `keep`, none of a component's past its cap. The best component's cap grows with its lead over the
+  // second (SubsetNarrow::component_lead): a question that one database answers far better than any other is let
+  // spend more of the budget on it.
+  std::vector<size_t> caps(parts.size(), cap);
+  if (cap > 0 && model.narrow.component_lead > 0 && parts[0].score > 0) {
+    const double lead = parts.size() > 1 ? 1 - parts[1].score / parts[0].score : 1;
+    const double grown = static_cast<double>(cap) + model.narrow.component_lead * lead * static_cast<double>(keep);
+    caps[0] = std::min(keep, std::max(cap, static_cast<size_t>(grown)));
+  }
   std::vector<size_t> taken(parts.size(), 0);
   std::vector<Candidate> best;
   for (const Candidate& x : candidates) {
     if (best.size() >= keep) break;
-    if (cap > 0 && taken[x.part] >= cap) continue;
+    if (cap > 0 && taken[x.part] >= caps[x.part]) continue;
     ++taken[x.part];
     best.push_back(x);
   }

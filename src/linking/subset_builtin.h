@@ -105,6 +105,13 @@ struct SubsetNarrow {
   /// worth more than a far weaker component's best ones, the way a wide table's unnamed columns are. 2 was chosen on
   /// the haystack's training questions (docs/BENCHMARKS.md, twenty-sixth part).
   double component_weight = 2;
+  /// In that merge the best component's cap grows by this share of the budget times its lead over the second
+  /// component, 1 - (second's score / its score) (0: it does not grow). The cap guards against a wrong component
+  /// filling the budget; a component that leads the others far is seldom the wrong one, and a wide table of it (an
+  /// accident record of 200 coded columns) needs more of its columns than the cap leaves it. 0.25 was chosen on the
+  /// haystack's training questions; a cap grown with the width of a component's tables instead lost on all of them
+  /// (docs/BENCHMARKS.md, twenty-seventh part).
+  double component_lead = 0.25;
 };
 
 /// Two logistic regressions and the cuts: p = 1 / (1 + exp(-(w·x + bias))).
@@ -127,7 +134,7 @@ struct SubsetModel {
   /// "min_share_point<TAB>size<TAB>share" lines (none or more, by size),
   /// associations (0 or 1), the same prefixed "plain_" for the cut without a draft (absent: the same cut),
   /// narrow_min_columns, narrow_tables, narrow_neighbours_of, narrow_floored, narrow_component_share,
-  /// narrow_component_weight (absent: the defaults), table_bias,
+  /// narrow_component_weight, narrow_component_lead (absent: the defaults), table_bias,
   /// column_bias),
   /// "table<TAB>feature<TAB>weight" / "column<TAB>feature<TAB>weight" lines and
   /// "table_range<TAB>feature<TAB>min<TAB>max" / "column_range<TAB>..." lines (base features only), and the trees'

@@ -283,6 +283,38 @@ TEST(HaystackTest, MergedSubsetsSpendTheBudgetOnTheBestComponent) {
   EXPECT_LT(merged["pad0"], joined["pad0"]);
 }
 
+// The best component's cap grows with its lead over the second (SubsetNarrow::component_lead): a database that
+// answers the question far better than any other may spend more than the cap on its wide table, while two look-alike
+// databases, neither of which leads, are each held to the cap.
+TEST(HaystackTest, TheBestComponentsCapGrowsWithItsLead) {
+  std::vector<std::string> order = {"order_id", "client_id", "amount", "placed_on", "status"};
+  for (int i = 0; i < 55; ++i) order.push_back("attr" + std::to_string(i));
+  auto add_shop = [&](catalog::Schema& schema, const std::string& db) {
+    schema.tables.push_back(MakeTable(db + "__client", {"client_id", "name", "city"}));
+    schema.tables.push_back(MakeTable(db + "__order", order));
+    schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", db + "__client", {"client_id"}, false});
+  };
+  catalog::Schema one;
+  one.database = "merged";
+  add_shop(one, "shop");
+  for (int i = 0; i < 20; ++i) {
+    one.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
+  }
+  catalog::Schema two = one;
+  add_shop(two, "store");  // a look-alike of shop: neither leads
+  auto kept = [&](const catalog::Schema& schema, double lead) {
+    SubsetModel model = SubsetModel::Shipped();
+    model.narrow.component_share = 0.35;  // 29 of the 84 columns
+    model.narrow.component_lead = lead;
+    return ColumnsByDatabase(schema, model, "What is the order amount of each client name?", 84);
+  };
+  EXPECT_LE(kept(one, 0)["shop"], 29u);
+  EXPECT_GT(kept(one, 1)["shop"], 29u);  // measured: 63
+  auto tied = kept(two, 1);
+  EXPECT_LE(tied["shop"], 29u);
+  EXPECT_LE(tied["store"], 29u);
+}
+
 // `eval haystack --json`: one JSON object, the manifest without the prefixes; the files in --out.
 TEST(HaystackCommandTest, PrintsTheManifestAndWritesTheFiles) {
   test::TempDir dir;

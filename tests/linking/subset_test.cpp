@@ -424,6 +424,11 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   auto in_order = SubsetModel::Parse(narrowed.Serialize("components joined in order"));
   ASSERT_TRUE(in_order) << in_order.error().message;
   EXPECT_EQ(in_order->narrow.component_weight, 0.0);
+  EXPECT_EQ(shipped.Serialize("x").find("narrow_component_lead"), std::string::npos);
+  narrowed.narrow.component_lead = SubsetNarrow{}.component_lead + 0.25;
+  auto led = SubsetModel::Parse(narrowed.Serialize("a lead grows the best component's cap"));
+  ASSERT_TRUE(led) << led.error().message;
+  EXPECT_NEAR(led->narrow.component_lead, SubsetNarrow{}.component_lead + 0.25, 1e-9);
   SubsetModel floor = shipped;
   floor.plain_cut.min_share = 0.3;
   floor.plain_cut.min_share_points.clear();
