@@ -1029,7 +1029,8 @@ Subset BuiltinSubsetter::Impl::SelectNarrowed(const std::string& question, const
 // each column of a table a component's subset lists is ranked by its probability within the component times the
 // component's weight, (its first-stage score / the best component's)^component_weight; a column the component's own
 // cut kept ranks at least at that cut's threshold, as Choose ranks join columns. The best `keep` of them are kept, no
-// more than `cap` of a component (0: no cap), by component and in schema order.
+// more than `cap` of a component (0: no cap; the best component's grown by its lead, SubsetNarrow::component_lead), by
+// component and in schema order.
 Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, size_t keep, size_t cap,
                                           const SubsetOptions& options) const {
   const double ct = ColumnThreshold(model.plain_cut, options);  // components are scored without a draft
@@ -1063,7 +1064,7 @@ Subset BuiltinSubsetter::Impl::MergeParts(const std::vector<NarrowPart>& parts, 
   // second (SubsetNarrow::component_lead): a question that one database answers far better than any other is let
   // spend more of the budget on it.
   std::vector<size_t> caps(parts.size(), cap);
-  if (cap > 0 && model.narrow.component_lead > 0 && parts[0].score > 0) {
+  if (cap > 0 && model.narrow.component_lead > 0) {
     const double lead = parts.size() > 1 ? 1 - parts[1].score / parts[0].score : 1;
     const double grown = static_cast<double>(cap) + model.narrow.component_lead * lead * static_cast<double>(keep);
     caps[0] = std::min(keep, std::max(cap, static_cast<size_t>(grown)));
