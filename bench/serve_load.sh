@@ -34,8 +34,13 @@ source "$here/tests/server/start_serve.sh"
 start_serve "$work/log" "$build/plainsql" serve "$build/examples/plant.db" --listen 127.0.0.1:0 --quiet "${extra[@]}" "$@"
 server=$SERVE_PID port=$SERVE_PORT
 pids+=("$server")
-# Warm-up: every worker made and every question translated once.
-"$build/tests/serve_load" 127.0.0.1 "$port" "$questions" "$clients" 2 >/dev/null
+# Warm-up: every worker made and every question translated once. Its errors are shown, with the server's log.
+if ! "$build/tests/serve_load" 127.0.0.1 "$port" "$questions" "$clients" 2 > "$work/warmup.json"; then
+  cat "$work/warmup.json" >&2
+  tail -n 20 "$work/log" >&2
+  echo "FAIL: the warm-up had errors" >&2
+  exit 1
+fi
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
 : > "$work/rss"
 ( while kill -0 "$server" 2>/dev/null; do rss >> "$work/rss"; sleep 1; done ) &
