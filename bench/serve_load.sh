@@ -14,8 +14,8 @@ if [ "${1:-}" = "--hung-model" ]; then hung=true; shift; fi
 [ "${1:-}" = "--" ] && shift
 here=$(cd "$(dirname "$0")/.." && pwd)
 questions="$here/tests/server/data/sample_questions.txt"
-# The work directory is in the build tree, not /tmp: a CI run once lost it to something else clearing /tmp between
-# its making and the server's start (the log could not be opened).
+# The work directory is in the build tree. (Two CI runs saw the server's log missing; it was not lost, it was read
+# before the background job had opened it: tests/server/start_serve.sh now makes it first.)
 work=$(mktemp -d "$build/serve_load.XXXXXX")
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
