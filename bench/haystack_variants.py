@@ -11,6 +11,10 @@ the haystack whose held-out Spider train databases are cryptic or keyless, to ch
     python3 bench/haystack_variants.py wide --haystack /tmp/hs --out /tmp/hsw
     # both: the abbreviated haystack widened, the borrowed columns abbreviated too (an NTSB- or ERP-like wide table)
     python3 bench/haystack_variants.py wide --haystack /tmp/hsc --abbreviate 1 --out /tmp/hscw
+    # one cryptic wide table in each otherwise natural held-out database (NTSB-like: the database is found by its
+    # natural tables, the wide table's columns are abbreviated); the gold queries rewritten by `plainsql translate`
+    python3 bench/haystack_variants.py wide --haystack /tmp/hs --abbreviate 1 --cryptic-own build-dev/plainsql \
+        --out /tmp/hsx
 
 `/tmp/ct` comes from `python3 bench/cryptic_copies.py --plainsql build-dev/plainsql --questions HELDOUT.json --db-dir
 ../shared/data/spider/database --abbreviate 1 --out /tmp/ct`, HELDOUT.json being the train questions of the databases
@@ -24,6 +28,9 @@ import random
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
 
 from cryptic_copies import abbreviate as abbreviated_name
 
@@ -150,6 +157,7 @@ def wide(args):
                 own.add(name.lower())
                 added.append((name, typ))
         extra[ti] = added
+    renamed = cryptic_own(args, schema, widest, extra) if args.cryptic_own else {}
     # The new column list: each widened table's own columns in their order, borrowed ones at random places among them.
     new_index, out_cols, out_types, out_labels = {0: 0}, [[-1, "*"]], [types[0]], [schema["column_names"][0]]
     for ti in range(len(names)):
@@ -175,10 +183,75 @@ def wide(args):
     schema["foreign_keys"] = [[new_index[a], new_index[b]] for a, b in schema["foreign_keys"]]
     os.makedirs(args.out, exist_ok=True)
     json.dump(tables, open(os.path.join(args.out, "tables.json"), "w"))
-    shutil.copy(os.path.join(args.haystack, "questions_spider_train_heldout.json"), args.out)
+    if renamed:
+        questions = rewrite_gold(args, schema, questions, renamed)
+        json.dump(questions, open(os.path.join(args.out, "questions_spider_train_heldout.json"), "w"))
+    else:
+        shutil.copy(os.path.join(args.haystack, "questions_spider_train_heldout.json"), args.out)
     added = sum(len(x) for x in extra.values())
     print(f"{len(extra)} held-out tables widened by {added} borrowed columns: {len(columns) - 1} -> "
           f"{len(out_cols) - 1} columns; written to {args.out}")
+
+
+def cryptic_own(args, schema, widest, extra):
+    """Abbreviates the own columns of each widened table in place (keys too, as NTSB's `ev_id` is), a name another
+    column of the table already has kept native. Returns {table index: {native: new}} for the gold queries."""
+    columns = schema["column_names_original"]
+    renamed = {}
+    for ti in widest.values():
+        taken = {name.lower() for name, _ in extra.get(ti, [])} | {c[1].lower() for c in columns if c[0] == ti}
+        names = {}
+        for i, c in enumerate(columns):
+            if c[0] != ti:
+                continue
+            new = abbreviated_name(c[1], args.abbreviate)
+            if new.lower() == c[1].lower() or new.lower() in taken:
+                continue
+            taken.add(new.lower())
+            names[c[1]] = new
+            columns[i] = [ti, new]
+            schema["column_names"][i] = [ti, new.replace("_", " ").lower()]
+        renamed[ti] = names
+    return renamed
+
+
+def rewrite_gold(args, schema, questions, renamed):
+    """The gold queries of the databases whose wide table was renamed, rewritten to the new names by `plainsql
+    translate` over a schema of that database's tables alone (its native names; a crosswalk per table). Questions
+    whose query cannot be rewritten are left out and counted."""
+    names = schema["table_names_original"]
+    by_db = {names[ti].split("__")[0]: ti for ti in renamed}
+    kept, dropped = [], 0
+    with tempfile.TemporaryDirectory() as work:
+        for db, ti in by_db.items():
+            own = [j for j, t in enumerate(names) if t.split("__")[0] == db]
+            native = {new: old for old, new in renamed[ti].items()}
+            cols = [[-1, "*"]] + [[own.index(c[0]), native.get(c[1], c[1]) if c[0] == ti else c[1]]
+                                  for c in schema["column_names_original"] if c[0] in own]
+            mini = {"db_id": db, "table_names_original": [names[j] for j in own], "table_names": [names[j] for j in own],
+                    "column_names_original": cols, "column_names": cols, "column_types": ["text"] * len(cols),
+                    "primary_keys": [], "foreign_keys": []}
+            json.dump([mini], open(os.path.join(work, db + ".json"), "w"))
+            with open(os.path.join(work, db + ".csv"), "w") as f:
+                f.write("native_identifier,table_or_column,source_database,N1_identifier,N2_identifier,"
+                        "N3_identifier,table\n")
+                for old, new in renamed[ti].items():
+                    f.write(f"{old},column,{db},{new},{new},{new},{names[ti]}\n")
+        for q in questions:
+            db = q["source_db"]
+            if db not in by_db:
+                kept.append(q)
+                continue
+            run = subprocess.run([args.cryptic_own, "translate", "--tables", os.path.join(work, db + ".json"), "--db",
+                                  db, "--dialect", "sqlite", "--crosswalk", os.path.join(work, db + ".csv"), "--from",
+                                  "native", "--to", "N3"], input=q["query"], capture_output=True, text=True)
+            if run.returncode != 0 or not run.stdout.strip():
+                dropped += 1
+                continue
+            kept.append(dict(q, query=run.stdout.strip()))
+    print(f"{sum(len(x) for x in renamed.values())} own columns of {len(renamed)} wide tables abbreviated; "
+          f"{len(kept)} questions kept, {dropped} whose gold query could not be rewritten", file=sys.stderr)
+    return kept
 
 
 def main():
@@ -199,7 +272,11 @@ def main():
     w.add_argument("--max-width", type=int, default=192, help="the widest a widened table gets")
     w.add_argument("--abbreviate", metavar="SEED", help="abbreviate the borrowed columns' names as "
                    "bench/cryptic_copies.py --abbreviate SEED does (for a haystack of abbreviated copies)")
+    w.add_argument("--cryptic-own", metavar="PLAINSQL", help="abbreviate the widened tables' own columns too "
+                   "(needs --abbreviate) and rewrite the gold queries with this plainsql binary's `translate`")
     args = ap.parse_args()
+    if getattr(args, "cryptic_own", None) and args.abbreviate is None:
+        ap.error("--cryptic-own needs --abbreviate SEED")
     {"abbreviated": abbreviated, "keyless": keyless, "wide": wide}[args.variant](args)
 
 

@@ -103,8 +103,9 @@ struct SubsetNarrow {
   /// component's cut kept at least at that cut's threshold; the best as many as the joined subsets held are kept, none
   /// of a component's past its share (component_share). The best component's columns that missed its cut are then
   /// worth more than a far weaker component's best ones, the way a wide table's unnamed columns are. 2 was chosen on
-  /// the haystack's training questions (docs/BENCHMARKS.md, twenty-sixth part).
-  double component_weight = 2;
+  /// the haystack's training questions (docs/BENCHMARKS.md, twenty-sixth part); 8 once a training haystack had what
+  /// SNAILS' NTSB has, a cryptic wide table in a database found by its natural tables (twenty-eighth part).
+  double component_weight = 8;
   /// In that merge the best component's cap grows by this share of the budget times its lead over the second
   /// component, 1 - (second's score / its score) (0: it does not grow). The cap guards against a wrong component
   /// filling the budget; a component that leads the others far is seldom the wrong one, and a wide table of it (an
