@@ -225,6 +225,28 @@ std::map<std::string, size_t> ColumnsByDatabase(const catalog::Schema& schema, S
   return by_database;
 }
 
+// A shop database for the merge's tests: clients, and orders with `attributes` more columns no question names (a wide
+// table), joined by key; then `pads` one-table databases that share only "name" with the questions.
+void AddShop(catalog::Schema& schema, const std::string& db, int attributes) {
+  std::vector<std::string> order = {"order_id", "client_id", "amount", "placed_on", "status"};
+  for (int i = 0; i < attributes; ++i) order.push_back("attr" + std::to_string(i));
+  schema.tables.push_back(MakeTable(db + "__client", {"client_id", "name", "city"}));
+  schema.tables.push_back(MakeTable(db + "__order", order));
+  schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", db + "__client", {"client_id"}, false});
+}
+void AddPads(catalog::Schema& schema, int pads) {
+  for (int i = 0; i < pads; ++i) {
+    schema.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
+  }
+}
+// What ColumnsByDatabase keeps of 40 columns for the shop question, merged with `weight` and no cap.
+std::map<std::string, size_t> KeptAtWeight(const catalog::Schema& schema, double weight) {
+  SubsetModel model = SubsetModel::Shipped();
+  model.narrow.component_weight = weight;
+  model.narrow.component_share = 0;
+  return ColumnsByDatabase(schema, model, "What is the order amount of each client name?", 40);
+}
+
 // No component of a narrowed schema takes more than its share of the budget (SubsetNarrow::component_share): a wide
 // table that matches the question first would otherwise fill the budget, and the database ranked after it, which the
 // question is about as much, would be left out.
@@ -259,22 +281,10 @@ TEST(HaystackTest, EachComponentKeepsAtMostItsShareOfTheBudget) {
 TEST(HaystackTest, MergedSubsetsSpendTheBudgetOnTheBestComponent) {
   catalog::Schema schema;
   schema.database = "merged";
-  std::vector<std::string> order = {"order_id", "client_id", "amount", "placed_on", "status"};
-  for (int i = 0; i < 25; ++i) order.push_back("attr" + std::to_string(i));
-  schema.tables.push_back(MakeTable("shop__client", {"client_id", "name", "city"}));
-  schema.tables.push_back(MakeTable("shop__order", order));
-  schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
-  for (int i = 0; i < 12; ++i) {
-    schema.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
-  }
-  auto kept = [&](double weight) {
-    SubsetModel model = SubsetModel::Shipped();
-    model.narrow.component_weight = weight;
-    model.narrow.component_share = 0;
-    return ColumnsByDatabase(schema, model, "What is the order amount of each client name?", 40);
-  };
-  auto joined = kept(0);
-  auto merged = kept(2);
+  AddShop(schema, "shop", 25);
+  AddPads(schema, 12);
+  auto joined = KeptAtWeight(schema, 0);
+  auto merged = KeptAtWeight(schema, 2);
   size_t joined_total = 0, merged_total = 0;
   for (const auto& [db, n] : joined) joined_total += n;
   for (const auto& [db, n] : merged) merged_total += n;
@@ -289,24 +299,12 @@ TEST(HaystackTest, MergedSubsetsSpendTheBudgetOnTheBestComponent) {
 TEST(HaystackTest, AHeavierMergeWeightFavoursTheBestComponent) {
   catalog::Schema schema;
   schema.database = "merged";
-  std::vector<std::string> order = {"order_id", "client_id", "amount", "placed_on", "status"};
-  for (int i = 0; i < 40; ++i) order.push_back("attr" + std::to_string(i));
-  schema.tables.push_back(MakeTable("shop__client", {"client_id", "name", "city"}));
-  schema.tables.push_back(MakeTable("shop__order", order));
-  schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "shop__client", {"client_id"}, false});
+  AddShop(schema, "shop", 40);
   schema.tables.push_back(MakeTable("crm__client", {"client_id", "name", "city", "phone", "email", "segment"}));
   schema.tables.push_back(MakeTable("crm__visit", {"visit_id", "client_id", "visited_on", "channel"}));
   schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", "crm__client", {"client_id"}, false});
-  for (int i = 0; i < 12; ++i) {
-    schema.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
-  }
-  auto kept = [&](double weight) {
-    SubsetModel model = SubsetModel::Shipped();
-    model.narrow.component_weight = weight;
-    model.narrow.component_share = 0;
-    return ColumnsByDatabase(schema, model, "What is the order amount of each client name?", 40);
-  };
-  auto light = kept(2), heavy = kept(SubsetModel::Shipped().narrow.component_weight);
+  AddPads(schema, 12);
+  auto light = KeptAtWeight(schema, 2), heavy = KeptAtWeight(schema, SubsetModel::Shipped().narrow.component_weight);
   // Measured: at 2, shop 32 of the 40 columns and crm 3; at the shipped 8, shop 37 and crm 0.
   EXPECT_GT(heavy["shop"], light["shop"]);
   EXPECT_LT(heavy["crm"], light["crm"]);
@@ -316,21 +314,12 @@ TEST(HaystackTest, AHeavierMergeWeightFavoursTheBestComponent) {
 // answers the question far better than any other may spend more than the cap on its wide table, while two look-alike
 // databases, neither of which leads, are each held to the cap.
 TEST(HaystackTest, TheBestComponentsCapGrowsWithItsLead) {
-  std::vector<std::string> order = {"order_id", "client_id", "amount", "placed_on", "status"};
-  for (int i = 0; i < 55; ++i) order.push_back("attr" + std::to_string(i));
-  auto add_shop = [&](catalog::Schema& schema, const std::string& db) {
-    schema.tables.push_back(MakeTable(db + "__client", {"client_id", "name", "city"}));
-    schema.tables.push_back(MakeTable(db + "__order", order));
-    schema.tables.back().foreign_keys.push_back({"", {"client_id"}, "", db + "__client", {"client_id"}, false});
-  };
   catalog::Schema one;
   one.database = "merged";
-  add_shop(one, "shop");
-  for (int i = 0; i < 20; ++i) {
-    one.tables.push_back(MakeTable("pad" + std::to_string(i) + "__person", {"person_id", "name", "town", "note"}));
-  }
+  AddShop(one, "shop", 55);
+  AddPads(one, 20);
   catalog::Schema two = one;
-  add_shop(two, "store");  // a look-alike of shop: neither leads
+  AddShop(two, "store", 55);  // a look-alike of shop: neither leads
   auto kept = [&](const catalog::Schema& schema, double lead) {
     SubsetModel model = SubsetModel::Shipped();
     model.narrow.component_share = 0.35;  // 29 of the 84 columns
