@@ -144,12 +144,16 @@ def wide(args):
         db = names[ti].split("__")[0]
         if db not in widest or n > reads[widest[db]]:
             widest[db] = ti
+    distinct = {(abbreviated_name(n, args.abbreviate) if args.abbreviate is not None else n).lower() for n, _ in pool}
     extra = {}
     for db, ti in sorted(widest.items()):
         own = {c[1].lower() for c in columns if c[0] == ti}
         width = rng.randint(args.min_width, args.max_width)
+        if len(own | distinct) < width:  # the loop below would never end
+            sys.exit(f"haystack_variants.py: {names[ti]} cannot be widened to {width} columns: the training databases "
+                     f"that are not held out lend {len(distinct)} distinct names (lower --max-width)")
         added = []
-        while len(own) + len(added) < width:
+        while len(own) < width:  # own holds the borrowed names too
             name, typ = rng.choice(pool)
             if args.abbreviate is not None:
                 name = abbreviated_name(name, args.abbreviate)
@@ -277,6 +281,8 @@ def main():
     args = ap.parse_args()
     if getattr(args, "cryptic_own", None) and args.abbreviate is None:
         ap.error("--cryptic-own needs --abbreviate SEED")
+    if args.variant == "wide" and not 0 < args.min_width <= args.max_width:
+        ap.error("--min-width must be positive and at most --max-width")
     {"abbreviated": abbreviated, "keyless": keyless, "wide": wide}[args.variant](args)
 
 
