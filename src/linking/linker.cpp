@@ -781,20 +781,30 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   std::vector<const std::vector<Alternative>*> alternatives;
   alternatives.reserve(content.size());
   for (size_t k : content) alternatives.push_back(&index.AlternativesFor(tokens[k].stem));
+  // With abbreviated_words, the schema's cryptic words each content word abbreviates (their stems), found once per
+  // question: asked per schema word instead, a large schema's every phrase paid a lookup for every question word.
+  std::vector<std::vector<const std::string*>> abbreviated(options.abbreviated_words ? content.size() : 0);
+  for (size_t k = 0; k < abbreviated.size(); ++k) {
+    const std::string& word = tokens[content[k]].lower;
+    // The word as written, or a plural in -ies as its singular ("cities" is abbreviated "cty").
+    const std::string singular = word.ends_with("ies") ? word.substr(0, word.size() - 3) + "y" : std::string();
+    index.ForEachCrypticWord([&](const std::string& stem, const std::string& written) {
+      // At least a third of the word's letters: "cd" abbreviates "code", not "completed".
+      auto abbreviates = [&](std::string_view w) {
+        return written.size() < w.size() && 3 * written.size() >= w.size() && Abbreviates(written, w);
+      };
+      if (abbreviates(word) || (!singular.empty() && abbreviates(singular))) abbreviated[k].push_back(&stem);
+    });
+  }
   auto weight = [&](size_t k, const std::string& stem) -> double {
     if (tokens[content[k]].stem == stem) return 1.0;
     for (const auto& a : *alternatives[k]) {
       if (a.schema_stem == stem) return a.weight;
     }
-    if (const std::string* written = options.abbreviated_words ? index.CrypticWord(stem) : nullptr) {
-      // At least a third of the word's letters: "cd" abbreviates "code", not "completed".
-      auto abbreviates = [&](std::string_view w) {
-        return written->size() < w.size() && 3 * written->size() >= w.size() && Abbreviates(*written, w);
-      };
-      // The word as written, or a plural in -ies as its singular ("cities" is abbreviated "cty").
-      const std::string& word = tokens[content[k]].lower;
-      if (abbreviates(word)) return kAbbreviatedWordWeight;
-      if (word.ends_with("ies") && abbreviates(word.substr(0, word.size() - 3) + "y")) return kAbbreviatedWordWeight;
+    if (k < abbreviated.size()) {
+      for (const std::string* s : abbreviated[k]) {
+        if (*s == stem) return kAbbreviatedWordWeight;
+      }
     }
     return 0.0;
   };

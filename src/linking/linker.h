@@ -135,6 +135,11 @@ class SchemaIndex {
   /// The word of a name a phrase stem comes from when that word is no dictionary word for the expander ("cty",
   /// "fndd"; lower case, letters only, two or more); null for other stems and without an expander.
   const std::string* CrypticWord(const std::string& stem) const;
+  /// Calls fn(stem, word) for every cryptic word (see CrypticWord), in no particular order.
+  template <typename Fn>
+  void ForEachCrypticWord(Fn&& fn) const {
+    for (const auto& [stem, word] : cryptic_) fn(stem, word);
+  }
 
  private:
   std::vector<SchemaElement> elements_;

@@ -900,8 +900,11 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
     ev.value_hit[t].assign(tables[t].columns.size(), 0);
     ev.value_quoted[t].assign(tables[t].columns.size(), 0);
   }
-  for (const LinkMatch& m :
-       Link(*index, ev.tokens, {.abbreviations = true, .scattered_abbreviations = true, .identifiers = true})) {
+  // Every abbreviation match, a cryptic word of a name for the one question word it abbreviates too ("MAJ" for
+  // "majors", "CTY" for "cities": abbreviated_words, docs/BENCHMARKS.md #18 thirtieth part).
+  const LinkOptions link{
+      .abbreviations = true, .scattered_abbreviations = true, .abbreviated_words = true, .identifiers = true};
+  for (const LinkMatch& m : Link(*index, ev.tokens, link)) {
     auto [t, c] = element_of[m.element];
     LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
     if (m.score > e.score) e = {m.score, m.whole, m.related, m.begin, m.end, 0};

@@ -164,6 +164,38 @@ TEST(SubsetCryptic, AbbreviationsAndSameNamedKeys) {
   ExpectCases(subsetter, "subset_cryptic_cases.tsv", 3);
 }
 
+// A column named by one abbreviated word (CTY, RM, GRD) is linked to the question word it abbreviates, with no
+// database at hand (as for SNAILS' schemas): a subset of three columns keeps it (data/subset_abbreviated_words.sql).
+TEST(SubsetCryptic, AWordAbbreviatedAloneIsKeptWithoutADatabase) {
+  test::TempDir dir;
+  test::MakeSqliteDb(dir.File("abbreviated.db"), test::ReadFile(kData + "subset_abbreviated_words.sql"));
+  auto c = exec::Connect(dir.File("abbreviated.db"));
+  ASSERT_TRUE(c) << c.error().message;
+  catalog::IntrospectOptions io;
+  io.samples = 0;
+  auto schema = catalog::Introspect(**c, io);
+  ASSERT_TRUE(schema) << schema.error().message;
+  auto r = LinkResources::Load();
+  ASSERT_TRUE(r) << r.error().message;
+  BuiltinSubsetter subsetter(*schema, *r, nullptr);
+  std::ifstream in(kData + "subset_abbreviated_words_cases.tsv");
+  ASSERT_TRUE(in);
+  std::string line;
+  size_t cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto fields = Split(line, '\t');
+    ASSERT_EQ(fields.size(), 2u) << line;
+    SubsetOptions options;
+    options.budget = 3;
+    auto s = subsetter.Select(fields[0], options);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_TRUE(Kept(*s).count(ToLower(fields[1]))) << fields[0] << ": missing " << fields[1] << "\n" << SubsetText(*s);
+    ++cases;
+  }
+  EXPECT_GE(cases, 5u);
+}
+
 TEST_F(SubsetTest, JoinPathTablesComeWithTheirKeys) {
   // order_line is named by no question: it is on the path between orders and product.
   auto s = subsetter->Select("Which customers ordered the Hammer?", {});

@@ -1,0 +1,8 @@
+-- Fixture for subset_test (issue #18): single words abbreviated as a DBA abbreviates them (MAJ for major, ADRS for
+-- address, CTY for city, GRD for grade), in tables wide enough that their columns are ranked.
+CREATE TABLE STDNT (STDNTID INTEGER PRIMARY KEY, FNM TEXT, LNM TEXT, SX TEXT, AG INTEGER, MAJ TEXT, ADRS TEXT,
+                    PHN TEXT, EML TEXT, ADVSR TEXT, CTY TEXT, DORM TEXT, ENRLDT DATE, GPA REAL, CRDTS INTEGER);
+CREATE TABLE CRS (CRSID INTEGER PRIMARY KEY, TTL TEXT, DEPT TEXT, CRDTS INTEGER, INSTR TEXT, RM TEXT, SCHD TEXT,
+                  CAP INTEGER);
+CREATE TABLE ENRL (STDNTID INTEGER REFERENCES STDNT (STDNTID), CRSID INTEGER REFERENCES CRS (CRSID), GRD TEXT,
+                   TRM TEXT, YR INTEGER, STS TEXT);
