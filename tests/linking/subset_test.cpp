@@ -69,7 +69,8 @@ class SubsetTest : public ::testing::Test {
 test::TempDir* SubsetTest::shared_dir = nullptr;
 
 // Every case of `file` (data/subset_cases.tsv by default), asked of `s`.
-void ExpectCases(Subsetter& s, const std::string& file = "subset_cases.tsv", size_t at_least = 8);
+void ExpectCases(Subsetter& s, const std::string& file = "subset_cases.tsv", size_t at_least = 8,
+                 const SubsetOptions& options = {});
 
 TEST_F(SubsetTest, CasesKeepWhatTheyList) { ExpectCases(*subsetter); }
 
@@ -119,7 +120,7 @@ TEST_F(SubsetTest, DraftIsEvidenceAndItsAbsenceIsNot) {
   EXPECT_TRUE(drafted.draft.empty());
 }
 
-void ExpectCases(Subsetter& subsetter, const std::string& file, size_t at_least) {
+void ExpectCases(Subsetter& subsetter, const std::string& file, size_t at_least, const SubsetOptions& options) {
   std::ifstream in(kData + file);
   ASSERT_TRUE(in) << kData << file;
   std::string line;
@@ -128,7 +129,7 @@ void ExpectCases(Subsetter& subsetter, const std::string& file, size_t at_least)
     if (line.empty() || line[0] == '#') continue;
     auto fields = Split(line, '\t');
     ASSERT_EQ(fields.size(), 2u) << line;
-    auto s = subsetter.Select(fields[0], {});
+    auto s = subsetter.Select(fields[0], options);
     ASSERT_TRUE(s) << s.error().message;
     std::set<std::string> kept = Kept(*s);
     for (const auto& want : Split(fields[1], ' ')) {
@@ -144,56 +145,50 @@ void ExpectCases(Subsetter& subsetter, const std::string& file, size_t at_least)
   EXPECT_GE(cases, at_least);
 }
 
+// A SQLite database made from a fixture's SQL (data/FILE), kept open, and its schema (no samples).
+struct SqlFixture {
+  test::TempDir dir;
+  std::unique_ptr<exec::Connection> conn;
+  catalog::Schema schema;
+
+  void Open(const std::string& file) {
+    test::MakeSqliteDb(dir.File("fixture.db"), test::ReadFile(kData + file));
+    auto c = exec::Connect(dir.File("fixture.db"));
+    ASSERT_TRUE(c) << c.error().message;
+    conn = std::move(*c);
+    catalog::IntrospectOptions io;
+    io.samples = 0;
+    auto s = catalog::Introspect(*conn, io);
+    ASSERT_TRUE(s) << s.error().message;
+    schema = std::move(*s);
+  }
+};
+
 // A schema of cryptic names and no declared keys (data/subset_cryptic.sql): the question's words say what a name
 // abbreviates ("credit limit" for CRDLMT), and tables join by their same-named key columns (CUSTNO), not by every
 // column they share (CRTDATE).
 TEST(SubsetCryptic, AbbreviationsAndSameNamedKeys) {
-  test::TempDir dir;
-  test::MakeSqliteDb(dir.File("cryptic.db"), test::ReadFile(kData + "subset_cryptic.sql"));
-  auto c = exec::Connect(dir.File("cryptic.db"));
-  ASSERT_TRUE(c) << c.error().message;
-  catalog::IntrospectOptions io;
-  io.samples = 0;
-  auto schema = catalog::Introspect(**c, io);
-  ASSERT_TRUE(schema) << schema.error().message;
-  auto values = retrieval::ValueIndex::Build(**c, *schema);
+  SqlFixture f;
+  ASSERT_NO_FATAL_FAILURE(f.Open("subset_cryptic.sql"));
+  auto values = retrieval::ValueIndex::Build(*f.conn, f.schema);
   ASSERT_TRUE(values) << values.error().message;
   auto r = LinkResources::Load();
   ASSERT_TRUE(r) << r.error().message;
-  BuiltinSubsetter subsetter(*schema, *r, &*values);
+  BuiltinSubsetter subsetter(f.schema, *r, &*values);
   ExpectCases(subsetter, "subset_cryptic_cases.tsv", 3);
 }
 
 // A column named by one abbreviated word (CTY, RM, GRD) is linked to the question word it abbreviates, with no
 // database at hand (as for SNAILS' schemas): a subset of three columns keeps it (data/subset_abbreviated_words.sql).
 TEST(SubsetCryptic, AWordAbbreviatedAloneIsKeptWithoutADatabase) {
-  test::TempDir dir;
-  test::MakeSqliteDb(dir.File("abbreviated.db"), test::ReadFile(kData + "subset_abbreviated_words.sql"));
-  auto c = exec::Connect(dir.File("abbreviated.db"));
-  ASSERT_TRUE(c) << c.error().message;
-  catalog::IntrospectOptions io;
-  io.samples = 0;
-  auto schema = catalog::Introspect(**c, io);
-  ASSERT_TRUE(schema) << schema.error().message;
+  SqlFixture f;
+  ASSERT_NO_FATAL_FAILURE(f.Open("subset_abbreviated_words.sql"));
   auto r = LinkResources::Load();
   ASSERT_TRUE(r) << r.error().message;
-  BuiltinSubsetter subsetter(*schema, *r, nullptr);
-  std::ifstream in(kData + "subset_abbreviated_words_cases.tsv");
-  ASSERT_TRUE(in);
-  std::string line;
-  size_t cases = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    auto fields = Split(line, '\t');
-    ASSERT_EQ(fields.size(), 2u) << line;
-    SubsetOptions options;
-    options.budget = 3;
-    auto s = subsetter.Select(fields[0], options);
-    ASSERT_TRUE(s) << s.error().message;
-    EXPECT_TRUE(Kept(*s).count(ToLower(fields[1]))) << fields[0] << ": missing " << fields[1] << "\n" << SubsetText(*s);
-    ++cases;
-  }
-  EXPECT_GE(cases, 5u);
+  BuiltinSubsetter subsetter(f.schema, *r, nullptr);
+  SubsetOptions three;
+  three.budget = 3;
+  ExpectCases(subsetter, "subset_abbreviated_words_cases.tsv", 5, three);
 }
 
 TEST_F(SubsetTest, JoinPathTablesComeWithTheirKeys) {
