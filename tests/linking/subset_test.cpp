@@ -33,6 +33,18 @@ std::set<std::string> Kept(const Subset& s) {
   return out;
 }
 
+// Opens a SQLite file and reads its schema (no samples).
+void OpenSchema(const std::string& file, std::unique_ptr<exec::Connection>& conn, catalog::Schema& schema) {
+  auto c = exec::Connect(file);
+  ASSERT_TRUE(c) << c.error().message;
+  conn = std::move(*c);
+  catalog::IntrospectOptions io;
+  io.samples = 0;
+  auto s = catalog::Introspect(*conn, io);
+  ASSERT_TRUE(s) << s.error().message;
+  schema = std::move(*s);
+}
+
 class SubsetTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -44,14 +56,7 @@ class SubsetTest : public ::testing::Test {
     shared_dir = nullptr;
   }
   void SetUp() override {
-    auto c = exec::Connect(shared_dir->File("shop.db"));
-    ASSERT_TRUE(c) << c.error().message;
-    conn = std::move(*c);
-    catalog::IntrospectOptions io;
-    io.samples = 0;
-    auto s = catalog::Introspect(*conn, io);
-    ASSERT_TRUE(s) << s.error().message;
-    schema = std::move(*s);
+    ASSERT_NO_FATAL_FAILURE(OpenSchema(shared_dir->File("shop.db"), conn, schema));
     auto v = retrieval::ValueIndex::Build(*conn, schema);
     ASSERT_TRUE(v) << v.error().message;
     values = std::make_unique<retrieval::ValueIndex>(std::move(*v));
@@ -153,14 +158,7 @@ struct SqlFixture {
 
   void Open(const std::string& file) {
     test::MakeSqliteDb(dir.File("fixture.db"), test::ReadFile(kData + file));
-    auto c = exec::Connect(dir.File("fixture.db"));
-    ASSERT_TRUE(c) << c.error().message;
-    conn = std::move(*c);
-    catalog::IntrospectOptions io;
-    io.samples = 0;
-    auto s = catalog::Introspect(*conn, io);
-    ASSERT_TRUE(s) << s.error().message;
-    schema = std::move(*s);
+    OpenSchema(dir.File("fixture.db"), conn, schema);
   }
 };
 
