@@ -10,6 +10,7 @@
 #include "builtin/generator.h"
 #include "catalog/render.h"
 #include "cli.h"
+#include "common/strings.h"
 #include "exec/access_check.h"
 #include "exec/connection.h"
 #include "exec/render.h"
@@ -143,7 +144,10 @@ Result<pipeline::ExamplesConfig> AskCommands::Examples(const pipeline::PipelineC
   return e;
 }
 
-int AskCommands::Run() { return ask_->parsed() ? Ask() : Prompt(); }
+int AskCommands::Run() {
+  if (Trim(question_).empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "the question is empty"));
+  return ask_->parsed() ? Ask() : Prompt();
+}
 
 int AskCommands::Prompt() {
   if (format_ != "text" && format_ != "json" && format_ != "table") {

@@ -13,6 +13,7 @@
 #include "catalog/cache.h"
 #include "catalog/dictionary.h"
 #include "catalog/name_catalog.h"
+#include "common/strings.h"
 #include "exec/connection.h"
 #include "linking/infer_keys.h"
 
@@ -31,6 +32,12 @@ void Write(const std::string& s) {
 std::string ArgumentOrStdin(const std::string& text) {
   if (!text.empty() && text != "-") return text;
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
+
+Result<std::string> QuestionArgumentOrStdin(const std::string& text) {
+  std::string question = ArgumentOrStdin(text);
+  if (Trim(question).empty()) return MakeError(ErrorCode::kInvalidArgument, "the question is empty");
+  return question;
 }
 
 Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& auto_path) {

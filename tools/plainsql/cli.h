@@ -22,6 +22,10 @@ void Write(const std::string& s);
 /// Text from the command line, or standard input when it is empty or "-".
 std::string ArgumentOrStdin(const std::string& text);
 
+/// A question from the command line or standard input (as ArgumentOrStdin); kInvalidArgument when it is empty or
+/// only white space, which no command can answer or link.
+Result<std::string> QuestionArgumentOrStdin(const std::string& text);
+
 struct SchemaTarget {
   catalog::Schema schema;
   const sql::Dialect* dialect = &sql::Sqlite();  // the connection's; SQLite for tables.json

@@ -105,11 +105,13 @@ std::string FeaturesText(const features::Values& values) {
 }  // namespace
 
 int FeaturesCommand::RunOne() {
+  auto read = QuestionArgumentOrStdin(question_);
+  if (!read) return Fail(read.error());
+  const std::string& question = *read;
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
   auto target = SchemaFromConnection(**conn, {}, true);
   if (!target) return Fail(target.error());
-  const std::string question = ArgumentOrStdin(question_);
   auto resources = linking::LinkResources::Load();
   if (!resources) return Fail(resources.error());
   features::Extractor extractor(*resources);

@@ -104,11 +104,13 @@ int LinkCommand::Run() {
 }
 
 int LinkCommand::RunOne() {
+  auto read = QuestionArgumentOrStdin(question_);
+  if (!read) return Fail(read.error());
+  const std::string& question = *read;
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
   auto target = SchemaFromConnection(**conn, {}, true, infer_keys_ == "none" ? "" : infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
-  std::string question = ArgumentOrStdin(question_);
   std::unique_ptr<retrieval::ValueIndex> values;
   if (method_ == "builtin") {
     auto v = retrieval::ValueIndex::Build(**conn, target->schema);

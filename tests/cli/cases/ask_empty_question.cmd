@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "  "

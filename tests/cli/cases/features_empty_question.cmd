@@ -1,0 +1,1 @@
+features $SAMPLE_DB -

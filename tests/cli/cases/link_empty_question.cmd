@@ -1,0 +1,1 @@
+link $SAMPLE_DB

@@ -1,0 +1,1 @@
+prompt $SAMPLE_DB ""
