@@ -42,6 +42,7 @@
 // the values but no draft, so the one model serves a schema alone as well, and the held-out score is printed both ways.
 // Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -1084,10 +1085,11 @@ struct Options {
   std::string weights, whole_model, infer_keys = "none", learner = "trees";
   bool merged_cryptic = false, cryptic_camel = false;
   plainsql::BoostingOptions boosting;
-  size_t merged_every = 0, wide_every = 8, cryptic_every = 0, medium_every = 0, medium_columns = 300;
+  size_t merged_every = 0, wide_every = 8, cryptic_every = 0, medium_every = 0;
   size_t paraphrase_every = 0;
   size_t merged_columns = 1000, upper_columns = 2400;
   double merged_cap = 0.15, medium_cap = 0.5;
+  std::vector<size_t> medium_columns = {300};  // one set of groups per size
   double abbreviated_weight = 0;
 };
 
@@ -1175,7 +1177,9 @@ void AddOptions(CLI::App& app, Options& o) {
                  "of at least --medium-columns columns (their abbreviated copies with --merged-cryptic), asked every "
                  "Nth held-out question (0: not)")
       ->capture_default_str();
-  app.add_option("--medium-columns", o.medium_columns, "The least columns of a --medium-every group")
+  app.add_option("--medium-columns", o.medium_columns,
+                 "The least columns of a --medium-every group; several sizes make a set of groups each, all held to "
+                 "--medium-cap together (SKALPEL's M size runs from 100 to 999 columns)")
       ->capture_default_str();
   app.add_option("--medium-cap", o.medium_cap,
                  "The mean proportion the --medium-every groups' subsets must keep under, pooled over the groups")
@@ -1245,7 +1249,8 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
   if (!medium_line.empty()) {
     out += fmt::format(
         "\nand at most {} (pooled) on them merged in groups of at least {} columns{} (every {}th question): {}",
-        o.medium_cap, o.medium_columns, o.merged_cryptic ? ", abbreviated" : "", o.medium_every, medium_line);
+        o.medium_cap, fmt::join(o.medium_columns, ", "), o.merged_cryptic ? ", abbreviated" : "", o.medium_every,
+        medium_line);
   }
   if (!upper_line.empty()) {
     out += fmt::format(
@@ -1280,7 +1285,10 @@ LargeSchemas MakeLargeSchemas(const Options& o,
     large.upper.push_back(MergePadded(parts, padding, resources, o.merged_every, o.upper_columns));
   }
   if (o.medium_every > 0) {
-    large.medium = MergeMedium(parts, resources, o.medium_every, o.medium_columns);
+    for (size_t columns : o.medium_columns) {
+      for (auto& group : MergeMedium(parts, resources, o.medium_every, columns))
+        large.medium.push_back(std::move(group));
+    }
     large.medium_cap = o.medium_cap;
   }
   large.SetModel(model);
@@ -1301,52 +1309,40 @@ LargeSchemas MakeLargeSchemas(const Options& o,
   return large;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
-  Options o;
-  AddOptions(app, o);
-  CLI11_PARSE(app, argc, argv);
-  g_attribute_proportion = o.proportion == "attribute";
-  if (o.speed) return Speed();
-  if (o.list_held_out) {
-    auto questions = plainsql::eval::LoadBenchmark("spider", o.questions);
-    if (!questions) {
-      fmt::print(stderr, "cannot read the questions: {}\n", questions.error().message);
-      return 1;
-    }
-    std::set<std::string> held;
-    for (const auto& q : questions->questions) {
-      if (HeldOut(q.db_id)) held.insert(q.db_id);
-    }
-    for (const auto& id : held) fmt::print("{}\n", id);
-    return 0;
-  }
-  if (o.abbreviated_weight > 0 && o.merged_every == 0 && o.medium_every == 0) {
-    // The weight enters only the stage that scores larger schemas; without them it would be silently ignored.
-    fmt::print(stderr, "--abbreviated-weight needs --merged-every or --medium-every\n");
-    return 2;
-  }
-  std::optional<plainsql::linking::InferKeysOptions> infer;
-  auto mode = plainsql::linking::KeyInferenceModeOption(o.infer_keys, true);
-  if (!mode) {
-    fmt::print(stderr, "{}\n", mode.error().message);
+// --list-held-out: the held-out databases' names, one a line.
+int ListHeldOut(const Options& o) {
+  auto questions = plainsql::eval::LoadBenchmark("spider", o.questions);
+  if (!questions) {
+    fmt::print(stderr, "cannot read the questions: {}\n", questions.error().message);
     return 1;
   }
-  if (*mode) {
-    infer.emplace();
-    infer->mode = **mode;
+  std::set<std::string> held;
+  for (const auto& q : questions->questions) {
+    if (HeldOut(q.db_id)) held.insert(q.db_id);
   }
+  for (const auto& id : held) fmt::print("{}\n", id);
+  return 0;
+}
+
+// The training questions with their features, and the databases they were asked of.
+struct Loaded {
+  std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>> dbs;
+  std::vector<Example> examples;
+  std::vector<Example> paraphrased;  // questions in their other wording (--paraphrase-every)
+};
+
+// Opens every database of the questions and computes each question's features, with and without the database.
+bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* infer,
+                  const std::shared_ptr<const plainsql::linking::LinkResources>& resources, Loaded& out) {
   auto benchmark = plainsql::eval::LoadBenchmark("spider", o.questions);
   auto tables = plainsql::catalog::BenchmarkSchemas::Read(o.tables_file);
-  auto resources = plainsql::linking::LinkResources::Load();
-  if (!benchmark || !tables || !resources) {
-    fmt::print(stderr, "cannot read the questions, the tables or the naturalness data\n");
-    return 1;
+  if (!benchmark || !tables) {
+    fmt::print(stderr, "cannot read the questions or the tables\n");
+    return false;
   }
-  std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>> dbs;
-  std::vector<Example> examples, paraphrased;  // paraphrased: questions in their other wording (--paraphrase-every)
+  auto& dbs = out.dbs;
+  auto& examples = out.examples;
+  auto& paraphrased = out.paraphrased;
   size_t paraphrase_seen = 0;
   std::map<std::string, size_t> db_number;
   auto t0 = std::chrono::steady_clock::now();
@@ -1355,10 +1351,10 @@ int main(int argc, char** argv) {
     if (!db) {
       auto opened = plainsql::linking::OpenSubsetDatabase(
           *tables, q.db_id, o.db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(o.db_dir, q.db_id), "",
-          "builtin", *resources, nullptr, infer ? &*infer : nullptr);
+          "builtin", resources, nullptr, infer);
       if (!opened) {
         fmt::print(stderr, "{}: {}\n", q.db_id, opened.error().message);
-        return 1;
+        return false;
       }
       db = std::move(*opened);
     }
@@ -1395,6 +1391,44 @@ int main(int argc, char** argv) {
   }
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
+  Options o;
+  AddOptions(app, o);
+  CLI11_PARSE(app, argc, argv);
+  g_attribute_proportion = o.proportion == "attribute";
+  if (o.speed) return Speed();
+  if (o.list_held_out) return ListHeldOut(o);
+  if (o.abbreviated_weight > 0 && o.merged_every == 0 && o.medium_every == 0) {
+    // The weight enters only the stage that scores larger schemas; without them it would be silently ignored.
+    fmt::print(stderr, "--abbreviated-weight needs --merged-every or --medium-every\n");
+    return 2;
+  }
+  std::optional<plainsql::linking::InferKeysOptions> infer;
+  auto mode = plainsql::linking::KeyInferenceModeOption(o.infer_keys, true);
+  if (!mode) {
+    fmt::print(stderr, "{}\n", mode.error().message);
+    return 1;
+  }
+  if (*mode) {
+    infer.emplace();
+    infer->mode = **mode;
+  }
+  auto resources = plainsql::linking::LinkResources::Load();
+  if (!resources) {
+    fmt::print(stderr, "cannot read the naturalness data\n");
+    return 1;
+  }
+  Loaded loaded;
+  if (!LoadExamples(o, infer ? &*infer : nullptr, *resources, loaded)) return 1;
+  auto& dbs = loaded.dbs;
+  auto& examples = loaded.examples;
+  auto& paraphrased = loaded.paraphrased;
   std::vector<WideCopy> wide;
   if (o.wide_every > 0 && o.whole_model.empty()) {  // copies to fit on: none with --model
     auto t1 = std::chrono::steady_clock::now();
