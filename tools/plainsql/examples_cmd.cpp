@@ -384,6 +384,7 @@ int ExamplesCommands::Select() {
   if (conn_.empty() || question_.empty()) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "give CONN QUESTION, or --questions Q --tables T"));
   }
+  if (Trim(question_).empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "the question is empty"));
   return SelectOne();
 }
 

@@ -1,0 +1,1 @@
+examples select --store $FIXTURES/none.db $SAMPLE_DB " "
