@@ -52,14 +52,12 @@ BuiltinCommands::BuiltinCommands(CLI::App& app) {
                      "Where to write the skeletons of solved questions the translator fills with a question's own "
                      "tables, columns and values (none: not written)");
   train_->add_option("--shape-c", shape_c_, "liblinear's C for the shape model")
-      ->check(CLI::PositiveNumber)
+      ->check(Positive())
       ->capture_default_str();
   train_->add_option("--validation", validation_, "Share of the databases held out for the report")
       ->check(CLI::Range(0.0, 0.9))
       ->capture_default_str();
-  train_->add_option("--c", c_, "liblinear's C (inverse regularisation)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  train_->add_option("--c", c_, "liblinear's C (inverse regularisation)")->check(Positive())->capture_default_str();
   train_
       ->add_option("--foreign-every", foreign_every_,
                    "Every N questions, the question's database is also asked another database's question, whose "

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -33,6 +35,25 @@ std::string ArgumentOrStdin(const std::string& text) {
   if (!text.empty() && text != "-") return text;
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
+
+namespace {
+
+CLI::Validator AtLeastZero(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        const bool number = !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);
+        if (number && (zero_allowed ? value >= 0 : value > 0)) return "";
+        return fmt::format("must be a number {} 0, not '{}'", zero_allowed ? "of at least" : "greater than", text);
+      },
+      zero_allowed ? "NONNEGATIVE" : "POSITIVE");
+}
+
+}  // namespace
+
+CLI::Validator Positive() { return AtLeastZero(false); }
+CLI::Validator NonNegative() { return AtLeastZero(true); }
 
 Result<std::string> QuestionArgumentOrStdin(const std::string& text) {
   std::string question = ArgumentOrStdin(text);

@@ -22,6 +22,11 @@ void Write(const std::string& s);
 /// Text from the command line, or standard input when it is empty or "-".
 std::string ArgumentOrStdin(const std::string& text);
 
+/// Option checks for a number greater than 0 (`Positive`) or at least 0 (`NonNegative`): CLI11's own name the largest
+/// double as the upper bound in their message ("not in range 0.000000 to 179769...").
+CLI::Validator Positive();
+CLI::Validator NonNegative();
+
 /// A question from the command line or standard input (as ArgumentOrStdin); kInvalidArgument when it is empty or
 /// only white space, which no command can answer or link.
 Result<std::string> QuestionArgumentOrStdin(const std::string& text);

@@ -32,7 +32,8 @@ LinkCommand::LinkCommand(CLI::App& app) {
       ->capture_default_str();
   cmd_->add_option("--budget", budget_, "At most this many columns (0: no cap)")->capture_default_str();
   cmd_->add_option("--threshold", threshold_,
-                   "The probability a table or column needs to be kept (default: the trained model's)");
+                   "The probability a table or column needs to be kept (default: the trained model's)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd_->add_option("--small-table", small_table_,
                    "Kept tables with at most this many columns are kept whole (default: the trained model's)");
   cmd_->add_option("--min-share", min_share_,
@@ -67,10 +68,12 @@ LinkCommand::LinkCommand(CLI::App& app) {
                    "skalpel: base URL of the embedding model (default: [examples] embedding_url, else --llm)");
   cmd_->add_option("--max-distance", max_distance_,
                    "skalpel: the largest cosine distance of a kept table to the question or a phrase (default: 0.6 "
-                   "with an embedding model, 0.75 with the offline embedder)");
+                   "with an embedding model, 0.75 with the offline embedder)")
+      ->check(CLI::Range(0.0, 2.0));
   cmd_->add_option("--column-distance", column_distance_,
                    "skalpel: also filter columns by this cosine distance (names far from every phrase are left out "
-                   "unless cryptic or keys; default: every column of a kept table)");
+                   "unless cryptic or keys; default: every column of a kept table)")
+      ->check(CLI::Range(0.0, 2.0));
 }
 
 Result<linking::SkalpelOptions> LinkCommand::Skalpel() const {

@@ -62,6 +62,7 @@ ViewsCommands::ViewsCommands(CLI::App& app) {
                    "With the name model: how much the readings of a cryptic piece in the schema's other names weigh "
                    "on each name's reading (one reading per piece across the schema: MO in TB_MO, MO_ID and MO_PART); "
                    "0 reads every name on its own")
+      ->check(NonNegative())
       ->capture_default_str();
   rename_->add_option(
       "--llm", llm_url_,

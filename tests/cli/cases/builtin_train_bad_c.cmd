@@ -1,0 +1,1 @@
+builtin train --questions none.json --db-dir none --c 0

@@ -1,0 +1,1 @@
+link $SAMPLE_DB "oldest plant" --threshold 2

@@ -1,0 +1,1 @@
+rename $SAMPLE_DB -o none.csv --agreement -1
