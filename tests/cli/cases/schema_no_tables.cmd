@@ -1,0 +1,1 @@
+schema --tables $FIXTURES/empty_tables.json --db nothing
