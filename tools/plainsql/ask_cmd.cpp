@@ -10,7 +10,6 @@
 #include "builtin/generator.h"
 #include "catalog/render.h"
 #include "cli.h"
-#include "common/strings.h"
 #include "exec/access_check.h"
 #include "exec/connection.h"
 #include "exec/render.h"
@@ -145,7 +144,7 @@ Result<pipeline::ExamplesConfig> AskCommands::Examples(const pipeline::PipelineC
 }
 
 int AskCommands::Run() {
-  if (Trim(question_).empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "the question is empty"));
+  if (auto checked = CheckQuestion(question_); !checked) return Fail(checked.error());
   return ask_->parsed() ? Ask() : Prompt();
 }
 

@@ -55,9 +55,14 @@ CLI::Validator AtLeastZero(bool zero_allowed) {
 CLI::Validator Positive() { return AtLeastZero(false); }
 CLI::Validator NonNegative() { return AtLeastZero(true); }
 
+Status CheckQuestion(std::string_view question) {
+  if (Trim(question).empty()) return MakeError(ErrorCode::kInvalidArgument, "the question is empty");
+  return Status::Ok();
+}
+
 Result<std::string> QuestionArgumentOrStdin(const std::string& text) {
   std::string question = ArgumentOrStdin(text);
-  if (Trim(question).empty()) return MakeError(ErrorCode::kInvalidArgument, "the question is empty");
+  if (auto checked = CheckQuestion(question); !checked) return checked.error();
   return question;
 }
 

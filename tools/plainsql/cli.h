@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <string_view>
 
 #include "catalog/introspect.h"
 #include "catalog/schema.h"
@@ -27,8 +28,10 @@ std::string ArgumentOrStdin(const std::string& text);
 CLI::Validator Positive();
 CLI::Validator NonNegative();
 
-/// A question from the command line or standard input (as ArgumentOrStdin); kInvalidArgument when it is empty or
-/// only white space, which no command can answer or link.
+/// kInvalidArgument when a question is empty or only white space, which no command can answer, link or select for.
+Status CheckQuestion(std::string_view question);
+
+/// A question from the command line or standard input (as ArgumentOrStdin), checked by CheckQuestion.
 Result<std::string> QuestionArgumentOrStdin(const std::string& text);
 
 struct SchemaTarget {

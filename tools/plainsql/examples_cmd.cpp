@@ -231,7 +231,7 @@ int ExamplesCommands::Add() {
     return Fail(MakeError(ErrorCode::kSql, fmt::format("the query names {} '{}', which {} does not have", u.kind,
                                                        u.name, exec::RedactConnectionString(conn_))));
   }
-  if (Trim(question_).empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "the question is empty"));
+  if (auto checked = CheckQuestion(question_); !checked) return Fail(checked.error());
   std::string db_id = db_id_.empty() ? target->schema.database : db_id_;
   auto store = examples::ExampleStore::Open(store_);
   if (!store) return Fail(store.error());
@@ -384,7 +384,7 @@ int ExamplesCommands::Select() {
   if (conn_.empty() || question_.empty()) {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "give CONN QUESTION, or --questions Q --tables T"));
   }
-  if (Trim(question_).empty()) return Fail(MakeError(ErrorCode::kInvalidArgument, "the question is empty"));
+  if (auto checked = CheckQuestion(question_); !checked) return Fail(checked.error());
   return SelectOne();
 }
 
