@@ -121,7 +121,8 @@ void plainsql_close(plainsql_db* db);
 const char* plainsql_errmsg(const plainsql_db* db);
 
 /* Answers `question`: SQL generated, checked (a single read-only query over the schema's own relations and allowed
- * functions), run read-only with the limits, the answer in *out. Free it with plainsql_answer_free. */
+ * functions), run read-only with the limits, the answer in *out. Free it with plainsql_answer_free. An empty or blank
+ * question is PLAINSQL_INVALID_ARGUMENT. */
 plainsql_status plainsql_ask(plainsql_db* db, const char* question, plainsql_answer** out);
 
 /* plainsql_ask with `candidates` queries from each generator voted on (1 to 20; 0: the configuration's). */

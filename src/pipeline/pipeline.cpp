@@ -527,6 +527,9 @@ Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const 
   if (generators.empty()) {
     return MakeError(ErrorCode::kInvalidArgument, "no generator: configure an LLM or the built-in translator");
   }
+  // Checked here, not only by the CLI and the server: an embedding application's empty text would otherwise go to the
+  // model and come back as a guess or a misleading "nothing links".
+  if (Trim(question).empty()) return MakeError(ErrorCode::kInvalidArgument, "the question is empty");
   if (question.size() > kMaxQuestionBytes) {
     return MakeError(ErrorCode::kInvalidArgument,
                      fmt::format("the question is {} bytes long; plainsql takes questions of at most {} bytes",

@@ -121,7 +121,8 @@ struct Answer {
 };
 
 /// Runs the pipeline. Fails (kNotFound) when no candidate yields a runnable query, with every candidate's problem;
-/// with a single generator that fails and no fallback, with its error.
+/// with a single generator that fails and no fallback, with its error; (kInvalidArgument) at once for an empty or
+/// blank question and one over kMaxQuestionBytes.
 Result<Answer> Ask(exec::Connection& conn, const catalog::Schema& schema, const std::vector<Generator*>& generators,
                    const std::string& question, const Options& options);
 

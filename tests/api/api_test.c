@@ -87,6 +87,13 @@ static void test_ask(const char* sample_db) {
   }
   plainsql_answer_free(a);
 
+  /* An empty or blank question: refused as such, not answered with a guess. */
+  a = NULL;
+  s = plainsql_ask(db, " \n ", &a);
+  CHECK(s == PLAINSQL_INVALID_ARGUMENT);
+  CHECK(a == NULL);
+  CHECK(strstr(plainsql_errmsg(db), "empty") != NULL);
+
   /* A question nothing in the schema links to: an error with a message, not a guess. */
   a = NULL;
   s = plainsql_ask(db, "zyxxy quorble flumph?", &a);

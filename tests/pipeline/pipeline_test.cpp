@@ -77,6 +77,18 @@ TEST_F(Pipeline, HappyPath) {
   EXPECT_EQ(j["columns"].size(), 1u);
 }
 
+TEST_F(Pipeline, AnEmptyQuestionIsRefusedBeforeAnyModelCall) {
+  server_.Script({FakeLlmServer::Ok(Sql("SELECT count(*) FROM plant;"))});
+  auto g = Llm();
+  for (const std::string q : {"", "  \n\t "}) {
+    auto a = Run(g.get(), q);
+    ASSERT_FALSE(a.ok());
+    EXPECT_EQ(a.error().code, ErrorCode::kInvalidArgument);
+    EXPECT_EQ(a.error().message, "the question is empty");
+  }
+  EXPECT_TRUE(server_.Requests().empty());
+}
+
 TEST_F(Pipeline, RefinementRepairsAnErrorAndAHallucinatedColumn) {
   // An execution error (a function SQLite lacks), then a hallucinated column, then a good query.
   server_.Script({FakeLlmServer::Ok(Sql("SELECT no_such_function(plant_id) FROM plant")),
