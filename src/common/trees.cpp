@@ -24,6 +24,32 @@ double TreeEnsemble::Margin(const std::vector<double>& x) const {
   return margin;
 }
 
+std::vector<double> TreeEnsemble::Margins(const std::vector<const std::vector<double>*>& rows) const {
+  std::vector<double> out(rows.size(), base_margin);
+  if (rows.empty()) return out;
+  // The inputs as XGBoost compares them (floats), row-major, a row's missing inputs 0 as in Margin.
+  size_t width = 0;
+  for (const auto& tree : trees) {
+    for (const auto& node : tree) width = std::max(width, static_cast<size_t>(std::max(node.feature + 1, 0)));
+  }
+  std::vector<float> x(rows.size() * width, 0.0F);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const size_t n = std::min(width, rows[r]->size());
+    for (size_t f = 0; f < n; ++f) x[r * width + f] = static_cast<float>((*rows[r])[f]);
+  }
+  for (const auto& tree : trees) {
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const float* row = x.data() + r * width;
+      size_t at = 0;
+      while (tree[at].feature >= 0) {
+        at = static_cast<size_t>(row[tree[at].feature] < tree[at].threshold ? tree[at].left : tree[at].right);
+      }
+      out[r] += tree[at].value;
+    }
+  }
+  return out;
+}
+
 std::string TreeEnsemble::Serialize(const std::string& prefix, const std::vector<std::string>& inputs) const {
   std::string out = fmt::format("{}_base\t{}\n", prefix, base_margin);
   for (size_t t = 0; t < trees.size(); ++t) {

@@ -704,9 +704,26 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
     if (!model.column_trees.Empty()) return Sigmoid(model.column_trees.Margin(x)) * spread(x);
     return Sigmoid(Dot(model.column_weights, clamped(x, model.column_ranges), model.column_bias)) * spread(x);
   };
-  for (size_t t = 0; t < f.tables.size(); ++t) {
-    p.tables.push_back(table(f.tables[t]));
-    for (const auto& x : f.columns[t]) p.columns[t].push_back(column(x));
+  if (model.table_trees.Empty() || model.column_trees.Empty()) {
+    for (size_t t = 0; t < f.tables.size(); ++t) {
+      p.tables.push_back(table(f.tables[t]));
+      for (const auto& x : f.columns[t]) p.columns[t].push_back(column(x));
+    }
+    return p;
+  }
+  // The trees walked over all rows at once (TreeEnsemble::Margins): the same probabilities, most of Score's time saved.
+  std::vector<const std::vector<double>*> rows;
+  rows.reserve(f.tables.size());
+  for (const auto& x : f.tables) rows.push_back(&x);
+  for (double m : model.table_trees.Margins(rows)) p.tables.push_back(Sigmoid(m));
+  rows.clear();
+  for (const auto& columns : f.columns) {
+    for (const auto& x : columns) rows.push_back(&x);
+  }
+  const std::vector<double> margins = model.column_trees.Margins(rows);
+  size_t i = 0;
+  for (size_t t = 0; t < f.columns.size(); ++t) {
+    for (const auto& x : f.columns[t]) p.columns[t].push_back(Sigmoid(margins[i++]) * spread(x));
   }
   return p;
 }
