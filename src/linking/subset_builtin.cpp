@@ -711,7 +711,8 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
     }
     return p;
   }
-  // The trees walked over all rows at once (TreeEnsemble::Margins): the same probabilities, most of Score's time saved.
+  // The trees walked over all rows at once (TreeEnsemble::Margins): the same probabilities in less time (a large
+  // schema: docs/BENCHMARKS.md, "the trees walked over a question's rows at once").
   std::vector<const std::vector<double>*> rows;
   rows.reserve(f.tables.size());
   for (const auto& x : f.tables) rows.push_back(&x);
