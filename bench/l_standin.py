@@ -68,14 +68,20 @@ def main():
     rng = random.Random(args.seed)
 
     def most_read(db):
-        s, reads = schemas[db], {}
+        """The table the database's gold queries read most, among those no `*` of a gold query may read (a star
+        would make every borrowed column gold)."""
+        s, reads, starred = schemas[db], {}, set()
         for q in questions:
             if q["db_id"] != db:
                 continue
+            star = re.search(r"\*", re.sub(r"count\s*\(\s*\*\s*\)", "", q["query"], flags=re.I))
             for ti, t in enumerate(s["table_names_original"]):
                 if re.search(r"\b" + re.escape(t) + r"\b", q["query"], re.I):
                     reads[ti] = reads.get(ti, 0) + 1
-        return max(reads, key=lambda ti: (reads[ti], -ti)) if reads else 0
+                    if star:
+                        starred.add(ti)
+        eligible = [ti for ti in reads if ti not in starred]
+        return max(eligible, key=lambda ti: (reads[ti], -ti)) if eligible else None
 
     def widened(db):
         """The database's tables as (name, [(column, type)], primary key columns), its most read table widened."""
@@ -88,6 +94,8 @@ def main():
                 if i in primary:
                     tables[t][2].append(name)
         wide = most_read(db)
+        if wide is None:
+            return tables
         own = {c.lower() for c, _ in tables[wide][1]}
         width = rng.randint(args.min_width, args.max_width)
         if len(own | {n.lower() for n, _ in pool}) < width:
