@@ -10,7 +10,9 @@
 //    (its own name, the table's name and the key's, or the table's name as the column's last words: "Winning_Pilot",
 //    "staff_address_id"), the share of its sampled values the key contains, the type classes, and whether the column
 //    is its own table's key. A column that names nothing can still reference a key when its values are contained in
-//    exactly one key-named column and it ends in a key word itself ("liked_id"). Each column keeps its best target
+//    exactly one key-named column and it ends in a key word itself ("liked_id"). Two letters or more right before a
+//    key word that abbreviate the target table's name count for it ("dst_apid" for airports, "alid" for airlines:
+//    with no rows to check, the name is all there is). Each column keeps its best target
 //    above the threshold; a target that is itself a reference to a third table yields to that table when the column
 //    scores there too (the key a one-to-one extension table repeats).
 //    A table's name is read without its module's words (a prefix several tables share: "tbl_", a schema's or a merged
@@ -74,6 +76,17 @@ bool IsKeyWord(const std::string& w) {
 }
 
 bool Generic(const Words& w) { return std::all_of(w.begin(), w.end(), IsKeyWord); }
+
+// Whether the letters of `piece` appear in `word` in order.
+bool IsSubsequence(const std::string& piece, const std::string& word) {
+  size_t at = 0;
+  for (char ch : piece) {
+    at = word.find(ch, at);
+    if (at == std::string::npos) return false;
+    ++at;
+  }
+  return true;
+}
 
 bool IsDigits(const std::string& s) { return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit); }
 
@@ -147,9 +160,13 @@ double Affinity(const Words& column, const Words& table) {
   for (const auto& w : table) {
     if (IsKeyWord(w) || w.size() < 2) continue;
     ++all;
-    for (const auto& a : column) {
+    for (size_t i = 0; i < column.size(); ++i) {
+      const auto& a = column[i];
       if (IsKeyWord(a)) continue;
-      if (a == w || (std::min(a.size(), w.size()) >= 3 && (a.starts_with(w) || w.starts_with(a)))) {
+      // Right before a key word, two letters or more that abbreviate the table's word ("ap" of "apid" for airport).
+      const bool keyed = i + 1 < column.size() && IsKeyWord(column[i + 1]) && a.size() >= 2 && a.size() < w.size() &&
+                         a[0] == w[0] && IsSubsequence(a, w);
+      if (keyed || a == w || (std::min(a.size(), w.size()) >= 3 && (a.starts_with(w) || w.starts_with(a)))) {
         ++named;
         break;
       }

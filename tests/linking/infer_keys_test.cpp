@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "catalog/cache.h"
@@ -213,6 +214,29 @@ TEST(InferKeys, EmptyTablesNeedAKeyWord) {
   ASSERT_TRUE(InferKeys(**conn, *schema, {}).ok());
   EXPECT_TRUE(schema->FindTable("notes")->primary_key.empty());
   EXPECT_EQ(schema->FindTable("memos")->primary_key, std::vector<std::string>{"memo_id"});
+}
+
+// Names alone (tables without rows, keys declared, foreign keys not): a key column whose name runs an abbreviation of a
+// table's name into a key word ("dst_apid" for airport, "alid" for airline) references that table's key; a column
+// with the same letters and no key word does not.
+TEST(InferKeys, AnAbbreviationBeforeAKeyWordNamesTheTable) {
+  test::TempDir tmp;
+  const std::string path = tmp.File("routes.db");
+  test::MakeSqliteDb(path,
+                     "CREATE TABLE airports (apid INTEGER PRIMARY KEY, name TEXT); CREATE TABLE airlines (alid INTEGER "
+                     "PRIMARY KEY, name TEXT); CREATE TABLE routes (rid INTEGER PRIMARY KEY, dst_apid INTEGER, "
+                     "src_apid INTEGER, alid INTEGER, dst_ap TEXT);");
+  auto conn = exec::Connect(path);
+  ASSERT_TRUE(conn.ok());
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  ASSERT_TRUE(InferKeys(**conn, *schema, {}).ok());
+  std::set<std::string> found;
+  for (const auto& fk : schema->FindTable("routes")->foreign_keys) {
+    found.insert(Join(fk.columns, ",") + " -> " + fk.ref_table + "." + Join(fk.ref_columns, ","));
+  }
+  EXPECT_EQ(found,
+            (std::set<std::string>{"alid -> airlines.alid", "dst_apid -> airports.apid", "src_apid -> airports.apid"}));
 }
 
 // In a merged schema (tables prefixed by the database they come from, more tables than InferKeysOptions::
