@@ -73,6 +73,17 @@ std::string ReplaceAll(std::string_view s, std::string_view from, std::string_vi
   return out;
 }
 
+bool Abbreviates(std::string_view piece, std::string_view word) {
+  if (piece.empty() || word.empty() || piece[0] != word[0]) return false;
+  size_t at = 1;
+  for (size_t i = 1; i < piece.size(); ++i) {
+    at = word.find(piece[i], at);
+    if (at == std::string_view::npos) return false;
+    ++at;
+  }
+  return true;
+}
+
 std::string LowerAlnum(std::string_view s) {
   std::string out;
   for (unsigned char c : s) {

@@ -20,6 +20,9 @@ std::string ReplaceAll(std::string_view s, std::string_view from, std::string_vi
 /// The lower-case ASCII letters and digits of `s`, everything else dropped ("NumGE1500" -> "numge1500",
 /// "Original Column Name" -> "originalcolumnname"): names compared without their separators.
 std::string LowerAlnum(std::string_view s);
+/// Whether `piece` could abbreviate `word`: both non-empty, the same first character, and the piece's other characters
+/// in the word in order ("cty" of "city", "ap" of "airport"). Case-sensitive; a piece as long as the word counts.
+bool Abbreviates(std::string_view piece, std::string_view word);
 /// Number of Unicode code points in a UTF-8 string (bytes that are not continuation bytes), for column alignment.
 size_t Utf8Width(std::string_view s);
 /// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).

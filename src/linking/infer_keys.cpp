@@ -77,17 +77,6 @@ bool IsKeyWord(const std::string& w) {
 
 bool Generic(const Words& w) { return std::all_of(w.begin(), w.end(), IsKeyWord); }
 
-// Whether the letters of `piece` appear in `word` in order.
-bool IsSubsequence(const std::string& piece, const std::string& word) {
-  size_t at = 0;
-  for (char ch : piece) {
-    at = word.find(ch, at);
-    if (at == std::string::npos) return false;
-    ++at;
-  }
-  return true;
-}
-
 bool IsDigits(const std::string& s) { return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit); }
 
 // `b` occurs in `a` as consecutive words.
@@ -165,7 +154,7 @@ double Affinity(const Words& column, const Words& table) {
       if (IsKeyWord(a)) continue;
       // Right before a key word, two letters or more that abbreviate the table's word ("ap" of "apid" for airport).
       const bool keyed = i + 1 < column.size() && IsKeyWord(column[i + 1]) && a.size() >= 2 && a.size() < w.size() &&
-                         a[0] == w[0] && IsSubsequence(a, w);
+                         Abbreviates(a, w);
       if (keyed || a == w || (std::min(a.size(), w.size()) >= 3 && (a.starts_with(w) || w.starts_with(a)))) {
         ++named;
         break;

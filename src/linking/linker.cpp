@@ -472,18 +472,6 @@ const std::vector<Alternative>& SchemaIndex::AlternativesFor(const std::string& 
 
 namespace {
 
-// `piece` (non-empty) is `word`'s first letter and more of its letters in order.
-bool Abbreviates(std::string_view piece, std::string_view word) {
-  if (piece.empty() || word.empty() || piece[0] != word[0]) return false;
-  size_t at = 1;
-  for (size_t i = 1; i < piece.size(); ++i) {
-    at = word.find(piece[i], at);
-    if (at == std::string_view::npos) return false;
-    ++at;
-  }
-  return true;
-}
-
 // Whether letters[from..] splits into pieces abbreviating words[at], words[at + 1], ... and ends with words[end - 1]
 // for some end; pieces of `min_piece` to `max_piece` letters. Returns the end, or 0. `memo` ((letters + 1) × (words +
 // 1) entries, -1 unknown) keeps each (from, at) answer: without it a name of repeated letters against repeated words

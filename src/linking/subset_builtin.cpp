@@ -682,9 +682,19 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
     }
     return out;
   };
-  auto table = [&](const std::vector<double>& x) {
-    if (!model.table_trees.Empty()) return Sigmoid(model.table_trees.Margin(x));
-    return Sigmoid(Dot(model.table_weights, clamped(x, model.table_ranges), model.table_bias));
+  // The probability of each row: by the trees, walked over all rows at once (TreeEnsemble::Margins: the same
+  // probabilities in less time on a large schema, docs/BENCHMARKS.md), else by the linear model.
+  auto probabilities = [&](const TreeEnsemble& trees, const std::vector<double>& weights,
+                           const std::vector<std::pair<double, double>>& ranges, double bias,
+                           const std::vector<const std::vector<double>*>& rows) {
+    std::vector<double> out;
+    out.reserve(rows.size());
+    if (!trees.Empty()) {
+      for (double m : trees.Margins(rows)) out.push_back(Sigmoid(m));
+    } else {
+      for (const auto* x : rows) out.push_back(Sigmoid(Dot(weights, clamped(*x, ranges), bias)));
+    }
+    return out;
   };
   // A table wider than any the model was fitted on: a column with no evidence of its own shares the probability the
   // model gives the widest tables' such columns among more of them (the gold columns a question leaves unnamed do not
@@ -700,31 +710,18 @@ QuestionScores BuiltinSubsetter::Impl::Score(const QuestionFeatures& f) const {
     }
     return std::expm1(model.column_ranges[kWidth].second) / std::expm1(x[kWidth]);
   };
-  auto column = [&](const std::vector<double>& x) {
-    if (!model.column_trees.Empty()) return Sigmoid(model.column_trees.Margin(x)) * spread(x);
-    return Sigmoid(Dot(model.column_weights, clamped(x, model.column_ranges), model.column_bias)) * spread(x);
-  };
-  if (model.table_trees.Empty() || model.column_trees.Empty()) {
-    for (size_t t = 0; t < f.tables.size(); ++t) {
-      p.tables.push_back(table(f.tables[t]));
-      for (const auto& x : f.columns[t]) p.columns[t].push_back(column(x));
-    }
-    return p;
-  }
-  // The trees walked over all rows at once (TreeEnsemble::Margins): the same probabilities in less time (a large
-  // schema: docs/BENCHMARKS.md, "the trees walked over a question's rows at once").
   std::vector<const std::vector<double>*> rows;
   rows.reserve(f.tables.size());
   for (const auto& x : f.tables) rows.push_back(&x);
-  for (double m : model.table_trees.Margins(rows)) p.tables.push_back(Sigmoid(m));
+  p.tables = probabilities(model.table_trees, model.table_weights, model.table_ranges, model.table_bias, rows);
   rows.clear();
   for (const auto& columns : f.columns) {
     for (const auto& x : columns) rows.push_back(&x);
   }
-  const std::vector<double> margins = model.column_trees.Margins(rows);
-  size_t i = 0;
-  for (size_t t = 0; t < f.columns.size(); ++t) {
-    for (const auto& x : f.columns[t]) p.columns[t].push_back(Sigmoid(margins[i++]) * spread(x));
+  const std::vector<double> columns =
+      probabilities(model.column_trees, model.column_weights, model.column_ranges, model.column_bias, rows);
+  for (size_t t = 0, i = 0; t < f.columns.size(); ++t) {
+    for (const auto& x : f.columns[t]) p.columns[t].push_back(columns[i++] * spread(x));
   }
   return p;
 }

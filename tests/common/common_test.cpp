@@ -142,6 +142,16 @@ TEST(Hash, FramedFieldsDoNotCollide) {
   EXPECT_NE(HashHex("x"), HashHex("y"));
 }
 
+TEST(Strings, AbbreviatesKeepsTheFirstLetterAndTheOrder) {
+  EXPECT_TRUE(Abbreviates("cty", "city"));
+  EXPECT_TRUE(Abbreviates("ap", "airport"));
+  EXPECT_TRUE(Abbreviates("city", "city"));
+  EXPECT_FALSE(Abbreviates("ty", "city"));   // another first letter
+  EXPECT_FALSE(Abbreviates("cyt", "city"));  // out of order
+  EXPECT_FALSE(Abbreviates("", "city"));
+  EXPECT_FALSE(Abbreviates("c", ""));
+}
+
 // Two stumps on input "b": below 0.5 the margin is base + 1 - 2, else base - 1 + 3.
 TreeEnsemble TwoStumps() {
   TreeEnsemble e;

@@ -41,6 +41,19 @@ std::string KeyLines(const catalog::Schema& schema) {
   return out;
 }
 
+// A SQLite database made from `sql`, introspected, with keys inferred by `options`.
+Result<catalog::Schema> InferredSchema(const std::string& sql, const InferKeysOptions& options = {}) {
+  test::TempDir tmp;
+  const std::string path = tmp.File("db.sqlite");
+  test::MakeSqliteDb(path, sql);
+  auto conn = exec::Connect(path);
+  if (!conn) return conn.error();
+  auto schema = catalog::Introspect(**conn, {});
+  if (!schema) return schema.error();
+  if (auto inferred = InferKeys(**conn, *schema, options); !inferred) return inferred.error();
+  return schema;
+}
+
 std::string Expected() {
   std::ifstream in(kData + "infer_keys_expected.txt");
   std::string line, out;
@@ -202,16 +215,9 @@ TEST_F(InferKeysTest, CachedBesideTheSnapshotUntilTheDatabaseChanges) {
 // A table without rows gets a primary key from its name only when the name says key ("note_id"), not from a first
 // column that shares the table's word ("note_text").
 TEST(InferKeys, EmptyTablesNeedAKeyWord) {
-  test::TempDir tmp;
-  const std::string path = tmp.File("empty.db");
-  test::MakeSqliteDb(path,
-                     "CREATE TABLE notes (note_text TEXT, written DATE); CREATE TABLE memos (memo_id INTEGER, "
-                     "body TEXT);");
-  auto conn = exec::Connect(path);
-  ASSERT_TRUE(conn.ok());
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  ASSERT_TRUE(InferKeys(**conn, *schema, {}).ok());
+  auto schema = InferredSchema(
+      "CREATE TABLE notes (note_text TEXT, written DATE); CREATE TABLE memos (memo_id INTEGER, body TEXT);");
+  ASSERT_TRUE(schema.ok()) << schema.error().message;
   EXPECT_TRUE(schema->FindTable("notes")->primary_key.empty());
   EXPECT_EQ(schema->FindTable("memos")->primary_key, std::vector<std::string>{"memo_id"});
 }
@@ -220,17 +226,11 @@ TEST(InferKeys, EmptyTablesNeedAKeyWord) {
 // table's name into a key word ("dst_apid" for airport, "alid" for airline) references that table's key; a column
 // with the same letters and no key word does not.
 TEST(InferKeys, AnAbbreviationBeforeAKeyWordNamesTheTable) {
-  test::TempDir tmp;
-  const std::string path = tmp.File("routes.db");
-  test::MakeSqliteDb(path,
-                     "CREATE TABLE airports (apid INTEGER PRIMARY KEY, name TEXT); CREATE TABLE airlines (alid INTEGER "
-                     "PRIMARY KEY, name TEXT); CREATE TABLE routes (rid INTEGER PRIMARY KEY, dst_apid INTEGER, "
-                     "src_apid INTEGER, alid INTEGER, dst_ap TEXT);");
-  auto conn = exec::Connect(path);
-  ASSERT_TRUE(conn.ok());
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  ASSERT_TRUE(InferKeys(**conn, *schema, {}).ok());
+  auto schema = InferredSchema(
+      "CREATE TABLE airports (apid INTEGER PRIMARY KEY, name TEXT); CREATE TABLE airlines (alid INTEGER PRIMARY KEY, "
+      "name TEXT); CREATE TABLE routes (rid INTEGER PRIMARY KEY, dst_apid INTEGER, src_apid INTEGER, alid INTEGER, "
+      "dst_ap TEXT);");
+  ASSERT_TRUE(schema.ok()) << schema.error().message;
   std::set<std::string> found;
   for (const auto& fk : schema->FindTable("routes")->foreign_keys) {
     found.insert(Join(fk.columns, ",") + " -> " + fk.ref_table + "." + Join(fk.ref_columns, ","));
@@ -243,16 +243,10 @@ TEST(InferKeys, AnAbbreviationBeforeAKeyWordNamesTheTable) {
 // exhaustive_tables), a key column points into its own database: "Event_ID" of parks_north's nests at parks_north's
 // events, not at parks_south's look-alike table, and a database's own "people" key is not a reference to another's.
 TEST(InferKeys, MergedSchemasKeepKeysInsideTheirDatabase) {
-  test::TempDir tmp;
-  const std::string path = tmp.File("merged.db");
-  test::MakeSqliteDb(path, test::ReadFile(kData + "infer_keys_merged.sql"));
-  auto conn = exec::Connect(path);
-  ASSERT_TRUE(conn.ok());
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
   InferKeysOptions options;
   options.exhaustive_tables = 4;  // the large-schema path, as on a haystack of thousands of tables
-  ASSERT_TRUE(InferKeys(**conn, *schema, options).ok());
+  auto schema = InferredSchema(test::ReadFile(kData + "infer_keys_merged.sql"), options);
+  ASSERT_TRUE(schema.ok()) << schema.error().message;
   std::ifstream in(kData + "infer_keys_merged_expected.txt");
   std::string line, expected;
   while (std::getline(in, line)) {
