@@ -6,9 +6,12 @@ hundred columns, and most declare no foreign keys; the trainer's merged stand-in
 by keys. This writes schemas of the first shape from Spider train databases, to measure subsetting on without dev sets:
 the databases of a questions file (held-out ones: `train_linker --held-out`) are put together in groups whose table
 names do not clash, each database's most read table is widened with columns borrowed from the other training databases
-(key columns left out) to --min-width..--max-width columns, every foreign key is dropped, and a group is closed when
-it holds --columns columns. The questions keep their gold queries (table names are not changed); their db_id becomes
-the group's. No database file is written: subsetting is measured without values, as on SNAILS.
+to --min-width..--max-width columns, every foreign key is dropped, and a group is closed when it holds --columns
+columns. Key columns are not borrowed, nor names that mean what one of the widened table's own columns means (the same
+words, WordNet synonyms, or one name abbreviating the other: `family_name` beside `last_name`, `first_name` beside
+`Fname`). The questions keep their gold queries (table
+names are not changed); their db_id becomes the group's. No database file is written: subsetting is measured without
+values, as on SNAILS.
 
     python3 bench/l_standin.py --questions HELDOUT.json --tables ../shared/data/spider/tables.json \
         --train ../shared/data/spider/train.json --out /tmp/lsi
@@ -27,6 +30,42 @@ import sys
 import zlib
 
 from cryptic_copies import abbreviate as abbreviated_name
+
+WORDNET = "/usr/share/wordnet"  # Debian's wordnet-base (scripts/install-deps.sh installs it)
+GENERIC = {"id", "name", "code", "type", "date", "number", "num", "no", "of", "the"}
+
+
+def wordnet_synonyms():
+    """Lemma -> the lemmas sharing a synset with it, read from WordNet's index files (multiword lemmas joined by _)."""
+    members, senses = {}, {}
+    for pos in ("noun", "verb", "adj", "adv"):
+        path = os.path.join(WORDNET, "index." + pos)
+        if not os.path.exists(path):
+            sys.exit(f"l_standin.py: {path} is missing (apt-get install wordnet-base)")
+        for line in open(path, encoding="latin-1"):
+            if line.startswith(" "):
+                continue
+            f = line.split()
+            count = int(f[2])
+            offsets = [pos + o for o in f[len(f) - count:]]
+            senses.setdefault(f[0], []).extend(offsets)
+            for o in offsets:
+                members.setdefault(o, set()).add(f[0])
+    return lambda lemma: set().union(*(members[o] for o in senses.get(lemma, []))) | {lemma}
+
+
+def abbreviates(short, long):
+    """Whether `short` (three letters or more) could be written for `long`: its first letter, then its other letters
+    in order (`fname` for `firstname`, `stuid` for `studentid`)."""
+    if len(short) < 3 or len(short) >= len(long) or short[0] != long[0]:
+        return False
+    rest = iter(long[1:])
+    return all(c in rest for c in short[1:])
+
+
+def words(name):
+    """The lower-case words of an identifier: split at _, spaces, digits and lower-to-upper steps."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", name)]
 
 
 def main():
@@ -66,6 +105,25 @@ def main():
     if not pool:
         sys.exit("l_standin.py: no training database is left to borrow columns from")
     rng = random.Random(args.seed)
+    synonyms = wordnet_synonyms()
+
+    def says_again(borrowed, own_names):
+        """Whether a borrowed name means what one of the table's own columns (original or natural name) means: its
+        words, or the whole name, are among that column's words or their WordNet synonyms. A real wide table does not
+        name one thing twice; a stand-in that does is harder than the thing it stands for."""
+        mine = [w for w in words(borrowed) if w not in GENERIC]
+        whole = "_".join(words(borrowed))
+        for own in own_names:
+            theirs = words(own)
+            if abbreviates("".join(theirs), "".join(words(borrowed))) or \
+                    abbreviates("".join(words(borrowed)), "".join(theirs)):
+                return True
+            if whole in synonyms("_".join(theirs)):
+                return True
+            near = set().union(*(synonyms(w) for w in theirs)) if theirs else set()
+            if mine and all(w in near for w in mine):
+                return True
+        return False
 
     def most_read(db):
         """The table the database's gold queries read most, among those no `*` of a gold query may read (a star
@@ -97,12 +155,16 @@ def main():
         if wide is None:
             return tables
         own = {c.lower() for c, _ in tables[wide][1]}
+        own_names = [c for c, _ in tables[wide][1]]
+        own_names += [n for t, n in s["column_names"] if t == wide]
         width = rng.randint(args.min_width, args.max_width)
-        if len(own | {n.lower() for n, _ in pool}) < width:
+        fresh = {n.lower(): not says_again(n, own_names) for n, _ in pool}
+        lendable = [(n, t) for n, t in pool if fresh[n.lower()]]
+        if len(own | {n.lower() for n, _ in lendable}) < width:
             sys.exit(f"l_standin.py: {db}.{tables[wide][0]} cannot be widened to {width} columns (lower --max-width)")
         columns = list(tables[wide][1])
         while len(own) < width:
-            name, typ = rng.choice(pool)
+            name, typ = rng.choice(lendable)
             if name.lower() not in own:
                 own.add(name.lower())
                 columns.insert(rng.randint(0, len(columns)), (name, typ))  # borrowed ones among the table's own
