@@ -656,6 +656,19 @@ std::vector<std::pair<size_t, size_t>> AcronymSpans(std::string_view letters, co
   return finder.Spans(letters);
 }
 
+std::vector<size_t> InitialAndWord(std::string_view letters, const std::vector<std::string>& words) {
+  std::vector<size_t> starts;
+  if (letters.size() < 4) return starts;
+  const std::string_view word = letters.substr(1);
+  for (size_t b = 0; b + 1 < words.size(); ++b) {
+    if (words[b].empty() || words[b][0] != letters[0]) continue;
+    const std::string& next = words[b + 1];
+    if (next == word || (next.size() == word.size() + 1 && next.back() == 's' && next.starts_with(word)))
+      starts.push_back(b);
+  }
+  return starts;
+}
+
 const std::string* SchemaIndex::CrypticWord(const std::string& stem) const {
   auto it = cryptic_.find(stem);
   return it == cryptic_.end() ? nullptr : &it->second;
@@ -712,6 +725,7 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
     std::vector<std::pair<size_t, size_t>> spans;
     std::vector<size_t> scattered;                    // parts' indices
     std::vector<std::pair<size_t, size_t>> acronyms;  // all_parts' spans
+    std::vector<size_t> initial_word;                 // content words b where b, b + 1 read as the name
   };
   std::vector<Found> found(index.Letters().size());
   for (size_t e = 0; e < elements.size(); ++e) {
@@ -723,6 +737,9 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
       if (letters.size() >= 4) f.spans = AbbreviatedSpans(letters, words);
       if (scattered && f.spans.empty() && index.CrypticLetters(id)) f.scattered = ScatteredAbbreviation(letters, parts);
       f.acronyms = acronyms.Spans(letters);
+      for (size_t b : InitialAndWord(letters, words)) {
+        if (content[b + 1] == content[b] + 1) f.initial_word.push_back(b);  // adjacent in the question too
+      }
       // A name with a dictionary word in it is read as an acronym of four content words or more only ("ellcount" for
       // "english language learner count"): fewer initials fall on a phrase too often by chance.
       if (!index.CrypticLetters(id)) std::erase_if(f.acronyms, [&](auto span) { return content_in(span) < 4; });
@@ -741,6 +758,10 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
       // Scored as consecutive words abbreviated, by the content words read.
       const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(content_in(span) - 1));
       out.push_back({e, all_part_token[span.first], all_part_token[span.second - 1] + 1, score, true, true});
+    }
+    for (size_t b : f.initial_word) {
+      // As two consecutive words abbreviated (a lower weight, 0.6 or 0.8 of it, won fewer L-size questions).
+      out.push_back({e, content[b], content[b + 1] + 1, 0.75 * 1.35, true, true});
     }
     if (!f.scattered.empty()) {
       // Below consecutive words (0.75 of a written match): the order and the words between say less.

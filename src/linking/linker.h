@@ -211,6 +211,13 @@ std::string GluedToTable(std::string_view table, std::string_view column);
 /// the words' indices in the pieces' order, or nothing. Exposed for tests.
 std::vector<size_t> ScatteredAbbreviation(std::string_view letters, const std::vector<std::string>& words);
 
+/// The words b of `words` (lower-case letters, consecutive in the question) such that a name's `letters` are the first
+/// letter of words[b] followed by the whole of words[b + 1] (or that word without a plural "s"): "lname" for "last
+/// name", "dname" for "department names". A pattern people write (`LName`, `FName`, `DName`) which AcronymSpans reads
+/// from three words only: one initial falls on some word by chance, the whole word after it does not. At least four
+/// letters. Exposed for tests.
+std::vector<size_t> InitialAndWord(std::string_view letters, const std::vector<std::string>& words);
+
 /// Whether a question writes a year: four digits from 1000 to 2199 standing alone ("1998", "the 1990s", "2014-2015",
 /// "1998/10/14"), not a part of a longer number, of "2,000" or of "3.1415". The subsetter's `dated_and_date` feature.
 bool WritesYearOrDate(std::string_view question);

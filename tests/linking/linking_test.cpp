@@ -103,6 +103,15 @@ TEST(Linker, AcronymSpansCases) {
   });
 }
 
+// Every case of data/initial_word.tsv: a name of one initial and a whole word, read from two question words.
+TEST(Linker, InitialAndWordCases) {
+  CheckCaseFile("initial_word.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
+    std::string got;
+    for (size_t b : InitialAndWord(letters, words)) got += (got.empty() ? "" : " ") + std::to_string(b);
+    return got;
+  });
+}
+
 // A name of one repeated letter against many words of it: each (position, word) is tried once, not every split.
 TEST(Linker, AbbreviatedSpansStayPolynomial) {
   const std::string letters(24, 'a');
@@ -255,6 +264,37 @@ TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
     EXPECT_LT(m.score, 1.35);  // below a written two-word match
     EXPECT_EQ(tokens[m.begin].lower, "lighting");
   }
+}
+
+// A name of an initial and a whole word (InitialAndWord) links to the two question words with the abbreviations, above
+// a name that has only one of them written ("last" in last_update).
+TEST(Linker, AnInitialAndAWholeWordLinkTwoQuestionWords) {
+  Stemmer st;
+  auto schema = Concerts();
+  for (const char* name : {"LName", "last_update"}) {
+    catalog::Column c;
+    c.name = name;
+    schema.tables[2].columns.push_back(c);
+  }
+  SchemaIndex index(schema, st);
+  auto tokens = Tokenize("What is the last name of the youngest singer?", st);
+  auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
+    double score = 0;
+    for (const auto& m : links) {
+      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
+    }
+    return score;
+  };
+  auto links = Link(index, tokens, {.abbreviations = true});
+  EXPECT_GT(best(links, "LName"), best(links, "last_update"));
+  EXPECT_TRUE(std::any_of(links.begin(), links.end(), [&](const LinkMatch& m) {
+    return index.Elements()[m.element].column == "LName" && tokens[m.begin].lower == "last" &&
+           tokens[m.end - 1].lower == "name";
+  }));
+  auto plain = Link(index, tokens);
+  EXPECT_FALSE(std::any_of(plain.begin(), plain.end(), [&](const LinkMatch& m) {
+    return index.Elements()[m.element].column == "LName" && tokens[m.begin].lower == "last";
+  }));
 }
 
 // With LinkOptions::identifiers a question word that writes a multi-word name as one ("numge1500" for NumGE1500,
