@@ -244,6 +244,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
                                       [](const catalog::Table& t) { return t.kind == catalog::TableKind::kTable; });
   for (const auto& t : schema.tables) {
     const bool view = has_tables && t.kind == catalog::TableKind::kView;
+    const auto table_index = static_cast<uint32_t>(&t - schema.tables.data());
+    element_table_.push_back(table_index);
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
     AddAliasPhrases(elements_.back(), t.aliases, stemmer);
     for (const auto& c : t.columns) {
@@ -276,6 +278,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
           }
         }
       }
+      element_table_.push_back(table_index);
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
       AddAliasPhrases(elements_.back(), c.aliases, stemmer);
     }
@@ -364,26 +367,52 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   }
   if (given) {
     related_ = d.related;
+    IndexWrittenStems();
     return;
   }
   d.complete = true;
   if (wordnet) AddRelated(*wordnet, words, stemmer);
   AddLearned(lexicon ? *lexicon : Lexicon::Active());
   d.related = related_;
+  IndexWrittenStems();
+}
+
+void SchemaIndex::IndexWrittenStems() {
+  for (const auto& [stem, alts] : related_) {
+    if (std::any_of(alts.begin(), alts.end(), [](const Alternative& a) { return a.written; })) written_in_[stem];
+  }
+  if (written_in_.empty()) return;
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    const auto& el = elements_[e];
+    for (size_t p = 0; p < el.phrases.size() && p < el.aliases_from; ++p) {
+      if (IsSynonymPhrase(el, p)) continue;
+      for (const auto& stem : el.phrases[p]) {
+        auto it = written_in_.find(stem);
+        if (it == written_in_.end()) continue;
+        if (it->second.empty() || it->second.back() != element_table_[e]) it->second.push_back(element_table_[e]);
+      }
+    }
+  }
+}
+
+const std::vector<uint32_t>* SchemaIndex::TablesWriting(const std::string& stem) const {
+  auto it = written_in_.find(stem);
+  return it == written_in_.end() ? nullptr : &it->second;
 }
 
 void SchemaIndex::AddLearned(const Lexicon& lexicon) {
   // A learned pair never replaces what a question word names as written, nor a WordNet relation that weighs more.
   for (const auto& schema_stem : vocabulary_) {
     for (const LexiconEntry* e : lexicon.ForSchemaStem(schema_stem)) {
-      if (vocabulary_.count(e->question_stem)) continue;
+      const bool written = vocabulary_.count(e->question_stem) > 0;
       auto& alts = related_[e->question_stem];
-      auto it =
-          std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
+      auto it = std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) {
+        return a.schema_stem == schema_stem && a.written == written;
+      });
       if (it == alts.end()) {
-        alts.push_back({schema_stem, Lexicon::kWeight, Relation::kLearned});
+        alts.push_back({schema_stem, Lexicon::kWeight, Relation::kLearned, written});
       } else if (it->weight < Lexicon::kWeight) {
-        *it = {schema_stem, Lexicon::kWeight, Relation::kLearned};
+        *it = {schema_stem, Lexicon::kWeight, Relation::kLearned, written};
       }
     }
   }
@@ -401,24 +430,27 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
       // A word the schema writes names what it names, except as the more general word for a schema word ("name" for a
       // title: WordNet's hypernym of "title"), which the linker weighs below any name written out.
       const bool general = r.relation == Relation::kHypernym;
-      if (stem == schema_stem || (vocabulary_.count(stem) && !general) || IsStopWord(r.word)) continue;
+      if (stem == schema_stem || IsStopWord(r.word)) continue;
+      const bool written = vocabulary_.count(stem) && !general;
       double weight = r.relation == Relation::kSynonym ? 0.85 : r.relation == Relation::kDerived ? 0.75 : 0.7;
       // The same word in the other spelling ("colour" for "color") is the word as written.
       if (r.relation == Relation::kSynonym && SpellingVariants(w, ToLower(r.word))) weight = 1.0;
+      // A written alternative is kept beside an unwritten one of the same schema word, never in its place.
       auto& alts = related_[stem];
-      auto it =
-          std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) { return a.schema_stem == schema_stem; });
+      auto it = std::find_if(alts.begin(), alts.end(), [&](const Alternative& a) {
+        return a.schema_stem == schema_stem && a.written == written;
+      });
       if (it == alts.end()) {
-        alts.push_back({schema_stem, weight, r.relation});
+        alts.push_back({schema_stem, weight, r.relation, written});
       } else if (it->weight < weight) {
-        *it = {schema_stem, weight, r.relation};
+        *it = {schema_stem, weight, r.relation, written};
       }
     }
   }
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 7;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 8;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {
@@ -428,7 +460,9 @@ nlohmann::json NameDerivations::ToJson() const {
   nlohmann::json& r = j["related"] = nlohmann::json::object();
   for (const auto& [stem, alts] : related) {
     nlohmann::json& a = r[stem] = nlohmann::json::array();
-    for (const auto& alt : alts) a.push_back({alt.schema_stem, alt.weight, static_cast<int>(alt.relation)});
+    for (const auto& alt : alts) {
+      a.push_back({alt.schema_stem, alt.weight, static_cast<int>(alt.relation), alt.written});
+    }
   }
   return j;
 }
@@ -449,7 +483,8 @@ std::optional<NameDerivations> NameDerivations::FromJson(const nlohmann::json& j
       for (const auto& a : alts) {
         const int relation = a.at(2).get<int>();
         if (relation < 0 || relation > static_cast<int>(Relation::kLearned)) return std::nullopt;
-        list.push_back({a.at(0).get<std::string>(), a.at(1).get<double>(), static_cast<Relation>(relation)});
+        list.push_back(
+            {a.at(0).get<std::string>(), a.at(1).get<double>(), static_cast<Relation>(relation), a.at(3).get<bool>()});
       }
     }
     out.complete = true;
@@ -788,8 +823,23 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   const auto& elements = index.Elements();
   // How well content word k stands for schema stem `stem`: 1 as written, an alternative's weight through WordNet.
   std::vector<const std::vector<Alternative>*> alternatives;
+  // A written alternative (Alternative::written) holds in the tables that do not write its question word, and only
+  // when asked: otherwise each word's list is read without them (copies: the scan below reads each list often).
+  std::vector<const std::vector<uint32_t>*> writing;
+  std::vector<std::vector<Alternative>> unwritten(options.written_alternatives ? 0 : content.size());
   alternatives.reserve(content.size());
-  for (size_t k : content) alternatives.push_back(&index.AlternativesFor(tokens[k].stem));
+  for (size_t k : content) {
+    const auto& all = index.AlternativesFor(tokens[k].stem);
+    writing.push_back(index.TablesWriting(tokens[k].stem));
+    if (options.written_alternatives || !writing.back()) {
+      alternatives.push_back(&all);
+      continue;
+    }
+    auto& kept = unwritten[alternatives.size()];
+    std::copy_if(all.begin(), all.end(), std::back_inserter(kept), [](const Alternative& a) { return !a.written; });
+    alternatives.push_back(&kept);
+  }
+  uint32_t table = 0;  // the table of the element being matched
   // With abbreviated_words, the schema's cryptic words each content word abbreviates (their stems), found once per
   // question: asked per schema word instead, a large schema's every phrase paid a lookup for every question word.
   std::vector<std::vector<const std::string*>> abbreviated(options.abbreviated_words ? content.size() : 0);
@@ -807,9 +857,16 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   }
   auto weight = [&](size_t k, const std::string& stem) -> double {
     if (tokens[content[k]].stem == stem) return 1.0;
+    double best = 0;
     for (const auto& a : *alternatives[k]) {
-      if (a.schema_stem == stem) return a.weight;
+      if (a.schema_stem != stem) continue;
+      if (!a.written) {
+        best = std::max(best, a.weight);
+      } else if (writing[k] && !std::binary_search(writing[k]->begin(), writing[k]->end(), table)) {
+        best = std::max(best, a.weight * kWrittenAlternativeWeight);
+      }
     }
+    if (best > 0) return best;
     if (k < abbreviated.size()) {
       for (const std::string* s : abbreviated[k]) {
         if (*s == stem) return kAbbreviatedWordWeight;
@@ -818,6 +875,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     return 0.0;
   };
   for (size_t e = 0; e < elements.size(); ++e) {
+    table = index.TableOf(e);
     for (size_t pi = 0; pi < elements[e].phrases.size(); ++pi) {
       const auto& phrase = elements[e].phrases[pi];
       const double pw = pi < elements[e].weights.size() ? elements[e].weights[pi] : 1.0;

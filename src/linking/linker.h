@@ -62,6 +62,9 @@ struct Alternative {
   std::string schema_stem;
   double weight = 0;  // < 1: synonyms 0.85, derived forms 0.75, hypernyms 0.7
   Relation relation = Relation::kSynonym;
+  /// The question word is itself a schema word: the alternative holds only for a table that does not write it (a
+  /// word the schema writes names what it names there; in a table that lacks it, "gender" may still name `Sex`).
+  bool written = false;
 };
 
 /// What indexing a schema derives from each distinct name (its phrases and their weights, the expander's reading of
@@ -101,7 +104,17 @@ struct LinkOptions {
   /// and separators ignored): a question or its evidence quoting an identifier. Scored as a written match of the
   /// name's words.
   bool identifiers = false;
+  /// Also match a question word that the schema writes through its WordNet or learned relatives in the tables that do
+  /// not write it (Alternative::written: "gender" for `Sex` in a table without a gender column, where the schema has
+  /// one elsewhere), at kWrittenAlternativeWeight of the relative's weight. For a schema read without its values: in
+  /// a large schema of unrelated tables a word is written somewhere far more often than in the table it asks about.
+  bool written_alternatives = false;
 };
+
+/// The weight of a written alternative (LinkOptions::written_alternatives) relative to the alternative's own, chosen
+/// on the L-size stand-ins and the held-out Spider train questions without a database (0.4, 0.6, 0.8, 1;
+/// docs/BENCHMARKS.md, #18).
+inline constexpr double kWrittenAlternativeWeight = 0.6;
 
 class SchemaIndex {
  public:
@@ -121,6 +134,11 @@ class SchemaIndex {
   /// (UINT32_MAX: a name too short or too long).
   const std::vector<std::string>& Letters() const { return letters_; }
   uint32_t LettersOf(size_t element) const { return element_letters_[element]; }
+  /// The index in the schema of an element's table.
+  uint32_t TableOf(size_t element) const { return element_table_[element]; }
+  /// The tables (schema indices, in order) whose names write a question stem that has written alternatives
+  /// (Alternative::written); null for any other stem.
+  const std::vector<uint32_t>* TablesWriting(const std::string& stem) const;
   /// Whether the name of Letters()[id] has a word that is no dictionary word for the expander ("BELTUSE", "DdctPrcnt";
   /// never without an expander): the names LinkOptions::scattered_abbreviations reads.
   bool CrypticLetters(uint32_t id) const { return letters_cryptic_[id]; }
@@ -154,6 +172,12 @@ class SchemaIndex {
   std::vector<std::string> cryptic_words_;                    // see CrypticWords
   std::vector<std::vector<uint32_t>> cryptic_word_elements_;  // per cryptic_words_: the elements
   std::map<std::string, std::vector<Alternative>> related_;   // question stem -> schema stems
+  std::vector<uint32_t> element_table_;                       // per element: its table's index in the schema
+  // The question stems of written alternatives (Alternative::written) -> the tables writing them, in order.
+  std::unordered_map<std::string, std::vector<uint32_t>> written_in_;
+
+  /// Fills written_in_ from related_ and the elements.
+  void IndexWrittenStems();
 
   /// WordNet's words related to the schema's `words`, as alternatives.
   void AddRelated(const WordNet& wordnet, const std::set<std::string>& words, Stemmer& stemmer);

@@ -103,6 +103,35 @@ TEST(Linker, AcronymSpansCases) {
   });
 }
 
+// A word the schema writes in one table reaches its WordNet relatives in the tables that lack it only with
+// LinkOptions::written_alternatives, and below the relative's own weight.
+TEST(Linker, AWrittenWordReachesItsRelativesInOtherTablesWhenAsked) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  Stemmer st;
+  auto schema = Concerts();
+  catalog::Table band;
+  band.name = "band";
+  band.columns.push_back({});
+  band.columns.back().name = "vocalist";
+  schema.tables.push_back(band);
+  SchemaIndex index(schema, st, nullptr, wn->get());
+  auto tokens = Tokenize("How many vocalists do we have?", st);
+  auto tables = [&](const std::vector<LinkMatch>& links) {
+    std::set<std::string> out;
+    for (const auto& m : links) out.insert(index.Elements()[m.element].table);
+    return out;
+  };
+  EXPECT_EQ(tables(Link(index, tokens)), std::set<std::string>{"band"});
+  auto links = Link(index, tokens, {.written_alternatives = true});
+  EXPECT_EQ(tables(links), (std::set<std::string>{"band", "singer"}));
+  for (const auto& m : links) {
+    if (index.Elements()[m.element].table != "singer") continue;
+    EXPECT_TRUE(m.related);
+    EXPECT_LE(m.score, 0.85 * kWrittenAlternativeWeight + 1e-9);
+  }
+}
+
 // Every case of data/initial_word.tsv: a name of one initial and a whole word, read from two question words.
 TEST(Linker, InitialAndWordCases) {
   CheckCaseFile("initial_word.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
@@ -604,8 +633,8 @@ TEST(Linker, SynonymsAndHypernymsThroughWordNet) {
   EXPECT_EQ(related.Elements()[links[0].element].table, "singer");
   EXPECT_TRUE(links[0].related);
   EXPECT_LT(links[0].score, 1.0);  // below a match as written
-  // A word the schema has is never replaced by a synonym.
-  EXPECT_TRUE(related.AlternativesFor(st.Stem("singer")).empty());
+  // A word the schema has is not replaced by a synonym (unless asked: see the next test).
+  for (const auto& a : related.AlternativesFor(st.Stem("singer"))) EXPECT_TRUE(a.written) << a.schema_stem;
   EXPECT_FALSE(related.AlternativesFor(st.Stem("musicians")).empty());
   // A name's WordNet synonyms name it whole ("forename" for first_name), below a match as written; their words are no
   // schema words ("family", of last_name's "family name", still stands for household).
