@@ -47,6 +47,26 @@ catalog::Schema Concerts() {
   return s;
 }
 
+// Concerts() with `columns` added to its third table (TB_MO).
+catalog::Schema ConcertsWith(std::initializer_list<const char*> columns) {
+  auto schema = Concerts();
+  for (const char* name : columns) {
+    catalog::Column c;
+    c.name = name;
+    schema.tables[2].columns.push_back(c);
+  }
+  return schema;
+}
+
+// The best score of a column's matches in `links` (0: none).
+double BestScore(const SchemaIndex& index, const std::vector<LinkMatch>& links, const std::string& column) {
+  double score = 0;
+  for (const auto& m : links) {
+    if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
+  }
+  return score;
+}
+
 // The expander as the linker gets it: the shipped word list and abbreviations.
 const naturalness::Expander& ShippedExpander() {
   static const naturalness::Classifier kClassifier = [] {
@@ -225,11 +245,7 @@ TEST(Linker, ScatteredAbbreviationOnlyForCrypticNamesWhenAsked) {
   SchemaIndex index(schema, st, &expander);
   auto tokens = Tokenize("How many drivers did not use a seat belt?", st);
   auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
-    double score = 0;
-    for (const auto& m : links) {
-      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
-    }
-    return score;
+    return BestScore(index, links, column);
   };
   auto without = Link(index, tokens, {.abbreviations = true});
   auto links = Link(index, tokens, {.abbreviations = true, .scattered_abbreviations = true});
@@ -299,20 +315,11 @@ TEST(Linker, AbbreviationMatchesOnlyWhenAsked) {
 // a name that has only one of them written ("last" in last_update).
 TEST(Linker, AnInitialAndAWholeWordLinkTwoQuestionWords) {
   Stemmer st;
-  auto schema = Concerts();
-  for (const char* name : {"LName", "last_update"}) {
-    catalog::Column c;
-    c.name = name;
-    schema.tables[2].columns.push_back(c);
-  }
+  auto schema = ConcertsWith({"LName", "last_update"});
   SchemaIndex index(schema, st);
   auto tokens = Tokenize("What is the last name of the youngest singer?", st);
   auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
-    double score = 0;
-    for (const auto& m : links) {
-      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
-    }
-    return score;
+    return BestScore(index, links, column);
   };
   auto links = Link(index, tokens, {.abbreviations = true});
   EXPECT_GT(best(links, "LName"), best(links, "last_update"));
@@ -330,20 +337,11 @@ TEST(Linker, AnInitialAndAWholeWordLinkTwoQuestionWords) {
 // "bordercolor" for border_color) links to it as a written match of all its words.
 TEST(Linker, IdentifierWrittenAsOneWordOnlyWhenAsked) {
   Stemmer st;
-  auto schema = Concerts();
-  for (const char* name : {"NumGE1500", "border_color", "q1"}) {
-    catalog::Column c;
-    c.name = name;
-    schema.tables[2].columns.push_back(c);
-  }
+  auto schema = ConcertsWith({"NumGE1500", "border_color", "q1"});
   SchemaIndex index(schema, st);
   auto tokens = Tokenize("Excellence rate = NumGE1500 / total; cards with BORDERCOLOR white; the Q1 time", st);
   auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
-    double score = 0;
-    for (const auto& m : links) {
-      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
-    }
-    return score;
+    return BestScore(index, links, column);
   };
   auto plain = Link(index, tokens);
   EXPECT_EQ(best(plain, "NumGE1500"), 0.0);
@@ -367,19 +365,10 @@ TEST(Linker, IdentifierWrittenAsOneWordOnlyWhenAsked) {
 // whole and street_1 not at all; an abbreviated one (CRDLMT2) likewise with LinkOptions::abbreviations.
 TEST(Linker, NumberedNamesFollowTheQuestionsNumber) {
   Stemmer st;
-  auto schema = Concerts();
-  for (const char* name : {"street_1", "street_2", "CRDLMT1", "CRDLMT2"}) {
-    catalog::Column c;
-    c.name = name;
-    schema.tables[2].columns.push_back(c);
-  }
+  auto schema = ConcertsWith({"street_1", "street_2", "CRDLMT1", "CRDLMT2"});
   SchemaIndex index(schema, st);
   auto best = [&](const std::vector<LinkMatch>& links, const std::string& column) {
-    double score = 0;
-    for (const auto& m : links) {
-      if (index.Elements()[m.element].column == column) score = std::max(score, m.score);
-    }
-    return score;
+    return BestScore(index, links, column);
   };
   auto links =
       Link(index, Tokenize("Show street 2 and the credit limit 02 of every stadium", st), {.abbreviations = true});
