@@ -401,7 +401,8 @@ const std::vector<uint32_t>* SchemaIndex::TablesWriting(const std::string& stem)
 }
 
 void SchemaIndex::AddLearned(const Lexicon& lexicon) {
-  // A learned pair never replaces what a question word names as written, nor a WordNet relation that weighs more.
+  // A learned pair never replaces a WordNet relation that weighs more; one for a question word the schema writes is a
+  // written alternative (Alternative::written), read only where Link is asked to.
   for (const auto& schema_stem : vocabulary_) {
     for (const LexiconEntry* e : lexicon.ForSchemaStem(schema_stem)) {
       const bool written = vocabulary_.count(e->question_stem) > 0;
@@ -428,7 +429,8 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
     for (const auto& r : wordnet.Related(w)) {
       std::string stem = stemmer.Stem(r.word);
       // A word the schema writes names what it names, except as the more general word for a schema word ("name" for a
-      // title: WordNet's hypernym of "title"), which the linker weighs below any name written out.
+      // title: WordNet's hypernym of "title"), which the linker weighs below any name written out: its other relatives
+      // are written alternatives (Alternative::written), read only where Link is asked to.
       const bool general = r.relation == Relation::kHypernym;
       if (stem == schema_stem || IsStopWord(r.word)) continue;
       const bool written = vocabulary_.count(stem) && !general;
