@@ -9,9 +9,8 @@ names do not clash, each database's most read table is widened with columns borr
 to --min-width..--max-width columns, every foreign key is dropped, and a group is closed when it holds --columns
 columns. Key columns are not borrowed, nor names that mean what one of the widened table's own columns means (the same
 words, WordNet synonyms, or one name abbreviating the other: `family_name` beside `last_name`, `first_name` beside
-`Fname`). The questions keep their gold queries (table
-names are not changed); their db_id becomes the group's. No database file is written: subsetting is measured without
-values, as on SNAILS.
+`Fname`). The questions keep their gold queries (table names are not changed); their db_id becomes the group's. No
+database file is written: subsetting is measured without values, as on SNAILS.
 
     python3 bench/l_standin.py --questions HELDOUT.json --tables ../shared/data/spider/tables.json \
         --train ../shared/data/spider/train.json --out /tmp/lsi
@@ -107,20 +106,26 @@ def main():
     rng = random.Random(args.seed)
     synonyms = wordnet_synonyms()
 
-    def says_again(borrowed, own_names):
-        """Whether a borrowed name means what one of the table's own columns (original or natural name) means: its
-        words, or the whole name, are among that column's words or their WordNet synonyms. A real wide table does not
-        name one thing twice; a stand-in that does is harder than the thing it stands for."""
-        mine = [w for w in words(borrowed) if w not in GENERIC]
-        whole = "_".join(words(borrowed))
+    def meanings(own_names):
+        """Per own column name: its letters, the WordNet synonyms of the whole name, and of each of its words."""
+        out = []
         for own in own_names:
             theirs = words(own)
-            if abbreviates("".join(theirs), "".join(words(borrowed))) or \
-                    abbreviates("".join(words(borrowed)), "".join(theirs)):
-                return True
-            if whole in synonyms("_".join(theirs)):
-                return True
             near = set().union(*(synonyms(w) for w in theirs)) if theirs else set()
+            out.append(("".join(theirs), synonyms("_".join(theirs)), near))
+        return out
+
+    def says_again(borrowed, own_meanings):
+        """Whether a borrowed name means what one of the table's own columns (original or natural name) means: one
+        name's letters abbreviate the other's, the whole name is a WordNet synonym of the column's, or each of its words
+        (but generic ones) is one of the column's words or their synonyms. A real wide table does not name one thing
+        twice; a stand-in that does is harder than the thing it stands for."""
+        split = words(borrowed)
+        letters, whole = "".join(split), "_".join(split)
+        mine = [w for w in split if w not in GENERIC]
+        for theirs, whole_synonyms, near in own_meanings:
+            if abbreviates(theirs, letters) or abbreviates(letters, theirs) or whole in whole_synonyms:
+                return True
             if mine and all(w in near for w in mine):
                 return True
         return False
@@ -155,11 +160,10 @@ def main():
         if wide is None:
             return tables
         own = {c.lower() for c, _ in tables[wide][1]}
-        own_names = [c for c, _ in tables[wide][1]]
-        own_names += [n for t, n in s["column_names"] if t == wide]
+        own_meanings = meanings([c for c, _ in tables[wide][1]] + [n for t, n in s["column_names"] if t == wide])
         width = rng.randint(args.min_width, args.max_width)
-        fresh = {n.lower(): not says_again(n, own_names) for n, _ in pool}
-        lendable = [(n, t) for n, t in pool if fresh[n.lower()]]
+        fresh = {n: not says_again(n, own_meanings) for n in {n for n, _ in pool}}
+        lendable = [(n, t) for n, t in pool if fresh[n]]
         if len(own | {n.lower() for n, _ in lendable}) < width:
             sys.exit(f"l_standin.py: {db}.{tables[wide][0]} cannot be widened to {width} columns (lower --max-width)")
         columns = list(tables[wide][1])

@@ -245,7 +245,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   for (const auto& t : schema.tables) {
     const bool view = has_tables && t.kind == catalog::TableKind::kView;
     const auto table_index = static_cast<uint32_t>(&t - schema.tables.data());
-    element_table_.push_back(table_index);
+    element_place_.emplace_back(table_index, -1);
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
     AddAliasPhrases(elements_.back(), t.aliases, stemmer);
     for (const auto& c : t.columns) {
@@ -278,7 +278,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
           }
         }
       }
-      element_table_.push_back(table_index);
+      element_place_.emplace_back(table_index, static_cast<int32_t>(&c - t.columns.data()));
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
       AddAliasPhrases(elements_.back(), c.aliases, stemmer);
     }
@@ -389,7 +389,8 @@ void SchemaIndex::IndexWrittenStems() {
       for (const auto& stem : el.phrases[p]) {
         auto it = written_in_.find(stem);
         if (it == written_in_.end()) continue;
-        if (it->second.empty() || it->second.back() != element_table_[e]) it->second.push_back(element_table_[e]);
+        const uint32_t table = TableOf(e);
+        if (it->second.empty() || it->second.back() != table) it->second.push_back(table);
       }
     }
   }

@@ -134,8 +134,9 @@ class SchemaIndex {
   /// (UINT32_MAX: a name too short or too long).
   const std::vector<std::string>& Letters() const { return letters_; }
   uint32_t LettersOf(size_t element) const { return element_letters_[element]; }
-  /// The index in the schema of an element's table.
-  uint32_t TableOf(size_t element) const { return element_table_[element]; }
+  /// The index in the schema of an element's table, and of its column in that table (-1: the table itself).
+  uint32_t TableOf(size_t element) const { return element_place_[element].first; }
+  int32_t ColumnOf(size_t element) const { return element_place_[element].second; }
   /// The tables (schema indices, in order) whose names write a question stem that has written alternatives
   /// (Alternative::written); null for any other stem.
   const std::vector<uint32_t>* TablesWriting(const std::string& stem) const;
@@ -172,7 +173,7 @@ class SchemaIndex {
   std::vector<std::string> cryptic_words_;                    // see CrypticWords
   std::vector<std::vector<uint32_t>> cryptic_word_elements_;  // per cryptic_words_: the elements
   std::map<std::string, std::vector<Alternative>> related_;   // question stem -> schema stems
-  std::vector<uint32_t> element_table_;                       // per element: its table's index in the schema
+  std::vector<std::pair<uint32_t, int32_t>> element_place_;   // per element: see TableOf, ColumnOf
   // The question stems of written alternatives (Alternative::written) -> the tables writing them, in order.
   std::unordered_map<std::string, std::vector<uint32_t>> written_in_;
 

@@ -450,8 +450,7 @@ struct BuiltinSubsetter::Impl {
   retrieval::Stemmer stemmer;
   std::unique_ptr<SchemaIndex> index;
   std::vector<LinkTable> tables;
-  StemSets stem_sets;                              // the columns' name and label stems
-  std::vector<std::pair<size_t, int>> element_of;  // SchemaIndex element -> (table, column or -1)
+  StemSets stem_sets;  // the columns' name and label stems
   std::map<std::string, size_t> table_by_lower;
   std::vector<std::map<std::string, size_t>> column_by_lower;
   size_t column_count = 0;                       // the schema's columns
@@ -465,10 +464,6 @@ struct BuiltinSubsetter::Impl {
     column_count = schema.ColumnCount();
     BuildIndexAndTables();
     BuildComponents();
-    for (size_t t = 0; t < schema.tables.size(); ++t) {
-      element_of.emplace_back(t, -1);
-      for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) element_of.emplace_back(t, static_cast<int>(c));
-    }
   }
 
   // The linker's index and the tables' stems.
@@ -926,7 +921,8 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
                          .identifiers = true,
                          .written_alternatives = (!values || !with_values) && !Narrowed()};
   for (const LinkMatch& m : Link(*index, ev.tokens, link)) {
-    auto [t, c] = element_of[m.element];
+    const uint32_t t = index->TableOf(m.element);
+    const int32_t c = index->ColumnOf(m.element);
     LinkEvidence& e = c < 0 ? ev.table_link[t] : ev.column_link[t][static_cast<size_t>(c)];
     if (m.score > e.score) e = {m.score, m.whole, m.related, m.begin, m.end, 0};
   }
