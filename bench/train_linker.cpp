@@ -31,9 +31,12 @@
 // its own at a few hundred columns and fall beyond (SubsetCut::min_share_points, the twenty-first). --model FILE takes
 // a fitted model whole and only chooses the cuts again. With
 // --wide-every N every Nth training question is also fitted, without a database, on a copy of its database whose most
-// read table is widened to 64-192 columns by columns borrowed from the other training databases (Spider train has no
-// table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the refit that kept
-// both the wide-table and the proper-noun behaviour of tests/linking/subset_test.cpp). With
+// read table is widened to 64-192 columns (--wide-widths) by columns borrowed from the other training databases (Spider
+// train has no table wider than 42 columns); every 8th question by default (docs/BENCHMARKS.md, thirteenth part: the
+// refit that kept both the wide-table and the proper-noun behaviour of tests/linking/subset_test.cpp). The borrowed
+// names carry no word of the database's questions, or with --wide-borrow distinct any word but none meaning what an
+// own column means (tried: worse on the L-size stand-ins, thirty-third part). --cut-from FILE fits the scorer and takes
+// FILE's cuts without a search. With
 // --cryptic-every N every Nth training question is also fitted, without a database, on a copy of its database whose
 // names are abbreviated (CrypticCopy); the held-out questions are always scored on such copies of their databases too
 // ("validation on abbreviated copies"), a measure of cryptic names that reads no benchmark's cryptic schema. Each
@@ -604,10 +607,87 @@ struct WideCopy {
   std::vector<std::pair<QuestionFeatures, const Example*>> questions;
 };
 
+// The lower-case words of a name (SplitWords).
+std::vector<std::string> LowerWords(std::string_view name) {
+  std::vector<std::string> out;
+  for (const auto w : plainsql::naturalness::SplitWords(name)) out.push_back(plainsql::ToLower(w));
+  return out;
+}
+
+// Whether `short_name` (three letters or more) could be written for `long_name`: its first letter, then its other
+// letters in order ("fname" for "firstname", "stuid" for "studentid").
+bool Abbreviates(std::string_view short_name, std::string_view long_name) {
+  if (short_name.size() < 3 || short_name.size() >= long_name.size() || short_name[0] != long_name[0]) return false;
+  size_t at = 1;
+  for (size_t k = 1; k < short_name.size(); ++k) {
+    at = long_name.find(short_name[k], at);
+    if (at == std::string_view::npos) return false;
+    ++at;
+  }
+  return true;
+}
+
+// What a table's own columns mean, to tell whether a borrowed name says it again (as bench/l_standin.py tells it):
+// per column (its name and its readable label), its letters, the WordNet synonyms of the whole name and those of each
+// of its words. Generic words ("id", "name", "code", ...) are never a meaning of their own.
+class OwnMeanings {
+ public:
+  OwnMeanings(const plainsql::catalog::Table& table, const plainsql::retrieval::WordNet* wordnet) {
+    for (const auto& c : table.columns) {
+      for (const std::string* name : {&c.name, &c.label}) {
+        if (name->empty()) continue;
+        Meaning m;
+        const auto split = LowerWords(*name);
+        for (const auto& w : split) {
+          m.letters += w;
+          m.near.insert(w);
+          if (!wordnet) continue;
+          for (const auto& r : wordnet->Related(w)) {
+            if (r.relation == plainsql::retrieval::Relation::kSynonym) m.near.insert(r.word);
+          }
+        }
+        if (wordnet && !split.empty()) {
+          for (const auto& synonym : wordnet->NounSynonyms(split))
+            m.whole_synonyms.insert(fmt::format("{}", fmt::join(synonym, "_")));
+        }
+        meanings_.push_back(std::move(m));
+      }
+    }
+  }
+  // One name's letters abbreviate the other's, the whole name is a synonym of a column's, or each of its words (but
+  // generic ones) is one of a column's words or their synonyms.
+  bool SaidAgain(std::string_view borrowed) const {
+    static const std::set<std::string, std::less<>> kGeneric = {"id",     "name", "code", "type", "date",
+                                                                "number", "num",  "no",   "of",   "the"};
+    const auto split = LowerWords(borrowed);
+    std::string letters;
+    for (const auto& w : split) letters += w;
+    const std::string whole = fmt::format("{}", fmt::join(split, "_"));
+    std::vector<std::string> mine;
+    for (const auto& w : split) {
+      if (!kGeneric.count(w)) mine.push_back(w);
+    }
+    for (const auto& m : meanings_) {
+      if (Abbreviates(m.letters, letters) || Abbreviates(letters, m.letters) || m.whole_synonyms.count(whole))
+        return true;
+      if (!mine.empty() && std::all_of(mine.begin(), mine.end(), [&](const auto& w) { return m.near.count(w) > 0; }))
+        return true;
+    }
+    return false;
+  }
+
+ private:
+  struct Meaning {
+    std::string letters;
+    std::set<std::string> whole_synonyms, near;
+  };
+  std::vector<Meaning> meanings_;
+};
+
 std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<plainsql::linking::SubsetDatabase>>& dbs,
                                  const std::vector<Example>& examples,
-                                 const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
-                                 size_t every) {
+                                 const std::shared_ptr<const plainsql::linking::LinkResources>& resources, size_t every,
+                                 const std::vector<size_t>& widths, bool any_word) {
   // The pool: every training database's columns (name and type), in a fixed order.
   std::vector<const plainsql::catalog::Column*> pool;
   for (const auto& [id, db] : dbs) {
@@ -620,7 +700,6 @@ std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<pla
   for (const auto& e : examples) {
     if (!e.held_out) by_db[e.db_id].push_back(&e);
   }
-  const std::vector<size_t> widths = {64, 128, 192};
   plainsql::retrieval::Stemmer stemmer;
   std::vector<WideCopy> out;
   for (const auto& [id, questions] : by_db) {
@@ -646,15 +725,22 @@ std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<pla
     std::set<std::string> names;
     for (const auto& c : table.columns) names.insert(plainsql::ToLower(c.name));
     const size_t own_columns = table.columns.size();
+    const OwnMeanings own_meanings(table, resources->wordnet.get());
     const uint64_t h = plainsql::Hash64(id);
     const size_t width = widths[h % widths.size()];
     for (size_t k = 0; k < pool.size() && table.columns.size() < width; ++k) {
       const auto& c = *pool[(h / widths.size() + k * 7919) % pool.size()];
-      bool clean = names.insert(plainsql::ToLower(c.name)).second;
-      for (const auto w : plainsql::naturalness::SplitWords(c.name)) {
-        clean &= stems.count(stemmer.Stem(plainsql::ToLower(w))) == 0;
+      if (names.count(plainsql::ToLower(c.name))) continue;
+      bool clean = true;
+      if (any_word) {
+        clean = !own_meanings.SaidAgain(c.name);
+      } else {
+        for (const auto w : plainsql::naturalness::SplitWords(c.name)) {
+          clean &= stems.count(stemmer.Stem(plainsql::ToLower(w))) == 0;
+        }
       }
       if (!clean) continue;
+      names.insert(plainsql::ToLower(c.name));
       plainsql::catalog::Column borrowed;
       borrowed.name = c.name;
       borrowed.type = c.type;
@@ -1082,10 +1168,12 @@ struct Options {
   std::vector<std::string> drop;
   // No inference by default: with `plainsql link`'s default (isolated) the held-out figures were the same to a few
   // questions (PRe 0.962 / 0.925 against 0.963 / 0.927): few Spider train tables are isolated.
-  std::string weights, whole_model, infer_keys = "none", learner = "trees";
+  std::string weights, whole_model, cut_from, infer_keys = "none", learner = "trees";
   bool merged_cryptic = false, cryptic_camel = false;
   plainsql::BoostingOptions boosting;
   size_t merged_every = 0, wide_every = 8, cryptic_every = 0, medium_every = 0;
+  std::vector<size_t> wide_widths = {64, 128, 192};
+  std::string wide_borrow = "unasked";
   size_t paraphrase_every = 0;
   size_t merged_columns = 1000, upper_columns = 2400;
   double merged_cap = 0.15, medium_cap = 0.5;
@@ -1133,6 +1221,16 @@ void AddOptions(CLI::App& app, Options& o) {
                  "Also fit every Nth training question, without a database, on a copy of its database whose most read "
                  "table is widened to 64-192 columns by columns borrowed from the other training databases (0: not)")
       ->capture_default_str();
+  app.add_option("--wide-widths", o.wide_widths,
+                 "The widths (columns) a widened table is given, one per database by a hash")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--wide-borrow", o.wide_borrow,
+                 "Which columns a widened table borrows: unasked (none with a word of its database's questions: "
+                 "width alone) | distinct (any that does not mean what one of its own columns means: the same "
+                 "words, a WordNet synonym, one name abbreviating the other; as bench/l_standin.py lends)")
+      ->check(CLI::IsMember({"unasked", "distinct"}))
+      ->capture_default_str();
   app.add_option("--cryptic-every", o.cryptic_every,
                  "Also fit every Nth training question, without a database, on a copy of its database whose names are "
                  "abbreviated (kept, or in the abbreviator's Low or Least style, by a hash of the name; 0: not). The "
@@ -1157,6 +1255,9 @@ void AddOptions(CLI::App& app, Options& o) {
   app.add_flag("--merged-cryptic", o.merged_cryptic,
                "With --merged-every: merge the held-out databases' abbreviated copies (as --cryptic-every makes them) "
                "instead of the databases as they are");
+  app.add_option("--cut-from", o.cut_from,
+                 "Fit the scorer, then take the cuts of this model file instead of choosing them (no search: a "
+                 "refit's scorer under the shipped cuts, in a minute rather than half an hour)");
   app.add_option("--model", o.whole_model,
                  "Take the whole model (weights and trees) of this file and only choose the cuts again: a quick way "
                  "to try cut settings on a fitted model");
@@ -1225,8 +1326,9 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
   } else {
     out += fmt::format(
         "Also fitted, without a database: every {}th training question on a copy of its database with one table "
-        "widened\n(--wide-every; 0: none), every {}th on a copy with abbreviated names (--cryptic-every; 0: none){}.\n",
-        o.wide_every, o.cryptic_every,
+        "widened\n(--wide-every; 0: none; to {} columns, borrowing {} names), every {}th on a copy with abbreviated "
+        "names (--cryptic-every;\n0: none){}.\n",
+        o.wide_every, fmt::join(o.wide_widths, " / "), o.wide_borrow, o.cryptic_every,
         o.cryptic_camel ? ",\na third of them cut short in CamelCase (--cryptic-camel)" : "");
   }
   if (o.abbreviated_weight > 0) {
@@ -1432,7 +1534,7 @@ int main(int argc, char** argv) {
   std::vector<WideCopy> wide;
   if (o.wide_every > 0 && o.whole_model.empty()) {  // copies to fit on: none with --model
     auto t1 = std::chrono::steady_clock::now();
-    wide = WideCopies(dbs, examples, *resources, o.wide_every);
+    wide = WideCopies(dbs, examples, *resources, o.wide_every, o.wide_widths, o.wide_borrow == "distinct");
     size_t n = 0;
     for (const auto& copy : wide) n += copy.questions.size();
     fmt::print(stderr, "{} training databases with a widened table, {} questions asked of them ({:.1f} s)\n",
@@ -1471,6 +1573,31 @@ int main(int argc, char** argv) {
                  o.weights, o.learner, o.c, o.boosting);
     if (!fitted) return 1;
     model = std::move(*fitted);
+  }
+  if (!o.cut_from.empty()) {  // the cuts of another model file: no search (a quick look at a refit's scorer)
+    auto read = ReadModel(o.cut_from);
+    if (!read) return 1;
+    model.cut = read->cut;
+    model.plain_cut = read->plain_cut;
+    model.narrow = read->narrow;
+    SetModel(dbs, model);
+    for (auto& e : examples) {
+      e.scores = e.subsetter->Score(e.features);
+      e.plain_scores = e.subsetter->Score(e.plain);
+    }
+    const std::string held = Score(examples, true, false).Line(), plain = Score(examples, true, true).Line();
+    const std::string cryptic_line = ScoreCryptic(cryptic_held_out, model).Line();
+    fmt::print(
+        "the cuts of {}:\nvalidation (20 %): {}\nvalidation, no database: {}\n"
+        "validation on abbreviated copies, no database: {}\n",
+        o.cut_from, held, plain, cryptic_line);
+    if (!o.out.empty()) {
+      std::ofstream f(o.out);
+      f << model.Serialize(
+          ModelComment(o, 0, held, plain, "", "", "", cryptic_line) +
+          fmt::format("\nThe cuts were taken from {} (--cut-from): none was chosen here.", o.cut_from));
+    }
+    return 0;
   }
   SetModel(dbs, model);
   for (auto& e : examples) {
