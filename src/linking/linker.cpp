@@ -205,6 +205,31 @@ std::string GluedToTable(std::string_view table, std::string_view column) {
   return std::string(rest);
 }
 
+namespace {
+
+// What a table's one-column primary key says a row is, its key words left out ("StuID" -> "Stu", "CardCode" -> "Card"),
+// when the table's name says nothing: no word of it (of three letters or more) is one WordNet relates to anything
+// ("OCRD", "OTPZ"; not "Visitors", whose key "Tourist_ID" names what a visitor is, not the table). "" otherwise. A
+// row's key names the table in the schemas that abbreviate table names hardest: on abbreviated copies of the held-out
+// Spider train databases it won 33 questions and lost 7 (docs/BENCHMARKS.md, #18 thirty-third part).
+std::string KeyNamesTable(const catalog::Table& t, const WordNet& wordnet) {
+  if (t.primary_key.size() != 1) return "";
+  static const std::set<std::string, std::less<>> kKeyWords = {"id", "code", "no", "num", "number", "key", "nr", "cd"};
+  std::string out;
+  for (auto w : naturalness::SplitWords(t.primary_key[0])) {
+    if (kKeyWords.count(ToLower(w))) continue;
+    if (!out.empty()) out += ' ';
+    out += w;
+  }
+  if (Squashed(out).size() < 3 || Squashed(out) == Squashed(t.name)) return "";
+  for (auto w : naturalness::SplitWords(t.name)) {
+    if (w.size() >= 3 && !wordnet.Related(ToLower(w)).empty()) return "";
+  }
+  return out;
+}
+
+}  // namespace
+
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
                          const WordNet* wordnet, NameDerivations* derived, const Lexicon* lexicon)
     : wordnet_(wordnet) {
@@ -248,6 +273,17 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     element_place_.emplace_back(table_index, -1);
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
     AddAliasPhrases(elements_.back(), t.aliases, stemmer);
+    // A table whose name says nothing (an ERP's "OCRD") is also named by what its key says a row is.
+    if (const std::string named = wordnet ? KeyNamesTable(t, *wordnet) : ""; !named.empty()) {
+      auto ps = phrases(named);
+      auto& el = elements_.back();
+      if (el.aliases_from == SIZE_MAX) el.aliases_from = el.phrases.size();
+      for (size_t i = 0; i < ps.size(); ++i) {
+        if (std::find(el.phrases.begin(), el.phrases.end(), ps[i]) != el.phrases.end()) continue;
+        el.phrases.push_back(std::move(ps[i]));
+        el.weights.push_back(weights[i] * kAliasPhraseWeight);
+      }
+    }
     for (const auto& c : t.columns) {
       auto ps = phrases(c.name);
       // A column named after its table with a word glued on is named by that word too: a question need not say the
@@ -453,7 +489,7 @@ void SchemaIndex::AddRelated(const WordNet& wordnet, const std::set<std::string>
 }
 
 namespace {
-constexpr int kNameDerivationsVersion = 8;  // bump when what SchemaIndex derives from a name changes
+constexpr int kNameDerivationsVersion = 9;  // bump when what SchemaIndex derives from a name changes
 }  // namespace
 
 nlohmann::json NameDerivations::ToJson() const {

@@ -121,7 +121,8 @@ class SchemaIndex {
   /// Indexes every table and column of `schema`; `expander` (optional) adds expansions of names; `wordnet` (optional)
   /// adds the words related to each word of a name, so that a question may name it by a synonym. `derived`
   /// (optional): when complete, what was derived for this schema before (used instead of the expander and WordNet);
-  /// else filled and marked complete. `lexicon`: the learned words to add (null: Lexicon::Active()).
+  /// else filled and marked complete. `lexicon`: the learned words to add (null: Lexicon::Active()). With WordNet, a
+  /// table whose name says nothing is also named by its one-column key (KeyNamesTable in linker.cpp).
   SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander = nullptr,
               const WordNet* wordnet = nullptr, NameDerivations* derived = nullptr, const Lexicon* lexicon = nullptr);
   const std::vector<SchemaElement>& Elements() const { return elements_; }

@@ -152,6 +152,42 @@ TEST(Linker, AWrittenWordReachesItsRelativesInOtherTablesWhenAsked) {
   }
 }
 
+// A table whose name says nothing ("OCRD") is named by what its one-column key says a row is ("CardCode": card); a
+// table with a name of its own is not (a visitor is not named "tourist" by its key Tourist_ID), nor one of a
+// composite key.
+TEST(Linker, AKeyNamesATableWhoseNameSaysNothing) {
+  auto wn = WordNet::Open();
+  ASSERT_TRUE(wn.ok()) << wn.error().message;
+  Stemmer st;
+  catalog::Schema schema;
+  auto add = [&](const char* name, std::vector<const char*> columns, std::vector<std::string> key) {
+    catalog::Table t;
+    t.name = name;
+    for (const char* c : columns) {
+      t.columns.emplace_back();
+      t.columns.back().name = c;
+    }
+    t.primary_key = std::move(key);
+    schema.tables.push_back(std::move(t));
+  };
+  add("OCRD", {"CardCode", "Balance"}, {"CardCode"});
+  add("Visitors", {"Tourist_ID", "Tourist_Details"}, {"Tourist_ID"});
+  add("OXRV", {"CardCode", "LineNum"}, {"CardCode", "LineNum"});
+  SchemaIndex index(schema, st, &ShippedExpander(), wn->get());
+  auto table_score = [&](const char* question, const std::string& table) {
+    double score = 0;
+    for (const auto& m : Link(index, Tokenize(question, st))) {
+      const auto& e = index.Elements()[m.element];
+      if (e.table == table && e.column.empty()) score = std::max(score, m.score);
+    }
+    return score;
+  };
+  EXPECT_GT(table_score("Which card has the largest balance?", "OCRD"), 0.0);
+  EXPECT_LE(table_score("Which card has the largest balance?", "OCRD"), kAliasPhraseWeight + 1e-9);
+  EXPECT_EQ(table_score("How many tourists came?", "Visitors"), 0.0);
+  EXPECT_EQ(table_score("Which card has the largest balance?", "OXRV"), 0.0);
+}
+
 // Every case of data/initial_word.tsv: a name of one initial and a whole word, read from two question words.
 TEST(Linker, InitialAndWordCases) {
   CheckCaseFile("initial_word.tsv", [](const std::string& letters, const std::vector<std::string>& words) {
