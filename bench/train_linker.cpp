@@ -614,17 +614,10 @@ std::vector<std::string> LowerWords(std::string_view name) {
   return out;
 }
 
-// Whether `short_name` (three letters or more) could be written for `long_name`: its first letter, then its other
-// letters in order ("fname" for "firstname", "stuid" for "studentid").
+// Whether `short_name` (three letters or more, shorter than `long_name`) could be written for it: its first letter,
+// then its other letters in order ("fname" for "firstname", "stuid" for "studentid").
 bool Abbreviates(std::string_view short_name, std::string_view long_name) {
-  if (short_name.size() < 3 || short_name.size() >= long_name.size() || short_name[0] != long_name[0]) return false;
-  size_t at = 1;
-  for (size_t k = 1; k < short_name.size(); ++k) {
-    at = long_name.find(short_name[k], at);
-    if (at == std::string_view::npos) return false;
-    ++at;
-  }
-  return true;
+  return short_name.size() >= 3 && short_name.size() < long_name.size() && plainsql::Abbreviates(short_name, long_name);
 }
 
 // What a table's own columns mean, to tell whether a borrowed name says it again (as bench/l_standin.py tells it):
