@@ -27,11 +27,12 @@ LETTERS = string.ascii_uppercase
 def codes(db_id, tables):
     """One opaque code per table, unique within the schema (case-insensitively)."""
     used, out = set(), []
+    taken = {x.lower() for x in tables}  # a code never takes a table's own name
     for t in tables:
         h = zlib.crc32((db_id + t).encode())
         while True:
             code = "O" + LETTERS[h % 26] + LETTERS[(h // 26) % 26] + LETTERS[(h // 676) % 26]
-            if code.lower() not in used and code.lower() not in {x.lower() for x in tables}:
+            if code.lower() not in used and code.lower() not in taken:
                 break
             h = h * 31 + 7
         used.add(code.lower())

@@ -718,7 +718,9 @@ std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<pla
     std::set<std::string> names;
     for (const auto& c : table.columns) names.insert(plainsql::ToLower(c.name));
     const size_t own_columns = table.columns.size();
-    const OwnMeanings own_meanings(table, resources->wordnet.get());
+    // Read only when any word may be lent (it looks every own word up in WordNet).
+    const std::optional<OwnMeanings> own_meanings =
+        any_word ? std::optional<OwnMeanings>(std::in_place, table, resources->wordnet.get()) : std::nullopt;
     const uint64_t h = plainsql::Hash64(id);
     const size_t width = widths[h % widths.size()];
     for (size_t k = 0; k < pool.size() && table.columns.size() < width; ++k) {
@@ -726,7 +728,7 @@ std::vector<WideCopy> WideCopies(const std::map<std::string, std::unique_ptr<pla
       if (names.count(plainsql::ToLower(c.name))) continue;
       bool clean = true;
       if (any_word) {
-        clean = !own_meanings.SaidAgain(c.name);
+        clean = !own_meanings->SaidAgain(c.name);
       } else {
         for (const auto w : plainsql::naturalness::SplitWords(c.name)) {
           clean &= stems.count(stemmer.Stem(plainsql::ToLower(w))) == 0;
@@ -1573,11 +1575,13 @@ int main(int argc, char** argv) {
     model.cut = read->cut;
     model.plain_cut = read->plain_cut;
     model.narrow = read->narrow;
-    SetModel(dbs, model);
-    for (auto& e : examples) {
-      e.scores = e.subsetter->Score(e.features);
-      e.plain_scores = e.subsetter->Score(e.plain);
-    }
+  }
+  SetModel(dbs, model);
+  for (auto& e : examples) {
+    e.scores = e.subsetter->Score(e.features);
+    e.plain_scores = e.subsetter->Score(e.plain);
+  }
+  if (!o.cut_from.empty()) {
     const std::string held = Score(examples, true, false).Line(), plain = Score(examples, true, true).Line();
     const std::string cryptic_line = ScoreCryptic(cryptic_held_out, model).Line();
     fmt::print(
@@ -1591,11 +1595,6 @@ int main(int argc, char** argv) {
           fmt::format("\nThe cuts were taken from {} (--cut-from): none was chosen here.", o.cut_from));
     }
     return 0;
-  }
-  SetModel(dbs, model);
-  for (auto& e : examples) {
-    e.scores = e.subsetter->Score(e.features);
-    e.plain_scores = e.subsetter->Score(e.plain);
   }
   // The cuts, on the held-out 20 %: one for questions with a draft, one for those without.
   SubsetModel best = model;
