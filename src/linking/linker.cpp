@@ -345,7 +345,14 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       const auto split = naturalness::SplitWords(name);
       for (auto w : split) {
         const std::string lower = ToLower(w);
-        if (lower.size() < 2 || IsStopWord(lower) || expander->IsWord(lower)) continue;
+        if (lower.size() < 2 || IsStopWord(lower)) continue;
+        if (expander->IsWord(lower)) {
+          if (lower.size() >= 3 && lower.size() <= 6 &&
+              std::all_of(lower.begin(), lower.end(), [](unsigned char ch) { return std::isalpha(ch); })) {
+            short_words_.try_emplace(lower, stemmer.Stem(lower));
+          }
+          continue;
+        }
         cryptic_names.insert(name);
         if (!std::all_of(lower.begin(), lower.end(), [](unsigned char ch) { return std::isalpha(ch); })) continue;
         cryptic_.emplace(stemmer.Stem(lower), lower);
@@ -417,19 +424,44 @@ void SchemaIndex::IndexWrittenStems() {
   for (const auto& [stem, alts] : related_) {
     if (std::any_of(alts.begin(), alts.end(), [](const Alternative& a) { return a.written; })) written_in_[stem];
   }
-  if (written_in_.empty()) return;
+  if (!short_words_.empty()) {
+    for (const auto& stem : vocabulary_) {
+      for (size_t n = 3; n <= 6 && n < stem.size(); ++n) {
+        auto it = short_words_.find(stem.substr(0, n));
+        if (it != short_words_.end() && it->second != stem) {
+          truncated_in_[stem];
+          break;
+        }
+      }
+    }
+  }
+  if (written_in_.empty() && truncated_in_.empty()) return;
   for (size_t e = 0; e < elements_.size(); ++e) {
     const auto& el = elements_[e];
     for (size_t p = 0; p < el.phrases.size() && p < el.aliases_from; ++p) {
       if (IsSynonymPhrase(el, p)) continue;
       for (const auto& stem : el.phrases[p]) {
-        auto it = written_in_.find(stem);
-        if (it == written_in_.end()) continue;
         const uint32_t table = TableOf(e);
-        if (it->second.empty() || it->second.back() != table) it->second.push_back(table);
+        for (auto* in : {&written_in_, &truncated_in_}) {
+          // A truncation yields only to a name that is the word alone: `Store_Name` beside `Nam` says nothing.
+          if (in == &truncated_in_ && el.phrases[p].size() != 1) continue;
+          auto it = in->find(stem);
+          if (it == in->end()) continue;
+          if (it->second.empty() || it->second.back() != table) it->second.push_back(table);
+        }
       }
     }
   }
+}
+
+const std::string* SchemaIndex::ShortWordStem(std::string_view prefix) const {
+  auto it = short_words_.find(std::string(prefix));
+  return it == short_words_.end() ? nullptr : &it->second;
+}
+
+const std::vector<uint32_t>* SchemaIndex::TablesWritingTruncated(const std::string& stem) const {
+  auto it = truncated_in_.find(stem);
+  return it == truncated_in_.end() ? nullptr : &it->second;
 }
 
 const std::vector<uint32_t>* SchemaIndex::TablesWriting(const std::string& stem) const {
@@ -894,6 +926,19 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       if (abbreviates(word) || (!singular.empty() && abbreviates(singular))) abbreviated[k].push_back(&stem);
     });
   }
+  // With truncated_words, the short dictionary words of names each content word starts with (their stems), and the
+  // tables with a name that is the word alone, where they do not stand for it.
+  std::vector<std::vector<const std::string*>> truncated(options.truncated_words ? content.size() : 0);
+  std::vector<const std::vector<uint32_t>*> writing_truncated(truncated.size(), nullptr);
+  for (size_t k = 0; k < truncated.size(); ++k) {
+    const std::string& word = tokens[content[k]].lower;
+    for (size_t n = 3; n <= 6 && n < word.size(); ++n) {
+      if (3 * n < word.size()) continue;
+      const std::string* stem = index.ShortWordStem(std::string_view(word).substr(0, n));
+      if (stem && *stem != tokens[content[k]].stem) truncated[k].push_back(stem);
+    }
+    if (!truncated[k].empty()) writing_truncated[k] = index.TablesWritingTruncated(tokens[content[k]].stem);
+  }
   auto weight = [&](size_t k, const std::string& stem) -> double {
     if (tokens[content[k]].stem == stem) return 1.0;
     double best = 0;
@@ -909,6 +954,12 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     if (k < abbreviated.size()) {
       for (const std::string* s : abbreviated[k]) {
         if (*s == stem) return kAbbreviatedWordWeight;
+      }
+    }
+    if (k < truncated.size()) {
+      const auto* w = writing_truncated[k];
+      for (const std::string* s : truncated[k]) {
+        if (*s == stem && !(w && std::binary_search(w->begin(), w->end(), table))) return kAbbreviatedWordWeight;
       }
     }
     return 0.0;

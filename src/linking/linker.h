@@ -100,6 +100,12 @@ struct LinkOptions {
   /// for "course"; not "cd" for "completed"): cryptic names the question spells out. Scored at kAbbreviatedWordWeight
   /// of a written match, below WordNet's synonyms.
   bool abbreviated_words = false;
+  /// Also match a question word to a dictionary word of three to six letters of a name that it starts with: a
+  /// truncation that happens to be a word ("Nam" for "name", "Cod" for
+  /// "code", "cat" for "category"), which abbreviated_words leaves out, except in a table that has a table or column
+  /// named by the question word alone ("Name": then that one answers). At least a third of the question word's
+  /// letters; scored at kAbbreviatedWordWeight.
+  bool truncated_words = false;
   /// Also match a question word that is a multi-word name written as one ("NumGE1500", "borderColor", "EILCode"; case
   /// and separators ignored): a question or its evidence quoting an identifier. Scored as a written match of the
   /// name's words.
@@ -155,6 +161,13 @@ class SchemaIndex {
   /// The word of a name a phrase stem comes from when that word is no dictionary word for the expander ("cty",
   /// "fndd"; lower case, letters only, two or more); null for other stems and without an expander.
   const std::string* CrypticWord(const std::string& stem) const;
+  /// The stem of a dictionary word of three to six letters that some name has ("nam", "cod", "cat"; lower case, letters
+  /// only, no stop word) and that `prefix` spells; null for any other and without an expander. Such a word may be a
+  /// truncation a question spells out ("name", "code", "category"): LinkOptions::truncated_words.
+  const std::string* ShortWordStem(std::string_view prefix) const;
+  /// The tables (schema indices, in order) with a table or column named by `stem` alone (one word), when it starts
+  /// with a ShortWordStem's word; null otherwise.
+  const std::vector<uint32_t>* TablesWritingTruncated(const std::string& stem) const;
   /// Calls fn(stem, word) for every cryptic word (see CrypticWord), in no particular order.
   template <typename Fn>
   void ForEachCrypticWord(Fn&& fn) const {
@@ -177,8 +190,11 @@ class SchemaIndex {
   std::vector<std::pair<uint32_t, int32_t>> element_place_;   // per element: see TableOf, ColumnOf
   // The question stems of written alternatives (Alternative::written) -> the tables writing them, in order.
   std::unordered_map<std::string, std::vector<uint32_t>> written_in_;
+  std::unordered_map<std::string, std::string> short_words_;  // word -> stem: see ShortWordStem
+  // Stems that start with a short word -> the tables writing them, in order (see TablesWritingTruncated).
+  std::unordered_map<std::string, std::vector<uint32_t>> truncated_in_;
 
-  /// Fills written_in_ from related_ and the elements.
+  /// Fills written_in_ from related_ and the elements, and truncated_in_ from short_words_ and the vocabulary.
   void IndexWrittenStems();
 
   /// WordNet's words related to the schema's `words`, as alternatives.

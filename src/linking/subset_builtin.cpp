@@ -911,13 +911,16 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
     ev.value_quoted[t].assign(tables[t].columns.size(), 0);
   }
   // Every abbreviation match, a cryptic word of a name for the one question word it abbreviates too ("MAJ" for
-  // "majors", "CTY" for "cities": abbreviated_words, docs/BENCHMARKS.md #18 thirtieth part). Without values, a word
-  // the schema writes elsewhere also reaches its relatives in the tables that lack it (written_alternatives), except
-  // in a schema the first stage narrows: in a haystack of unrelated databases nearly every word is written somewhere,
-  // and there the relatives took a fifth more time for no question won (docs/BENCHMARKS.md, #18).
+  // "majors", "CTY" for "cities": abbreviated_words, docs/BENCHMARKS.md #18 thirtieth part), and a short dictionary
+  // word a question word starts with, unless its table has a name that is that word alone ("Nam" for "names":
+  // truncated_words, thirty-fourth part). Without values, a word the schema writes elsewhere also reaches its relatives
+  // in the tables that lack it (written_alternatives), except in a schema the first stage narrows: in a haystack of
+  // unrelated databases nearly every word is written somewhere, and there the relatives took a fifth more time for no
+  // question won (docs/BENCHMARKS.md, #18).
   const LinkOptions link{.abbreviations = true,
                          .scattered_abbreviations = true,
                          .abbreviated_words = true,
+                         .truncated_words = true,
                          .identifiers = true,
                          .written_alternatives = (!values || !with_values) && !Narrowed()};
   for (const LinkMatch& m : Link(*index, ev.tokens, link)) {

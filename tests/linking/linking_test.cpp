@@ -644,6 +644,41 @@ TEST(Linker, CrypticWordsOfNamesAbbreviateQuestionWords) {
   EXPECT_EQ(best("What is the average of their ages?", {.abbreviated_words = true}, "average"), "none");
 }
 
+// With LinkOptions::truncated_words a dictionary word of three to six letters of a name links to a question word it
+// starts ("Nam" for "names", "Cod" for "code"), at least a third of its letters, below a written match, except in a
+// table with a name that is the question word alone: singer's own Name answers "names" there, not its Nam; concert's
+// concert_Name does not stand in the way.
+TEST(Linker, TruncatedDictionaryWordsOfNames) {
+  const naturalness::Expander& expander = ShippedExpander();
+  Stemmer st;
+  auto schema = ConcertsWith({"Nam", "Cod"});
+  catalog::Column nam;
+  nam.name = "Nam";
+  schema.tables[0].columns.push_back(nam);  // singer has Name too
+  schema.tables[1].columns.push_back(nam);  // concert has concert_Name
+  SchemaIndex index(schema, st, &expander);
+  EXPECT_EQ(index.CrypticWord(st.Stem("nam")), nullptr);  // a word: abbreviated_words does not read it
+  ASSERT_NE(index.ShortWordStem("nam"), nullptr);
+  auto score = [&](const std::string& question, const LinkOptions& options, const std::string& table,
+                   const std::string& column) {
+    double best = 0;
+    for (const auto& m : Link(index, Tokenize(question, st), options)) {
+      const auto& el = index.Elements()[m.element];
+      if (el.table == table && el.column == column) best = std::max(best, m.score);
+    }
+    return best;
+  };
+  const std::string question = "List the names and codes of every mo.";
+  EXPECT_EQ(score(question, {.abbreviated_words = true}, "TB_MO", "Nam"), 0.0);
+  EXPECT_DOUBLE_EQ(score(question, {.truncated_words = true}, "TB_MO", "Nam"), kAbbreviatedWordWeight);
+  EXPECT_DOUBLE_EQ(score(question, {.truncated_words = true}, "TB_MO", "Cod"), kAbbreviatedWordWeight);
+  EXPECT_EQ(score(question, {.truncated_words = true}, "singer", "Nam"), 0.0);
+  EXPECT_EQ(score(question, {.truncated_words = true}, "singer", "Name"), 1.0);
+  EXPECT_DOUBLE_EQ(score(question, {.truncated_words = true}, "concert", "Nam"), kAbbreviatedWordWeight);
+  // Fewer than a third of the word's letters: "cod" is no "codification".
+  EXPECT_EQ(score("Show the codification of each mo.", {.truncated_words = true}, "TB_MO", "Cod"), 0.0);
+}
+
 TEST(Linker, SynonymsAndHypernymsThroughWordNet) {
   auto wn = WordNet::Open();
   ASSERT_TRUE(wn.ok()) << wn.error().message;
