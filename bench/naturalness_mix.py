@@ -138,11 +138,13 @@ def choose(native, level, candidates, labels):
     """The first candidate the classifier reads at `level` (else the likeliest at it); the native name when it is
     already read at a less natural level. A Regular name is only written in the schema's case style, if still read so."""
     if level == "N1":
-        return candidates[0] if labels[candidates[0]][0] == "N1" and candidates[0].lower() not in RESERVED else native
+        restyled = candidates[0] if candidates else ""
+        ok = restyled and restyled in labels and labels[restyled][0] == "N1" and restyled.lower() not in RESERVED
+        return restyled if ok else native
     if LEVELS.index(labels[native][0]) >= LEVELS.index(level):
         return native
     i = LEVELS.index(level)
-    usable = [c for c in candidates if c.lower() not in RESERVED and c.lower() != native.lower()]
+    usable = [c for c in candidates if c in labels and c.lower() not in RESERVED and c.lower() != native.lower()]
     for c in usable:
         if labels[c][0] == level:
             return c
@@ -154,7 +156,12 @@ def renamed_schema(d, args, labels_of):
     db = d["db_id"]
     case = ("camel", "snake", "upper")[draw(args.seed, db, "case") % 3]
     opaque = draw(args.seed, db, "opaque") % 10000 < args.opaque_share * 10000
-    columns = sorted({c for t, c in d["column_names_original"] if t >= 0}, key=str.lower)
+    # SQL reads names without case: `Name` and `name` are one name, renamed alike (the first spelling draws).
+    spellings = collections.defaultdict(list)
+    for t, c in d["column_names_original"]:
+        if t >= 0 and c not in spellings[c.lower()]:
+            spellings[c.lower()].append(c)
+    columns = [v[0] for v in spellings.values()]
     tables = list(d["table_names_original"])
     plans = {}
     for kind, names, mix in (("column", columns, args.mix), ("table", [] if opaque else tables, args.table_mix)):
@@ -169,7 +176,9 @@ def renamed_schema(d, args, labels_of):
     col_map = {}
     for n in columns:
         level, cands = plans[("column", n)]
-        col_map[n] = choose(n, level, cands, labels)
+        new = choose(n, level, cands, labels)
+        for spelling in spellings[n.lower()]:
+            col_map[spelling] = spelling if new == n else new
     if opaque:
         table_names = opaque_codes(db, tables)
     else:
@@ -194,8 +203,9 @@ def resolve(d, col_map, table_names):
             seen = set()
             for c in cols:
                 new = col_map[c].lower()
-                if new in seen and col_map[c] != c:
-                    col_map[c] = c
+                if new in seen and new != c.lower():
+                    for spelling in [x for x in col_map if x.lower() == c.lower()]:
+                        col_map[spelling] = spelling
                     changed = True
                     break
                 seen.add(new)
@@ -216,7 +226,7 @@ def write_crosswalk(path, db, natives, table_names, col_map):
                     "N3_identifier"])
         for native, new in zip(natives, table_names):
             w.writerow([native, "table", db, new, new, new])
-        for native, new in sorted(col_map.items(), key=lambda x: x[0].lower()):
+        for native, new in sorted(col_map.items()):
             w.writerow([native, "column", db, new, new, new])
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/naturalness_mix.py (issue #18) on a stand-in made here: two schemas, one with a join. Checked: with every name
 # drawn Regular only the case style may change; with every name drawn Least the tables are opaque codes and most
-# columns are read Least by the classifier, no table holds two columns of one name, and the gold queries name the new
+# columns are read Least by the classifier, one name in two spellings (`name`, `Name`) is renamed alike, no table holds
+# two columns of one name, and the gold queries name the new
 # names only (a join with aliases too); a gold query that does not parse is left out and counted; a run is repeatable
 # and another seed draws otherwise; a malformed mix is refused.
 #   naturalness_mix.sh PLAINSQL SOURCE_DIR
@@ -28,8 +29,8 @@ def schema(db, spec):
     d["primary_keys"] = [1]
     return d
 tables = [schema("a", [("Student", ["student_id", "first_name", "last_name", "home_address", "date_of_birth",
-                                    "contact_person", "mailing_address"]),
-                       ("Visit", ["visit_id", "student_id", "visit_date", "purpose_description"])]),
+                                    "contact_person", "mailing_address", "name"]),
+                       ("Visit", ["visit_id", "student_id", "visit_date", "purpose_description", "Name"])]),
           schema("b", [("Aircraft", ["aircraft_id", "name", "maximum_speed", "manufacturer_country"])])]
 questions = [
     {"db_id": "a", "question": "First names of students born after 2000?",
@@ -55,6 +56,7 @@ run regular --mix 1,0,0 --table-mix 1,0,0 --opaque-share 0
 run least --mix 0,0,1 --table-mix 0,0,1 --opaque-share 1
 run least_again --mix 0,0,1 --table-mix 0,0,1 --opaque-share 1
 run other_seed --mix 0,0,1 --table-mix 0,0,1 --opaque-share 1 --seed 2
+for seed in 1 2 3 4 5 6; do run "mixed$seed" --seed "$seed"; done
 cmp -s "$work/least/tables.json" "$work/least_again/tables.json" || fail "two runs with one seed differ"
 cmp -s "$work/least/tables.json" "$work/other_seed/tables.json" && fail "another seed gave the same names"
 if python3 "$src/bench/naturalness_mix.py" --plainsql "$plainsql" --standin "$work/in" --out "$work/bad" \
@@ -83,6 +85,16 @@ for db, t in least.items():
         if new.lower() in per_table.setdefault(ti, set()): fail(f"{db}: two columns named {new}")
         per_table[ti].add(new.lower())
         if new != old: renamed[old.lower()] = new
+cols_a = dict(zip([c for _, c in before["a"]["column_names_original"]][1:],
+                  [c for _, c in least["a"]["column_names_original"]][1:]))
+if cols_a["name"].lower() == "name":
+    fail(f"name was not renamed: {cols_a}")
+for seed in range(1, 7):  # names drawn at the default mix: levels differ by spelling unless drawn once
+    mixed = {t["db_id"]: t for t in json.load(open(f"{work}/mixed{seed}/tables.json"))}
+    cols = dict(zip([c for _, c in before["a"]["column_names_original"]][1:],
+                    [c for _, c in mixed["a"]["column_names_original"]][1:]))
+    if cols["name"].lower() != cols["Name"].lower():
+        fail(f"seed {seed}: one name in two spellings was renamed apart: {cols['name']}, {cols['Name']}")
 names = sorted({c for t in least.values() for ti, c in t["column_names_original"] if ti >= 0})
 out = subprocess.run([plainsql, "naturalness", "classify"], input="\n".join(names), capture_output=True, text=True,
                      check=True).stdout.splitlines()[1:]
