@@ -27,16 +27,14 @@ that cannot be rewritten is left out and counted. Keys are kept. The realized mi
 """
 import argparse
 import collections
-import csv
 import json
 import os
-import re
 import subprocess
 import sys
 import zlib
 
 from cryptic_copies import abbreviate as least_style, skeleton, split_words
-from opaque_tables import codes as opaque_codes
+from opaque_tables import codes as opaque_codes, rewritten_questions, write_crosswalk
 
 LEVELS = ("N1", "N2", "N3")
 # Names the gold queries could not carry unquoted; a candidate that is one is skipped.
@@ -219,17 +217,6 @@ def resolve(d, col_map, table_names):
         seen.add(table_names[i].lower())
 
 
-def write_crosswalk(path, db, natives, table_names, col_map):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["native_identifier", "table_or_column", "source_database", "N1_identifier", "N2_identifier",
-                    "N3_identifier"])
-        for native, new in zip(natives, table_names):
-            w.writerow([native, "table", db, new, new, new])
-        for native, new in sorted(col_map.items()):
-            w.writerow([native, "column", db, new, new, new])
-
-
 def parse_mix(text, option):
     try:
         mix = [float(x) for x in text.split(",")]
@@ -285,19 +272,11 @@ def main():
     source = os.path.join(args.standin, "tables.json")
     for d in tables:
         table_names, col_map = renamed_schema(d, args, labels_of)
-        write_crosswalk(os.path.join(args.out, "crosswalks", d["db_id"] + ".csv"), d["db_id"],
-                        d["table_names_original"], table_names, col_map)
+        rows = [(native, "table", new) for native, new in zip(d["table_names_original"], table_names)]
+        rows += [(native, "column", new) for native, new in sorted(col_map.items())]
+        write_crosswalk(os.path.join(args.out, "crosswalks", d["db_id"] + ".csv"), d["db_id"], rows)
         d["_new"] = (table_names, col_map)
-    kept, failed = [], 0
-    for q in questions:
-        crosswalk = os.path.join(args.out, "crosswalks", q["db_id"] + ".csv")
-        run = subprocess.run([args.plainsql, "translate", "--tables", source, "--db", q["db_id"], "--crosswalk",
-                              crosswalk, "--from", "native", "--to", "N3", "-d", "sqlite", "--strict"],
-                             input=q["query"], capture_output=True, text=True)
-        if run.returncode != 0 or not run.stdout.strip():
-            failed += 1
-            continue
-        kept.append(dict(q, query=run.stdout.strip()))
+    kept, failed = rewritten_questions(args.plainsql, source, questions, os.path.join(args.out, "crosswalks"))
     for d in tables:
         table_names, col_map = d.pop("_new")
         d["table_names_original"] = table_names

@@ -40,6 +40,35 @@ def codes(db_id, tables):
     return out
 
 
+CROSSWALK_HEADER = ["native_identifier", "table_or_column", "source_database", "N1_identifier", "N2_identifier",
+                    "N3_identifier"]
+
+
+def write_crosswalk(path, db_id, rows):
+    """A crosswalk CSV whose every level names each (native, "table" or "column") as `new`."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(CROSSWALK_HEADER)
+        for native, kind, new in rows:
+            w.writerow([native, kind, db_id, new, new, new])
+
+
+def rewritten_questions(plainsql, source, questions, crosswalks):
+    """The questions with their gold queries rewritten by `plainsql translate` (schemas in `source`, a tables.json;
+    crosswalks/<db_id>.csv), and how many could not be rewritten (left out)."""
+    kept, failed = [], 0
+    for q in questions:
+        crosswalk = os.path.join(crosswalks, q["db_id"] + ".csv")
+        run = subprocess.run([plainsql, "translate", "--tables", source, "--db", q["db_id"], "--crosswalk",
+                              crosswalk, "--from", "native", "--to", "N3", "-d", "sqlite", "--strict"],
+                             input=q["query"], capture_output=True, text=True)
+        if run.returncode != 0 or not run.stdout.strip():
+            failed += 1
+            continue
+        kept.append(dict(q, query=run.stdout.strip()))
+    return kept, failed
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     a.add_argument("--plainsql", required=True, help="the plainsql binary (its translate rewrites the gold queries)")
@@ -52,23 +81,10 @@ def main():
     renamed = {}
     for d in tables:
         renamed[d["db_id"]] = codes(d["db_id"], d["table_names_original"])
-        with open(os.path.join(args.out, "crosswalks", d["db_id"] + ".csv"), "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["native_identifier", "table_or_column", "source_database", "N1_identifier", "N2_identifier",
-                        "N3_identifier"])
-            for t, code in zip(d["table_names_original"], renamed[d["db_id"]]):
-                w.writerow([t, "table", d["db_id"], code, code, code])
-    kept, failed = [], 0
-    source = os.path.join(args.standin, "tables.json")
-    for q in questions:
-        crosswalk = os.path.join(args.out, "crosswalks", q["db_id"] + ".csv")
-        run = subprocess.run([args.plainsql, "translate", "--tables", source, "--db", q["db_id"], "--crosswalk",
-                              crosswalk, "--from", "native", "--to", "N3", "-d", "sqlite", "--strict"],
-                             input=q["query"], capture_output=True, text=True)
-        if run.returncode != 0 or not run.stdout.strip():
-            failed += 1
-            continue
-        kept.append(dict(q, query=run.stdout.strip()))
+        write_crosswalk(os.path.join(args.out, "crosswalks", d["db_id"] + ".csv"), d["db_id"],
+                        [(t, "table", code) for t, code in zip(d["table_names_original"], renamed[d["db_id"]])])
+    kept, failed = rewritten_questions(args.plainsql, os.path.join(args.standin, "tables.json"), questions,
+                                       os.path.join(args.out, "crosswalks"))
     for d in tables:
         d["table_names_original"] = renamed[d["db_id"]]
         d["table_names"] = list(renamed[d["db_id"]])
