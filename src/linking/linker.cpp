@@ -882,6 +882,40 @@ void AbbreviationMatches(const SchemaIndex& index, const std::vector<Token>& tok
   }
 }
 
+// The stems of the schema's cryptic words (SchemaIndex::CrypticWord) that abbreviate `word` (LinkOptions::
+// abbreviated_words): as written, or a plural in -ies as its singular ("cities" is abbreviated "cty"), by at least a
+// third of its letters ("cd" abbreviates "code", not "completed").
+std::vector<const std::string*> CrypticWordsAbbreviating(const SchemaIndex& index, const std::string& word) {
+  std::vector<const std::string*> out;
+  const std::string singular = word.ends_with("ies") ? word.substr(0, word.size() - 3) + "y" : std::string();
+  index.ForEachCrypticWord([&](const std::string& stem, const std::string& written) {
+    auto abbreviates = [&](std::string_view w) {
+      return written.size() < w.size() && 3 * written.size() >= w.size() && Abbreviates(written, w);
+    };
+    if (abbreviates(word) || (!singular.empty() && abbreviates(singular))) out.push_back(&stem);
+  });
+  return out;
+}
+
+// LinkOptions::truncated_words for one question word: the stems of the short dictionary words of names it starts
+// with, and the tables with a name that is the word alone, where they do not stand for it.
+struct Truncations {
+  std::vector<const std::string*> stems;
+  const std::vector<uint32_t>* answered_in = nullptr;
+};
+
+Truncations TruncationsOf(const SchemaIndex& index, const Token& token) {
+  Truncations out;
+  const std::string& word = token.lower;
+  for (size_t n = 3; n <= 6 && n < word.size(); ++n) {
+    if (3 * n < word.size()) continue;  // at least a third of the word's letters
+    const std::string* stem = index.ShortWordStem(std::string_view(word).substr(0, n));
+    if (stem && *stem != token.stem) out.stems.push_back(stem);
+  }
+  if (!out.stems.empty()) out.answered_in = index.TablesWritingTruncated(token.stem);
+  return out;
+}
+
 }  // namespace
 
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens, const LinkOptions& options) {
@@ -911,33 +945,15 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     alternatives.push_back(&kept);
   }
   uint32_t table = 0;  // the table of the element being matched
-  // With abbreviated_words, the schema's cryptic words each content word abbreviates (their stems), found once per
-  // question: asked per schema word instead, a large schema's every phrase paid a lookup for every question word.
-  std::vector<std::vector<const std::string*>> abbreviated(options.abbreviated_words ? content.size() : 0);
-  for (size_t k = 0; k < abbreviated.size(); ++k) {
-    const std::string& word = tokens[content[k]].lower;
-    // The word as written, or a plural in -ies as its singular ("cities" is abbreviated "cty").
-    const std::string singular = word.ends_with("ies") ? word.substr(0, word.size() - 3) + "y" : std::string();
-    index.ForEachCrypticWord([&](const std::string& stem, const std::string& written) {
-      // At least a third of the word's letters: "cd" abbreviates "code", not "completed".
-      auto abbreviates = [&](std::string_view w) {
-        return written.size() < w.size() && 3 * written.size() >= w.size() && Abbreviates(written, w);
-      };
-      if (abbreviates(word) || (!singular.empty() && abbreviates(singular))) abbreviated[k].push_back(&stem);
-    });
+  // With abbreviated_words, the schema's cryptic words each content word abbreviates, found once per question: asked
+  // per schema word instead, a large schema's every phrase paid a lookup for every question word.
+  std::vector<std::vector<const std::string*>> abbreviated;
+  if (options.abbreviated_words) {
+    for (size_t k : content) abbreviated.push_back(CrypticWordsAbbreviating(index, tokens[k].lower));
   }
-  // With truncated_words, the short dictionary words of names each content word starts with (their stems), and the
-  // tables with a name that is the word alone, where they do not stand for it.
-  std::vector<std::vector<const std::string*>> truncated(options.truncated_words ? content.size() : 0);
-  std::vector<const std::vector<uint32_t>*> writing_truncated(truncated.size(), nullptr);
-  for (size_t k = 0; k < truncated.size(); ++k) {
-    const std::string& word = tokens[content[k]].lower;
-    for (size_t n = 3; n <= 6 && n < word.size(); ++n) {
-      if (3 * n < word.size()) continue;
-      const std::string* stem = index.ShortWordStem(std::string_view(word).substr(0, n));
-      if (stem && *stem != tokens[content[k]].stem) truncated[k].push_back(stem);
-    }
-    if (!truncated[k].empty()) writing_truncated[k] = index.TablesWritingTruncated(tokens[content[k]].stem);
+  std::vector<Truncations> truncated;
+  if (options.truncated_words) {
+    for (size_t k : content) truncated.push_back(TruncationsOf(index, tokens[k]));
   }
   auto weight = [&](size_t k, const std::string& stem) -> double {
     if (tokens[content[k]].stem == stem) return 1.0;
@@ -957,8 +973,8 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       }
     }
     if (k < truncated.size()) {
-      const auto* w = writing_truncated[k];
-      for (const std::string* s : truncated[k]) {
+      const auto* w = truncated[k].answered_in;
+      for (const std::string* s : truncated[k].stems) {
         if (*s == stem && !(w && std::binary_search(w->begin(), w->end(), table))) return kAbbreviatedWordWeight;
       }
     }
