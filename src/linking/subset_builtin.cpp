@@ -1471,6 +1471,12 @@ namespace {
 
 // The probability of the column at rank ceil(share × columns), most probable first: keeping every column at least as
 // probable keeps at least that share of them.
+// The power of a table's probability in the floor's ranking of columns (Choose). Chosen on the L-size stand-ins of the
+// held-out Spider train databases and their questions on their own schemas from 0, 0.25, 0.5, 1 and 2: at the same
+// share of columns 0.5 kept more questions whole on the natural, real-cryptic and opaque-table stand-ins and as many on
+// the naturalness-mix ones (docs/BENCHMARKS.md, #18 thirty-sixth part).
+constexpr double kFloorTablePower = 0.5;
+
 double ShareThreshold(const std::vector<std::vector<double>>& columns, double share) {
   std::vector<double> all;
   for (const auto& table : columns) all.insert(all.end(), table.begin(), table.end());
@@ -1516,10 +1522,21 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   // The model's floor follows the schema's size (SubsetCut::Floor); a share the caller gives is kept at every size.
   // A narrowed schema's component keeps its own size's floor, when it keeps one (SelectNarrowed).
   const double min_share = options.min_share.value_or(cut.Floor(floor_size > 0 ? static_cast<double>(floor_size) : n));
-  if (min_share > 0 && (p.table_ids.empty() || floor_size > 0)) ct = std::min(ct, ShareThreshold(p.columns, min_share));
-  const size_t small = options.small_table.value_or(cut.small_table);
   const std::vector<double>& pt = p.tables;
   const std::vector<std::vector<double>>& pc = p.columns;
+  // The floor's columns are the likeliest by their own probability times their table's to the power
+  // kFloorTablePower: a share spent by the columns' probabilities alone went to every table with one plausible
+  // name; in a table the question surely reads, the columns it names less plainly are the better bet.
+  std::vector<std::vector<double>> joint;
+  double floor_threshold = HUGE_VAL;  // a column at least this likely by `joint` is kept
+  if (min_share > 0 && (p.table_ids.empty() || floor_size > 0)) {
+    joint = pc;
+    for (size_t t = 0; t < joint.size(); ++t) {
+      for (double& x : joint[t]) x *= std::pow(pt[t], kFloorTablePower);
+    }
+    floor_threshold = ShareThreshold(joint, min_share);
+  }
+  const size_t small = options.small_table.value_or(cut.small_table);
   Subset s;
   if (nt == 0) return s;
   size_t top = 0;
@@ -1530,7 +1547,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   for (size_t t = 0; t < nt; ++t) {
     kept[t] = pt[t] >= tt || t == top;
     for (size_t c = 0; c < pc[t].size(); ++c) {
-      if (pc[t][c] >= ct) {
+      if (pc[t][c] >= ct || (!joint.empty() && joint[t][c] >= floor_threshold)) {
         kept[t] = true;
         cols[t].insert(c);
       }

@@ -278,6 +278,38 @@ TEST_F(SubsetTest, MinShareKeepsAtLeastThatShareOfTheColumns) {
   EXPECT_GE(half->columns.size() * 2, schema.ColumnCount()) << SubsetText(*half);
 }
 
+// The floor ranks columns by their probability times the square root of their table's (kFloorTablePower): a share
+// that keeps two columns takes the likely table's column over a slightly likelier one of an unlikely table.
+TEST(SubsetFloor, TheFloorPrefersColumnsOfLikelyTables) {
+  catalog::Schema s;
+  s.database = "floor";
+  for (const std::string name : {"Lead", "Likely", "Unlikely"}) {
+    catalog::Table t;
+    t.name = name;
+    for (size_t c = 0; c < 4; ++c) {
+      catalog::Column col;
+      col.name = fmt::format("{}Field{}", name, c);
+      col.type_class = catalog::TypeClass::kText;
+      t.columns.push_back(col);
+    }
+    s.tables.push_back(std::move(t));
+  }
+  BuiltinSubsetter subsetter(s, nullptr, nullptr);
+  QuestionScores p;
+  p.tables = {0.95, 0.6, 0.05};
+  p.columns = {{0.9, 0.01, 0.01, 0.01}, {0.3, 0.01, 0.01, 0.01}, {0.4, 0.01, 0.01, 0.01}};
+  SubsetOptions options;
+  options.threshold = 1.0;  // only the floor (and the best table) keeps anything
+  options.small_table = 0;
+  options.min_share = 2.0 / 12;  // two columns
+  const Subset got = subsetter.Choose(p, options);
+  EXPECT_EQ(got.tables, (std::vector<std::string>{"Lead", "Likely"})) << SubsetText(got);
+  EXPECT_EQ(got.columns, (std::vector<std::string>{"Lead.LeadField0", "Likely.LikelyField0"})) << SubsetText(got);
+  // Between tables about as sure, the likelier column wins (0.4 x 0.84 against 0.3 x 0.95).
+  p.tables = {0.95, 0.9, 0.7};
+  EXPECT_EQ(subsetter.Choose(p, options).tables, (std::vector<std::string>{"Lead", "Unlikely"}));
+}
+
 // The floor's share between its points (SubsetCut::min_share_points) and beyond the last.
 TEST(SubsetFloor, TheFloorFollowsItsPointsInLogSize) {
   SubsetCut cut;
