@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -278,21 +279,26 @@ TEST_F(SubsetTest, MinShareKeepsAtLeastThatShareOfTheColumns) {
   EXPECT_GE(half->columns.size() * 2, schema.ColumnCount()) << SubsetText(*half);
 }
 
+// A table of `columns` text columns, the c-th named `column(c)`.
+catalog::Table TextTable(const std::string& name, size_t columns, const std::function<std::string(size_t)>& column) {
+  catalog::Table t;
+  t.name = name;
+  for (size_t c = 0; c < columns; ++c) {
+    catalog::Column col;
+    col.name = column(c);
+    col.type_class = catalog::TypeClass::kText;
+    t.columns.push_back(std::move(col));
+  }
+  return t;
+}
+
 // The floor ranks columns by their probability times the square root of their table's (kFloorTablePower): a share
 // that keeps two columns takes the likely table's column over a slightly likelier one of an unlikely table.
 TEST(SubsetFloor, TheFloorPrefersColumnsOfLikelyTables) {
   catalog::Schema s;
   s.database = "floor";
   for (const std::string name : {"Lead", "Likely", "Unlikely"}) {
-    catalog::Table t;
-    t.name = name;
-    for (size_t c = 0; c < 4; ++c) {
-      catalog::Column col;
-      col.name = fmt::format("{}Field{}", name, c);
-      col.type_class = catalog::TypeClass::kText;
-      t.columns.push_back(col);
-    }
-    s.tables.push_back(std::move(t));
+    s.tables.push_back(TextTable(name, 4, [&](size_t c) { return fmt::format("{}Field{}", name, c); }));
   }
   BuiltinSubsetter subsetter(s, nullptr, nullptr);
   QuestionScores p;
@@ -334,15 +340,8 @@ TEST(SubsetFloor, TheFloorShrinksInALargerSchema) {
   catalog::Schema s;
   s.database = "floor";
   for (size_t t = 0; t < 20; ++t) {
-    catalog::Table table;
-    table.name = fmt::format("area{}", t);
-    for (size_t c = 0; c < 10; ++c) {
-      catalog::Column col;
-      col.name = fmt::format("field{}_{}", t, c);
-      col.type_class = catalog::TypeClass::kText;
-      table.columns.push_back(col);
-    }
-    s.tables.push_back(std::move(table));
+    s.tables.push_back(
+        TextTable(fmt::format("area{}", t), 10, [&](size_t c) { return fmt::format("field{}_{}", t, c); }));
   }
   auto r = LinkResources::Load();
   ASSERT_TRUE(r) << r.error().message;
