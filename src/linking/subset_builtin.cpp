@@ -1469,17 +1469,20 @@ void BuiltinSubsetter::Impl::SharedNameJoins(const View& view, const std::vector
 
 namespace {
 
-// The probability of the column at rank ceil(share × columns), most probable first: keeping every column at least as
-// probable keeps at least that share of them.
 // The power of a table's probability in the floor's ranking of columns (Choose). Chosen on the L-size stand-ins of the
 // held-out Spider train databases and their questions on their own schemas from 0, 0.25, 0.5, 1 and 2: at the same
 // share of columns 0.5 kept more questions whole on the natural, real-cryptic and opaque-table stand-ins and as many on
 // the naturalness-mix ones (docs/BENCHMARKS.md, #18 thirty-sixth part).
 constexpr double kFloorTablePower = 0.5;
 
-double ShareThreshold(const std::vector<std::vector<double>>& columns, double share) {
+// The score of the column at rank ceil(share × columns), most probable first, a column's score being its probability
+// times its table's weight: keeping every column scoring at least that keeps at least that share of them.
+double ShareThreshold(const std::vector<std::vector<double>>& columns, const std::vector<double>& table_weights,
+                      double share) {
   std::vector<double> all;
-  for (const auto& table : columns) all.insert(all.end(), table.begin(), table.end());
+  for (size_t t = 0; t < columns.size(); ++t) {
+    for (double p : columns[t]) all.push_back(p * table_weights[t]);
+  }
   if (all.empty()) return 1.0;
   const auto k = std::min(all.size(), static_cast<size_t>(std::ceil(share * static_cast<double>(all.size()))));
   if (k == 0) return 1.0;
@@ -1527,14 +1530,11 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   // The floor's columns are the likeliest by their own probability times their table's to the power
   // kFloorTablePower: a share spent by the columns' probabilities alone went to every table with one plausible
   // name; in a table the question surely reads, the columns it names less plainly are the better bet.
-  std::vector<std::vector<double>> joint;
-  double floor_threshold = HUGE_VAL;  // a column at least this likely by `joint` is kept
+  std::vector<double> table_weight(pt.size(), 0.0);
+  double floor_threshold = HUGE_VAL;  // a column whose probability times its table's weight is this high is kept
   if (min_share > 0 && (p.table_ids.empty() || floor_size > 0)) {
-    joint = pc;
-    for (size_t t = 0; t < joint.size(); ++t) {
-      for (double& x : joint[t]) x *= std::pow(pt[t], kFloorTablePower);
-    }
-    floor_threshold = ShareThreshold(joint, min_share);
+    for (size_t t = 0; t < pt.size(); ++t) table_weight[t] = std::pow(pt[t], kFloorTablePower);
+    floor_threshold = ShareThreshold(pc, table_weight, min_share);
   }
   const size_t small = options.small_table.value_or(cut.small_table);
   Subset s;
@@ -1547,7 +1547,7 @@ Subset BuiltinSubsetter::Impl::Choose(const QuestionScores& p, const SubsetOptio
   for (size_t t = 0; t < nt; ++t) {
     kept[t] = pt[t] >= tt || t == top;
     for (size_t c = 0; c < pc[t].size(); ++c) {
-      if (pc[t][c] >= ct || (!joint.empty() && joint[t][c] >= floor_threshold)) {
+      if (pc[t][c] >= ct || pc[t][c] * table_weight[t] >= floor_threshold) {
         kept[t] = true;
         cols[t].insert(c);
       }
