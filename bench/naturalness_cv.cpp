@@ -1,7 +1,7 @@
 // Cross-validated accuracy of the naturalness classifier's features on the training file alone: the training file is
 // split into K folds by position, each fold scored by a model trained on the others, for each C. A feature change is
 // chosen on this figure, so that the validation file stays a report (issue #21, item 4).
-//   naturalness_cv TRAIN.csv [K] [C...]
+//   naturalness_cv [--one-vs-rest] TRAIN.csv [K] [C...]   (the learner: the shipped ordinal one unless --one-vs-rest)
 #include <fmt/format.h>
 
 #include <cmath>
@@ -15,8 +15,14 @@ using namespace plainsql;
 using namespace plainsql::naturalness;
 
 int main(int argc, char** argv) {
+  Learner learner = Learner::kOrdinal;
+  if (argc > 1 && std::string(argv[1]) == "--one-vs-rest") {
+    learner = Learner::kOneVsRest;
+    --argc;
+    ++argv;
+  }
   if (argc < 2) {
-    fmt::print(stderr, "usage: naturalness_cv TRAIN.csv [K] [C...]\n");
+    fmt::print(stderr, "usage: naturalness_cv [--one-vs-rest] TRAIN.csv [K] [C...]\n");
     return 2;
   }
   auto train = LoadLabeled(argv[1]);
@@ -38,6 +44,7 @@ int main(int argc, char** argv) {
       }
       TrainOptions options;
       options.c_values = {c};
+      options.learner = learner;
       TrainReport report;
       auto model = naturalness::Train(in, out, *words, options, &report);
       if (!model) return 1;

@@ -81,9 +81,9 @@ uint32_t UpperKey(uint64_t h) {
 }
 
 Prediction FromDecisions(const std::array<double, 3>& dec) {
-  // The label is the class with the largest one-vs-rest decision value. Probabilities are the softmax of the decision
-  // values: the same order as liblinear's normalised sigmoids, but without their saturation, which turns long
-  // repetitive names into exact ties (two classes at sigmoid 1.0).
+  // The label is the class with the largest decision value (the ordinal learner's (-a, 0, b), or one per level: see
+  // Learner). Probabilities are the softmax of the decision values, which keeps their order; liblinear's normalised
+  // sigmoids (one-vs-rest) saturate and turn long repetitive names into exact ties (two classes at sigmoid 1.0).
   Prediction p;
   int best = 0;
   for (int k = 1; k < 3; ++k) {
@@ -153,8 +153,10 @@ Prediction Model::Classify(std::string_view identifier, const WordList& words) c
 }
 
 std::string Model::Serialize() const {
-  std::string out = "# plainsql naturalness model: logistic regression (one-vs-rest) over named features.\n";
-  out += "# Lines: 'format', 'info KEY VALUE', 'bias B1 B2 B3', then 'f NAME W1 W2 W3' (Regular, Low, Least);\n";
+  std::string out = "# plainsql naturalness model: logistic regression over named features (info solver).\n";
+  out +=
+      "# Lines: 'format', 'info KEY VALUE', 'bias B1 B2 B3', then 'f NAME W1 W2 W3' (Regular, Low, Least; a name's\n";
+  out += "# level has the largest sum of its features' weights and the bias).\n";
   out += "# feature names are percent-escaped. Written by `plainsql naturalness train`.\n";
   out += "format plainsql-naturalness 1\n";
   for (const auto& [k, v] : info_) out += "info " + k + " " + v + "\n";
@@ -364,8 +366,67 @@ SparseSet Vectorize(const std::vector<LabeledIdentifier>& data, const WordList& 
 
 void Quiet(const char*) {}
 
-// Trains liblinear's L2-regularised logistic regression; the returned model owns its weights.
-Model Fit(SparseSet& set, const std::vector<std::string>& names, double c) {
+// One liblinear L2-regularised logistic regression over `rows` (each ending with the bias feature and the -1 index) for
+// the labels `y`; the caller frees it.
+model* FitRegression(std::vector<feature_node*>& x, int n_features, std::vector<double>& y, double c) {
+  problem prob{};
+  prob.l = static_cast<int>(x.size());
+  prob.n = n_features + 1;
+  prob.y = y.data();
+  prob.x = x.data();
+  prob.bias = -1;  // the bias column is added by hand (Fit), so it is regularised like liblinear's own
+  parameter param{};
+  param.solver_type = L2R_LR;
+  param.eps = 0.01;
+  param.C = c;
+  set_print_string_function(Quiet);
+  return train(&prob, &param);
+}
+
+// One weight row per feature and one for the bias (the last), in our class order, from one regression per level.
+std::vector<std::array<float, 3>> OneVsRest(std::vector<feature_node*>& x, int n_features, std::vector<double> y,
+                                            double c) {
+  model* lm = FitRegression(x, n_features, y, c);
+  std::array<int, 3> slot{};  // liblinear's class order -> ours
+  std::vector<int> labels(static_cast<size_t>(get_nr_class(lm)));
+  get_labels(lm, labels.data());
+  for (size_t i = 0; i < labels.size() && i < 3; ++i) slot[i] = labels[i];
+  std::vector<std::array<float, 3>> w(static_cast<size_t>(n_features) + 1);
+  for (int f = 1; f <= n_features + 1; ++f) {
+    for (int k = 0; k < static_cast<int>(labels.size()) && k < 3; ++k) {
+      w[static_cast<size_t>(f - 1)][static_cast<size_t>(slot[static_cast<size_t>(k)])] =
+          static_cast<float>(get_decfun_coef(lm, f, k));
+    }
+  }
+  free_and_destroy_model(&lm);
+  return w;
+}
+
+// The same rows from the two boundaries of the levels' order (see Learner::kOrdinal): Regular's weights are minus those
+// of "past Regular", Least's those of "Least", Low's zero.
+std::vector<std::array<float, 3>> Ordinal(std::vector<feature_node*>& x, int n_features, const std::vector<double>& y,
+                                          double c) {
+  std::vector<std::array<float, 3>> w(static_cast<size_t>(n_features) + 1);
+  for (const int boundary : {1, 2}) {
+    std::vector<double> past(y.size());
+    for (size_t i = 0; i < y.size(); ++i) past[i] = y[i] >= boundary ? 1 : 0;
+    model* lm = FitRegression(x, n_features, past, c);
+    std::array<int, 2> labels{};
+    get_labels(lm, labels.data());
+    // A two-class model keeps one decision function, positive for its first label; ours is "past the boundary".
+    const double toward_past = labels[0] == 1 ? 1 : -1;
+    const double sign = boundary == 1 ? -toward_past : toward_past;
+    const auto level = static_cast<size_t>(boundary == 1 ? 0 : 2);
+    for (int f = 1; f <= n_features + 1; ++f) {
+      w[static_cast<size_t>(f - 1)][level] = static_cast<float>(sign * get_decfun_coef(lm, f, 0));
+    }
+    free_and_destroy_model(&lm);
+  }
+  return w;
+}
+
+// Trains the learner's regressions; the returned model owns its weights.
+Model Fit(SparseSet& set, const std::vector<std::string>& names, double c, Learner learner) {
   int n_features = static_cast<int>(names.size());
   // liblinear wants each row terminated by index -1, and the bias as an extra feature.
   std::vector<std::vector<feature_node>> rows = set.rows;
@@ -376,41 +437,29 @@ Model Fit(SparseSet& set, const std::vector<std::string>& names, double c) {
   std::vector<feature_node*> x;
   x.reserve(rows.size());
   for (auto& r : rows) x.push_back(r.data());
-  problem prob{};
-  prob.l = static_cast<int>(rows.size());
-  prob.n = n_features + 1;
-  prob.y = set.y.data();
-  prob.x = x.data();
-  prob.bias = -1;  // the bias column is added by hand above, so it is regularised like liblinear's own
-  parameter param{};
-  param.solver_type = L2R_LR;
-  param.eps = 0.01;
-  param.C = c;
-  set_print_string_function(Quiet);
-  model* lm = train(&prob, &param);
-  std::array<int, 3> slot{};  // liblinear's class order -> ours
-  std::vector<int> labels(static_cast<size_t>(get_nr_class(lm)));
-  get_labels(lm, labels.data());
-  for (size_t i = 0; i < labels.size() && i < 3; ++i) slot[i] = labels[i];
+  const std::vector<std::array<float, 3>> w =
+      learner == Learner::kOrdinal ? Ordinal(x, n_features, set.y, c) : OneVsRest(x, n_features, set.y, c);
   Model m;
   for (int f = 1; f <= n_features; ++f) {
-    std::array<float, 3> w{};
-    bool any = false;
-    for (int k = 0; k < static_cast<int>(labels.size()); ++k) {
-      w[slot[k]] = static_cast<float>(get_decfun_coef(lm, f, k));
-      any |= w[slot[k]] != 0;
-    }
-    if (any) ModelBuilder::Add(m, names[f - 1], w);
+    const auto& row = w[static_cast<size_t>(f - 1)];
+    if (row[0] != 0 || row[1] != 0 || row[2] != 0) ModelBuilder::Add(m, names[f - 1], row);
   }
-  std::array<double, 3> bias{};
-  for (int k = 0; k < static_cast<int>(labels.size()); ++k) bias[slot[k]] = get_decfun_coef(lm, n_features + 1, k);
-  ModelBuilder::SetBias(m, bias);
+  const auto& bias = w.back();
+  ModelBuilder::SetBias(m, {bias[0], bias[1], bias[2]});
   ModelBuilder::Reindex(m);
-  free_and_destroy_model(&lm);
   return m;
 }
 
 }  // namespace
+
+std::string_view LearnerName(Learner learner) { return learner == Learner::kOrdinal ? "ordinal" : "one-vs-rest"; }
+
+std::optional<Learner> ParseLearner(std::string_view name) {
+  for (Learner l : {Learner::kOrdinal, Learner::kOneVsRest}) {
+    if (name == LearnerName(l)) return l;
+  }
+  return std::nullopt;
+}
 
 EvalReport Evaluate(const Model& model, const WordList& words, const std::vector<LabeledIdentifier>& rows) {
   EvalReport r;
@@ -461,7 +510,7 @@ Result<Model> Train(const std::vector<LabeledIdentifier>& train_rows, const std:
   std::optional<Model> best;
   EvalReport chosen;
   for (double c : options.c_values) {
-    Model m = Fit(set, names, c);
+    Model m = Fit(set, names, c, options.learner);
     EvalReport ev = Evaluate(m, words, validation.empty() ? train_rows : validation);
     rep.candidates.push_back({c, ev});
     if (progress) {
@@ -473,7 +522,7 @@ Result<Model> Train(const std::vector<LabeledIdentifier>& train_rows, const std:
       best = std::move(m);
     }
   }
-  ModelBuilder::Info(*best, "solver", "liblinear-L2R_LR-one-vs-rest");
+  ModelBuilder::Info(*best, "solver", fmt::format("liblinear-L2R_LR-{}", LearnerName(options.learner)));
   ModelBuilder::Info(*best, "C", fmt::format("{:g}", rep.chosen_c));
   ModelBuilder::Info(*best, "train_size", std::to_string(rep.train_size));
   ModelBuilder::Info(*best, "validation_size", std::to_string(rep.validation_size));

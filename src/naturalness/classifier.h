@@ -1,7 +1,7 @@
 // The naturalness classifier: Regular (N1) / Low (N2) / Least (N3) for one identifier, with three probabilities.
 //
-// Model: L2-regularised logistic regression, one-vs-rest (liblinear's solver 0), over the sparse features of
-// features.h. Why this family: the evidence is many weak, mostly additive cues (character shapes, known words and
+// Model: L2-regularised logistic regression (liblinear's solver 0), ordinal by default (Learner), over the sparse
+// features of features.h. Why this family: the evidence is many weak, mostly additive cues (character shapes, known words and
 // abbreviations), which a linear model over n-grams captures well; liblinear's solvers scored within 0.2 points of
 // each other on the SNAILS validation set (L1-regularised LR 1.7 points below), and this one gives probabilities; it
 // trains in seconds, deterministically, from a command; its file is plain text; and inference
@@ -13,6 +13,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -100,8 +101,19 @@ std::string DefaultDataDir();
 
 // --- training and evaluation -------------------------------------------------------------------------------------
 
+/// How the three levels are learned, both with liblinear's L2-regularised logistic regression over the same features.
+/// kOrdinal (the default) uses their order, Regular < Low < Least: one regression tells Regular from the rest (a), one
+/// Least from the rest (b), and a name's decision values are (-a, 0, b), so Low is what neither boundary claims.
+/// kOneVsRest fits one regression per level (how the model was fitted before; docs/BENCHMARKS.md, #21 twelfth part).
+enum class Learner { kOrdinal, kOneVsRest };
+
+/// "ordinal" / "one-vs-rest"; ParseLearner returns nullopt for another name.
+std::string_view LearnerName(Learner learner);
+std::optional<Learner> ParseLearner(std::string_view name);
+
 struct TrainOptions {
   std::vector<double> c_values = {0.3, 1, 3, 10};  // the regularisation constants tried; the best on validation wins
+  Learner learner = Learner::kOrdinal;
 };
 
 struct EvalReport {

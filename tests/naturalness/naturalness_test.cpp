@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "catalog/introspect.h"
 #include "common/strings.h"
@@ -202,6 +203,59 @@ TEST(Classifier, TrainsOnATinySetAndEvaluates) {
   EXPECT_DOUBLE_EQ(ev.accuracy, 1.0);
   EXPECT_EQ(ev.confusion[0][0] + ev.confusion[1][1] + ev.confusion[2][2], 6);
   EXPECT_FALSE(Train({}, {}, *words, options, nullptr).ok());
+}
+
+// The ordinal learner (the default) fits two boundaries, Regular or not and Least or not: Low keeps no weight of its
+// own. One regression per level fits the same tiny set too, with weights for Low.
+TEST(Classifier, TheOrdinalLearnerLeavesLowToNeitherBoundary) {
+  test::TempDir dir;
+  std::ofstream(dir.File("w")) << "customer\nname\norder\ndate\n";
+  WordListSources s;
+  s.dictionaries = {{dir.File("w"), 0}};
+  s.wordnet_dir = "";
+  auto words = WordList::Build(s);
+  ASSERT_TRUE(words.ok());
+  std::vector<LabeledIdentifier> train = {{"customer_name", Level::kRegular},
+                                          {"order_date", Level::kRegular},
+                                          {"CustNm", Level::kLow},
+                                          {"OrdDt", Level::kLow},
+                                          {"XQ7", Level::kLeast},
+                                          {"ZZK2", Level::kLeast}};
+  auto low_weights = [](const Model& m) {
+    size_t nonzero = 0;
+    std::istringstream in(m.Serialize());
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream f(line);
+      std::string kind, name;
+      double w1 = 0, w2 = 0, w3 = 0;
+      if (f >> kind && (kind == "f" || kind == "bias")) {
+        if (kind == "f") f >> name;
+        f >> w1 >> w2 >> w3;
+        nonzero += w2 != 0;
+      }
+    }
+    return nonzero;
+  };
+  TrainOptions options;
+  options.c_values = {10};
+  EXPECT_EQ(options.learner, Learner::kOrdinal);
+  auto ordinal = Train(train, train, *words, options, nullptr);
+  ASSERT_TRUE(ordinal.ok()) << ordinal.error().message;
+  EXPECT_EQ(low_weights(*ordinal), 0u);
+  EXPECT_NE(ordinal->Serialize().find("info solver liblinear-L2R_LR-ordinal\n"), std::string::npos);
+  EXPECT_DOUBLE_EQ(Evaluate(*ordinal, *words, train).accuracy, 1.0);
+  EXPECT_EQ(ordinal->Classify("CustNm", *words).level, Level::kLow);
+
+  options.learner = Learner::kOneVsRest;
+  auto per_level = Train(train, train, *words, options, nullptr);
+  ASSERT_TRUE(per_level.ok()) << per_level.error().message;
+  EXPECT_GT(low_weights(*per_level), 0u);
+  EXPECT_NE(per_level->Serialize().find("info solver liblinear-L2R_LR-one-vs-rest\n"), std::string::npos);
+  EXPECT_DOUBLE_EQ(Evaluate(*per_level, *words, train).accuracy, 1.0);
+
+  EXPECT_EQ(ParseLearner("ordinal"), Learner::kOrdinal);
+  EXPECT_EQ(ParseLearner("one-vs-rest"), Learner::kOneVsRest);
+  EXPECT_FALSE(ParseLearner("svm"));
 }
 
 TEST(Classifier, LoadsLabelledFilesAndRefusesBadOnes) {

@@ -52,6 +52,11 @@ NaturalnessCommands::NaturalnessCommands(CLI::App& app) {
   train_->add_option("--words", words_file_, "Word list (default: DATA_DIR/words.tsv)");
   train_->add_option("--out", out_, "Model file to write (default: DATA_DIR/naturalness.model)");
   train_->add_option("--c", c_values_, "Regularisation constants to try (default: 0.3 1 3 10)");
+  train_
+      ->add_option("--learner", learner_,
+                   "ordinal (two regressions on the levels' order: Regular or not, Least or not) | one-vs-rest (one "
+                   "regression per level)")
+      ->capture_default_str();
 
   wordlist_ = root_->add_subcommand(
       "wordlist", "Build the word list from Debian's wamerican-small, wamerican, wamerican-large and WordNet");
@@ -180,6 +185,11 @@ int NaturalnessCommands::Eval() {
 }
 
 int NaturalnessCommands::Train() {
+  const auto learner = naturalness::ParseLearner(learner_);
+  if (!learner) {
+    return Fail(
+        MakeError(ErrorCode::kInvalidArgument, "--learner must be ordinal or one-vs-rest, not '" + learner_ + "'"));
+  }
   auto words = naturalness::WordList::Load(words_file_.empty() ? data_dir_ + "/words.tsv" : words_file_);
   if (!words) return Fail(words.error());
   auto train = naturalness::LoadLabeled(train_file_);
@@ -188,6 +198,7 @@ int NaturalnessCommands::Train() {
   if (!validation) return Fail(validation.error());
   naturalness::TrainOptions options;
   if (!c_values_.empty()) options.c_values = c_values_;
+  options.learner = *learner;
   for (double c : options.c_values) {
     if (!(c > 0)) return Fail(MakeError(ErrorCode::kInvalidArgument, "--c values must be positive"));
   }
@@ -197,7 +208,8 @@ int NaturalnessCommands::Train() {
   if (!model) return Fail(model.error());
   std::string path = out_.empty() ? data_dir_ + "/naturalness.model" : out_;
   if (Status w = WriteFileAtomically(path, model->Serialize()); !w) return Fail(w.error());
-  fmt::print(stderr, "chose C = {:g}; wrote {} ({} features)\n", report.chosen_c, path, model->FeatureCount());
+  fmt::print(stderr, "{} learner, chose C = {:g}; wrote {} ({} features)\n", naturalness::LearnerName(options.learner),
+             report.chosen_c, path, model->FeatureCount());
   return 0;
 }
 

@@ -43,7 +43,7 @@ class NaturalnessCommands {
   std::vector<std::string> identifiers_;
   std::string eval_file_;
   bool json_ = false;
-  std::string train_file_, validation_file_, out_, words_file_;
+  std::string train_file_, validation_file_, out_, words_file_, learner_ = "ordinal";
   std::vector<double> c_values_;
 };
 

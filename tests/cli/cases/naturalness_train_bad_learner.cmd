@@ -1,0 +1,1 @@
+naturalness train --train $SAMPLE_DB --validation $SAMPLE_DB --learner svm
