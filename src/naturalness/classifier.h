@@ -1,13 +1,13 @@
 // The naturalness classifier: Regular (N1) / Low (N2) / Least (N3) for one identifier, with three probabilities.
 //
 // Model: L2-regularised logistic regression (liblinear's solver 0), ordinal by default (Learner), over the sparse
-// features of features.h. Why this family: the evidence is many weak, mostly additive cues (character shapes, known words and
-// abbreviations), which a linear model over n-grams captures well; liblinear's solvers scored within 0.2 points of
-// each other on the SNAILS validation set (L1-regularised LR 1.7 points below), and this one gives probabilities; it
-// trains in seconds, deterministically, from a command; its file is plain text; and inference
-// is a sparse dot product (over 100,000 names per second on one core, no GPU, no Python). Gradient-boosted trees
-// stacked on it (bench/naturalness_stack.cpp) gained at most half a point on validation. docs/NATURALNESS.md has the
-// details and figures.
+// features of features.h. Why this family: the evidence is many weak, mostly additive cues (character shapes, known
+// words and abbreviations), which a linear model over n-grams captures well; liblinear's solvers scored within 0.2
+// points of each other on the SNAILS validation set (L1-regularised LR 1.7 points below), and this one gives
+// probabilities; it trains in seconds, deterministically, from a command; its file is plain text; and inference is a
+// sparse dot product (over 100,000 names per second on one core, no GPU, no Python). Gradient-boosted trees stacked on
+// it (bench/naturalness_stack.cpp) gained at most half a point on validation. docs/NATURALNESS.md has the details and
+// figures.
 #pragma once
 
 #include <array>
