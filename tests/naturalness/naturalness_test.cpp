@@ -178,20 +178,31 @@ TEST(Classifier, ModelFileRoundTripsAndBadFilesAreRefused) {
   EXPECT_EQ(Model::Load("/nonexistent/model").error().code, ErrorCode::kNotFound);
 }
 
-TEST(Classifier, TrainsOnATinySetAndEvaluates) {
-  test::TempDir dir;
-  std::ofstream(dir.File("w")) << "customer\nname\norder\ndate\n";
-  WordListSources s;
-  s.dictionaries = {{dir.File("w"), 0}};
-  s.wordnet_dir = "";
-  auto words = WordList::Build(s);
-  ASSERT_TRUE(words.ok());
+// Four dictionary words and two names of each level: a set any learner fits exactly.
+struct TinySet {
+  WordList words;
   std::vector<LabeledIdentifier> train = {{"customer_name", Level::kRegular},
                                           {"order_date", Level::kRegular},
                                           {"CustNm", Level::kLow},
                                           {"OrdDt", Level::kLow},
                                           {"XQ7", Level::kLeast},
                                           {"ZZK2", Level::kLeast}};
+  TinySet() {
+    test::TempDir dir;
+    std::ofstream(dir.File("w")) << "customer\nname\norder\ndate\n";
+    WordListSources s;
+    s.dictionaries = {{dir.File("w"), 0}};
+    s.wordnet_dir = "";
+    auto built = WordList::Build(s);
+    if (built.ok()) words = std::move(*built);
+  }
+};
+
+TEST(Classifier, TrainsOnATinySetAndEvaluates) {
+  const TinySet tiny;
+  ASSERT_GT(tiny.words.Size(), 0u);
+  const WordList* words = &tiny.words;
+  const std::vector<LabeledIdentifier>& train = tiny.train;
   TrainReport report;
   TrainOptions options;
   options.c_values = {1, 10};
@@ -208,19 +219,10 @@ TEST(Classifier, TrainsOnATinySetAndEvaluates) {
 // The ordinal learner (the default) fits two boundaries, Regular or not and Least or not: Low keeps no weight of its
 // own. One regression per level fits the same tiny set too, with weights for Low.
 TEST(Classifier, TheOrdinalLearnerLeavesLowToNeitherBoundary) {
-  test::TempDir dir;
-  std::ofstream(dir.File("w")) << "customer\nname\norder\ndate\n";
-  WordListSources s;
-  s.dictionaries = {{dir.File("w"), 0}};
-  s.wordnet_dir = "";
-  auto words = WordList::Build(s);
-  ASSERT_TRUE(words.ok());
-  std::vector<LabeledIdentifier> train = {{"customer_name", Level::kRegular},
-                                          {"order_date", Level::kRegular},
-                                          {"CustNm", Level::kLow},
-                                          {"OrdDt", Level::kLow},
-                                          {"XQ7", Level::kLeast},
-                                          {"ZZK2", Level::kLeast}};
+  const TinySet tiny;
+  ASSERT_GT(tiny.words.Size(), 0u);
+  const WordList* words = &tiny.words;
+  const std::vector<LabeledIdentifier>& train = tiny.train;
   auto low_weights = [](const Model& m) {
     size_t nonzero = 0;
     std::istringstream in(m.Serialize());
