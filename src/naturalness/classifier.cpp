@@ -383,30 +383,37 @@ model* FitRegression(std::vector<feature_node*>& x, int n_features, std::vector<
   return train(&prob, &param);
 }
 
-// One weight row per feature and one for the bias (the last), in our class order, from one regression per level.
-std::vector<std::array<float, 3>> OneVsRest(std::vector<feature_node*>& x, int n_features, std::vector<double> y,
-                                            double c) {
+// A fitted learner's weights, one row per feature in our class order, and its bias.
+struct Weights {
+  std::vector<std::array<float, 3>> rows;
+  std::array<double, 3> bias{};
+};
+
+// The weights of one regression per level.
+Weights OneVsRest(std::vector<feature_node*>& x, int n_features, std::vector<double> y, double c) {
   model* lm = FitRegression(x, n_features, y, c);
   std::array<int, 3> slot{};  // liblinear's class order -> ours
   std::vector<int> labels(static_cast<size_t>(get_nr_class(lm)));
   get_labels(lm, labels.data());
   for (size_t i = 0; i < labels.size() && i < 3; ++i) slot[i] = labels[i];
-  std::vector<std::array<float, 3>> w(static_cast<size_t>(n_features) + 1);
-  for (int f = 1; f <= n_features + 1; ++f) {
-    for (int k = 0; k < static_cast<int>(labels.size()) && k < 3; ++k) {
-      w[static_cast<size_t>(f - 1)][static_cast<size_t>(slot[static_cast<size_t>(k)])] =
-          static_cast<float>(get_decfun_coef(lm, f, k));
+  Weights w;
+  w.rows.resize(static_cast<size_t>(n_features));
+  for (int k = 0; k < static_cast<int>(labels.size()) && k < 3; ++k) {
+    const auto level = static_cast<size_t>(slot[static_cast<size_t>(k)]);
+    for (int f = 1; f <= n_features; ++f) {
+      w.rows[static_cast<size_t>(f - 1)][level] = static_cast<float>(get_decfun_coef(lm, f, k));
     }
+    w.bias[level] = get_decfun_coef(lm, n_features + 1, k);
   }
   free_and_destroy_model(&lm);
   return w;
 }
 
-// The same rows from the two boundaries of the levels' order (see Learner::kOrdinal): Regular's weights are minus those
-// of "past Regular", Least's those of "Least", Low's zero.
-std::vector<std::array<float, 3>> Ordinal(std::vector<feature_node*>& x, int n_features, const std::vector<double>& y,
-                                          double c) {
-  std::vector<std::array<float, 3>> w(static_cast<size_t>(n_features) + 1);
+// The weights of the two boundaries of the levels' order (see Learner::kOrdinal): Regular's are minus those of "past
+// Regular", Least's those of "Least", Low's zero.
+Weights Ordinal(std::vector<feature_node*>& x, int n_features, const std::vector<double>& y, double c) {
+  Weights w;
+  w.rows.resize(static_cast<size_t>(n_features));
   for (const int boundary : {1, 2}) {
     std::vector<double> past(y.size());
     for (size_t i = 0; i < y.size(); ++i) past[i] = y[i] >= boundary ? 1 : 0;
@@ -417,9 +424,10 @@ std::vector<std::array<float, 3>> Ordinal(std::vector<feature_node*>& x, int n_f
     const double toward_past = labels[0] == 1 ? 1 : -1;
     const double sign = boundary == 1 ? -toward_past : toward_past;
     const auto level = static_cast<size_t>(boundary == 1 ? 0 : 2);
-    for (int f = 1; f <= n_features + 1; ++f) {
-      w[static_cast<size_t>(f - 1)][level] = static_cast<float>(sign * get_decfun_coef(lm, f, 0));
+    for (int f = 1; f <= n_features; ++f) {
+      w.rows[static_cast<size_t>(f - 1)][level] = static_cast<float>(sign * get_decfun_coef(lm, f, 0));
     }
+    w.bias[level] = sign * get_decfun_coef(lm, n_features + 1, 0);
     free_and_destroy_model(&lm);
   }
   return w;
@@ -437,15 +445,14 @@ Model Fit(SparseSet& set, const std::vector<std::string>& names, double c, Learn
   std::vector<feature_node*> x;
   x.reserve(rows.size());
   for (auto& r : rows) x.push_back(r.data());
-  const std::vector<std::array<float, 3>> w =
+  const Weights w =
       learner == Learner::kOrdinal ? Ordinal(x, n_features, set.y, c) : OneVsRest(x, n_features, set.y, c);
   Model m;
   for (int f = 1; f <= n_features; ++f) {
-    const auto& row = w[static_cast<size_t>(f - 1)];
+    const auto& row = w.rows[static_cast<size_t>(f - 1)];
     if (row[0] != 0 || row[1] != 0 || row[2] != 0) ModelBuilder::Add(m, names[f - 1], row);
   }
-  const auto& bias = w.back();
-  ModelBuilder::SetBias(m, {bias[0], bias[1], bias[2]});
+  ModelBuilder::SetBias(m, w.bias);
   ModelBuilder::Reindex(m);
   return m;
 }
