@@ -154,6 +154,7 @@ int AskCommands::Prompt() {
   }
   auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
+  NoteIfNoTables(target->schema);
   catalog::Schema shown = target->schema;
   if (!crosswalk_file_.empty()) {
     auto cw = naturalness::LoadCrosswalk(crosswalk_file_);
@@ -285,6 +286,7 @@ int AskCommands::Ask() {
   if (auto warning = exec::PrivilegeWarningOnce(**conn)) fmt::print(stderr, "plainsql: warning: {}\n", *warning);
   auto target = SchemaFromConnection(**conn, {}, true, infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
+  NoteIfNoTables(target->schema);
   auto generators = pipeline::MakeGenerators(*config, **conn, target->schema);
   if (!generators) return Fail(generators.error());
   options = generators->With(std::move(options));

@@ -87,6 +87,12 @@ void AddDescriptionsOption(CLI::App& command, std::string& path) {
                      "database_description folder beside a SQLite file, when there is one; none: no dictionary");
 }
 
+void NoteIfNoTables(const catalog::Schema& schema, const std::string& filter) {
+  if (!schema.tables.empty()) return;
+  fmt::print(stderr, "plainsql: note: {} has no tables{}\n", schema.database.empty() ? "the schema" : schema.database,
+             filter.empty() ? "" : fmt::format(" in schema '{}'", filter));
+}
+
 Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::IntrospectOptions opts, bool use_cache,
                                           const std::string& infer_keys, const std::string& descriptions) {
   std::optional<linking::KeyInferenceMode> mode;

@@ -53,6 +53,10 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
                                     const std::string& db_id, catalog::IntrospectOptions opts, bool use_cache,
                                     const std::string& infer_keys = "", const std::string& descriptions = "auto");
 
+/// Says on stderr that `schema` has no tables (in the schema `filter` names, when one does): the output stays what the
+/// command makes of no tables, and the user learns why it is empty.
+void NoteIfNoTables(const catalog::Schema& schema, const std::string& filter = "");
+
 /// Adds --descriptions PATH|none to `command`, stored in `path` (kept at "auto" when not given).
 void AddDescriptionsOption(CLI::App& command, std::string& path);
 

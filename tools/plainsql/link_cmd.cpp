@@ -114,6 +114,7 @@ int LinkCommand::RunOne() {
   if (!conn) return Fail(conn.error());
   auto target = SchemaFromConnection(**conn, {}, true, infer_keys_ == "none" ? "" : infer_keys_, descriptions_);
   if (!target) return Fail(target.error());
+  NoteIfNoTables(target->schema);
   std::unique_ptr<retrieval::ValueIndex> values;
   if (method_ == "builtin") {
     auto v = retrieval::ValueIndex::Build(**conn, target->schema);

@@ -56,11 +56,7 @@ int SchemaCommand::Run() {
     if (!cw) return Fail(cw.error());
     schema = naturalness::NaturalSchema(schema, ResolvedCrosswalk(*cw, schema), *level);
   }
-  if (schema.tables.empty()) {
-    // The output stays what the format makes of no tables (nothing for DDL): the note goes to standard error.
-    fmt::print(stderr, "plainsql: note: {} has no tables{}\n", schema.database.empty() ? "the schema" : schema.database,
-               schema_filter_.empty() ? "" : fmt::format(" in schema '{}'", schema_filter_));
-  }
+  NoteIfNoTables(schema, schema_filter_);  // the output stays what the format makes of no tables (nothing for DDL)
   if (tokens_) {
     std::string out = fmt::format("{:<14} {:>8} {:>8}\n", "format", "chars", "tokens~");
     for (auto f : {catalog::SchemaFormat::kList, catalog::SchemaFormat::kPromptSnails, catalog::SchemaFormat::kDdl,

@@ -133,6 +133,7 @@ int ViewsCommands::Rename() {
   opts.row_counts = false;
   auto target = SchemaFromArgs(conn_, tables_file_, db_id_, opts, true);
   if (!target) return Fail(target.error());
+  NoteIfNoTables(target->schema);
   catalog::Schema schema = std::move(target->schema);
   if (!conn_.empty()) {
     auto c = exec::Connect(conn_);

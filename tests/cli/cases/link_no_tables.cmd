@@ -1,0 +1,1 @@
+link $FIXTURES/empty.db "how many plants are there"
