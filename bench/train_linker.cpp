@@ -43,7 +43,9 @@
 // database is opened with its SQLite file, so every question has the built-in translator's draft and the cell values as
 // evidence; each training question is also fitted as if no database were at hand (no draft, no cell values) and with
 // the values but no draft, so the one model serves a schema alone as well, and the held-out score is printed both ways.
-// Nothing is keyed to a name of a benchmark's schemas or to its questions; dev is never read here.
+// Linking here reads a lexicon learned, as the shipped one is, from the questions of the databases not held out
+// (--lexicon without-held-out, the default; the shipped one saw the held-out questions too). Nothing is keyed to a
+// name of a benchmark's schemas or to its questions; dev is never read here.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -52,6 +54,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -61,6 +65,7 @@
 #include <random>
 #include <set>
 
+#include "builtin/lexicon_train.h"
 #include "catalog/benchmark_schema.h"
 #include "catalog/name_catalog.h"
 #include "common/boosting.h"
@@ -483,6 +488,9 @@ plainsql::linking::SubsetCut ChooseCut(std::map<std::string, std::unique_ptr<pla
   // each one's cap, and the perfect recall counted is the mean of the sets'.
   bool with_large = false;
   auto try_cut = [&](const plainsql::linking::SubsetCut& cut) {
+    // A floor whose points are not beyond its whole size (a point tried around a best cut whose whole size has since
+    // grown past it) is one the model file could not hold: the loader refuses it.
+    if (!cut.Check()) return;
     SetCut(dbs, cut);
     Totals t = Score(examples, true, plain);
     double perfect = t.perfect / static_cast<double>(t.n), proportion = t.proportion / static_cast<double>(t.n);
@@ -1159,6 +1167,8 @@ struct Options {
   double c = 1.0, max_proportion = 0.5, z = 1.645;
   bool speed = false, plain_copies = true, small_schemas = true, list_held_out = false;
   std::string proportion = "subset";
+  std::string lexicon = "without-held-out";  // --lexicon
+  std::string lexicon_note;                  // what linking read, for the model file's comment
   size_t misses = 0;
   std::vector<std::string> drop;
   // No inference by default: with `plainsql link`'s default (isolated) the held-out figures were the same to a few
@@ -1289,6 +1299,14 @@ void AddOptions(CLI::App& app, Options& o) {
   app.add_option("--depth", o.boosting.max_depth, "trees: their depth")->capture_default_str();
   app.add_option("--eta", o.boosting.eta, "trees: the learning rate")->capture_default_str();
   app.add_flag("--speed", o.speed, "Time the shipped model on a 90,000-column synthetic schema");
+  app.add_option(
+         "--lexicon", o.lexicon,
+         "The learned lexicon linking reads here: without-held-out (learned from the questions of the databases "
+         "not held out, so that a held-out question meets no pair learned from itself, as a user's question "
+         "would not) or shipped (data/lexicon.tsv, learned from all of Spider train); PLAINSQL_LEXICON, when "
+         "set, wins")
+      ->check(CLI::IsMember({"without-held-out", "shipped"}))
+      ->capture_default_str();
   app.add_flag("--held-out", o.list_held_out,
                "Print the databases of --questions that are held out (one db_id per line, sorted) and exit");
   app.add_option("--infer-keys", o.infer_keys,
@@ -1326,6 +1344,7 @@ std::string ModelComment(const Options& o, size_t small_size, const std::string&
         o.wide_every, fmt::join(o.wide_widths, " / "), o.wide_borrow, o.cryptic_every,
         o.cryptic_camel ? ",\na third of them cut short in CamelCase (--cryptic-camel)" : "");
   }
+  if (!o.lexicon_note.empty()) out += fmt::format("Linking read {}.\n", o.lexicon_note);
   if (o.abbreviated_weight > 0) {
     out += fmt::format(
         "The cut without a database also counted the held-out abbreviated copies' perfect recall, weight {} "
@@ -1493,6 +1512,53 @@ bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* i
 
 }  // namespace
 
+namespace {
+
+// With --lexicon without-held-out, learns the lexicon from the questions (and their paraphrases) of the databases not
+// held out, writes it to `file` and points PLAINSQL_LEXICON at it before any schema is indexed (Lexicon::Active reads
+// it once). The shipped lexicon was learned from all of Spider train: with it, a held-out question meets the pairs its
+// own wording taught, and the cuts are chosen on evidence stronger than a new database gives (docs/BENCHMARKS.md, #18
+// thirty-eighth part). A PLAINSQL_LEXICON already set is left as it is.
+bool ChooseLexicon(Options& o, const std::filesystem::path& file) {
+  if (const char* given = std::getenv("PLAINSQL_LEXICON"); given != nullptr && *given != '\0') {
+    o.lexicon_note = fmt::format("the lexicon PLAINSQL_LEXICON named ({})", given);
+    return true;
+  }
+  if (o.lexicon == "shipped") {
+    o.lexicon_note = "the shipped lexicon (data/lexicon.tsv, learned from all of Spider train)";
+    return true;
+  }
+  auto bench = plainsql::eval::LoadSpiderQuestions(o.questions);
+  auto resources = plainsql::linking::LinkResources::Load();
+  if (!bench || !resources) {
+    fmt::print(stderr, "cannot read the questions or the naturalness data\n");
+    return false;
+  }
+  plainsql::builtin::LexiconOptions options;  // the shipped lexicon's settings (`plainsql builtin lexicon`)
+  options.db_dir = o.db_dir;
+  options.use = [](const std::string& db_id) { return !HeldOut(db_id); };
+  auto entries = plainsql::builtin::LearnLexicon(*bench, options, **resources);
+  if (!entries) {
+    fmt::print(stderr, "cannot learn the lexicon: {}\n", entries.error().message);
+    return false;
+  }
+  const std::string text = plainsql::linking::Lexicon::Format(
+      *entries, "Learned by bench/train_linker from the databases it does not hold out (temporary).");
+  std::ofstream out(file, std::ios::binary);
+  if (!(out << text) || !out.flush()) {
+    fmt::print(stderr, "cannot write {}\n", file.string());
+    return false;
+  }
+  setenv("PLAINSQL_LEXICON", file.c_str(), 1);
+  o.lexicon_note = fmt::format(
+      "a lexicon learned as the shipped one is, without the held-out databases' questions ({} pairs; --lexicon)",
+      entries->size());
+  fmt::print(stderr, "lexicon learned without the held-out databases: {} pairs\n", entries->size());
+  return true;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"Train the built-in subsetter's scorer and choose its thresholds (issue #18)"};
   Options o;
@@ -1516,6 +1582,17 @@ int main(int argc, char** argv) {
     infer.emplace();
     infer->mode = **mode;
   }
+  // The lexicon's file lives as long as the run: linking reads it lazily, and the resources' version hashes it.
+  struct RemoveOnExit {
+    std::filesystem::path path;
+    ~RemoveOnExit() {
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+    }
+  } lexicon_file{
+      std::filesystem::temp_directory_path() /
+      fmt::format("train_linker_lexicon_{}.tsv", std::chrono::steady_clock::now().time_since_epoch().count())};
+  if (!ChooseLexicon(o, lexicon_file.path)) return 1;
   auto resources = plainsql::linking::LinkResources::Load();
   if (!resources) {
     fmt::print(stderr, "cannot read the naturalness data\n");

@@ -166,17 +166,7 @@ Result<SubsetModel> SubsetModel::Parse(const std::string& text) {
     if (Status s = trees->Check(); !s) return MakeError(ErrorCode::kFormat, "subset model: " + s.error().message);
   }
   for (const SubsetCut* cut : {&m.cut, &m.plain_cut}) {
-    double size = cut->min_share_full_up_to;
-    for (const auto& point : cut->min_share_points) {
-      if (point.first <= size) {
-        return MakeError(
-            ErrorCode::kFormat,
-            fmt::format("subset model: the floor's point at size {:g} is not beyond the one before ({:g}): "
-                        "points are given by size, each beyond min_share_full_up_to",
-                        point.first, size));
-      }
-      size = point.first;
-    }
+    if (Status s = cut->Check(); !s) return MakeError(ErrorCode::kFormat, "subset model: " + s.error().message);
   }
   if (!plain_given) m.plain_cut = m.cut;  // a model from before the draft features: one cut
   return m;

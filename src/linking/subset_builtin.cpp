@@ -1504,6 +1504,20 @@ double SubsetCut::Floor(double n) const {
   return share * std::pow(size / n, min_share_decay);
 }
 
+Status SubsetCut::Check() const {
+  double size = min_share_full_up_to;
+  for (const auto& point : min_share_points) {
+    if (point.first <= size) {
+      return MakeError(ErrorCode::kFormat,
+                       fmt::format("the floor's point at size {:g} is not beyond the one before ({:g}): points are "
+                                   "given by size, each beyond min_share_full_up_to",
+                                   point.first, size));
+    }
+    size = point.first;
+  }
+  return {};
+}
+
 // The column threshold of Choose before any floor: the caller's, else the cut's for this schema's size (see Choose).
 double BuiltinSubsetter::Impl::ColumnThreshold(const SubsetCut& cut, const SubsetOptions& options) const {
   const double n = static_cast<double>(tables.size() + column_count);

@@ -62,6 +62,9 @@ struct SubsetCut {
   std::vector<std::pair<double, double>> min_share_points;
   /// The floor's share in a schema of n tables and columns.
   double Floor(double n) const;
+  /// kFormat unless min_share_points are by size, each beyond min_share_full_up_to and the one before (what Floor
+  /// assumes; a model file with any other is refused, and the trainer does not try one).
+  Status Check() const;
   /// Also keep a table that references two or more kept tables (a many-to-many association between them: a
   /// person's accounts through a table of dispositions) with its join columns, though a shorter path joins them.
   bool associations = false;

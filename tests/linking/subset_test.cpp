@@ -524,6 +524,22 @@ TEST_F(SubsetTest, ModelRoundTripsAndTheShippedOneParses) {
   EXPECT_FALSE(SubsetModel::Parse("nonsense\n"));
 }
 
+// The rule the loader applies is the cut's own (SubsetCut::Check), so the trainer can skip a cut the loader would
+// refuse: a point at the whole size itself, as a trainer once wrote, is not beyond it.
+TEST(SubsetCut, CheckRefusesAPointNotBeyondTheWholeSize) {
+  SubsetCut cut;
+  cut.min_share_full_up_to = 512;
+  EXPECT_TRUE(cut.Check());
+  cut.min_share_points = {{768, 0.4}, {1536, 0.1}};
+  EXPECT_TRUE(cut.Check());
+  cut.min_share_points = {{512, 0.3}};
+  EXPECT_FALSE(cut.Check());
+  cut.min_share_points = {{384, 0.4}};
+  EXPECT_FALSE(cut.Check());
+  cut.min_share_points = {{768, 0.4}, {768, 0.1}};
+  EXPECT_FALSE(cut.Check());
+}
+
 TEST_F(SubsetTest, DraftKeepsTheTablesItsDraftReads) {
   auto draft = MakeSubsetter("draft", schema, conn.get(), nullptr, nullptr);
   ASSERT_TRUE(draft) << draft.error().message;
