@@ -1510,15 +1510,11 @@ bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* i
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // With --lexicon without-held-out, learns the lexicon from the questions (and their paraphrases) of the databases not
 // held out, writes it to `file` and points PLAINSQL_LEXICON at it before any schema is indexed (Lexicon::Active reads
 // it once). The shipped lexicon was learned from all of Spider train: with it, a held-out question meets the pairs its
 // own wording taught, and the cuts are chosen on evidence stronger than a new database gives (docs/BENCHMARKS.md, #18
-// thirty-eighth part). A PLAINSQL_LEXICON already set is left as it is.
+// thirty-ninth part). A PLAINSQL_LEXICON already set is left as it is.
 bool ChooseLexicon(Options& o, const std::filesystem::path& file) {
   if (const char* given = std::getenv("PLAINSQL_LEXICON"); given != nullptr && *given != '\0') {
     o.lexicon_note = fmt::format("the lexicon PLAINSQL_LEXICON named ({})", given);
