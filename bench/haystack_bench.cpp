@@ -235,6 +235,10 @@ int main(int argc, char** argv) {
                       "In the merge, the best component's cap grows by this share of the budget times its lead over "
                       "the second (0: it does not grow)");
   CLI11_PARSE(app, argc, argv);
+  if (auto env = plainsql::linking::CheckModelEnvironment(); !env.ok()) {
+    fmt::print(stderr, "{}\n", env.error().message);
+    return 1;
+  }
   if (haystack.Selected()) return haystack.Run();
   return Measure(a);
 }

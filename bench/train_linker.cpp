@@ -1589,6 +1589,12 @@ int main(int argc, char** argv) {
       std::filesystem::temp_directory_path() /
       fmt::format("train_linker_lexicon_{}.tsv", std::chrono::steady_clock::now().time_since_epoch().count())};
   if (!ChooseLexicon(o, lexicon_file.path)) return 1;
+  // A model or lexicon file the environment names and the loader would refuse stops the run (a refit measured
+  // against the compiled-in model by mistake looks like no change).
+  if (auto env = plainsql::linking::CheckModelEnvironment(); !env.ok()) {
+    fmt::print(stderr, "{}\n", env.error().message);
+    return 1;
+  }
   auto resources = plainsql::linking::LinkResources::Load();
   if (!resources) {
     fmt::print(stderr, "cannot read the naturalness data\n");

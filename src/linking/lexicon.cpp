@@ -66,8 +66,7 @@ const Lexicon& Lexicon::Active() {
     // questions at no cost to the others (docs/BENCHMARKS.md, issue #19 seventh part).
     if (path != nullptr && std::string_view(path) == "none") return Lexicon{};
     if (path == nullptr || *path == '\0' || std::string_view(path) == "builtin") return Builtin();
-    auto text = ReadFileToString(path);
-    auto parsed = text ? Parse(*text) : Result<Lexicon>(text.error());
+    auto parsed = ReadFile(path);
     if (!parsed) {
       std::fprintf(stderr, "plainsql: warning: PLAINSQL_LEXICON: %s; no learned pairs\n",
                    parsed.error().message.c_str());
@@ -76,6 +75,26 @@ const Lexicon& Lexicon::Active() {
     return std::move(*parsed);
   }();
   return kActive;
+}
+
+Result<Lexicon> Lexicon::ReadFile(const std::string& path) {
+  auto text = ReadFileToString(path);
+  if (!text) return text.error();
+  return Parse(*text);
+}
+
+Status Lexicon::CheckEnvironment() {
+  const char* path = std::getenv("PLAINSQL_LEXICON");
+  if (path == nullptr || *path == '\0') return Status::Ok();
+  const std::string_view value(path);
+  if (value == "none" || value == "builtin") return Status::Ok();
+  auto parsed = ReadFile(path);
+  if (!parsed) {
+    Error e = parsed.error();
+    e.message = fmt::format("PLAINSQL_LEXICON: {} (unset it for the built-in lexicon, or set it to none)", e.message);
+    return e;
+  }
+  return Status::Ok();
 }
 
 const std::vector<const LexiconEntry*>& Lexicon::ForSchemaStem(const std::string& schema_stem) const {

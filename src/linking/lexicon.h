@@ -31,6 +31,11 @@ class Lexicon {
   /// The one linking uses, from the environment variable PLAINSQL_LEXICON: unset, empty or "builtin", the
   /// compiled-in one (the default); "none", no learned pairs; else a lexicon file. Read once per process.
   static const Lexicon& Active();
+  /// A lexicon file: read and parsed, or why not.
+  static Result<Lexicon> ReadFile(const std::string& path);
+  /// Whether what PLAINSQL_LEXICON names can be used: ok when it is unset, "builtin" or "none", else the file's
+  /// error. Active() warns and goes on without learned pairs; a program checks this first to refuse a typo instead.
+  static Status CheckEnvironment();
 
   const std::vector<LexiconEntry>& Entries() const { return entries_; }
   /// The entries whose schema word is `schema_stem`.

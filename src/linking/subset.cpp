@@ -12,6 +12,7 @@
 
 #include "common/file.h"
 #include "common/strings.h"
+#include "linking/lexicon.h"
 #include "linking/subset_builtin.h"
 
 namespace plainsql::linking {
@@ -234,28 +235,42 @@ const SubsetModel& SubsetModel::Shipped() {
   return kModel;
 }
 
+Result<SubsetModel> SubsetModel::ReadFile(const std::string& path) {
+  auto text = ReadFileToString(path);
+  if (!text) return text.error();
+  auto parsed = Parse(*text);
+  if (!parsed) return parsed;
+  if (parsed->column_trees.Empty() && parsed->table_trees.Empty() &&
+      std::none_of(parsed->column_weights.begin(), parsed->column_weights.end(), [](double w) { return w != 0; })) {
+    return MakeError(ErrorCode::kFormat, fmt::format("{} holds no trees and no weights", path));
+  }
+  return parsed;
+}
+
 const SubsetModel& SubsetModel::Active() {
   static const SubsetModel kActive = [] {
     const char* path = std::getenv("PLAINSQL_SUBSET_MODEL");
     if (path == nullptr || *path == '\0') return Shipped();
-    auto text = ReadFileToString(path);
-    auto parsed = text ? Parse(*text) : Result<SubsetModel>(text.error());
+    auto parsed = ReadFile(path);
     if (!parsed) {
       std::fprintf(stderr, "plainsql: warning: PLAINSQL_SUBSET_MODEL: %s; the built-in subset model is used\n",
                    parsed.error().message.c_str());
       return Shipped();
     }
-    if (parsed->column_trees.Empty() && parsed->table_trees.Empty() &&
-        std::none_of(parsed->column_weights.begin(), parsed->column_weights.end(), [](double w) { return w != 0; })) {
-      std::fprintf(stderr,
-                   "plainsql: warning: PLAINSQL_SUBSET_MODEL: %s holds no trees and no weights; the built-in "
-                   "subset model is used\n",
-                   path);
-      return Shipped();
-    }
     return std::move(*parsed);
   }();
   return kActive;
+}
+
+Status CheckModelEnvironment() {
+  if (const char* path = std::getenv("PLAINSQL_SUBSET_MODEL"); path != nullptr && *path != '\0') {
+    if (auto parsed = SubsetModel::ReadFile(path); !parsed) {
+      Error e = parsed.error();
+      e.message = fmt::format("PLAINSQL_SUBSET_MODEL: {} (unset it for the built-in model)", e.message);
+      return e;
+    }
+  }
+  return Lexicon::CheckEnvironment();
 }
 
 std::string QuestionWithEvidence(const std::string& question, const std::string& evidence) {

@@ -148,10 +148,18 @@ struct SubsetModel {
   /// The model compiled into the library (src/linking/subset_model.tsv, written by bench/train_linker).
   static const SubsetModel& Shipped();
   /// The model subsetters use: the file PLAINSQL_SUBSET_MODEL names (one bench/train_linker wrote: a refit, a model
-  /// fitted on one's own questions), else the shipped one. A file that does not parse, or holds neither trees nor
-  /// weights, is warned about on stderr and the shipped model used.
+  /// fitted on one's own questions), else the shipped one. A file ReadFile refuses is warned about on stderr and the
+  /// shipped model used; the program checks CheckModelEnvironment() first to stop instead.
   static const SubsetModel& Active();
+  /// A model file: read and parsed, and refused when it holds neither trees nor weights (it would keep nothing but
+  /// the floor).
+  static Result<SubsetModel> ReadFile(const std::string& path);
 };
+
+/// Whether the files PLAINSQL_SUBSET_MODEL and PLAINSQL_LEXICON name, when set, can be used: the first error, with
+/// the variable's name. The plainsql program refuses to start on one (a mistyped path would otherwise measure the
+/// built-in model under another name, with one warning on stderr).
+Status CheckModelEnvironment();
 
 /// What the linker is built from, loaded once and shared: the naturalness word list and abbreviations (expander), and
 /// WordNet (null when not installed).

@@ -64,7 +64,15 @@ PLAINSQL_LEXICON="$work/la.tsv" "$bin" ask "$sample" "How many plants are there?
   || fail "ask with a lexicon given by PLAINSQL_LEXICON"
 PLAINSQL_LEXICON=builtin "$bin" ask "$sample" "How many plants are there?" --llm none > /dev/null \
   || fail "ask with the shipped lexicon"
-PLAINSQL_LEXICON="$work/missing.tsv" "$bin" ask "$sample" "How many plants are there?" --llm none 2> "$work/lexerr.txt" \
-  > /dev/null || fail "a missing lexicon file stops ask"
-grep -q 'warning: PLAINSQL_LEXICON' "$work/lexerr.txt" || fail "no warning for a missing lexicon file"
+PLAINSQL_LEXICON=none "$bin" ask "$sample" "How many plants are there?" --llm none > /dev/null \
+  || fail "ask without learned pairs"
+# A lexicon file that is missing or does not parse stops the command, naming the variable.
+printf 'one\ttwo\n' > "$work/badlex.tsv"
+for f in missing badlex; do
+  code=0
+  PLAINSQL_LEXICON="$work/$f.tsv" "$bin" ask "$sample" "How many plants are there?" --llm none 2> "$work/lexerr.txt" \
+    > /dev/null || code=$?
+  [ "$code" != 0 ] && grep -q 'error: PLAINSQL_LEXICON' "$work/lexerr.txt" ||
+    fail "a $f lexicon file: exit $code, $(cat "$work/lexerr.txt")"
+done
 echo "builtin confidence ok"

@@ -114,8 +114,8 @@ set +e
 set -e
 [ "$code" != 0 ] && grep -q 'no data dictionary at' "$tmp/err" || fail "missing dictionary: exit $code"
 # PLAINSQL_SUBSET_MODEL: a model file (as bench/train_linker writes one) instead of the built-in model. This one keeps
-# every column (thresholds 0, a floor of all of them); a file that does not parse is warned about and the built-in
-# model used.
+# every column (thresholds 0, a floor of all of them); a file that does not parse, or is missing, stops the command
+# (exit 9 / 3) with the variable's name, rather than measuring the built-in model under the file's name.
 printf 'table_threshold\t0\ncolumn_threshold\t0\nmin_share\t1\nsmall_table\t0\ncolumn\tlink\t1\n' >"$tmp/all.tsv"
 q="Show the equipment descriptions of plant Riverside Works"
 count() { python3 -c 'import json,sys; print(len(json.load(sys.stdin)["columns"]))'; }
@@ -131,7 +131,18 @@ PY
 [ "$n_all" = "$n_schema" ] && [ "$n_default" -lt "$n_schema" ] ||
   fail "PLAINSQL_SUBSET_MODEL: $n_all columns with the file, $n_default without, $n_schema in the schema"
 printf 'nonsense\n' >"$tmp/bad.tsv"
-n_bad=$(PLAINSQL_SUBSET_MODEL="$tmp/bad.tsv" "$bin" link "$db" "$q" --json 2>"$tmp/err" | count)
-[ "$n_bad" = "$n_default" ] && grep -q 'PLAINSQL_SUBSET_MODEL: subset model, line 1' "$tmp/err" ||
-  fail "a bad PLAINSQL_SUBSET_MODEL: $n_bad columns, $(cat "$tmp/err")"
+set +e
+PLAINSQL_SUBSET_MODEL="$tmp/bad.tsv" "$bin" link "$db" "$q" --json >"$tmp/out" 2>"$tmp/err"; code=$?
+set -e
+[ "$code" = 9 ] && [ ! -s "$tmp/out" ] && grep -q 'error: PLAINSQL_SUBSET_MODEL: subset model, line 1' "$tmp/err" ||
+  fail "a bad PLAINSQL_SUBSET_MODEL: exit $code, $(cat "$tmp/out" "$tmp/err")"
+printf 'table_threshold\t0\n' >"$tmp/empty_model.tsv"
+set +e
+PLAINSQL_SUBSET_MODEL="$tmp/empty_model.tsv" "$bin" link "$db" "$q" --json >/dev/null 2>"$tmp/err"; code=$?
+PLAINSQL_SUBSET_MODEL="$tmp/missing.tsv" "$bin" schema "$db" >/dev/null 2>"$tmp/err2"; code2=$?
+set -e
+[ "$code" = 9 ] && grep -q 'holds no trees and no weights' "$tmp/err" ||
+  fail "a PLAINSQL_SUBSET_MODEL without weights: exit $code, $(cat "$tmp/err")"
+[ "$code2" = 3 ] && grep -q 'PLAINSQL_SUBSET_MODEL' "$tmp/err2" ||
+  fail "a missing PLAINSQL_SUBSET_MODEL file: exit $code2, $(cat "$tmp/err2")"
 echo "link ok"

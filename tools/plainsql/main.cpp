@@ -18,6 +18,7 @@
 #include "features_cmd.h"
 #include "identifiers_cmd.h"
 #include "link_cmd.h"
+#include "linking/subset_builtin.h"
 #include "naturalness_cmd.h"
 #include "parse_cmd.h"
 #include "pipeline/config.h"
@@ -89,6 +90,8 @@ int main(int argc, char** argv) {
   } else {
     return plainsql::cli::Fail(config.error());
   }
+  // A model or lexicon file named in the environment that cannot be used stops every command before it starts.
+  if (auto env = plainsql::linking::CheckModelEnvironment(); !env.ok()) return plainsql::cli::Fail(env.error());
   try {
 #ifdef PLAINSQL_WITH_SERVER
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,
