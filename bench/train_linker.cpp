@@ -92,6 +92,9 @@ using plainsql::linking::SubsetOptions;
 
 bool HeldOut(const std::string& db_id) { return plainsql::Hash64(db_id) % 5 == 0; }
 
+// The fold of a training database for --cross-fit-lexicon (independent of HeldOut's remainder).
+size_t LexiconFold(const std::string& db_id) { return plainsql::Hash64(db_id) / 5 % 5; }
+
 struct Example {
   std::string db_id, question;
   size_t db = 0;                     // the database's number (the cluster of the proportion's standard error)
@@ -1169,6 +1172,8 @@ struct Options {
   std::string proportion = "subset";
   std::string lexicon = "without-held-out";  // --lexicon
   std::string lexicon_note;                  // what linking read, for the model file's comment
+  bool cross_fit_lexicon = false;            // --cross-fit-lexicon
+  bool lexicon_learned = false;              // ChooseLexicon learned it (no PLAINSQL_LEXICON, not shipped)
   size_t misses = 0;
   std::vector<std::string> drop;
   // No inference by default: with `plainsql link`'s default (isolated) the held-out figures were the same to a few
@@ -1298,6 +1303,10 @@ void AddOptions(CLI::App& app, Options& o) {
   app.add_option("--rounds", o.boosting.rounds, "trees: how many")->capture_default_str();
   app.add_option("--depth", o.boosting.max_depth, "trees: their depth")->capture_default_str();
   app.add_option("--eta", o.boosting.eta, "trees: the learning rate")->capture_default_str();
+  app.add_option("--seed", o.boosting.seed,
+                 "trees: the seed of the rows' and inputs' sampling (another seed, other trees: how much a refit "
+                 "moves by chance)")
+      ->capture_default_str();
   app.add_flag("--speed", o.speed, "Time the shipped model on a 90,000-column synthetic schema");
   app.add_option(
          "--lexicon", o.lexicon,
@@ -1307,6 +1316,11 @@ void AddOptions(CLI::App& app, Options& o) {
          "set, wins")
       ->check(CLI::IsMember({"without-held-out", "shipped"}))
       ->capture_default_str();
+  app.add_flag("--cross-fit-lexicon", o.cross_fit_lexicon,
+               "With --lexicon without-held-out: each training database's questions are read with a lexicon learned "
+               "without its fold too (five folds by a hash of db_id), so that the scorer is fitted on learned pairs "
+               "as reliable as a new database's, not on pairs its own questions taught (the copies made from "
+               "training databases still read the lexicon of all of them)");
   app.add_flag("--held-out", o.list_held_out,
                "Print the databases of --questions that are held out (one db_id per line, sorted) and exit");
   app.add_option("--infer-keys", o.infer_keys,
@@ -1449,7 +1463,8 @@ struct Loaded {
 
 // Opens every database of the questions and computes each question's features, with and without the database.
 bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* infer,
-                  const std::shared_ptr<const plainsql::linking::LinkResources>& resources, Loaded& out) {
+                  const std::shared_ptr<const plainsql::linking::LinkResources>& resources,
+                  const std::vector<std::shared_ptr<const plainsql::linking::LinkResources>>& folds, Loaded& out) {
   auto benchmark = plainsql::eval::LoadBenchmark("spider", o.questions);
   auto tables = plainsql::catalog::BenchmarkSchemas::Read(o.tables_file);
   if (!benchmark || !tables) {
@@ -1467,7 +1482,7 @@ bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* i
     if (!db) {
       auto opened = plainsql::linking::OpenSubsetDatabase(
           *tables, q.db_id, o.db_dir.empty() ? "" : plainsql::eval::SqliteDatabasePath(o.db_dir, q.db_id), "",
-          "builtin", resources, nullptr, infer);
+          "builtin", folds.empty() || HeldOut(q.db_id) ? resources : folds[LexiconFold(q.db_id)], nullptr, infer);
       if (!opened) {
         fmt::print(stderr, "{}: {}\n", q.db_id, opened.error().message);
         return false;
@@ -1507,6 +1522,35 @@ bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* i
   }
   fmt::print(stderr, "{} questions, {} databases, features in {:.1f} s\n", examples.size(), dbs.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return true;
+}
+
+// With --cross-fit-lexicon: for each fold, linking resources whose lexicon was learned from the training databases
+// outside that fold (and outside the held-out ones).
+bool CrossFitResources(const Options& o, std::vector<std::shared_ptr<const plainsql::linking::LinkResources>>& out) {
+  auto bench = plainsql::eval::LoadSpiderQuestions(o.questions);
+  auto base = plainsql::linking::LinkResources::Load();
+  if (!bench || !base) {
+    fmt::print(stderr, "cannot read the questions or the naturalness data\n");
+    return false;
+  }
+  for (size_t fold = 0; fold < 5; ++fold) {
+    plainsql::builtin::LexiconOptions options;
+    options.db_dir = o.db_dir;
+    options.use = [fold](const std::string& db_id) { return !HeldOut(db_id) && LexiconFold(db_id) != fold; };
+    auto entries = plainsql::builtin::LearnLexicon(*bench, options, **base);
+    auto lexicon = entries ? plainsql::linking::Lexicon::Parse(plainsql::linking::Lexicon::Format(*entries, ""))
+                           : plainsql::Result<plainsql::linking::Lexicon>(entries.error());
+    if (!lexicon) {
+      fmt::print(stderr, "cannot learn the lexicon of fold {}: {}\n", fold, lexicon.error().message);
+      return false;
+    }
+    fmt::print(stderr, "lexicon without fold {}: {} pairs\n", fold, entries->size());
+    auto r =
+        plainsql::linking::LinkResources::Load(std::make_shared<const plainsql::linking::Lexicon>(std::move(*lexicon)));
+    if (!r) return false;
+    out.push_back(*r);
+  }
   return true;
 }
 
@@ -1550,6 +1594,7 @@ bool ChooseLexicon(Options& o, const std::filesystem::path& file) {
       "a lexicon learned as the shipped one is, without the held-out databases' questions ({} pairs; --lexicon)",
       entries->size());
   fmt::print(stderr, "lexicon learned without the held-out databases: {} pairs\n", entries->size());
+  o.lexicon_learned = true;
   return true;
 }
 
@@ -1600,8 +1645,19 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "cannot read the naturalness data\n");
     return 1;
   }
+  std::vector<std::shared_ptr<const plainsql::linking::LinkResources>> folds;
+  if (o.cross_fit_lexicon) {
+    if (!o.lexicon_learned) {
+      fmt::print(stderr, "--cross-fit-lexicon needs --lexicon without-held-out and no PLAINSQL_LEXICON\n");
+      return 2;
+    }
+    if (!CrossFitResources(o, folds)) return 1;
+    o.lexicon_note +=
+        "; each training database's questions read with a lexicon learned without its fold too "
+        "(--cross-fit-lexicon)";
+  }
   Loaded loaded;
-  if (!LoadExamples(o, infer ? &*infer : nullptr, *resources, loaded)) return 1;
+  if (!LoadExamples(o, infer ? &*infer : nullptr, *resources, folds, loaded)) return 1;
   auto& dbs = loaded.dbs;
   auto& examples = loaded.examples;
   auto& paraphrased = loaded.paraphrased;

@@ -83,7 +83,7 @@ class BuiltinGenerator final : public generate::Generator {
     }
     if (!ix.names) {
       ix.names = std::make_unique<linking::SchemaIndex>(shown, stemmer_, resources_->expander.get(),
-                                                        resources_->wordnet.get());
+                                                        resources_->wordnet.get(), nullptr, resources_->lexicon.get());
     }
     const retrieval::ValueIndex* values = renamed ? ix.values.get() : values_ ? values_.get() : ix.values.get();
     Translator translator(shown, *ix.names, native || renamed ? values : nullptr);

@@ -427,7 +427,7 @@ std::string ResourcesVersion(bool with_wordnet) {
 
 }  // namespace
 
-Result<std::shared_ptr<const LinkResources>> LinkResources::Load() {
+Result<std::shared_ptr<const LinkResources>> LinkResources::Load(std::shared_ptr<const Lexicon> lexicon) {
   auto classifier = naturalness::Classifier::Load(DataDir());
   if (!classifier) return classifier.error();
   auto abbreviations = naturalness::Expander::LoadAbbreviations(DataDir() + "/abbreviations.tsv");
@@ -438,6 +438,11 @@ Result<std::shared_ptr<const LinkResources>> LinkResources::Load() {
   auto wn = WordNet::Open();
   if (wn) r->wordnet = *wn;  // without WordNet, names are linked as written
   r->version = ResourcesVersion(r->wordnet != nullptr);
+  if (lexicon) {
+    // What a schema's names derive depends on the lexicon: a cache written under one is not read under another.
+    r->version += fmt::format("-lexicon{}", static_cast<const void*>(lexicon.get()));
+    r->lexicon = std::move(lexicon);
+  }
   return std::shared_ptr<const LinkResources>(std::move(r));
 }
 
@@ -470,8 +475,9 @@ struct BuiltinSubsetter::Impl {
   void BuildIndexAndTables() {
     const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
     const WordNet* wordnet = resources ? resources->wordnet.get() : nullptr;
+    const Lexicon* lexicon = resources ? resources->lexicon.get() : nullptr;
     if (column_count < kBuildApartColumns) {
-      index = std::make_unique<SchemaIndex>(schema, stemmer, expander, wordnet);
+      index = std::make_unique<SchemaIndex>(schema, stemmer, expander, wordnet, nullptr, lexicon);
       BuildTables(nullptr);
       return;
     }
@@ -488,7 +494,7 @@ struct BuiltinSubsetter::Impl {
     const bool loaded = derived.complete;
     auto built = std::async(std::launch::async, [&] {
       retrieval::Stemmer own;
-      return std::make_unique<SchemaIndex>(schema, own, expander, wordnet, &derived);
+      return std::make_unique<SchemaIndex>(schema, own, expander, wordnet, &derived, lexicon);
     });
     BuildTables(loaded ? &derived : nullptr);
     index = built.get();

@@ -170,8 +170,12 @@ struct LinkResources {
   /// Names this program and these resources (the program file's and the data folder's sizes and times, WordNet or
   /// not): what is cached from them (the subsetter's name derivations) is read back only under the same version.
   std::string version;
+  /// The learned lexicon the schema indexes built with these resources read (null: Lexicon::Active()). A trainer
+  /// gives each fold of its databases a lexicon learned without them (bench/train_linker --lexicon cross-fitted).
+  std::shared_ptr<const Lexicon> lexicon;
   ~LinkResources();
-  static Result<std::shared_ptr<const LinkResources>> Load();
+  /// `lexicon`: see the field (null: the active one).
+  static Result<std::shared_ptr<const LinkResources>> Load(std::shared_ptr<const Lexicon> lexicon = nullptr);
 };
 
 /// The scorer's probabilities for one question: per table, and per table per column.

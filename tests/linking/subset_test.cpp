@@ -18,8 +18,10 @@
 #include "common/strings.h"
 #include "eval/score.h"
 #include "exec/connection.h"
+#include "linking/lexicon.h"
 #include "linking/subset_builtin.h"
 #include "linking/subset_methods.h"
+#include "retrieval/text.h"
 #include "test_util.h"
 
 namespace plainsql::linking {
@@ -251,6 +253,33 @@ TEST_F(SubsetTest, DistinctLinksAndFullNamesAreFeatures) {
   // A quoted name is a full name as one outside quotes is (customer has one name column: 0.5); a quoted code is not.
   EXPECT_DOUBLE_EQ(feature("Which orders were placed by \"Grace Hopper\"?", "customer", "full_name", full_name), 0.5);
   EXPECT_DOUBLE_EQ(feature("Which orders have the status \"CZE\"?", "customer", "full_name", full_name), 0.0);
+}
+
+TEST_F(SubsetTest, ResourcesMayCarryTheirOwnLexicon) {
+  // A lexicon given with the resources (LinkResources::Load(lexicon), as bench/train_linker --cross-fit-lexicon gives
+  // each fold one) is the one the subsetter's index reads: its made-up pair links the question word to the column,
+  // which the active lexicon knows nothing of.
+  retrieval::Stemmer stemmer;
+  auto lexicon = Lexicon::Parse(fmt::format("zorblax\t{}\t5\t3\t0.9\n", stemmer.Stem("humidity")));
+  ASSERT_TRUE(lexicon.ok());
+  auto own = LinkResources::Load(std::make_shared<const Lexicon>(std::move(*lexicon)));
+  ASSERT_TRUE(own) << own.error().message;
+  EXPECT_NE((*own)->version, LinkResources::Load().value()->version);  // name caches are kept apart
+  BuiltinSubsetter with(schema, *own, nullptr);
+  const auto& names = ColumnFeatureNames();
+  const size_t link = static_cast<size_t>(std::find(names.begin(), names.end(), "link") - names.begin());
+  ASSERT_LT(link, names.size());
+  auto humidity = [&](BuiltinSubsetter& s) {
+    QuestionFeatures f = s.Features("List the products with a high zorblax", false);
+    for (size_t t = 0; t < schema.tables.size(); ++t) {
+      for (size_t c = 0; c < schema.tables[t].columns.size(); ++c) {
+        if (schema.tables[t].columns[c].name == "humidity") return f.columns[t][c][link];
+      }
+    }
+    return -1.0;
+  };
+  EXPECT_GT(humidity(with), 0.0);
+  EXPECT_DOUBLE_EQ(humidity(*subsetter), 0.0);
 }
 
 TEST_F(SubsetTest, BudgetCapsTheColumns) {
