@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -204,7 +205,13 @@ void AddValuesNamedOtherwise(const std::vector<Token>& tokens, const ValueIndex&
 
 QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) const {
   QuestionRead q;
-  q.tokens = ExpandCoordinatedNames(retrieval::Tokenize(SpellComparisonSymbols(question), stemmer), index_);
+  const std::string spelled = SpellComparisonSymbols(question);
+  std::vector<retrieval::Token> tokens = retrieval::Tokenize(spelled, stemmer);
+  // A quoted name ("the \"hire date\" of each technician") is read as the name, unless the database holds it.
+  std::function<bool(const retrieval::Token&)> stored;
+  if (values_) stored = [&](const retrieval::Token& t) { return !values_->Match({t}).empty(); };
+  linking::UnquoteNames(index_, spelled, stemmer, tokens, stored);
+  q.tokens = ExpandCoordinatedNames(tokens, index_);
   q.intent = ReadIntent(q.tokens);
   // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and

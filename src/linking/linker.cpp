@@ -1111,6 +1111,65 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   return out;
 }
 
+namespace {
+
+// Whether the quoted string `quoted` names one element as a whole (UnquoteNames).
+bool NamesAnElement(const SchemaIndex& index, const Token& quoted, Stemmer& stemmer) {
+  if (quoted.text.size() < 2 || quoted.text.size() > 64) return false;
+  const std::vector<Token> words = retrieval::Tokenize(quoted.text, stemmer);
+  size_t first = SIZE_MAX, last = 0;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i].kind != TokenKind::kWord) return false;  // a number or a date inside: a value
+    if (IsStopWord(words[i].lower)) continue;
+    first = std::min(first, i);
+    last = i;
+  }
+  if (first == SIZE_MAX) return false;
+  const bool capitals = std::none_of(quoted.text.begin(), quoted.text.end(),
+                                     [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  // One word is a name only as written ("ties" for the column ties; "Party" is a value beside the table Parties).
+  const bool one_word = first == last;
+  for (const LinkMatch& m : Link(index, words, {.identifiers = true})) {
+    if (!m.whole || m.related || m.begin > first || m.end <= last) continue;
+    const SchemaElement& e = index.Elements()[m.element];
+    const std::string& name = e.column.empty() ? e.table : e.column;
+    if (capitals && name != quoted.text) continue;
+    if (one_word && ToLower(name) != words[first].lower) continue;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void UnquoteNames(const SchemaIndex& index, std::string_view question, Stemmer& stemmer, std::vector<Token>& tokens,
+                  const std::function<bool(const Token&)>& is_value) {
+  if (std::none_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.kind == TokenKind::kQuoted; })) return;
+  // A name is quoted where a noun phrase starts ("the \"hire date\"", "the value of \"ties\""); after a verb or a
+  // preposition a quoted string is a value ("contain \"Party\"", "named \"Name\"").
+  static const std::set<std::string, std::less<>> kBefore = {"the", "a",    "an",    "of",  "its", "their", "his",
+                                                             "her", "each", "every", "all", "any", "which", "what"};
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  bool noun_phrase = true;  // the previous token (read before it is moved) may open one
+  for (Token& t : tokens) {
+    const bool opens = t.kind == TokenKind::kWord && kBefore.count(t.lower) > 0;
+    const bool here = noun_phrase;
+    noun_phrase = opens;
+    if (t.kind != TokenKind::kQuoted || !here || !NamesAnElement(index, t, stemmer) || (is_value && is_value(t))) {
+      out.push_back(std::move(t));
+      continue;
+    }
+    size_t start = question.find(t.text, t.offset);
+    if (start == std::string_view::npos) start = t.offset + 1;
+    for (Token& w : retrieval::Tokenize(t.text, stemmer)) {
+      w.offset += start;
+      out.push_back(std::move(w));
+    }
+  }
+  tokens = std::move(out);
+}
+
 bool WritesYearOrDate(std::string_view q) {
   for (size_t i = 0; i < q.size();) {
     if (!std::isdigit(static_cast<unsigned char>(q[i]))) {

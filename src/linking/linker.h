@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -222,6 +223,15 @@ struct LinkMatch {
 /// a schema word through WordNet (SchemaIndex::AlternativesFor), at the alternative's weight.
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens,
                             const LinkOptions& options = {});
+
+/// A quoted string of `tokens` that names a table or column as a whole is read as that name, not as a value: its
+/// token is replaced by its words (offsets into `question`, which `tokens` were read from). A user quotes the names
+/// shown to them ("the \"hire date\" of each technician", "\"TYP_DESC\""). The quoted words must all be matched, as
+/// written or by their stems, by one name's words (or its expansion's), in order; a quoted string in capitals only by
+/// a name written in those very capitals ("SALE" is a code, not the table Sales); and `is_value` (may be empty: no
+/// database) must not know it as a stored value.
+void UnquoteNames(const SchemaIndex& index, std::string_view question, Stemmer& stemmer, std::vector<Token>& tokens,
+                  const std::function<bool(const Token&)>& is_value);
 
 /// The spans of consecutive `words` (lower-case letters) that `letters` (a name's lower-case letters, digits and
 /// separators dropped) abbreviates: [begin, end) into `words`, at least two of them, each giving one piece that starts

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <numeric>
@@ -868,6 +869,10 @@ Evidence BuiltinSubsetter::Impl::Gather(const std::string& question, bool with_v
   const size_t nt = tables.size();
   Evidence ev;
   ev.tokens = retrieval::Tokenize(question, stemmer);
+  // A quoted name is read as the name, unless the cell values at hand hold it.
+  std::function<bool(const retrieval::Token&)> stored;
+  if (values && with_values) stored = [&](const retrieval::Token& t) { return !values->Match({t}).empty(); };
+  UnquoteNames(*index, question, stemmer, ev.tokens, stored);
   ev.dated = WritesYearOrDate(question);
   size_t previous_noun = SIZE_MAX;  // the token index of the last proper noun
   for (size_t i = 0; i < ev.tokens.size(); ++i) {

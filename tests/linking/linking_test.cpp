@@ -255,6 +255,27 @@ TEST(Linker, QuotedNameWordsCases) {
   });
 }
 
+// Every case of data/unquote_names.tsv: the quoted strings of a question still read as values once the names are
+// unquoted.
+TEST(Linker, UnquoteNamesCases) {
+  Stemmer st;
+  auto schema = Concerts();
+  SchemaIndex index(schema, st);
+  CheckCaseFile("unquote_names.tsv", [&](const std::string& question, const std::vector<std::string>& stored) {
+    std::vector<Token> tokens = Tokenize(question, st);
+    UnquoteNames(index, question, st, tokens,
+                 [&](const Token& t) { return std::find(stored.begin(), stored.end(), t.text) != stored.end(); });
+    std::string got;
+    for (const Token& t : tokens) {
+      if (t.kind == TokenKind::kQuoted) got += (got.empty() ? "" : "|") + t.text;
+      // An unquoted word keeps its place in the question.
+      if (t.kind == TokenKind::kWord && question.compare(t.offset, t.text.size(), t.text) != 0)
+        return "offset of " + t.text;
+    }
+    return got;
+  });
+}
+
 // A name of one repeated letter against many words of it gives up within its step bound instead of trying every split.
 TEST(Linker, ScatteredAbbreviationStaysBounded) {
   // No split exists (no word has the last letter), and the pieces of the 39 others can be chosen in countless ways.
