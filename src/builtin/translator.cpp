@@ -201,6 +201,34 @@ void AddValuesNamedOtherwise(const std::vector<Token>& tokens, const ValueIndex&
   }
 }
 
+// A comma between two column names is the list's "and" ("first_name, hire_date of technicians"): the tokens drop
+// punctuation, and two names with nothing between them read as one phrase as often as a list.
+void CommasBetweenNamesAsAnd(std::string_view text, const SchemaIndex& index, std::vector<retrieval::Token>& tokens) {
+  if (text.find(',') == std::string_view::npos) return;
+  std::vector<std::pair<size_t, size_t>> names;
+  for (const auto& m : linking::Link(index, tokens, {.identifiers = true})) {
+    if (!m.whole || m.related || m.score < 1.0 || index.Elements()[m.element].column.empty()) continue;
+    if (std::none_of(names.begin(), names.end(), [&](const auto& n) { return m.begin < n.second && n.first < m.end; }))
+      names.emplace_back(m.begin, m.end);
+  }
+  std::sort(names.begin(), names.end());
+  for (size_t i = names.size(); i-- > 1;) {
+    const auto& a = names[i - 1];
+    const auto& b = names[i];
+    if (a.second != b.first) continue;
+    const retrieval::Token& last = tokens[a.second - 1];
+    const size_t from = last.offset + last.text.size(), to = tokens[b.first].offset;
+    if (to <= from || to > text.size()) continue;
+    const std::string_view gap = text.substr(from, to - from);
+    if (Trim(gap) != ",") continue;
+    retrieval::Token glue;
+    glue.kind = retrieval::TokenKind::kWord;
+    glue.text = glue.lower = glue.stem = "and";
+    glue.offset = from + gap.find(',');
+    tokens.insert(tokens.begin() + static_cast<std::ptrdiff_t>(b.first), std::move(glue));
+  }
+}
+
 }  // namespace
 
 QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) const {
@@ -212,6 +240,7 @@ QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) con
   if (values_) stored = [&](const retrieval::Token& t) { return !values_->Match({t}).empty(); };
   linking::UnquoteNames(index_, spelled, stemmer, tokens, stored);
   q.tokens = ExpandCoordinatedNames(tokens, index_);
+  CommasBetweenNamesAsAnd(spelled, index_, q.tokens);
   q.intent = ReadIntent(q.tokens);
   // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and

@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "Show plant_name, city of plants" --llm none
