@@ -1525,24 +1525,36 @@ bool LoadExamples(const Options& o, const plainsql::linking::InferKeysOptions* i
   return true;
 }
 
+// The lexicon `plainsql builtin lexicon` would learn (its settings) from the questions of the databases `use` keeps.
+std::optional<std::vector<plainsql::linking::LexiconEntry>> LearnLexiconOf(
+    const Options& o, std::function<bool(const std::string&)> use) {
+  auto bench = plainsql::eval::LoadSpiderQuestions(o.questions);
+  auto resources = plainsql::linking::LinkResources::Load();
+  if (!bench || !resources) {
+    fmt::print(stderr, "cannot read the questions or the naturalness data\n");
+    return std::nullopt;
+  }
+  plainsql::builtin::LexiconOptions options;
+  options.db_dir = o.db_dir;
+  options.use = std::move(use);
+  auto entries = plainsql::builtin::LearnLexicon(*bench, options, **resources);
+  if (!entries) {
+    fmt::print(stderr, "cannot learn the lexicon: {}\n", entries.error().message);
+    return std::nullopt;
+  }
+  return std::move(*entries);
+}
+
 // With --cross-fit-lexicon: for each fold, linking resources whose lexicon was learned from the training databases
 // outside that fold (and outside the held-out ones).
 bool CrossFitResources(const Options& o, std::vector<std::shared_ptr<const plainsql::linking::LinkResources>>& out) {
-  auto bench = plainsql::eval::LoadSpiderQuestions(o.questions);
-  auto base = plainsql::linking::LinkResources::Load();
-  if (!bench || !base) {
-    fmt::print(stderr, "cannot read the questions or the naturalness data\n");
-    return false;
-  }
   for (size_t fold = 0; fold < 5; ++fold) {
-    plainsql::builtin::LexiconOptions options;
-    options.db_dir = o.db_dir;
-    options.use = [fold](const std::string& db_id) { return !HeldOut(db_id) && LexiconFold(db_id) != fold; };
-    auto entries = plainsql::builtin::LearnLexicon(*bench, options, **base);
-    auto lexicon = entries ? plainsql::linking::Lexicon::Parse(plainsql::linking::Lexicon::Format(*entries, ""))
-                           : plainsql::Result<plainsql::linking::Lexicon>(entries.error());
+    auto entries =
+        LearnLexiconOf(o, [fold](const std::string& db_id) { return !HeldOut(db_id) && LexiconFold(db_id) != fold; });
+    if (!entries) return false;
+    auto lexicon = plainsql::linking::Lexicon::Parse(plainsql::linking::Lexicon::Format(*entries, ""));
     if (!lexicon) {
-      fmt::print(stderr, "cannot learn the lexicon of fold {}: {}\n", fold, lexicon.error().message);
+      fmt::print(stderr, "the lexicon of fold {} does not read back: {}\n", fold, lexicon.error().message);
       return false;
     }
     fmt::print(stderr, "lexicon without fold {}: {} pairs\n", fold, entries->size());
@@ -1568,20 +1580,8 @@ bool ChooseLexicon(Options& o, const std::filesystem::path& file) {
     o.lexicon_note = "the shipped lexicon (data/lexicon.tsv, learned from all of Spider train)";
     return true;
   }
-  auto bench = plainsql::eval::LoadSpiderQuestions(o.questions);
-  auto resources = plainsql::linking::LinkResources::Load();
-  if (!bench || !resources) {
-    fmt::print(stderr, "cannot read the questions or the naturalness data\n");
-    return false;
-  }
-  plainsql::builtin::LexiconOptions options;  // the shipped lexicon's settings (`plainsql builtin lexicon`)
-  options.db_dir = o.db_dir;
-  options.use = [](const std::string& db_id) { return !HeldOut(db_id); };
-  auto entries = plainsql::builtin::LearnLexicon(*bench, options, **resources);
-  if (!entries) {
-    fmt::print(stderr, "cannot learn the lexicon: {}\n", entries.error().message);
-    return false;
-  }
+  auto entries = LearnLexiconOf(o, [](const std::string& db_id) { return !HeldOut(db_id); });
+  if (!entries) return false;
   const std::string text = plainsql::linking::Lexicon::Format(
       *entries, "Learned by bench/train_linker from the databases it does not hold out (temporary).");
   std::ofstream out(file, std::ios::binary);
