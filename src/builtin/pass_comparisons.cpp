@@ -133,6 +133,37 @@ void CompareDate(Reading& r, const Comparison& c) {
   r.filters.push_back({*col, c.op, {Literal::Kind::kString, c.value, {}}, high, c.cue});
 }
 
+// A year compared with a date column ("hired after 2020", "reported before 1995"): the date against the first day of
+// the year that bounds it, so that a date within that very year is in it, not after it ("after 2020" is from
+// 2021-01-01 on). ISO dates compare as text in SQLite and as dates in PostgreSQL. False for an operator with no such
+// bound ("!=").
+bool CompareYearOfDate(Reading& r, const Comparison& c, const ColumnRef& col) {
+  const int year = std::stoi(c.value);
+  auto first_day = [](int y) { return fmt::format("{:04d}-01-01", y); };
+  std::string op = c.op, low, high;
+  if (c.op == ">") {
+    op = ">=";
+    low = first_day(year + 1);
+  } else if (c.op == ">=" || c.op == "<") {
+    low = first_day(year);
+  } else if (c.op == "<=") {
+    op = "<";
+    low = first_day(year + 1);
+  } else if (c.op == "=" || (c.op == "BETWEEN" && c.high.size() == 4 && c.high >= c.value)) {
+    op = "BETWEEN";
+    low = first_day(year);
+    high = fmt::format("{}-12-31", c.op == "=" ? c.value : c.high);
+  } else {
+    return false;
+  }
+  r.used[c.cue] = r.used[c.number] = true;
+  MarkHigh(r, c);
+  Literal upper;
+  if (!high.empty()) upper = {Literal::Kind::kString, high, {}};
+  r.filters.push_back({col, op, {Literal::Kind::kString, low, {}}, upper, c.cue});
+  return true;
+}
+
 // Nothing names the compared column, nor a quantity ("younger than 30" names an age): the subject's one column of
 // quantities, when it has exactly one besides its keys ("colleges that have more than 15000 students": enr). Not when
 // the schema is named right after the number ("at least 3 pieces of equipment" counts rows of something else).
@@ -145,21 +176,71 @@ std::optional<ColumnRef> OnlyQuantityOfSubject(const Reading& r, size_t number) 
   return SubjectsOnlyQuantity(r);
 }
 
+// A year compared with a date column: `col` set to a date column that keeps years as numbers (church.Open_Date),
+// else the comparison read and true (CompareYearOfDate); the date column named nearest, else one of the subject's
+// ("technicians hired after 2020": hire_date).
+bool CompareYearWithDate(Reading& r, const Comparison& c, std::optional<ColumnRef>& col) {
+  std::optional<ColumnRef> date = NamedDateColumn(r, c.cue);
+  if (!date) date = SubjectDateColumn(r);
+  if (date && IsNumericColumn(r.ctx.schema, *date)) {
+    col = date;
+    return false;
+  }
+  return date && CompareYearOfDate(r, c, *date);
+}
+
+// A column named "year" of the table named last before the cue of those that have one ("the stadium with the most
+// concerts after 2013": concert.Year), else of the subject, else of a linked table.
+std::optional<ColumnRef> YearColumnOfLinked(const Reading& r, size_t cue) {
+  std::optional<ColumnRef> c;
+  size_t nearest = 0;
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (!el.column.empty() || m.end > cue || m.end <= nearest) continue;
+    if (auto year = ColumnNamed(r.ctx.schema, el.table, "year")) {
+      c = year;
+      nearest = m.end;
+    }
+  }
+  if (!c) c = ColumnNamed(r.ctx.schema, r.subject, "year");
+  for (auto t = r.linked_tables.begin(); !c && t != r.linked_tables.end(); ++t)
+    c = ColumnNamed(r.ctx.schema, *t, "year");
+  return c;
+}
+
 // A number: the column the adjective or the unit after the number names, else the numeric column named nearest;
-// "held between 2009 and 2011", "before 2010": else a year.
+// "held between 2009 and 2011", "before 2010": else a year. A year after a word of time ("the stadium with the most
+// concerts after 2013") is of a year or date column first, not of the quantity named nearest (the capacity).
 void CompareNumber(Reading& r, const Comparison& c) {
   std::string hint = QuantityOf(c.adjective);
   if (hint.empty() && c.number + 1 < r.tokens.size()) hint = QuantityOfUnit(r.tokens, c.number + 1);
-  auto col = hint.empty() ? NumericNear(r, c.cue, "") : NumericNear(r, c.cue, hint);
+  const bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
+  static const std::set<std::string_view> kTimeCues = {"after", "before", "since", "until", "till"};
+  // A column named right before the cue is the one compared ("schools founded before 1890": Founded).
+  const bool named_before = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+    return !ElementOf(r, m).column.empty() && m.end <= c.cue && m.end + 1 >= c.cue;
+  });
+  std::optional<ColumnRef> col;
+  if (year_like && hint.empty() && !named_before && kTimeCues.count(r.tokens[c.cue].lower)) {
+    col = YearColumnOfLinked(r, c.cue);
+    if (!col && CompareYearWithDate(r, c, col)) return;
+  }
+  if (!col) col = hint.empty() ? NumericNear(r, c.cue, "") : NumericNear(r, c.cue, hint);
   if (!col && !hint.empty()) col = NumericNear(r, c.cue, "");
-  bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
   if (!col && year_like) col = NumericNear(r, c.cue, "year");
+  // A year and no column of numbers named: a date column rather than the subject's one quantity (hourly_rate).
+  if (!col && year_like && hint.empty() && CompareYearWithDate(r, c, col)) return;
   if (!col && hint.empty()) col = OnlyQuantityOfSubject(r, c.number);
   if (!col) {
     r.notes.push_back(fmt::format("no numeric column for '{}'", r.tokens[c.cue].text));
     return;
   }
   r.used[c.cue] = r.used[c.number] = true;
+  // "after the year 2008": the word "year" is the number's, no column to show.
+  if (year_like && c.number > 0 && r.tokens[c.number - 1].lower == "year") {
+    r.used[c.number - 1] = true;
+    MarkMention(r, c.number - 1);
+  }
   MarkHigh(r, c);
   Literal high;
   if (!c.high.empty()) high = {Literal::Kind::kNumber, c.high, {}};

@@ -387,6 +387,15 @@ std::vector<ColumnRef> ListedQuantities(Reading& r, size_t cue, const ColumnRef&
   return out;
 }
 
+// Whether the sum cue at `token` reads "total number of" and a table's name ("the total number of the stations").
+bool TotalNumberOfTable(const Reading& r, size_t token) {
+  size_t k = token + 1;
+  if (k + 1 >= r.tokens.size() || r.tokens[k].lower != "number" || r.tokens[k + 1].lower != "of") return false;
+  k += 2;
+  if (k < r.tokens.size() && r.tokens[k].lower == "the") ++k;
+  return k < r.tokens.size() && TableAt(r, k).has_value();
+}
+
 }  // namespace
 
 void ReadAggregates(Reading& r) {
@@ -426,6 +435,8 @@ void ReadAggregates(Reading& r) {
       if (!r.count_at) r.count_at = a.token;
       continue;
     }
+    // "the total number of gas stations that opened between 2000 and 2005" counts the stations: no quantity to sum.
+    if (a.kind == Aggregate::kSum && TotalNumberOfTable(r, a.token)) continue;
     // ("the youngest", read as the minimum in each group, is of the age.)
     auto col = NumericNear(r, a.token + 1, QuantityOf(r.tokens[a.token].lower));
     if (!col && listed_after_previous(a.token)) col = previous_col;

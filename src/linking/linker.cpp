@@ -51,9 +51,43 @@ bool SpansConjunction(const std::vector<Token>& tokens, size_t from, size_t to) 
   return false;
 }
 
+// Whether the question writes, between tokens `from` and `to`, the function words inside `name` that its phrase
+// dropped, and no others ("active to date" for active_to_date, not active_from_date; "date of birth" for
+// date_of_birth): then the reduced phrase matched the name whole as written. An article the name lacks may stand
+// between ("date of the birth"). A name that also drops a leading or trailing function word ("Has_Pet") is left
+// at its reduced weight.
+bool WritesInnerFunctionWords(std::string_view name, const std::vector<Token>& tokens, size_t from, size_t to) {
+  std::vector<std::string> words;
+  for (auto w : naturalness::SplitWords(name)) words.push_back(ToLower(w));
+  if (words.size() < 3 || IsStopWord(words.front()) || IsStopWord(words.back())) return false;
+  std::vector<std::string_view> inner, written;
+  for (const auto& w : words) {
+    if (IsStopWord(w)) inner.push_back(w);
+  }
+  for (size_t i = from + 1; i < to; ++i) {
+    const std::string& w = tokens[i].lower;
+    if (tokens[i].kind == TokenKind::kWord && IsStopWord(w) && w != "the" && w != "a" && w != "an")
+      written.push_back(w);
+  }
+  return !inner.empty() && inner == written;
+}
+
 // Whether `word` is all digits.
 bool IsNumeral(std::string_view word) {
   return !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char ch) { return std::isdigit(ch); });
+}
+
+// Whether a name's stem is a word of time (the last word of "hire date", "opened year", "start time").
+bool IsTimeWord(std::string_view stem) { return stem == "date" || stem == "year" || stem == "time" || stem == "day"; }
+
+// Whether the question writes a year ("after 2020") or a date ("2002-06-21"), or asks when.
+bool AsksForATime(const std::vector<Token>& tokens) {
+  return std::any_of(tokens.begin(), tokens.end(), [](const Token& t) {
+    if (t.kind == TokenKind::kWord) return t.lower == "when";
+    if (t.kind != TokenKind::kNumber || t.lower.size() < 4) return false;
+    const std::string_view year = std::string_view(t.lower).substr(0, 4);
+    return (t.lower.size() == 4 || t.lower[4] == '-') && IsNumeral(year) && year >= "1800" && year <= "2100";
+  });
 }
 
 // `s` with everything but its letters dropped.
@@ -926,6 +960,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   }
   std::vector<LinkMatch> out;
   const auto& elements = index.Elements();
+  const bool dated = AsksForATime(tokens);
   // How well content word k stands for schema stem `stem`: 1 as written, an alternative's weight through WordNet.
   std::vector<const std::vector<Alternative>*> alternatives;
   // A written alternative (Alternative::written) holds in the tables that do not write its question word, and only
@@ -995,7 +1030,10 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         if (least > 0 && least < 1.0 && m > 1 && SpansConjunction(tokens, content[k], content[k + m - 1])) least = 0;
         if (least > 0) {
           // Longer phrases are more specific: two whole words outrank one, even one preferred for its table.
-          double score = (1.0 + 0.35 * static_cast<double>(m - 1)) * least * pw;
+          const std::string& name = elements[e].column.empty() ? elements[e].table : elements[e].column;
+          const bool as_written =
+              pi == 0 && pw < 1.0 && m > 1 && WritesInnerFunctionWords(name, tokens, content[k], content[k + m - 1]);
+          double score = (1.0 + 0.35 * static_cast<double>(m - 1)) * least * (as_written ? 1.0 : pw);
           out.push_back({e, content[k], content[k + m - 1] + 1, score, true, least < 1.0});
         }
       }
@@ -1064,6 +1102,21 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
           if (least > 0) {
             const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(t - 1)) * least * pw;
             out.push_back({e, content[k], content[k + t - 1] + 1, score, false, least < 1.0});
+          }
+        }
+      }
+      // A name of an event's date or year (hire_date, opened_year, "install date" for INSTL_DT): its words before the
+      // date, ending in a verb's past participle, when the question writes a year or a date or asks when
+      // ("technicians hired after 2020", "plants opened before 2000"), as the name whole: the verb names the event,
+      // the year which of its columns. A noun there names a thing ("invoices created before 1989": the table).
+      if (m > 1 && dated && IsTimeWord(phrase.back())) {
+        for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
+          if (!tokens[content[k + m - 2]].lower.ends_with("ed")) continue;
+          double least = 1.0;
+          for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+          if (least > 0) {
+            const double score = (1.0 + 0.35 * static_cast<double>(m - 2)) * least * pw;
+            out.push_back({e, content[k], content[k + m - 2] + 1, score, true, least < 1.0});
           }
         }
       }

@@ -255,6 +255,31 @@ TEST(Linker, QuotedNameWordsCases) {
   });
 }
 
+// Every case of data/best_column.tsv: names that differ only in a function word ("active_to_date",
+// "active_from_date") are told apart by the function word the question writes; a verb names its event's date when
+// the question writes a year ("hired after 2020": hire_date).
+TEST(Linker, BestColumnCases) {
+  Stemmer st;
+  auto schema = ConcertsWith({"active_from_date", "active_to_date", "date_of_birth", "birth_date", "Has_Pet",
+                              "opened_year", "IS_OPEN", "hire_date"});
+  SchemaIndex index(schema, st);
+  CheckCaseFile("best_column.tsv", [&](const std::string& question, const std::vector<std::string>&) {
+    const auto links = Link(index, Tokenize(question, st));
+    std::string best;
+    double top = 0;
+    for (const auto& c : schema.tables[2].columns) {
+      const double score = BestScore(index, links, c.name);
+      if (score > top + 1e-9) {
+        top = score;
+        best = c.name;
+      } else if (score > 0 && score > top - 1e-9) {
+        best = "tie";
+      }
+    }
+    return best;
+  });
+}
+
 // Every case of data/unquote_names.tsv: the quoted strings of a question still read as values once the names are
 // unquoted.
 TEST(Linker, UnquoteNamesCases) {

@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "Which technicians were hired after 2020?" --llm none
