@@ -152,7 +152,7 @@ bool CompareYearOfDate(Reading& r, const Comparison& c, const ColumnRef& col) {
   } else if (c.op == "=" || (c.op == "BETWEEN" && c.high.size() == 4 && c.high >= c.value)) {
     op = "BETWEEN";
     low = first_day(year);
-    high = fmt::format("{}-12-31", c.op == "=" ? c.value : c.high);
+    high = fmt::format("{}-12-31 23:59:59", c.op == "=" ? c.value : c.high);  // the whole last day of a datetime
   } else {
     return false;
   }
@@ -354,6 +354,16 @@ void ReadNumbers(Reading& r) {
       col = after;
       MarkMention(r, i + 1);
     } else if (!(col = NumberAsKey(r, i))) {
+      continue;
+    }
+    // "hired in 2021": a year of a date column is its days, not a value equal to the year.
+    if (!by_unit && IsYear(tokens[i].lower) && HoldsDates(r.ctx.schema, *col)) {
+      r.filters.push_back({*col,
+                           "BETWEEN",
+                           {Literal::Kind::kString, tokens[i].lower + "-01-01", {}},
+                           {Literal::Kind::kString, tokens[i].lower + "-12-31 23:59:59", {}},
+                           i});
+      r.used[i] = true;
       continue;
     }
     const Literal::Kind kind =

@@ -25,6 +25,14 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c) {
   return col && col->type_class == catalog::TypeClass::kNumeric;
 }
 
+bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c) {
+  const catalog::Table* t = schema.FindTable(c.table);
+  const catalog::Column* col = t ? t->FindColumn(c.column) : nullptr;
+  if (!col) return false;
+  return col->type_class == catalog::TypeClass::kDatetime ||
+         (col->type_class != catalog::TypeClass::kNumeric && ToLower(c.column).find("date") != std::string::npos);
+}
+
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c) {
   return IsNumericColumn(ctx.schema, c) || (ctx.values && ctx.values->HoldsNumbers(c.table, c.column));
 }

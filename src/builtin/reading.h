@@ -192,6 +192,9 @@ struct Reading {
 /// The schema element a mention names.
 const linking::SchemaElement& ElementOf(const Reading& r, const Mention& m);
 bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
+/// A column of dates: of a date or time type, or a column not of numbers whose name says date (created_on DATE in a
+/// view, `date_of_birth` TEXT).
+bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c);
 /// A column a comparison with a number or an average may name: a numeric one, or a text column whose stored values
 /// are all numbers (retrieval::ValueIndex::HoldsNumbers; only with a value index).
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c);
