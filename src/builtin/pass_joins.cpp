@@ -58,6 +58,24 @@ void DropUnjoinable(Reading& r) {
   r.notes.push_back("dropped " + dropped + ": no foreign-key path to " + r.subject);
   if (r.choices.value_choice > 0 && ToLower(dropped) == ToLower(r.choices.varied_table)) r.choices.lost = true;
   std::erase(r.tables, dropped);
+  // The words that named it, and the values of its conditions, are no longer accounted for (the coverage counts
+  // them unlinked): "Which equipment is critical?" read through a view without the flag is not the whole question.
+  const auto of_dropped = [&](const std::string& table) { return ToLower(table) == ToLower(dropped); };
+  std::vector<bool> kept(r.tokens.size(), false);
+  for (const auto& m : r.mentions) {
+    if (of_dropped(ElementOf(r, m).table)) continue;
+    for (size_t i = m.begin; i < m.end && i < kept.size(); ++i) kept[i] = true;
+  }
+  auto release = [&](size_t i) {
+    if (i < kept.size() && !kept[i]) r.used[i] = false;
+  };
+  for (const auto& m : r.mentions) {
+    if (!of_dropped(ElementOf(r, m).table)) continue;
+    for (size_t i = m.begin; i < m.end; ++i) release(i);
+  }
+  for (const auto& f : r.filters) {
+    if (of_dropped(f.col.table)) release(f.at);
+  }
   std::erase_if(r.select, [&](const Output& o) {
     return o.kind != Output::Kind::kCount && o.kind != Output::Kind::kStar && o.col.table == dropped;
   });
