@@ -157,20 +157,15 @@ std::vector<Cond> Conditions(const Reading& r, const Aliases& a) {
   std::stable_sort(conds.begin(), conds.end(), [](const Cond& x, const Cond& y) { return x.at < y.at; });
   if (r.year_column) {
     std::vector<sql::Expr> ors;
-    // A year of a date column is its days ("created in 2023"): a date is no year, and '2023' compares with a
-    // DATE column's NUMERIC affinity in SQLite as the number 2023.
+    // A year of a date column is its days ("created in 2023"), not a value equal to the year.
     const bool dates = HoldsDates(r.ctx.schema, *r.year_column);
     for (const auto& y : r.years) {
       if (!dates) {
         ors.push_back(tree::Binary("=", a.Ref(*r.year_column), tree::Number(y)));
         continue;
       }
-      const Filter days{*r.year_column,
-                        "BETWEEN",
-                        {Literal::Kind::kString, y + "-01-01", {}},
-                        {Literal::Kind::kString, y + "-12-31 23:59:59", {}},
-                        SIZE_MAX};
-      ors.push_back(tree::Condition(r.ctx.dialect, a.Ref(*r.year_column), days));
+      ors.push_back(
+          tree::Condition(r.ctx.dialect, a.Ref(*r.year_column), YearsOfDates(*r.year_column, y, y, SIZE_MAX)));
     }
     conds.push_back({tree::AnyOf(std::move(ors)), *r.year_column, SIZE_MAX, false, 0, false, "="});
   }

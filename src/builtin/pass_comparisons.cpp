@@ -139,28 +139,22 @@ void CompareDate(Reading& r, const Comparison& c) {
 // bound ("!=").
 bool CompareYearOfDate(Reading& r, const Comparison& c, const ColumnRef& col) {
   const int year = std::stoi(c.value);
-  auto first_day = [](int y) { return fmt::format("{:04d}-01-01", y); };
-  std::string op = c.op, low, high;
+  auto first_day = [](int y) { return Literal{Literal::Kind::kString, fmt::format("{:04d}-01-01", y), {}}; };
+  Filter f{col, c.op, first_day(year), {}, c.cue};
   if (c.op == ">") {
-    op = ">=";
-    low = first_day(year + 1);
-  } else if (c.op == ">=" || c.op == "<") {
-    low = first_day(year);
+    f.op = ">=";
+    f.value = first_day(year + 1);
   } else if (c.op == "<=") {
-    op = "<";
-    low = first_day(year + 1);
+    f.op = "<";
+    f.value = first_day(year + 1);
   } else if (c.op == "=" || (c.op == "BETWEEN" && c.high.size() == 4 && c.high >= c.value)) {
-    op = "BETWEEN";
-    low = first_day(year);
-    high = fmt::format("{}-12-31 23:59:59", c.op == "=" ? c.value : c.high);  // the whole last day of a datetime
-  } else {
+    f = YearsOfDates(col, c.value, c.op == "=" ? c.value : c.high, c.cue);
+  } else if (c.op != ">=" && c.op != "<") {
     return false;
   }
   r.used[c.cue] = r.used[c.number] = true;
   MarkHigh(r, c);
-  Literal upper;
-  if (!high.empty()) upper = {Literal::Kind::kString, high, {}};
-  r.filters.push_back({col, op, {Literal::Kind::kString, low, {}}, upper, c.cue});
+  r.filters.push_back(std::move(f));
   return true;
 }
 
@@ -358,11 +352,7 @@ void ReadNumbers(Reading& r) {
     }
     // "hired in 2021": a year of a date column is its days, not a value equal to the year.
     if (!by_unit && IsYear(tokens[i].lower) && HoldsDates(r.ctx.schema, *col)) {
-      r.filters.push_back({*col,
-                           "BETWEEN",
-                           {Literal::Kind::kString, tokens[i].lower + "-01-01", {}},
-                           {Literal::Kind::kString, tokens[i].lower + "-12-31 23:59:59", {}},
-                           i});
+      r.filters.push_back(YearsOfDates(*col, tokens[i].lower, tokens[i].lower, i));
       r.used[i] = true;
       continue;
     }

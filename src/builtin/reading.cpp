@@ -33,6 +33,14 @@ bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c) {
          (col->type_class != catalog::TypeClass::kNumeric && ToLower(c.column).find("date") != std::string::npos);
 }
 
+Filter YearsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at) {
+  return {c,
+          "BETWEEN",
+          {Literal::Kind::kString, first + "-01-01", {}},
+          {Literal::Kind::kString, last + "-12-31 23:59:59", {}},
+          at};
+}
+
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c) {
   return IsNumericColumn(ctx.schema, c) || (ctx.values && ctx.values->HoldsNumbers(c.table, c.column));
 }

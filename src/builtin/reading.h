@@ -195,6 +195,10 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
 /// A column of dates: of a date or time type, or a column not of numbers whose name says date (created_on DATE in a
 /// view, `date_of_birth` TEXT).
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c);
+/// The days of the years `first` to `last` (four digits each) of date column `c`: BETWEEN their first and last day,
+/// the last day's times included ('2023-12-31 23:59:59'). Whole dates, not the bare year: they compare right as text in
+/// SQLite (where '2023' against a DATE column's NUMERIC affinity is the number 2023) and as dates in PostgreSQL.
+Filter YearsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at);
 /// A column a comparison with a number or an average may name: a numeric one, or a text column whose stored values
 /// are all numbers (retrieval::ValueIndex::HoldsNumbers; only with a value index).
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c);
