@@ -167,8 +167,10 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
         if (it == kMore.end()) continue;
         op = it->second;
       }
-      // "more than or equal to", "no more than".
-      bool or_equal = Is(t, c + 1, "than") && Is(t, c + 2, "or") && Is(t, c + 3, "equal");
+      // "more than or equal to", "in or after 2019", "on or before", "no more than".
+      const bool or_at = c >= 2 && t[c - 1].lower == "or" &&
+                         (t[c - 2].lower == "in" || t[c - 2].lower == "on" || t[c - 2].lower == "at");
+      bool or_equal = (Is(t, c + 1, "than") && Is(t, c + 2, "or") && Is(t, c + 3, "equal")) || or_at;
       bool negated = c > 0 && (t[c - 1].lower == "no" || t[c - 1].lower == "not");
       if (op == ">") op = negated ? "<=" : or_equal ? ">=" : ">";
       if (op == "<") op = negated ? ">=" : or_equal ? "<=" : "<";
