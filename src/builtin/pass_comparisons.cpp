@@ -5,6 +5,7 @@
 #include <set>
 
 #include "builtin/passes.h"
+#include "builtin/words.h"
 #include "common/strings.h"
 
 namespace plainsql::builtin {
@@ -209,7 +210,7 @@ void CompareNumber(Reading& r, const Comparison& c) {
   std::string hint = QuantityOf(c.adjective);
   if (hint.empty() && c.number + 1 < r.tokens.size()) hint = QuantityOfUnit(r.tokens, c.number + 1);
   const bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
-  static const std::set<std::string_view> kTimeCues = {"after", "before", "since", "until", "till"};
+  static const words::WordSet kTimeCues = words::List("time_cues");
   // A column named right before the cue is the one compared ("schools founded before 1890": Founded).
   const bool named_before = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
     return !ElementOf(r, m).column.empty() && m.end <= c.cue && m.end + 1 >= c.cue;

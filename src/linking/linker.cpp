@@ -950,6 +950,91 @@ Truncations TruncationsOf(const SchemaIndex& index, const Token& token) {
   return out;
 }
 
+// How well each content word of a question stands for a schema stem (Link): 1 as written, an alternative's weight
+// through WordNet or the lexicon, or an abbreviation's or truncation's when the options ask for them.
+class WordWeights {
+ public:
+  WordWeights(const SchemaIndex& index, const std::vector<Token>& tokens, const std::vector<size_t>& content,
+              const LinkOptions& options)
+      : tokens_(tokens), content_(content), unwritten_(options.written_alternatives ? 0 : content.size()) {
+    alternatives_.reserve(content.size());
+    for (size_t k : content) {
+      const auto& all = index.AlternativesFor(tokens[k].stem);
+      writing_.push_back(index.TablesWriting(tokens[k].stem));
+      // A written alternative (Alternative::written) holds in the tables that do not write its question word, and
+      // only when asked: otherwise each word's list is read without them (copies: Link reads each list often).
+      if (options.written_alternatives || !writing_.back()) {
+        alternatives_.push_back(&all);
+        continue;
+      }
+      auto& kept = unwritten_[alternatives_.size()];
+      std::copy_if(all.begin(), all.end(), std::back_inserter(kept), [](const Alternative& a) { return !a.written; });
+      alternatives_.push_back(&kept);
+    }
+    // The schema's cryptic words each content word abbreviates, found once per question: asked per schema word
+    // instead, a large schema's every phrase paid a lookup for every question word.
+    if (options.abbreviated_words) {
+      for (size_t k : content) abbreviated_.push_back(CrypticWordsAbbreviating(index, tokens[k].lower));
+    }
+    if (options.truncated_words) {
+      for (size_t k : content) truncated_.push_back(TruncationsOf(index, tokens[k]));
+    }
+  }
+
+  /// The weight of content word k for schema stem `stem` in a phrase of table `table` (0: no match).
+  double Of(size_t k, const std::string& stem, uint32_t table) const {
+    if (tokens_[content_[k]].stem == stem) return 1.0;
+    double best = 0;
+    for (const auto& a : *alternatives_[k]) {
+      if (a.schema_stem != stem) continue;
+      if (!a.written) {
+        best = std::max(best, a.weight);
+      } else if (writing_[k] && !std::binary_search(writing_[k]->begin(), writing_[k]->end(), table)) {
+        best = std::max(best, a.weight * kWrittenAlternativeWeight);
+      }
+    }
+    if (best > 0) return best;
+    if (k < abbreviated_.size()) {
+      for (const std::string* s : abbreviated_[k]) {
+        if (*s == stem) return kAbbreviatedWordWeight;
+      }
+    }
+    if (k < truncated_.size()) {
+      const auto* w = truncated_[k].answered_in;
+      for (const std::string* s : truncated_[k].stems) {
+        if (*s == stem && !(w && std::binary_search(w->begin(), w->end(), table))) return kAbbreviatedWordWeight;
+      }
+    }
+    return 0.0;
+  }
+
+ private:
+  const std::vector<Token>& tokens_;
+  const std::vector<size_t>& content_;
+  std::vector<const std::vector<Alternative>*> alternatives_;
+  std::vector<const std::vector<uint32_t>*> writing_;
+  std::vector<std::vector<Alternative>> unwritten_;
+  std::vector<std::vector<const std::string*>> abbreviated_;
+  std::vector<Truncations> truncated_;
+};
+
+// LinkOptions::identifiers: a question word that writes a name as the schema does ("bodybuilders" for body_builder).
+void IdentifierMatches(const SchemaIndex& index, const std::vector<Token>& tokens, std::vector<LinkMatch>& out) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kWord) continue;
+    const std::string squashed = Squashed(tokens[i].text);
+    const auto* written = index.WrittenAs(squashed);
+    // ... or in the plural.
+    for (const std::string& singular : SingularCandidates(squashed)) {
+      if (written) break;
+      written = index.WrittenAs(singular);
+    }
+    if (!written) continue;
+    const double score = 1.0 + 0.35 * static_cast<double>(written->first - 1);
+    for (uint32_t e : written->second) out.push_back({e, i, i + 1, score, true, false});
+  }
+}
+
 }  // namespace
 
 std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& tokens, const LinkOptions& options) {
@@ -961,70 +1046,24 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
   std::vector<LinkMatch> out;
   const auto& elements = index.Elements();
   const bool dated = AsksForATime(tokens);
-  // How well content word k stands for schema stem `stem`: 1 as written, an alternative's weight through WordNet.
-  std::vector<const std::vector<Alternative>*> alternatives;
-  // A written alternative (Alternative::written) holds in the tables that do not write its question word, and only
-  // when asked: otherwise each word's list is read without them (copies: the scan below reads each list often).
-  std::vector<const std::vector<uint32_t>*> writing;
-  std::vector<std::vector<Alternative>> unwritten(options.written_alternatives ? 0 : content.size());
-  alternatives.reserve(content.size());
-  for (size_t k : content) {
-    const auto& all = index.AlternativesFor(tokens[k].stem);
-    writing.push_back(index.TablesWriting(tokens[k].stem));
-    if (options.written_alternatives || !writing.back()) {
-      alternatives.push_back(&all);
-      continue;
-    }
-    auto& kept = unwritten[alternatives.size()];
-    std::copy_if(all.begin(), all.end(), std::back_inserter(kept), [](const Alternative& a) { return !a.written; });
-    alternatives.push_back(&kept);
-  }
+  const WordWeights weights(index, tokens, content, options);
   uint32_t table = 0;  // the table of the element being matched
-  // With abbreviated_words, the schema's cryptic words each content word abbreviates, found once per question: asked
-  // per schema word instead, a large schema's every phrase paid a lookup for every question word.
-  std::vector<std::vector<const std::string*>> abbreviated;
-  if (options.abbreviated_words) {
-    for (size_t k : content) abbreviated.push_back(CrypticWordsAbbreviating(index, tokens[k].lower));
-  }
-  std::vector<Truncations> truncated;
-  if (options.truncated_words) {
-    for (size_t k : content) truncated.push_back(TruncationsOf(index, tokens[k]));
-  }
-  auto weight = [&](size_t k, const std::string& stem) -> double {
-    if (tokens[content[k]].stem == stem) return 1.0;
-    double best = 0;
-    for (const auto& a : *alternatives[k]) {
-      if (a.schema_stem != stem) continue;
-      if (!a.written) {
-        best = std::max(best, a.weight);
-      } else if (writing[k] && !std::binary_search(writing[k]->begin(), writing[k]->end(), table)) {
-        best = std::max(best, a.weight * kWrittenAlternativeWeight);
-      }
-    }
-    if (best > 0) return best;
-    if (k < abbreviated.size()) {
-      for (const std::string* s : abbreviated[k]) {
-        if (*s == stem) return kAbbreviatedWordWeight;
-      }
-    }
-    if (k < truncated.size()) {
-      const auto* w = truncated[k].answered_in;
-      for (const std::string* s : truncated[k].stems) {
-        if (*s == stem && !(w && std::binary_search(w->begin(), w->end(), table))) return kAbbreviatedWordWeight;
-      }
-    }
-    return 0.0;
-  };
+  auto weight = [&](size_t k, const std::string& stem) { return weights.Of(k, stem, table); };
   for (size_t e = 0; e < elements.size(); ++e) {
     table = index.TableOf(e);
     for (size_t pi = 0; pi < elements[e].phrases.size(); ++pi) {
       const auto& phrase = elements[e].phrases[pi];
       const double pw = pi < elements[e].weights.size() ? elements[e].weights[pi] : 1.0;
       size_t m = phrase.size();
+      // The least weight of `count` content words from k for the phrase's words from `first` (0: one does not match).
+      auto least_of = [&](size_t k, size_t first, size_t count) {
+        double least = 1.0;
+        for (size_t j = 0; j < count && least > 0; ++j) least = std::min(least, weight(k + j, phrase[first + j]));
+        return least;
+      };
       // Whole phrase over consecutive content words.
       for (size_t k = 0; k + m <= content.size(); ++k) {
-        double least = 1.0;
-        for (size_t j = 0; j < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+        double least = least_of(k, 0, m);
         // Over "and" / "or" only as written ("course authors and tutors"): "forename and surname" are two names,
         // not "first name" read through two related words.
         if (least > 0 && least < 1.0 && m > 1 && SpansConjunction(tokens, content[k], content[k + m - 1])) least = 0;
@@ -1043,8 +1082,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
         const size_t other = content[k + m - 1], head = content[k + m];
         if (head != other + 2 || !(tokens[other + 1].lower == "and" || tokens[other + 1].lower == "or")) continue;
         if (content[k + m - 2] + 1 != other) continue;  // the modifiers right before the other head word
-        double least = weight(k + m, phrase[m - 1]);
-        for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+        const double least = std::min(weight(k + m, phrase[m - 1]), least_of(k, 0, m - 1));
         if (least > 0 && weight(k + m - 1, phrase[m - 1]) == 0) {
           const double score = 0.9 * (1.0 + 0.35 * static_cast<double>(m - 1)) * least * pw;
           out.push_back({e, head, head + 1, score, true, least < 1.0});
@@ -1066,8 +1104,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       // tells the numbered siblings apart (the number is no content word: numbers are values elsewhere).
       if (m > 1 && IsNumeral(phrase.back())) {
         for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
-          double least = 1.0;
-          for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+          const double least = least_of(k, 0, m - 1);
           const size_t next = content[k + m - 2] + 1;
           if (least > 0 && FollowedByNumber(tokens, next, phrase.back())) {
             out.push_back(
@@ -1085,8 +1122,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       // policy_type_code: the code is how the type is stored), a little below the whole name.
       if (m > 2 && phrase.back() == "code") {
         for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
-          double least = 1.0;
-          for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+          const double least = least_of(k, 0, m - 1);
           if (least > 0) {
             const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(m - 2)) * least * pw;
             out.push_back({e, content[k], content[k + m - 2] + 1, score, true, least < 1.0});
@@ -1097,8 +1133,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       // whole word and below two.
       for (size_t t = 2; t < m; ++t) {
         for (size_t k = 0; k + t <= content.size(); ++k) {
-          double least = 1.0;
-          for (size_t j = 0; j < t && least > 0; ++j) least = std::min(least, weight(k + j, phrase[m - t + j]));
+          const double least = least_of(k, m - t, t);
           if (least > 0) {
             const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(t - 1)) * least * pw;
             out.push_back({e, content[k], content[k + t - 1] + 1, score, false, least < 1.0});
@@ -1112,8 +1147,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       if (m > 1 && dated && IsTimeWord(phrase.back())) {
         for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
           if (!tokens[content[k + m - 2]].lower.ends_with("ed")) continue;
-          double least = 1.0;
-          for (size_t j = 0; j + 1 < m && least > 0; ++j) least = std::min(least, weight(k + j, phrase[j]));
+          const double least = least_of(k, 0, m - 1);
           if (least > 0) {
             const double score = (1.0 + 0.35 * static_cast<double>(m - 2)) * least * pw;
             out.push_back({e, content[k], content[k + m - 2] + 1, score, true, least < 1.0});
@@ -1131,21 +1165,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
     }
   }
   if (options.abbreviations) AbbreviationMatches(index, tokens, content, options.scattered_abbreviations, out);
-  if (options.identifiers) {
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      if (tokens[i].kind != TokenKind::kWord) continue;
-      const std::string squashed = Squashed(tokens[i].text);
-      const auto* written = index.WrittenAs(squashed);
-      // ... or in the plural ("bodybuilders" for body_builder).
-      for (const std::string& singular : SingularCandidates(squashed)) {
-        if (written) break;
-        written = index.WrittenAs(singular);
-      }
-      if (!written) continue;
-      const double score = 1.0 + 0.35 * static_cast<double>(written->first - 1);
-      for (uint32_t e : written->second) out.push_back({e, i, i + 1, score, true, false});
-    }
-  }
+  if (options.identifiers) IdentifierMatches(index, tokens, out);
   // Views repeat their base tables' names: on a tie the base table is meant.
   for (auto& m : out) {
     if (elements[m.element].view) m.score *= 0.95;
