@@ -108,6 +108,11 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
         in.superlatives.push_back({it->second == "desc", i, t[i].text});
       }
     }
+    // "Which plant opened first?", "the technician hired last": an event's order after its verb, at the question's end.
+    if ((w == "first" || w == "last") && i > 0 && t[i - 1].lower.ends_with("ed") &&
+        (i + 1 == t.size() || t[i + 1].kind != TokenKind::kWord)) {
+      in.superlatives.push_back({w == "last", i, t[i].text});
+    }
     // Negation.
     if (w == "not" || w == "no" || w == "never" || w == "without" || w == "none" || w.ends_with("n't")) {
       in.negations.push_back(i);

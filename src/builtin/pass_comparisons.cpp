@@ -208,7 +208,11 @@ std::optional<ColumnRef> YearColumnOfLinked(const Reading& r, size_t cue) {
 // concerts after 2013") is of a year or date column first, not of the quantity named nearest (the capacity).
 void CompareNumber(Reading& r, const Comparison& c) {
   std::string hint = QuantityOf(c.adjective);
-  if (hint.empty() && c.number + 1 < r.tokens.size()) hint = QuantityOfUnit(r.tokens, c.number + 1);
+  bool unit = false;  // the hint is the unit's
+  if (hint.empty() && c.number + 1 < r.tokens.size()) {
+    hint = QuantityOfUnit(r.tokens, c.number + 1);
+    unit = !hint.empty();
+  }
   const bool year_like = c.value.size() == 4 && c.value >= "1800" && c.value <= "2100";
   static const words::WordSet kTimeCues = words::List("time_cues");
   // A column named right before the cue is the one compared ("schools founded before 1890": Founded).
@@ -231,6 +235,11 @@ void CompareNumber(Reading& r, const Comparison& c) {
     return;
   }
   r.used[c.cue] = r.used[c.number] = true;
+  // "fewer than 10 units in stock": the unit is the number's, not a name ("units" is no group).
+  if (unit) {
+    r.used[c.number + 1] = true;
+    MarkMention(r, c.number + 1);
+  }
   // "after the year 2008": the word "year" is the number's, no column to show.
   if (year_like && c.number > 0 && r.tokens[c.number - 1].lower == "year") {
     r.used[c.number - 1] = true;

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "builtin/passes.h"
 #include "builtin/words.h"
@@ -58,6 +60,25 @@ std::optional<ColumnRef> HowManyOfQuantity(Reading& r, const AggregateCue& a) {
   return std::nullopt;
 }
 
+// "What is the earliest hire date?", "Find the largest payment amount": a superlative right after the question's
+// opening ("what is the", "find the", "show me the") asks for the column it orders by, which is shown too. Not after
+// another noun ("the name of the oldest singer" shows the name).
+bool AsksForOrderedColumn(const Reading& r, size_t superlative) {
+  const auto& t = r.tokens;
+  // ("the most recent": the superlative is read at "recent".)
+  if (superlative > 0 && (t[superlative - 1].lower == "most" || t[superlative - 1].lower == "least")) --superlative;
+  if (superlative < 2 || t[superlative - 1].lower != "the") return false;
+  static const std::set<std::string, std::less<>> kAsking = {"what", "which"};
+  static const std::set<std::string, std::less<>> kCopulas = {"is", "was", "are", "were"};
+  static const std::set<std::string, std::less<>> kCommands = {"find", "show", "give",    "return",
+                                                               "list", "tell", "display", "get"};
+  if (superlative == 3) {
+    return (kAsking.count(t[0].lower) && kCopulas.count(t[1].lower)) ||
+           (kCommands.count(t[0].lower) && t[1].lower == "me");
+  }
+  return superlative == 2 && kCommands.count(t[0].lower);
+}
+
 // A superlative: "the oldest singer" orders by the quantity and keeps one row; "the stadium with the most concerts"
 // counts per group; "the most common age" counts the rows per value of what is shown.
 void ReadSuperlative(Reading& r) {
@@ -92,10 +113,17 @@ void ReadSuperlative(Reading& r) {
   } else if (next_column) {
     // Only the mention that names the ordering is used up: "the name and age of the oldest singer" shows age.
     r.order_column = next_column;
-    MarkMention(r, s.token + 1);
+    if (!AsksForOrderedColumn(r, s.token)) MarkMention(r, s.token + 1);
   }
   bool reversed = false;  // "the oldest" by a date: the earliest
-  if (!counts && !next_column) r.order_column = NumericNear(r, s.token, QuantityOf(word), &reversed);
+  if (!counts && !next_column) {
+    const std::string quantity = word == "first" || word == "last" ? "date/year" : QuantityOf(word);
+    r.order_column = NumericNear(r, s.token, quantity, &reversed);
+    // "Which plant opened most recently?": the verb right before names the event's date, which orders, not shown.
+    size_t before = s.token;
+    if (before > 0 && (r.tokens[before - 1].lower == "most" || r.tokens[before - 1].lower == "least")) --before;
+    if (r.order_column && before > 0 && ColumnAt(r, before - 1) == r.order_column) MarkMention(r, before - 1);
+  }
   // "the schools with the top 3 largest size": nothing names a quantity; the subject's one quantity orders.
   if (!counts && !r.order_column) r.order_column = SubjectsOnlyQuantity(r);
   r.order_desc = s.descending != reversed;

@@ -5,10 +5,13 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "builtin/passes.h"
+#include "builtin/words.h"
+#include "naturalness/identifier.h"
 #include "retrieval/wordnet.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
@@ -201,6 +204,50 @@ void AddValuesNamedOtherwise(const std::vector<Token>& tokens, const ValueIndex&
   }
 }
 
+// "the plants in Germany": a place's proper name no column stores, where WordNet says what kind of place it is (a
+// country) and a text column of the schema is named so (plant.country), is that column's value as written; the answer
+// is then what the database holds of it (nothing), not every row. One or two words in title case, not opening the
+// question, none an adjective of a place ("British") or in capitals ("ID", "UK": codes).
+void AddValuesOfNamedKind(const std::vector<Token>& tokens, const catalog::Schema& schema,
+                          const retrieval::WordNet& wordnet, std::vector<ValueMatch>& out) {
+  static const words::WordSet kPlaces = words::List("place_kinds");
+  static const std::set<std::string, std::less<>> kCodes = {"code", "cd", "id", "no", "number", "abbreviation"};
+  auto title_case = [&](size_t i) {
+    const Token& t = tokens[i];
+    return t.kind == TokenKind::kWord && t.text.size() >= 3 && std::isupper(static_cast<unsigned char>(t.text[0])) &&
+           std::all_of(t.text.begin() + 1, t.text.end(), [](unsigned char ch) { return std::islower(ch); }) &&
+           !IsStopWord(t.lower) && wordnet.Pertainyms(t.lower).empty() &&
+           std::none_of(out.begin(), out.end(), [&](const ValueMatch& v) { return v.begin <= i && i < v.end; });
+  };
+  for (size_t i = 1; i < tokens.size();) {
+    size_t matched = 0;
+    for (size_t n = 2; n >= 1 && matched == 0 && title_case(i); --n) {
+      if (i + n > tokens.size() || (n == 2 && !title_case(i + 1))) continue;
+      const std::string noun = n == 2 ? tokens[i].lower + "_" + tokens[i + 1].lower : tokens[i].lower;
+      std::vector<std::string> kinds = wordnet.Kinds(noun, 2);
+      std::erase_if(kinds, [&](const std::string& k) { return !kPlaces.count(k); });
+      if (kinds.empty()) continue;
+      matched = n;  // a place's name, whether or not a column holds it: not read again word by word ("North")
+      const std::string value = n == 2 ? tokens[i].text + " " + tokens[i + 1].text : tokens[i].text;
+      for (const auto& t : schema.tables) {
+        for (const auto& c : t.columns) {
+          if (c.type_class != catalog::TypeClass::kText) continue;
+          // Named so by any of its words (state_province_county), unless it holds codes or keys.
+          const auto words = naturalness::SplitWords(c.name);
+          if (words.empty() || kCodes.count(ToLower(words.back())) ||
+              std::none_of(words.begin(), words.end(), [&](std::string_view w) {
+                return std::find(kinds.begin(), kinds.end(), ToLower(w)) != kinds.end();
+              })) {
+            continue;
+          }
+          out.push_back({t.name, c.name, value, i, i + n});
+        }
+      }
+    }
+    i += std::max<size_t>(matched, 1);
+  }
+}
+
 // A comma between two column names is the list's "and" ("first_name, hire_date of technicians"): the tokens drop
 // punctuation, and two names with nothing between them read as one phrase as often as a list.
 void CommasBetweenNamesAsAnd(std::string_view text, const SchemaIndex& index, std::vector<retrieval::Token>& tokens) {
@@ -249,8 +296,10 @@ QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) con
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
     q.values = values_->Match(q.tokens, /*plain_plurals=*/true);
-    if (const retrieval::WordNet* wordnet = index_.Wordnet())
+    if (const retrieval::WordNet* wordnet = index_.Wordnet()) {
       AddValuesNamedOtherwise(q.tokens, *values_, *wordnet, q.values);
+      AddValuesOfNamedKind(q.tokens, schema_, *wordnet, q.values);
+    }
     std::erase_if(q.values, [&](const retrieval::ValueMatch& v) {
       const catalog::Table* t = schema_.FindTable(v.table);
       return t == nullptr || t->FindColumn(v.column) == nullptr;

@@ -80,10 +80,20 @@ bool IsNumeral(std::string_view word) {
 // Whether a name's stem is a word of time (the last word of "hire date", "opened year", "start time").
 bool IsTimeWord(std::string_view stem) { return stem == "date" || stem == "year" || stem == "time" || stem == "day"; }
 
-// Whether the question writes a year ("after 2020") or a date ("2002-06-21"), or asks when.
+// Whether the question writes a year ("after 2020") or a date ("2002-06-21"), asks when, or orders by a time
+// ("opened most recently", "hired first", "the earliest installed").
 bool AsksForATime(const std::vector<Token>& tokens) {
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const std::string& w = tokens[i].lower;
+    if ((w == "first" || w == "last") && tokens[i - 1].lower.ends_with("ed") &&
+        (i + 1 == tokens.size() || tokens[i + 1].kind != TokenKind::kWord)) {
+      return true;
+    }
+  }
   return std::any_of(tokens.begin(), tokens.end(), [](const Token& t) {
-    if (t.kind == TokenKind::kWord) return t.lower == "when";
+    if (t.kind == TokenKind::kWord) {
+      return t.lower == "when" || t.lower == "recently" || t.lower == "earliest" || t.lower == "latest";
+    }
     if (t.kind != TokenKind::kNumber || t.lower.size() < 4) return false;
     const std::string_view year = std::string_view(t.lower).substr(0, 4);
     return (t.lower.size() == 4 || t.lower[4] == '-') && IsNumeral(year) && year >= "1800" && year <= "2100";
