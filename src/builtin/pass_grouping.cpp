@@ -117,12 +117,18 @@ void ReadSuperlative(Reading& r) {
   }
   bool reversed = false;  // "the oldest" by a date: the earliest
   if (!counts && !next_column) {
-    const std::string quantity = word == "first" || word == "last" ? "date/year" : QuantityOf(word);
-    r.order_column = NumericNear(r, s.token, quantity, &reversed);
-    // "Which plant opened most recently?": the verb right before names the event's date, which orders, not shown.
+    // "Which plant opened most recently?", "the equipment installed first": the verb right before names the event's
+    // date or year (linking::Link), which orders and is not shown.
     size_t before = s.token;
     if (before > 0 && (r.tokens[before - 1].lower == "most" || r.tokens[before - 1].lower == "least")) --before;
-    if (r.order_column && before > 0 && ColumnAt(r, before - 1) == r.order_column) MarkMention(r, before - 1);
+    const std::optional<ColumnRef> event = before > 0 ? ColumnAt(r, before - 1) : std::nullopt;
+    if (event && (HoldsDates(r.ctx.schema, *event) || ToLower(event->column).find("year") != std::string::npos)) {
+      r.order_column = event;
+      MarkMention(r, before - 1);
+    } else {
+      const std::string quantity = word == "first" || word == "last" ? "date/year" : QuantityOf(word);
+      r.order_column = NumericNear(r, s.token, quantity, &reversed);
+    }
   }
   // "the schools with the top 3 largest size": nothing names a quantity; the subject's one quantity orders.
   if (!counts && !r.order_column) r.order_column = SubjectsOnlyQuantity(r);
@@ -638,6 +644,7 @@ void ChooseOutputs(Reading& r) {
     auto name = PatternHead(r);
     if (!name) name = ColumnNamed(r.ctx.schema, r.subject, "name");
     if (!name) name = TextColumnNamed(r.ctx.schema, r.subject, "title");  // ("Which papers ...?": their titles)
+    if (!name) name = TextColumnNamed(r.ctx.schema, r.subject, "desc");   // (a table described, not named: EQ_DESC)
     r.select.push_back(name && !everything ? ColumnOutput(*name) : Output{Output::Kind::kStar, {}, ""});
   }
   if (r.choices.outputs == OutputChoice::kWithUsed && r.select.front().kind != Output::Kind::kStar) {

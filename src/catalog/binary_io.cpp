@@ -151,6 +151,7 @@ void WriteTable(Writer& w, const Table& t) {
   w.Byte(t.row_count.has_value());
   if (t.row_count) w.Fixed(static_cast<uint64_t>(*t.row_count), 8);
   w.Byte(t.row_count_estimated);
+  w.Str(t.definition);
 }
 
 Table ReadTable(Reader& r) {
@@ -179,6 +180,7 @@ Table ReadTable(Reader& r) {
   }
   if (r.Byte(1)) t.row_count = static_cast<int64_t>(r.Fixed(8));
   t.row_count_estimated = r.Byte(1) != 0;
+  t.definition = r.Str();
   return t;
 }
 

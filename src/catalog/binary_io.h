@@ -13,7 +13,7 @@
 namespace plainsql::catalog {
 
 /// Version of the binary layout (in its header); bump it with any change to Schema's fields.
-inline constexpr uint32_t kSchemaBinaryVersion = 1;
+inline constexpr uint32_t kSchemaBinaryVersion = 2;
 
 std::string ToBinary(const Schema& schema);
 /// kFormat for anything but a whole ToBinary of this version.

@@ -22,7 +22,8 @@ constexpr const char* kRelationFilter =
 std::string RelationsSql() {
   return fmt::format(
       "SELECT c.oid::bigint, n.nspname, c.relname, c.relkind::text, obj_description(c.oid, 'pg_class'), "
-      "c.reltuples::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE {} "
+      "c.reltuples::bigint, CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) END "
+      "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE {} "
       "ORDER BY n.nspname, c.relname",
       kRelationFilter);
 }
@@ -92,6 +93,7 @@ Result<Schema> IntrospectPostgres(exec::Connection& conn, const IntrospectOption
     std::string kind = row[3].ToStringOrEmpty();
     t.kind = (kind == "v" || kind == "m") ? TableKind::kView : TableKind::kTable;
     t.comment = row[4].ToStringOrEmpty();
+    t.definition = row[6].ToStringOrEmpty();
     estimate[oid] = row[5].as_integer();
     if (schema.namespaces.empty() || schema.namespaces.back() != t.schema) schema.namespaces.push_back(t.schema);
     index[oid] = schema.tables.size();

@@ -17,7 +17,8 @@ namespace {
 
 // Tables and views, in creation order; shadow tables of virtual tables and SQLite's internal tables are skipped.
 constexpr const char* kTablesSql =
-    "SELECT m.name, m.type FROM sqlite_schema m JOIN pragma_table_list tl ON tl.name = m.name AND tl.schema = 'main' "
+    "SELECT m.name, m.type, m.sql FROM sqlite_schema m JOIN pragma_table_list tl ON tl.name = m.name AND tl.schema = "
+    "'main' "
     "WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND tl.type <> 'shadow' "
     "ORDER BY m.rowid";
 
@@ -124,6 +125,7 @@ Result<Schema> IntrospectSqlite(exec::Connection& conn, const IntrospectOptions&
     Table t;
     t.name = row[0].ToStringOrEmpty();
     t.kind = row[1].ToStringOrEmpty() == "view" ? TableKind::kView : TableKind::kTable;
+    if (t.kind == TableKind::kView) t.definition = row[2].ToStringOrEmpty();
     index[t.name] = schema.tables.size();
     schema.tables.push_back(std::move(t));
   }

@@ -24,6 +24,7 @@ json TableToJson(const Table& t) {
   j["name"] = t.name;
   j["kind"] = t.kind == TableKind::kView ? "view" : "table";
   if (!t.comment.empty()) j["comment"] = t.comment;
+  if (!t.definition.empty()) j["definition"] = t.definition;
   j["columns"] = json::array();
   for (const Column& c : t.columns) j["columns"].push_back(ColumnToJson(c));
   j["primary_key"] = t.primary_key;
@@ -132,6 +133,7 @@ Table TableFromJson(const json& j, const Where& where) {
   else
     throw FormatError{fmt::format("{}.kind: expected \"table\" or \"view\", got \"{}\"", w_text, kind)};
   t.comment = Str(j, "comment", w, false);
+  t.definition = Str(j, "definition", w, false);
   const json& cols = Field(j, "columns", w);
   if (!cols.is_array()) throw FormatError{w_text + ".columns: expected an array"};
   t.columns.reserve(cols.size());

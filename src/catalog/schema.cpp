@@ -90,6 +90,7 @@ std::string StructuralFingerprint(const Schema& schema) {
       if (!c.aliases.empty()) h.Update("\x01aliases " + Join(c.aliases, "\x1f"));  // a schema without keeps its hash
     }
     if (!t.aliases.empty()) h.Update("\x01aliases " + Join(t.aliases, "\x1f"));
+    if (!t.definition.empty()) h.Update(std::string("\x01") + "definition " + t.definition);
     h.Update(Join(t.primary_key, "\x1f"));
     h.Update(static_cast<int64_t>(t.foreign_keys.size()));
     for (const ForeignKey& fk : t.foreign_keys) {

@@ -63,6 +63,9 @@ struct Table {
   std::optional<int64_t> row_count;  // exact on SQLite; on PostgreSQL the planner's estimate once analyzed
   bool row_count_estimated = false;
   std::vector<std::string> aliases;  // as Column::aliases
+  /// A view's query as the database reports it (SQLite: its CREATE VIEW statement; PostgreSQL: pg_get_viewdef); ""
+  /// for a table. What its columns read: ViewSources (catalog/view_sources.h).
+  std::string definition;
 
   const Column* FindColumn(std::string_view column_name) const;  // exact match first, then case-insensitive
   bool operator==(const Table&) const = default;

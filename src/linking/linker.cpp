@@ -5,10 +5,12 @@
 #include <cctype>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "catalog/view_sources.h"
 #include "common/strings.h"
 #include "linking/lexicon.h"
 #include "naturalness/expander.h"
@@ -311,6 +313,12 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   // views) there is nothing to yield to.
   const bool has_tables = std::any_of(schema.tables.begin(), schema.tables.end(),
                                       [](const catalog::Table& t) { return t.kind == catalog::TableKind::kTable; });
+  // A view's column that shows a base column as stored is another name of it: open_orders.equipment names
+  // TB_EQUIP.EQ_DESC, so "the equipment installed first" can read the table the view leaves out.
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> shown_as;
+  for (const auto& [view_column, base] : catalog::ViewSources(schema)) {
+    if (!EqualsIgnoreCase(view_column.second, base.second)) shown_as[base].push_back(view_column.second);
+  }
   for (const auto& t : schema.tables) {
     const bool view = has_tables && t.kind == catalog::TableKind::kView;
     const auto table_index = static_cast<uint32_t>(&t - schema.tables.data());
@@ -360,7 +368,13 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       }
       element_place_.emplace_back(table_index, static_cast<int32_t>(&c - t.columns.data()));
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
-      AddAliasPhrases(elements_.back(), c.aliases, stemmer);
+      if (auto it = shown_as.find({t.name, c.name}); it != shown_as.end()) {
+        std::vector<std::string> aliases = c.aliases;
+        aliases.insert(aliases.end(), it->second.begin(), it->second.end());
+        AddAliasPhrases(elements_.back(), aliases, stemmer);
+      } else {
+        AddAliasPhrases(elements_.back(), c.aliases, stemmer);
+      }
     }
   }
   // What follows derives from a name alone: once per distinct name, in the order of first appearance (a large schema

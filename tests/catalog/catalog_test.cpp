@@ -11,6 +11,7 @@
 #include "catalog/json_io.h"
 #include "catalog/render.h"
 #include "catalog/tokens.h"
+#include "catalog/view_sources.h"
 #include "exec/connection.h"
 #include "test_util.h"
 
@@ -86,12 +87,49 @@ TEST(Introspect, SampleDatabase) {
   EXPECT_EQ(view->kind, TableKind::kView);
   EXPECT_FALSE(view->row_count.has_value());
   EXPECT_EQ(view->columns.size(), 6u);
+  EXPECT_NE(view->definition.find("e.EQ_DESC AS equipment"), std::string::npos) << view->definition;
+  EXPECT_TRUE(s.FindTable("plant")->definition.empty());
 
   // Samples: at most the requested number, distinct, non-null.
   const Column* city = s.FindTable("plant")->FindColumn("city");
   EXPECT_EQ(city->samples.size(), 3u);
   EXPECT_EQ(city->samples[0], "Toledo");
   EXPECT_TRUE(mo->FindColumn("CMPL_DT")->samples.size() <= 3);
+}
+
+// What a view's columns read: plain column references through aliases and joins; expressions, aggregates and stars
+// read no one column; a definition that is only the query (PostgreSQL's pg_get_viewdef) reads as well.
+TEST(ViewSources, PlainColumnsOfTheDefinition) {
+  const ViewSourceMap sample = ViewSources(IntrospectFile(test::SampleDb()));
+  using P = std::pair<std::string, std::string>;
+  EXPECT_EQ(sample.at(P("open_orders", "equipment")), P("TB_EQUIP", "EQ_DESC"));
+  EXPECT_EQ(sample.at(P("open_orders", "order_id")), P("TB_MO", "MO_ID"));
+  EXPECT_EQ(sample.at(P("open_orders", "plant_name")), P("plant", "plant_name"));
+  EXPECT_EQ(sample.size(), 6u);
+
+  test::TempDir dir;
+  const std::string db = dir.File("v.db");
+  test::MakeSqliteDb(db, R"sql(
+CREATE TABLE emp (EMP_NM TEXT, SAL REAL, DEPT_CD TEXT);
+CREATE VIEW staff (name, pay, twice) AS SELECT EMP_NM, SAL, SAL * 2 FROM emp;
+CREATE VIEW per_dept AS SELECT DEPT_CD AS department, count(*) AS staff FROM emp GROUP BY DEPT_CD;
+CREATE VIEW everything AS SELECT * FROM emp;
+)sql");
+  Schema s = IntrospectFile(db);
+  ViewSourceMap m = ViewSources(s);
+  EXPECT_EQ(m.at(P("staff", "name")), P("emp", "EMP_NM"));
+  EXPECT_EQ(m.at(P("staff", "pay")), P("emp", "SAL"));
+  EXPECT_EQ(m.count(P("staff", "twice")), 0u);
+  EXPECT_EQ(m.at(P("per_dept", "department")), P("emp", "DEPT_CD"));
+  EXPECT_EQ(m.count(P("per_dept", "staff")), 0u);
+  EXPECT_EQ(m.count(P("everything", "EMP_NM")), 0u);
+  for (Table& t : s.tables) {
+    if (t.name == "staff") t.definition = " SELECT emp.EMP_NM AS name, emp.SAL AS pay, emp.SAL * 2 AS twice FROM emp;";
+    if (t.name == "per_dept") t.definition = "not a query";
+  }
+  m = ViewSources(s);
+  EXPECT_EQ(m.at(P("staff", "name")), P("emp", "EMP_NM"));
+  EXPECT_EQ(m.count(P("per_dept", "department")), 0u);
 }
 
 TEST(Introspect, SamplesAndCountsCanBeTurnedOff) {

@@ -13,6 +13,7 @@
 #include "catalog/introspect.h"
 #include "catalog/json_io.h"
 #include "catalog/render.h"
+#include "catalog/view_sources.h"
 #include "eval/claims_check.h"
 #include "exec/connection.h"
 #include "exec/fingerprint.h"
@@ -140,6 +141,12 @@ TEST_F(Pg, IntrospectsEverySchemaExactly) {
   ASSERT_NE(view, nullptr);
   EXPECT_EQ(view->kind, catalog::TableKind::kView);
   EXPECT_EQ(view->columns.size(), 2u);
+  // Its definition (pg_get_viewdef: the query alone), and what its columns read.
+  EXPECT_NE(view->definition.find("amount > "), std::string::npos) << view->definition;
+  const catalog::ViewSourceMap sources = catalog::ViewSources(*s);
+  using P = std::pair<std::string, std::string>;
+  ASSERT_EQ(sources.count(P("big_sales", "amount")), 1u);
+  EXPECT_EQ(sources.at(P("big_sales", "amount")), P("sale", "amount"));
 
   // JSON round trip of a PostgreSQL schema too.
   auto back = catalog::FromJson(nlohmann::json::parse(catalog::ToJson(*s).dump()));
