@@ -46,6 +46,11 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
       in.group_by.push_back(i + 1);
     }
     if (w == "by" && i > 0 && (t[i - 1].lower == "grouped" || t[i - 1].lower == "group")) in.group_by.push_back(i + 1);
+    // "all countries and their number of airlines": what is listed before "and their number of" is counted in.
+    if ((w == "their" || w == "its") && i > 1 && t[i - 1].lower == "and" && Is(t, i + 1, "number") &&
+        Is(t, i + 2, "of") && t[i - 2].kind == TokenKind::kWord) {
+      in.group_by.push_back(i - 2);
+    }
     // Ordering.
     if (w == "descending" || w == "decreasing" || w == "descendingly") in.order_descending = true;
     // ("in reverse alphabetical order", "reversed lexicographic order": descending.)

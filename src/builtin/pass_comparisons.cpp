@@ -25,6 +25,8 @@ void CompareWithAverage(Reading& r, const Comparison& c) {
     }
   }
   if (!col) col = NumericNear(r, c.cue, "");
+  // "Which technicians earn more than the average?": nothing names it; the subject's one quantity, as for a number.
+  if (!col) col = SubjectsOnlyQuantity(r);
   if (!col) {
     r.notes.push_back(fmt::format("no numeric column to compare with the average ('{}')", r.tokens[c.cue].text));
     return;

