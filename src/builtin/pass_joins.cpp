@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "builtin/passes.h"
-#include "catalog/view_sources.h"
 #include "common/strings.h"
 
 namespace plainsql::builtin {
@@ -56,7 +55,7 @@ bool ReadThroughView(Reading& r, std::string view) {  // (a copy: r.tables holds
   // A negation read against the view ("not critical": no key from the view to the flag's table) would be lost: the
   // base tables' reading is another reading, not this one.
   if (!r.intent.negations.empty()) return false;
-  const catalog::ViewSourceMap sources = catalog::ViewSources(r.ctx.schema);
+  const catalog::ViewSourceMap& sources = r.ctx.index.ViewSources();
   bool complete = true;
   std::vector<std::string> bases;  // the base tables read instead, in the order met
   auto base_of = [&](const ColumnRef& c) -> std::optional<ColumnRef> {

@@ -10,7 +10,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "catalog/view_sources.h"
 #include "common/strings.h"
 #include "linking/lexicon.h"
 #include "naturalness/expander.h"
@@ -274,6 +273,36 @@ std::string KeyNamesTable(const catalog::Table& t, const WordNet& wordnet) {
   return out;
 }
 
+// A yes/no column is named by its quality alone: "certified" for is_certified, "critical" for CRIT_FLG. Adds to a
+// column's phrases each one without its flag words.
+void AddQualityPhrases(std::vector<std::vector<std::string>>& phrases, std::vector<double>& weights) {
+  static const std::set<std::string, std::less<>> kFlagWords = {"is",    "has",       "flag", "flg",  "ind",
+                                                                "indic", "indicator", "yn",   "bool", "boolean"};
+  for (size_t i = 0, n = phrases.size(); i < n; ++i) {
+    std::vector<std::string> quality;
+    for (const auto& w : phrases[i]) {
+      if (!kFlagWords.count(w)) quality.push_back(w);
+    }
+    if (!quality.empty() && quality.size() < phrases[i].size() &&
+        std::find(phrases.begin(), phrases.end(), quality) == phrases.end()) {
+      phrases.push_back(std::move(quality));
+      weights.push_back(1.0);
+    }
+  }
+}
+
+// A view's column that shows a base column as stored is another name of it: open_orders.equipment names
+// TB_EQUIP.EQ_DESC, so "the equipment made by Siemens" can read the table the view leaves the manufacturer out of.
+// (table, column) -> the names of the view columns that show it under another name.
+std::map<std::pair<std::string, std::string>, std::vector<std::string>> NamesOfViewColumns(
+    const catalog::ViewSourceMap& sources) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> out;
+  for (const auto& [view_column, base] : sources) {
+    if (!EqualsIgnoreCase(view_column.second, base.second)) out[base].push_back(view_column.second);
+  }
+  return out;
+}
+
 }  // namespace
 
 SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const naturalness::Expander* expander,
@@ -313,12 +342,8 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
   // views) there is nothing to yield to.
   const bool has_tables = std::any_of(schema.tables.begin(), schema.tables.end(),
                                       [](const catalog::Table& t) { return t.kind == catalog::TableKind::kTable; });
-  // A view's column that shows a base column as stored is another name of it: open_orders.equipment names
-  // TB_EQUIP.EQ_DESC, so "the equipment installed first" can read the table the view leaves out.
-  std::map<std::pair<std::string, std::string>, std::vector<std::string>> shown_as;
-  for (const auto& [view_column, base] : catalog::ViewSources(schema)) {
-    if (!EqualsIgnoreCase(view_column.second, base.second)) shown_as[base].push_back(view_column.second);
-  }
+  view_sources_ = catalog::ViewSources(schema);
+  const auto shown_as = NamesOfViewColumns(view_sources_);
   for (const auto& t : schema.tables) {
     const bool view = has_tables && t.kind == catalog::TableKind::kView;
     const auto table_index = static_cast<uint32_t>(&t - schema.tables.data());
@@ -350,31 +375,14 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
         }
         weights = std::move(w);
       }
-      // A yes/no column is named by its quality alone: "certified" for is_certified, "critical" for CRIT_FLG.
-      if (c.type_class == catalog::TypeClass::kBoolean) {
-        static const std::set<std::string, std::less<>> kFlagWords = {"is",    "has",       "flag", "flg",  "ind",
-                                                                      "indic", "indicator", "yn",   "bool", "boolean"};
-        for (size_t i = 0, n = ps.size(); i < n; ++i) {
-          std::vector<std::string> quality;
-          for (const auto& w : ps[i]) {
-            if (!kFlagWords.count(w)) quality.push_back(w);
-          }
-          if (!quality.empty() && quality.size() < ps[i].size() &&
-              std::find(ps.begin(), ps.end(), quality) == ps.end()) {
-            ps.push_back(std::move(quality));
-            weights.push_back(1.0);
-          }
-        }
-      }
+      if (c.type_class == catalog::TypeClass::kBoolean) AddQualityPhrases(ps, weights);
       element_place_.emplace_back(table_index, static_cast<int32_t>(&c - t.columns.data()));
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
+      std::vector<std::string> aliases = c.aliases;
       if (auto it = shown_as.find({t.name, c.name}); it != shown_as.end()) {
-        std::vector<std::string> aliases = c.aliases;
         aliases.insert(aliases.end(), it->second.begin(), it->second.end());
-        AddAliasPhrases(elements_.back(), aliases, stemmer);
-      } else {
-        AddAliasPhrases(elements_.back(), c.aliases, stemmer);
       }
+      AddAliasPhrases(elements_.back(), aliases, stemmer);
     }
   }
   // What follows derives from a name alone: once per distinct name, in the order of first appearance (a large schema

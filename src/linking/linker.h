@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "catalog/schema.h"
+#include "catalog/view_sources.h"
 #include "retrieval/text.h"
 #include "retrieval/wordnet.h"
 
@@ -135,6 +136,8 @@ class SchemaIndex {
   const std::vector<SchemaElement>& Elements() const { return elements_; }
   /// The WordNet the index was built with (null: none).
   const WordNet* Wordnet() const { return wordnet_; }
+  /// What the schema's view columns show (catalog::ViewSources), read once when the index is built.
+  const catalog::ViewSourceMap& ViewSources() const { return view_sources_; }
   /// The schema words a question word's stem may stand for through WordNet; empty when the stem is itself a schema
   /// word (an exact match is never replaced by a synonym) or nothing relates it.
   const std::vector<Alternative>& AlternativesFor(const std::string& stem) const;
@@ -178,6 +181,7 @@ class SchemaIndex {
  private:
   std::vector<SchemaElement> elements_;
   const WordNet* wordnet_ = nullptr;
+  catalog::ViewSourceMap view_sources_;
   std::vector<std::string> letters_;       // distinct names' lower-case letters (4 or more), for abbreviation matches
   std::vector<uint32_t> element_letters_;  // per element: index into letters_, or UINT32_MAX
   std::vector<bool> letters_cryptic_;      // per letters_: see CrypticLetters
