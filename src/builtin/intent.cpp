@@ -59,6 +59,7 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     const bool reversed = i > 0 && (t[i - 1].lower == "reverse" || t[i - 1].lower == "reversed");
     if (w == "ascending" || w == "increasing" || w == "ascendingly") in.order_descending = false;
     if (lettered && !in.order_descending) in.order_descending = reversed;  // ("descending lexicographical order")
+    if (lettered) in.order_lettered = true;
     // "ordered by", "sorted by"; "ordered descending by population", "sort the results by the number of followers":
     // an ordering verb right before "by", else a few words before it.
     static const std::set<std::string, std::less<>> kOrderVerbs = {"ordered", "sorted", "order",    "sort",
@@ -345,6 +346,44 @@ void OrderRange(const std::vector<Token>& t, Intent& in) {
   }
 }
 
+// "the number of technicians per plant, largest first", "highest first": an end of the order_ranges list right before
+// "first" at the question's end (or before more of it after punctuation) gives the ordering's direction; it is no
+// superlative (one row) and "first" no limit. "the plants, newest first", "most recent first": a superlative that names
+// its quantity orders every row by it.
+void OrderFirst(const std::vector<Token>& t, Intent& in) {
+  static const words::WordMap kEnds = words::Pairs("order_ranges");
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (t[i].lower != "first" || (i + 1 < t.size() && t[i + 1].kind == TokenKind::kWord)) continue;
+    if (t[i - 1].kind != TokenKind::kWord) continue;
+    const auto end = kEnds.find(t[i - 1].lower);
+    auto super = std::find_if(in.superlatives.begin(), in.superlatives.end(),
+                              [&](const Superlative& s) { return s.token == i - 1; });
+    if (end != kEnds.end()) {
+      if (!in.order_descending) in.order_descending = end->second == "desc";
+      in.order_range.insert(in.order_range.end(), {i - 1, i});
+      if (super != in.superlatives.end()) in.superlatives.erase(super);
+      return;
+    }
+    if (super != in.superlatives.end()) {
+      super->unlimited = true;
+      in.order_range.push_back(i);
+      return;
+    }
+    // "the technicians, most recently hired first": "first" after a verb read as the event's order (ReadWordCues)
+    // repeats a superlative a few words before it.
+    auto event = std::find_if(in.superlatives.begin(), in.superlatives.end(),
+                              [&](const Superlative& s) { return s.token == i; });
+    auto before = std::find_if(in.superlatives.begin(), in.superlatives.end(),
+                               [&](const Superlative& s) { return s.token < i && s.token + 3 >= i; });
+    if (event != in.superlatives.end() && before != in.superlatives.end()) {
+      before->unlimited = true;
+      in.superlatives.erase(event);
+      in.order_range.push_back(i);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 bool IsDistinctWord(std::string_view word) { return word == "different" || word == "distinct" || word == "unique"; }
@@ -354,6 +393,7 @@ Intent ReadIntent(const std::vector<Token>& t) {
   ReadWordCues(t, in);
   SuperlativeRange(t, in);
   OrderRange(t, in);
+  OrderFirst(t, in);
   ListedSuperlatives(t, in);
   SuperlativesPerGroup(in);
   ReadNumberComparisons(t, in);

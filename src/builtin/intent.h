@@ -39,7 +39,8 @@ struct Comparison {
 struct Superlative {
   bool descending = true;  // "most", "highest", "oldest", "latest" → descending
   size_t token = 0;
-  std::string word;  // the word as written ("oldest")
+  std::string word;        // the word as written ("oldest")
+  bool unlimited = false;  // "newest first": it orders every row instead of keeping the first
 };
 
 struct Intent {
@@ -53,7 +54,8 @@ struct Intent {
   std::vector<Superlative> superlatives;
   std::vector<Comparison> comparisons;
   std::vector<size_t> negations;    // "not", "no", "never", "without", "n't"
-  std::vector<size_t> order_range;  // "from large to small": the tokens that give the ordering's direction
+  std::vector<size_t> order_range;  // "from large to small", "largest first": the tokens that give the direction
+  bool order_lettered = false;      // the order cue is "alphabetical" / "lexicographic": by a name, not a number
   bool distinct = false;            // "different", "distinct", "unique"
 };
 

@@ -300,6 +300,18 @@ bool Ordering(const Reading& r, const Aliases& a, sql::Query& q) {
              r.aggregates.empty() && !r.counting) {
     q.order_by.push_back({OutputExpr(a, r.select.front()), r.order_desc ? std::optional<bool>(true) : std::nullopt,
                           sql::NullsOrder::kDefault});
+  } else if (r.order_first_shown && r.group) {
+    // "the number of technicians per plant, largest first", "in descending order": a count or an aggregate per group
+    // orders by what it counts; in alphabetical order, by the first column shown (the group's name).
+    auto counted = std::find_if(r.select.begin(), r.select.end(), [&](const Output& o) {
+      const bool number = o.kind == Output::Kind::kCount || o.kind == Output::Kind::kCountDistinct ||
+                          o.kind == Output::Kind::kAggregate;
+      return r.intent.order_lettered ? o.kind == Output::Kind::kColumn : number;
+    });
+    if (counted != r.select.end()) {
+      q.order_by.push_back({OutputExpr(a, *counted), r.order_desc ? std::optional<bool>(true) : std::nullopt,
+                            sql::NullsOrder::kDefault});
+    }
   }
   if (!r.limit.empty() && (r.order_column || r.group_by_count || r.order_aggregate)) q.limit = tree::Number(r.limit);
   return !q.order_by.empty() || q.limit;

@@ -122,9 +122,12 @@ void ReadSuperlative(Reading& r) {
     size_t before = s.token;
     if (before > 0 && (r.tokens[before - 1].lower == "most" || r.tokens[before - 1].lower == "least")) --before;
     const std::optional<ColumnRef> event = before > 0 ? ColumnAt(r, before - 1) : std::nullopt;
-    if (event && (HoldsDates(r.ctx.schema, *event) || ToLower(event->column).find("year") != std::string::npos)) {
+    const bool dates = event && HoldsDates(r.ctx.schema, *event);
+    if (event && (dates || ToLower(event->column).find("year") != std::string::npos)) {
       r.order_column = event;
       MarkMention(r, before - 1);
+      // "by hire date, oldest first": a word of age orders a date or a year the other way (quantities.txt's '-').
+      reversed = QuantityOf(word).find(dates ? "-date" : "-year") != std::string::npos;
     } else {
       const std::string quantity = word == "first" || word == "last" ? "date/year" : QuantityOf(word);
       r.order_column = NumericNear(r, s.token, quantity, &reversed);
@@ -133,7 +136,7 @@ void ReadSuperlative(Reading& r) {
   // "the schools with the top 3 largest size": nothing names a quantity; the subject's one quantity orders.
   if (!counts && !r.order_column) r.order_column = SubjectsOnlyQuantity(r);
   r.order_desc = s.descending != reversed;
-  r.limit = "1";
+  r.limit = s.unlimited ? "" : "1";
 }
 
 // The tables a column named only by its head word may come from: those the reading needs anyway.

@@ -228,6 +228,25 @@ void AddAliasPhrases(SchemaElement& e, const std::vector<std::string>& aliases, 
 
 }  // namespace
 
+std::string NameInDescription(std::string_view description) {
+  static const std::set<std::string, std::less<>> kClauseWords = {
+      "where", "which", "who", "whom", "whose", "that", "when", "if", "is", "are", "was", "were", "be", "has", "have"};
+  size_t end = std::min(description.size(), description.find_first_of(":;,.(\n"));
+  if (const size_t dash = description.find(" - "); dash < end) end = dash;
+  std::vector<std::string> words;
+  for (const auto& w : Split(std::string(Trim(description.substr(0, end))), ' ')) {
+    if (!w.empty()) words.push_back(ToLower(w));
+  }
+  while (!words.empty() && (words.front() == "the" || words.front() == "a" || words.front() == "an")) {
+    words.erase(words.begin());
+  }
+  const auto content = std::count_if(words.begin(), words.end(), [](const std::string& w) { return !IsStopWord(w); });
+  const bool named =
+      content > 0 && content <= 5 && std::isalpha(static_cast<unsigned char>(words[0][0])) &&
+      std::none_of(words.begin(), words.end(), [](const std::string& w) { return kClauseWords.count(w); });
+  return named ? Join(words, " ") : "";
+}
+
 std::string GluedToTable(std::string_view table, std::string_view column) {
   // Called for every column of a schema: the cheap test of the table's letters first, the splitter last.
   const std::string c = ToLower(column);
@@ -291,6 +310,37 @@ void AddQualityPhrases(std::vector<std::vector<std::string>>& phrases, std::vect
   }
 }
 
+// An element's other names the catalog gives: its aliases (a crosswalk's other readings), a readable name a benchmark's
+// schema file or a data dictionary gives (Column::label), and what its description calls it (a comment or a data
+// dictionary's description: NameInDescription): a DBA's dictionary so lets the linker read TB_MO as maintenance orders.
+// A column's description names it beside its table ("Description of the equipment", "Creation date of the maintenance
+// order"): the words its table's names already have (`table_stems`) are left out, so that the table's own word still
+// names the table and not each of its columns.
+std::vector<std::string> OtherNames(const std::vector<std::string>& aliases, const std::string& name,
+                                    const std::string& label, const std::string& comment, Stemmer& stemmer,
+                                    const std::set<std::string>& table_stems) {
+  std::vector<std::string> out = aliases;
+  auto add = [&](const std::string& other) {
+    if (other.empty() || EqualsIgnoreCase(LettersOnly(other), LettersOnly(name))) return;
+    if (std::find(out.begin(), out.end(), other) == out.end()) out.push_back(other);
+  };
+  add(label);
+  std::vector<std::string> words;
+  for (const auto& w : Split(NameInDescription(comment), ' ')) {
+    if (!w.empty()) words.push_back(w);
+  }
+  std::erase_if(words, [&](const std::string& w) { return table_stems.count(stemmer.Stem(w)) > 0; });
+  while (!words.empty() && IsStopWord(words.back())) words.pop_back();
+  while (!words.empty() && IsStopWord(words.front())) words.erase(words.begin());
+  add(Join(words, " "));
+  // "Final confirmation flag": what is flagged names the column too, as AddQualityPhrases reads a yes/no name.
+  if (words.size() > 1 && (words.back() == "flag" || words.back() == "indicator")) {
+    words.pop_back();
+    add(Join(words, " "));
+  }
+  return out;
+}
+
 // A view's column that shows a base column as stored is another name of it: open_orders.equipment names
 // TB_EQUIP.EQ_DESC, so "the equipment made by Siemens" can read the table the view leaves the manufacturer out of.
 // (table, column) -> the names of the view columns that show it under another name.
@@ -349,7 +399,9 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     const auto table_index = static_cast<uint32_t>(&t - schema.tables.data());
     element_place_.emplace_back(table_index, -1);
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
-    AddAliasPhrases(elements_.back(), t.aliases, stemmer);
+    AddAliasPhrases(elements_.back(), OtherNames(t.aliases, t.name, "", t.comment, stemmer, {}), stemmer);
+    std::set<std::string> table_stems;  // the words the table's names have, for its columns' descriptions
+    for (const auto& p : elements_.back().phrases) table_stems.insert(p.begin(), p.end());
     // A table whose name says nothing (an ERP's "OCRD") is also named by what its key says a row is.
     if (const std::string named = wordnet ? KeyNamesTable(t, *wordnet) : ""; !named.empty()) {
       auto ps = phrases(named);
@@ -378,7 +430,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       if (c.type_class == catalog::TypeClass::kBoolean) AddQualityPhrases(ps, weights);
       element_place_.emplace_back(table_index, static_cast<int32_t>(&c - t.columns.data()));
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
-      std::vector<std::string> aliases = c.aliases;
+      std::vector<std::string> aliases = OtherNames(c.aliases, c.name, c.label, c.comment, stemmer, table_stems);
       if (auto it = shown_as.find({t.name, c.name}); it != shown_as.end()) {
         aliases.insert(aliases.end(), it->second.begin(), it->second.end());
       }

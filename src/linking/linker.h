@@ -262,6 +262,15 @@ std::vector<std::pair<size_t, size_t>> AcronymSpans(std::string_view letters, co
 /// are read word by word already.
 std::string GluedToTable(std::string_view table, std::string_view column);
 
+/// What a short description calls its element, lower-case, or "" when it does not name it: the words before the first
+/// ':', ';', ',', '.', '(' or " - ", at most five of them content words, leading articles left out ("Maintenance
+/// orders: one row per order raised" -> "maintenance orders", "Final confirmation flag" -> "final confirmation flag").
+/// A clause ("Plant where the equipment is installed", "1 when orders in this status are still open") says what the
+/// values are rather than what the element is called: "". SchemaIndex reads the name of a table's or column's comment
+/// (a COMMENT ON, a data dictionary's description) as another name of it, a column's without the words its table's
+/// names have.
+std::string NameInDescription(std::string_view description);
+
 /// The `words` (lower-case letters) that `letters` abbreviates in any order: `letters` splits into two pieces or more,
 /// each of two letters or more, each the first letter of a different word and more of its letters in order. Returns
 /// the words' indices in the pieces' order, or nothing. Exposed for tests.

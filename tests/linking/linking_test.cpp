@@ -280,6 +280,86 @@ TEST(Linker, BestColumnCases) {
   });
 }
 
+// Every case of data/description_names.tsv: what a short description calls its element.
+TEST(Linker, DescriptionNameCases) {
+  CheckCaseFile("description_names.tsv", [](const std::string& description, const std::vector<std::string>&) {
+    return NameInDescription(description);
+  });
+}
+
+// Cryptic tables and columns whose comments a data dictionary filled (described_links.tsv lists them).
+catalog::Schema DescribedPlant() {
+  catalog::Schema s;
+  auto table = [&](std::string name, std::string comment, std::vector<std::pair<std::string, std::string>> columns) {
+    catalog::Table t;
+    t.name = std::move(name);
+    t.comment = std::move(comment);
+    for (auto& [c, note] : columns) {
+      catalog::Column col;
+      col.name = c;
+      col.type = "text";
+      col.comment = note;
+      t.columns.push_back(std::move(col));
+    }
+    s.tables.push_back(std::move(t));
+  };
+  table("TB_MO", "Maintenance orders: one row per maintenance order",
+        {{"MO_ID", "Maintenance order number"},
+         {"CRT_DT", "Creation date of the maintenance order"},
+         {"CMPL_DT", "Completion date"},
+         {"FINAL_CONF", "Final confirmation flag: 1 when finished"},
+         {"ZZ1", "1 when the order is open"},
+         {"RB", "Person who reported the problem"}});
+  table("TB_EQ", "Equipment installed at a plant",
+        {{"EQ_ID", ""}, {"EQ_DESC", "Description of the equipment"}, {"XQ7", "Serial number"}});
+  return s;
+}
+
+// Every case of data/described_links.tsv: the element the links covering a word of the question reach best.
+TEST(Linker, DescribedNamesCases) {
+  Stemmer st;
+  const auto schema = DescribedPlant();
+  SchemaIndex index(schema, st, &ShippedExpander());
+  CheckCaseFile("described_links.tsv", [&](const std::string& question, const std::vector<std::string>& word) {
+    const auto tokens = Tokenize(question, st);
+    size_t at = tokens.size();
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (tokens[i].lower == word.at(0)) at = i;
+    }
+    if (at == tokens.size()) return std::string("no word ") + word.at(0);
+    std::string best;
+    double top = 0;
+    for (const auto& m : Link(index, tokens)) {
+      if (m.begin > at || m.end <= at) continue;
+      const auto& el = index.Elements()[m.element];
+      const std::string name = el.column.empty() ? el.table : el.table + "." + el.column;
+      if (m.score > top + 1e-9) {
+        top = m.score;
+        best = name;
+      } else if (m.score > top - 1e-9 && name != best) {
+        best = "tie";
+      }
+    }
+    return best;
+  });
+}
+
+// Without the comments the cryptic names are not read as the question's words.
+TEST(Linker, UndescribedNamesAreNotRead) {
+  Stemmer st;
+  auto schema = DescribedPlant();
+  for (auto& t : schema.tables) {
+    t.comment.clear();
+    for (auto& c : t.columns) c.comment.clear();
+  }
+  SchemaIndex index(schema, st, &ShippedExpander());
+  for (const auto& m : Link(index, Tokenize("List the maintenance orders with a serial number.", st))) {
+    const auto& el = index.Elements()[m.element];
+    EXPECT_NE(el.column, "XQ7");
+    EXPECT_FALSE(el.column.empty() && el.table == "TB_MO") << m.score;
+  }
+}
+
 // Every case of data/unquote_names.tsv: the quoted strings of a question still read as values once the names are
 // unquoted.
 TEST(Linker, UnquoteNamesCases) {
