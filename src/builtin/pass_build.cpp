@@ -52,6 +52,14 @@ sql::Expr OutputExpr(const Aliases& a, const Output& o) {
   return star;
 }
 
+// An output, the group's column as the part of its date the question groups by ("hired each year": its year).
+sql::Expr GroupedExpr(const Reading& r, const Aliases& a, const Output& o) {
+  if (o.kind == Output::Kind::kColumn && r.group && o.col == *r.group && !r.group_part.empty()) {
+    if (auto part = tree::DatePart(r.ctx.dialect, r.group_part, a.Ref(o.col))) return std::move(*part);
+  }
+  return OutputExpr(a, o);
+}
+
 // Whether `columns` are `table`'s whole primary key, in any order.
 bool IsWholeKey(const catalog::Schema& schema, const std::string& table, const std::vector<std::string>& columns) {
   const catalog::Table* t = schema.FindTable(table);
@@ -95,7 +103,12 @@ bool RepeatsThroughJoin(const Reading& r) {
 sql::Select SelectFrom(const Reading& r, const Aliases& a) {
   sql::Select s;
   s.distinct = r.intent.distinct && !r.counting && r.aggregates.empty();
-  for (const auto& o : r.select) s.items.push_back({OutputExpr(a, o), std::nullopt});
+  for (const auto& o : r.select) {
+    sql::Expr e = GroupedExpr(r, a, o);
+    // (A date's part is named by it: "year", not "strftime('%Y', hire_date)".)
+    const bool part = e.kind == sql::ExprKind::kFunction && o.kind == Output::Kind::kColumn;
+    s.items.push_back({std::move(e), part ? std::optional(tree::Name(r.ctx.dialect, r.group_part)) : std::nullopt});
+  }
   sql::TableRef from = a.Table(r.tree->root);
   for (const auto& e : r.tree->edges) {
     std::vector<sql::Expr> on;
@@ -267,7 +280,8 @@ std::vector<ColumnRef> ListedWithGroup(const Reading& r) {
 // GROUP BY and HAVING. A count per group with nothing to group by is dropped.
 void Grouping(Reading& r, const Aliases& a, sql::Select& s) {
   if (r.group) {
-    for (const ColumnRef& c : ListedWithGroup(r)) s.group_by.push_back(a.Ref(c));
+    for (const ColumnRef& c : ListedWithGroup(r))
+      s.group_by.push_back(GroupedExpr(r, a, Output{Output::Kind::kColumn, c, ""}));
   } else if (r.group_by_count || r.having || r.order_aggregate) {
     // Grouped by the subject's key, a shown column of another could group instead ("the city with the most students":
     // per city, not per student): another reading (Choices::group_by_shown).

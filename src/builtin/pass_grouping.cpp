@@ -6,6 +6,7 @@
 #include <string>
 
 #include "builtin/passes.h"
+#include "builtin/query_tree.h"
 #include "builtin/words.h"
 #include "common/strings.h"
 
@@ -356,6 +357,39 @@ bool AsksForEverything(Reading& r) {
 
 }  // namespace
 
+namespace {
+
+// "How many technicians were hired each year?", "orders created per month": a year or a month with no column of the
+// subject's named so is the part of a date of the subject's: the one the question names ("hired": hire_date), else its
+// only one. The unit word is used; "" when it is no such group.
+std::string DateOfTimeUnit(Reading& r, size_t k, std::optional<ColumnRef>& date) {
+  if (k >= r.tokens.size() || r.subject.empty()) return "";
+  const std::string& w = r.tokens[k].lower;
+  const std::string unit = w == "year" || w == "years" ? "year" : w == "month" || w == "months" ? "month" : "";
+  const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
+  if (unit.empty() || t == nullptr || !tree::DatePart(r.ctx.dialect, unit, sql::Expr{})) return "";
+  if (auto c = ColumnAt(r, k); c && EqualsIgnoreCase(c->table, t->name)) return "";
+  std::vector<ColumnRef> dates;
+  for (const auto& c : t->columns) {
+    if (ToLower(c.name).find(unit) != std::string::npos) return "";  // a year column of its own groups as it is
+    if (HoldsDates(r.ctx.schema, {t->name, c.name})) dates.push_back({t->name, c.name});
+  }
+  std::optional<ColumnRef> named;
+  for (const Mention& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    for (const ColumnRef& d : dates) {
+      if (EqualsIgnoreCase(el.table, d.table) && el.column == d.column) named = d;
+    }
+  }
+  if (!named && dates.size() == 1) named = dates.front();
+  if (!named) return "";
+  date = named;
+  r.used[k] = true;
+  return unit;
+}
+
+}  // namespace
+
 void ReadGroupBy(Reading& r) {
   for (size_t g : r.intent.group_by) {
     // "for each country" names a column; "in each genre" a table: its name column, else its key.
@@ -364,6 +398,12 @@ void ReadGroupBy(Reading& r) {
     while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord &&
            (IsStopWord(r.tokens[k].lower) || IsDistinctWord(r.tokens[k].lower))) {
       ++k;
+    }
+    std::optional<ColumnRef> date;
+    if (std::string unit = DateOfTimeUnit(r, k, date); !unit.empty()) {
+      r.group = date;
+      r.group_part = unit;
+      break;
     }
     if (auto c = ColumnAt(r, k)) {
       r.group = c;

@@ -94,6 +94,16 @@ sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool di
   return e;
 }
 
+std::optional<sql::Expr> DatePart(const sql::Dialect& d, const std::string& part, sql::Expr date) {
+  const bool month = part == "month";
+  if (d.name == "sqlite") return Function("strftime", {String(month ? "%Y-%m" : "%Y"), std::move(date)});
+  if (d.name == "duckdb") return Function("strftime", {std::move(date), String(month ? "%Y-%m" : "%Y")});
+  if (d.name == "postgres") return Function("to_char", {std::move(date), String(month ? "YYYY-MM" : "YYYY")});
+  if (d.name == "mysql") return Function("DATE_FORMAT", {std::move(date), String(month ? "%Y-%m" : "%Y")});
+  if (d.name == "tsql") return Function("FORMAT", {std::move(date), String(month ? "yyyy-MM" : "yyyy")});
+  return std::nullopt;
+}
+
 sql::Expr Cast(sql::Expr e, std::string type) {
   sql::Expr c;
   c.kind = sql::ExprKind::kCast;

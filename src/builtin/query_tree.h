@@ -2,6 +2,7 @@
 // makes of the text the translator used to write, so they print the same.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ sql::Expr String(const std::string& text);
 /// function(args), function(DISTINCT arg), count(*).
 sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool distinct = false);
 sql::Expr CountStar();
+/// The year ("2020") or the month ("2020-06") of a date, as text, in the dialect's own function (SQLite and DuckDB
+/// strftime, PostgreSQL to_char, MySQL DATE_FORMAT, T-SQL FORMAT); nothing for a dialect with none of them.
+std::optional<sql::Expr> DatePart(const sql::Dialect& d, const std::string& part, sql::Expr date);
 /// CAST(e AS type).
 sql::Expr Cast(sql::Expr e, std::string type);
 /// A literal of a filter in the dialect (the true literal from `dialect.true_literal`).

@@ -164,6 +164,7 @@ struct Reading {
   std::optional<ColumnRef> year_column;
   // Grouping, aggregates and order.
   std::optional<ColumnRef> group;
+  std::string group_part;           // "year" / "month": the group is that part of the date column `group`
   std::vector<ColumnRef> selected;  // columns the aggregates read
   std::vector<Output> aggregates;
   std::vector<size_t> aggregate_cues;     // per aggregate: the token of its cue word

@@ -90,6 +90,9 @@ bool AsksForATime(const std::vector<Token>& tokens) {
         (i + 1 == tokens.size() || tokens[i + 1].kind != TokenKind::kWord)) {
       return true;
     }
+    // "hired each year", "created per month": counted per a unit of time.
+    const std::string& before = tokens[i - 1].lower;
+    if ((w == "year" || w == "month") && (before == "each" || before == "per" || before == "every")) return true;
   }
   return std::any_of(tokens.begin(), tokens.end(), [](const Token& t) {
     if (t.kind == TokenKind::kWord) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "builtin/intent.h"
+#include "builtin/query_tree.h"
 #include "builtin/translator.h"
 #include "builtin/words.h"
 #include "catalog/introspect.h"
@@ -98,6 +99,23 @@ TEST(Intent, CuesForAggregatesGroupingOrderComparisonsAndNegation) {
   EXPECT_EQ(in("students who haven't enrolled").negations.size(), 1u);
   EXPECT_TRUE(in("How many different countries?").distinct);
   EXPECT_TRUE(in("List all singers").aggregates.empty());
+}
+
+// A date's year or month as text, in each engine's own function ("hired each year" groups by it).
+TEST(QueryTree, DatePartInEachDialect) {
+  auto printed = [](const sql::Dialect& d, const std::string& part) {
+    auto e = builtin::tree::DatePart(d, part, builtin::tree::Column(d, "T1", "hire_date"));
+    if (!e) return std::string("none");
+    sql::Select s;
+    s.items.push_back({std::move(*e), std::nullopt});
+    return sql::Print(builtin::tree::QueryOf(std::move(s)), d);
+  };
+  EXPECT_EQ(printed(sql::Sqlite(), "year"), "SELECT strftime('%Y', T1.hire_date)");
+  EXPECT_EQ(printed(sql::Sqlite(), "month"), "SELECT strftime('%Y-%m', T1.hire_date)");
+  EXPECT_EQ(printed(sql::Postgres(), "year"), "SELECT to_char(T1.hire_date, 'YYYY')");
+  EXPECT_EQ(printed(sql::Postgres(), "month"), "SELECT to_char(T1.hire_date, 'YYYY-MM')");
+  EXPECT_EQ(printed(sql::MySql(), "year"), "SELECT DATE_FORMAT(T1.hire_date, '%Y')");
+  EXPECT_EQ(printed(sql::TSql(), "month"), "SELECT FORMAT(T1.hire_date, 'yyyy-MM')");
 }
 
 TEST(Words, TablesAreCompiledInWithTheirEntries) {

@@ -1,5 +1,6 @@
 // PostgreSQL: introspection, read-only execution, limits and errors, against the throwaway cluster that the ctest
 // fixture starts (tests/pg/pg_cluster.sh) with tests/pg/fixture.sql loaded.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
@@ -303,6 +304,18 @@ TEST_F(Pg, PatternsOfTheBuiltinTranslator) {
       conn_->Query("SELECT plant_name FROM plant WHERE plant_name ILIKE '%r\\_ver%' ESCAPE '\\'", exec::Limits{});
   ASSERT_TRUE(literal.ok()) << literal.error().message;
   EXPECT_TRUE(literal->rows.empty());
+}
+
+// The built-in translator's year and month of a date on PostgreSQL ("hired each year"; the text is checked in
+// tests/builtin/builtin_test.cpp, QueryTree.DatePartInEachDialect): to_char runs read-only, grouped by itself.
+TEST_F(Pg, DatePartsOfTheBuiltinTranslator) {
+  for (const char* format : {"YYYY", "YYYY-MM"}) {
+    const std::string sql = fmt::format(
+        "SELECT to_char(opened, '{0}') AS year, count(*) FROM plant GROUP BY to_char(opened, '{0}')", format);
+    auto parts = conn_->Query(sql, exec::Limits{});
+    ASSERT_TRUE(parts.ok()) << parts.error().message;
+    EXPECT_FALSE(parts->rows.empty());
+  }
 }
 
 TEST_F(Pg, SqlErrors) {
