@@ -365,7 +365,7 @@ namespace {
 std::string DateOfTimeUnit(Reading& r, size_t k, std::optional<ColumnRef>& date) {
   if (k >= r.tokens.size() || r.subject.empty()) return "";
   const std::string& w = r.tokens[k].lower;
-  const std::string unit = w == "year" || w == "years" ? "year" : w == "month" || w == "months" ? "month" : "";
+  std::string unit = w == "year" || w == "years" ? "year" : w == "month" || w == "months" ? "month" : "";
   const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
   if (unit.empty() || t == nullptr || !tree::DatePart(r.ctx.dialect, unit, sql::Expr{})) return "";
   if (auto c = ColumnAt(r, k); c && EqualsIgnoreCase(c->table, t->name)) return "";
