@@ -355,10 +355,6 @@ bool AsksForEverything(Reading& r) {
   return everything;
 }
 
-}  // namespace
-
-namespace {
-
 // "How many technicians were hired each year?", "orders created per month": a year or a month with no column of the
 // subject's named so is the part of a date of the subject's: the one the question names ("hired": hire_date), else its
 // only one. The unit word is used; "" when it is no such group.
@@ -367,7 +363,7 @@ std::string DateOfTimeUnit(Reading& r, size_t k, std::optional<ColumnRef>& date)
   const std::string& w = r.tokens[k].lower;
   std::string unit = w == "year" || w == "years" ? "year" : w == "month" || w == "months" ? "month" : "";
   const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
-  if (unit.empty() || t == nullptr || !tree::DatePart(r.ctx.dialect, unit, sql::Expr{})) return "";
+  if (unit.empty() || t == nullptr || !tree::HasDatePart(r.ctx.dialect)) return "";
   if (auto c = ColumnAt(r, k); c && EqualsIgnoreCase(c->table, t->name)) return "";
   std::vector<ColumnRef> dates;
   for (const auto& c : t->columns) {

@@ -104,6 +104,8 @@ std::optional<sql::Expr> DatePart(const sql::Dialect& d, const std::string& part
   return std::nullopt;
 }
 
+bool HasDatePart(const sql::Dialect& d) { return DatePart(d, "year", sql::Expr{}).has_value(); }
+
 sql::Expr Cast(sql::Expr e, std::string type) {
   sql::Expr c;
   c.kind = sql::ExprKind::kCast;

@@ -33,6 +33,8 @@ sql::Expr CountStar();
 /// The year ("2020") or the month ("2020-06") of a date, as text, in the dialect's own function (SQLite and DuckDB
 /// strftime, PostgreSQL to_char, MySQL DATE_FORMAT, T-SQL FORMAT); nothing for a dialect with none of them.
 std::optional<sql::Expr> DatePart(const sql::Dialect& d, const std::string& part, sql::Expr date);
+/// Whether DatePart has a function for the dialect.
+bool HasDatePart(const sql::Dialect& d);
 /// CAST(e AS type).
 sql::Expr Cast(sql::Expr e, std::string type);
 /// A literal of a filter in the dialect (the true literal from `dialect.true_literal`).

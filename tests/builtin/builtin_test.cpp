@@ -116,6 +116,7 @@ TEST(QueryTree, DatePartInEachDialect) {
   EXPECT_EQ(printed(sql::Postgres(), "month"), "SELECT to_char(T1.hire_date, 'YYYY-MM')");
   EXPECT_EQ(printed(sql::MySql(), "year"), "SELECT DATE_FORMAT(T1.hire_date, '%Y')");
   EXPECT_EQ(printed(sql::TSql(), "month"), "SELECT FORMAT(T1.hire_date, 'yyyy-MM')");
+  EXPECT_TRUE(builtin::tree::HasDatePart(sql::Postgres()));
 }
 
 TEST(Words, TablesAreCompiledInWithTheirEntries) {
