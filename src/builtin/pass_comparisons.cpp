@@ -51,6 +51,19 @@ bool CountPerGroup(Reading& r, const Comparison& c) {
   bool times = tokens[c.number].lower == "once" || tokens[c.number].lower == "twice" ||
                (k < tokens.size() && tokens[k].lower == "times");
   if (k < tokens.size()) counted = TableAt(r, k);
+  // "more than 1 player" where the reading took "player" for player.Player: the noun also names the table, whose rows
+  // are what is counted. Not a quantity ("more than 1000 followers" compares followers) and not "at least one" (there
+  // is one: a join, read elsewhere).
+  const size_t right_after = (c.cue > c.number ? c.cue : c.number) + 1;  // ("30 in each position": not counted)
+  const std::optional<ColumnRef> named = k == right_after && k < tokens.size() ? ColumnAt(r, k) : std::nullopt;
+  const bool exists = c.op == ">=" && c.value == "1";
+  for (auto l = r.links.begin(); !counted && named && !exists && l != r.links.end(); ++l) {
+    const auto& el = r.ctx.index.Elements()[l->element];
+    if (el.column.empty() && l->begin <= k && k < l->end && !HoldsQuantities(r.ctx, *named)) {
+      counted = el.table;
+      MarkMention(r, k);  // (counted, not shown)
+    }
+  }
   // "at least ten professors": a plural naming a value stored in the singular counts that value's rows.
   for (auto v = r.values.begin(); !counted && v != r.values.end(); ++v) {
     if (v->plural && v->begin == k) counted = v->table;

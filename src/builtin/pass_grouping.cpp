@@ -80,6 +80,28 @@ bool AsksForOrderedColumn(const Reading& r, size_t superlative) {
   return superlative == 2 && kCommands.count(t[0].lower);
 }
 
+// Whether table `from` refers to table `to` through at most `depth` foreign keys followed from the referencing side
+// (opr_conf → MoOperation → technician): each row of `to` has a set of `from` rows.
+bool RefersTo(const catalog::Schema& schema, const std::string& from, const std::string& to, int depth) {
+  if (ToLower(from) == ToLower(to)) return true;
+  const catalog::Table* t = schema.FindTable(from);
+  if (!t || depth == 0) return false;
+  return std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(), [&](const catalog::ForeignKey& fk) {
+    return ToLower(fk.ref_table) != ToLower(from) && RefersTo(schema, fk.ref_table, to, depth - 1);
+  });
+}
+
+// "the most hours" per subject: a quantity (not a key, a year or a date) of another table whose rows refer to the
+// subject's, so that each subject row has several to add up.
+bool AddsUpPerSubject(const Reading& r, const ColumnRef& c) {
+  if (ToLower(c.table) == ToLower(r.subject) || !HoldsQuantities(r.ctx, c) || HoldsDates(r.ctx.schema, c)) {
+    return false;
+  }
+  const catalog::Table* t = r.ctx.schema.FindTable(c.table);
+  if (!t || IsKeyColumn(*t, c.column) || ToLower(c.column).find("year") != std::string::npos) return false;
+  return RefersTo(r.ctx.schema, c.table, r.subject, 3);
+}
+
 // A superlative: "the oldest singer" orders by the quantity and keeps one row; "the stadium with the most concerts"
 // counts per group; "the most common age" counts the rows per value of what is shown.
 void ReadSuperlative(Reading& r) {
@@ -111,6 +133,15 @@ void ReadSuperlative(Reading& r) {
   }
   if (counts && !next_column) {
     r.group_by_count = true;
+  } else if (counts && AddsUpPerSubject(r, *next_column)) {
+    // "the technician who confirmed the most hours", "the department with the most credits": a quantity of the rows
+    // that refer to each subject row is added up per subject, not read off the one largest row.
+    r.order_aggregate = Output{Output::Kind::kAggregate, *next_column, "sum"};
+    r.selected.push_back(*next_column);
+    MarkMention(r, s.token + 1);
+    r.order_desc = s.descending;
+    r.limit = s.unlimited ? "" : "1";
+    return;
   } else if (next_column) {
     // Only the mention that names the ordering is used up: "the name and age of the oldest singer" shows age.
     r.order_column = next_column;
@@ -303,6 +334,13 @@ std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
     if (!r.mentions[k].whole && !anchored.count(ToLower(el.table))) {
       r.notes.push_back(fmt::format("not shown: {}.{} (only its head word named, its table not otherwise needed)",
                                     el.table, el.column));
+      continue;
+    }
+    if (!r.mentions[k].whole && IsYesNoColumn(r.ctx.schema, {el.table, el.column})) {
+      // "Which technician confirmed the most hours?": a yes/no column's head word alone is a verb or an adjective
+      // (FINAL_CONF), not a noun asking for its value.
+      r.notes.push_back(
+          fmt::format("not shown: {}.{} (a yes/no column named only by its head word)", el.table, el.column));
       continue;
     }
     ColumnRef c{el.table, el.column};

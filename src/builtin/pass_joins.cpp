@@ -42,6 +42,15 @@ std::vector<std::string> NeededTables(Reading& r) {
   }
   r.choices.named_only_tables = tables.size() - by_columns;
   if (r.choices.used_tables_only) tables.resize(by_columns);
+  // The table whose rows a count per group counts, when no mention of it as a table brought it (CountPerGroup: "more
+  // than 1 player" read as a column).
+  if (r.having && !r.having->counted.empty() &&
+      std::none_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+        const auto& el = ElementOf(r, m);
+        return el.column.empty() && ToLower(el.table) == ToLower(r.having->counted);
+      })) {
+    Need(tables, r.having->counted);
+  }
   return tables;
 }
 

@@ -346,9 +346,7 @@ void YesNoColumns(Reading& r) {
   for (const auto& m : r.mentions) {
     const auto& el = ElementOf(r, m);
     if (el.column.empty() || !m.whole) continue;  // "one time bonus" does not say "full time"
-    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
-    const catalog::Column* c = t ? t->FindColumn(el.column) : nullptr;
-    if (!c || c->type_class != catalog::TypeClass::kBoolean) continue;
+    if (!IsYesNoColumn(r.ctx.schema, {el.table, el.column})) continue;
     r.filters.push_back({{el.table, el.column}, "=", {Literal::Kind::kTrue, "", {}}, {}, m.begin});
     r.consumed_tokens.insert(m.begin);
     r.notes.push_back(fmt::format("yes/no column {}.{} as a filter", el.table, el.column));

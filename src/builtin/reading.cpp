@@ -25,6 +25,12 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c) {
   return col && col->type_class == catalog::TypeClass::kNumeric;
 }
 
+bool IsYesNoColumn(const catalog::Schema& schema, const ColumnRef& c) {
+  const catalog::Table* t = schema.FindTable(c.table);
+  const catalog::Column* col = t ? t->FindColumn(c.column) : nullptr;
+  return col && col->type_class == catalog::TypeClass::kBoolean;
+}
+
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c) {
   const catalog::Table* t = schema.FindTable(c.table);
   const catalog::Column* col = t ? t->FindColumn(c.column) : nullptr;

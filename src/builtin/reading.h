@@ -193,6 +193,8 @@ struct Reading {
 /// The schema element a mention names.
 const linking::SchemaElement& ElementOf(const Reading& r, const Mention& m);
 bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
+/// A column of the boolean type (a yes/no flag).
+bool IsYesNoColumn(const catalog::Schema& schema, const ColumnRef& c);
 /// A column of dates: of a date or time type, or a column not of numbers whose name says date (created_on DATE in a
 /// view, `date_of_birth` TEXT).
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c);
