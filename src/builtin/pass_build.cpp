@@ -344,6 +344,30 @@ sql::Query Intersect(const sql::Select& s, const std::vector<Cond>& conds, const
   return q;
 }
 
+// "the locations where no cinema has capacity over 800": the rows as read without the negated conditions, EXCEPT those
+// with them as written (SplitNegatedFilters kept them). Another reading beside the one that denies each condition.
+std::optional<sql::Query> ExceptNegated(const Reading& r, const Aliases& a, const sql::Select& s,
+                                        const std::vector<Cond>& conds, bool ordered) {
+  if (r.except_filters.empty() || ordered || r.counting || !r.aggregates.empty() || !s.group_by.empty() || s.having) {
+    return std::nullopt;
+  }
+  sql::Select left = s, right = s;
+  std::vector<sql::Expr> kept, denied;
+  for (const auto& c : conds) {
+    if (c.at == SIZE_MAX || c.at < *r.neg_at) kept.push_back(c.expr);
+  }
+  for (const auto& f : r.except_filters) denied.push_back(NumberCondition(r, a, f));
+  left.where.reset();
+  if (!kept.empty()) left.where = tree::AllOf(std::move(kept));
+  right.where = tree::AllOf(std::move(denied));
+  sql::Query q;
+  q.body.kind = sql::QueryBodyKind::kSetOp;
+  q.body.set_op = sql::SetOp::kExcept;
+  q.body.left = tree::QueryOf(std::move(left)).body;
+  q.body.right = tree::QueryOf(std::move(right)).body;
+  return q;
+}
+
 // The conditions split at the first "and", "but" or "or" between two of them into the group before and the group after,
 // read as two queries of the same select list: INTERSECT for "and" / "but" ("problems reported by both Lacey Bosco and
 // Kenton Champlin": each name two conditions on one staff row, which no single row meets together), UNION for "or".
@@ -441,6 +465,7 @@ void BuildQueries(Reading& r) {
   if (!p.clash && !ordered && !r.counting && r.aggregates.empty() && s.group_by.empty() && !s.having) {
     split = SplitAtConjunction(r, s, conds);
   }
+  std::optional<sql::Query> except = ExceptNegated(r, a, s, conds, ordered);
   bool both_first = p.clash && !p.or_next[p.clash->first] && intersect;
   if (p.clash) p.or_next[p.clash->first] = true;
   if (auto w = Where(conds, p.or_next, std::nullopt)) s.where = std::move(*w);
@@ -454,6 +479,7 @@ void BuildQueries(Reading& r) {
     if (intersect) Add(r, std::move(*intersect), "both values: INTERSECT");
   }
   if (split) Add(r, std::move(*split), "conditions before and after the conjunction: a set operation");
+  if (except) Add(r, std::move(*except), "what no row of the subject has: EXCEPT");
   if (const auto m = std::find_if(r.built.begin(), r.built.end(), [](const BuiltReading& b) { return b.note.empty(); });
       m != r.built.end()) {
     const sql::Query main_query = m->query;

@@ -11,6 +11,21 @@ namespace plainsql::builtin {
 
 namespace {
 
+// "the locations where no cinema has capacity over 800", "headquarters without a company in banking": the negation
+// is followed by the subject's own table, so what is shown must hold for none of its rows (a set difference), not
+// merely fail for one row.
+bool NegatesEverySubjectRow(const Reading& r) {
+  size_t k = *r.neg_at + 1;
+  while (k < r.tokens.size() && (r.tokens[k].lower == "a" || r.tokens[k].lower == "an" || r.tokens[k].lower == "any" ||
+                                 r.tokens[k].lower == "single")) {
+    ++k;
+  }
+  return std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+    const auto& el = ElementOf(r, m);
+    return m.begin == k && el.column.empty() && ToLower(el.table) == ToLower(r.subject);
+  });
+}
+
 // The negated part's filters leave the main query for the subquery; with no other table negated, a value of the
 // subject's own table after the negation is `!=` ("players not from the USA").
 void SplitNegatedFilters(Reading& r) {
@@ -24,8 +39,17 @@ void SplitNegatedFilters(Reading& r) {
       }
     }
   } else if (r.neg_at) {
+    // ("cinemas that do not have capacity over 800": at most 800.)
+    const bool every_row = NegatesEverySubjectRow(r);
     for (auto& f : r.filters) {
-      if (f.at != SIZE_MAX && f.at > *r.neg_at && f.op == "=") f.op = "!=";
+      if (f.at == SIZE_MAX || f.at <= *r.neg_at) continue;
+      if (every_row) r.except_filters.push_back(f);
+      if (f.op == "=") {
+        f.op = "!=";
+      } else if (const std::string_view denied = DeniedOp(f.op); !denied.empty()) {
+        f.op = std::string(denied);
+        f.denied = true;
+      }
     }
   }
 }

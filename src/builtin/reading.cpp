@@ -25,6 +25,15 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c) {
   return col && col->type_class == catalog::TypeClass::kNumeric;
 }
 
+std::string_view DeniedOp(std::string_view op) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kPairs = {
+      {{"=", "!="}, {"!=", "="}, {">", "<="}, {"<=", ">"}, {"<", ">="}, {">=", "<"}}};
+  for (const auto& [a, b] : kPairs) {
+    if (a == op) return b;
+  }
+  return "";
+}
+
 bool IsYesNoColumn(const catalog::Schema& schema, const ColumnRef& c) {
   const catalog::Table* t = schema.FindTable(c.table);
   const catalog::Column* col = t ? t->FindColumn(c.column) : nullptr;

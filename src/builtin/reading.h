@@ -48,6 +48,7 @@ struct Filter {
   Literal value;
   Literal high;          // BETWEEN's upper bound
   size_t at = SIZE_MAX;  // the question token it comes from
+  bool denied = false;   // `op` denies the comparison as written ("not over 800": <=); see DeniedOp
 };
 
 /// A table or column the question names: a linked span of tokens.
@@ -155,7 +156,9 @@ struct Reading {
   std::set<std::string> negated_tables;        // lower case
   std::vector<std::string> need_tables_extra;  // negated tables joined after all
   std::vector<Filter> negated_filters;         // conditions of the NOT IN subquery
-  std::optional<sql::Query> not_in;            // the subquery the subject's `not_in_column` is NOT IN
+  std::vector<Filter> except_filters;  // "locations where no cinema has capacity over 800": the conditions the negation
+                                       // denies of every subject row, as written, for the EXCEPT reading
+  std::optional<sql::Query> not_in;    // the subquery the subject's `not_in_column` is NOT IN
   ColumnRef not_in_column;
   // Comparisons.
   std::set<size_t> consumed;  // mentions (indexes) used by filters, grouping or ordering
@@ -193,6 +196,8 @@ struct Reading {
 /// The schema element a mention names.
 const linking::SchemaElement& ElementOf(const Reading& r, const Mention& m);
 bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
+/// The comparison that denies `op`: "=" and "!=", ">" and "<=", "<" and ">=" (each other's); "" for any other.
+std::string_view DeniedOp(std::string_view op);
 /// A column of the boolean type (a yes/no flag).
 bool IsYesNoColumn(const catalog::Schema& schema, const ColumnRef& c);
 /// A column of dates: of a date or time type, or a column not of numbers whose name says date (created_on DATE in a

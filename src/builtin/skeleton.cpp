@@ -218,6 +218,7 @@ SkeletonMaterial MaterialOf(const Reading& r) {
     if (f.value.kind != Literal::Kind::kNumber && f.value.kind != Literal::Kind::kString) continue;
     add_table(f.col.table);
     m.values.push_back(f);
+    if (f.denied) m.values.back().op = std::string(DeniedOp(f.op));  // (as the question wrote it)
     if (f.op == "BETWEEN") m.values.push_back(Filter{f.col, f.op, f.high, {}, f.at});
   }
   if (r.having) {
