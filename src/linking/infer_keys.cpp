@@ -752,9 +752,10 @@ Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, co
     return Status::Ok();
   };
   if (loaded.cache_file.empty()) return infer();
-  // The snapshot's key names the database state; the mode and the sampling bounds name the inference.
+  // The snapshot's key names the database state; the mode and the sampling bounds name the inference. ("keys2": the
+  // first caches could hold a data dictionary's descriptions applied before the keys were inferred.)
   std::filesystem::path file(loaded.cache_file);
-  file.replace_extension(fmt::format(".keys-{}-{}-{}-{:g}-{:g}.json",
+  file.replace_extension(fmt::format(".keys2-{}-{}-{}-{:g}-{:g}.json",
                                      options.mode == KeyInferenceMode::kReplace    ? "replace"
                                      : options.mode == KeyInferenceMode::kIsolated ? "isolated"
                                                                                    : "add",

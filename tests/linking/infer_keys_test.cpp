@@ -171,7 +171,7 @@ TEST_F(InferKeysTest, CachedBesideTheSnapshotUntilTheDatabaseChanges) {
   auto keys_files = [&] {
     std::vector<std::string> out;
     for (const auto& e : std::filesystem::directory_iterator(cache.dir + "/snapshots")) {
-      if (e.path().filename().string().find(".keys-add-") != std::string::npos) out.push_back(e.path().string());
+      if (e.path().filename().string().find(".keys2-add-") != std::string::npos) out.push_back(e.path().string());
     }
     return out;
   };

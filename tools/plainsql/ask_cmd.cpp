@@ -95,7 +95,7 @@ AskCommands::AskCommands(CLI::App& app) {
                    "else full; the default)");
   ask_->add_option("--link-above", link_above_, "With --slice auto: link schemas of more columns than this (1000)");
   ask_->add_option("--link-budget", link_budget_, "A linked slice keeps at most this many columns (600; 0: no cap)");
-  AddInferKeysOption(*ask_, infer_keys_);
+  AddAskInferKeysOption(*ask_, infer_keys_);
   AddDescriptionsOption(*ask_, descriptions_);
   ask_->add_option("--style", style_, "Prompt style: omnisql | snails_zero_shot | dail_sql (default omnisql)");
   ask_->add_option("--crosswalk", crosswalk_file_, "Show the model natural names from this crosswalk");
@@ -128,7 +128,7 @@ AskCommands::AskCommands(CLI::App& app) {
                       "translator's answer here; ask uses the model's)");
   prompt_->add_option("--examples-k", examples_k_, "Examples (default: [pipeline] examples_k, else 5)");
   prompt_->add_flag("--no-examples", no_examples_, "No examples, even when plainsql.toml names a store");
-  AddInferKeysOption(*prompt_, infer_keys_);
+  AddAskInferKeysOption(*prompt_, infer_keys_);
   AddDescriptionsOption(*prompt_, descriptions_);
 }
 
@@ -143,6 +143,11 @@ Result<pipeline::ExamplesConfig> AskCommands::Examples(const pipeline::PipelineC
   return e;
 }
 
+// Without --infer-keys, the keys of the tables no declared foreign key touches are inferred (as `link` does): a table
+// loaded beside the others without keys, or a database that declares none, still joins. `--infer-keys=none` turns it
+// off.
+std::string AskCommands::KeysToInfer() const { return infer_keys_.empty() ? "isolated" : infer_keys_; }
+
 int AskCommands::Run() {
   if (auto checked = CheckQuestion(question_); !checked) return Fail(checked.error());
   return ask_->parsed() ? Ask() : Prompt();
@@ -152,7 +157,7 @@ int AskCommands::Prompt() {
   if (format_ != "text" && format_ != "json" && format_ != "table") {
     return Fail(MakeError(ErrorCode::kInvalidArgument, "--format must be text or json"));
   }
-  auto target = SchemaFromArgs(conn_, "", "", {}, true, infer_keys_, descriptions_);
+  auto target = SchemaFromArgs(conn_, "", "", {}, true, KeysToInfer(), descriptions_);
   if (!target) return Fail(target.error());
   NoteIfNoTables(target->schema);
   catalog::Schema shown = target->schema;
@@ -284,7 +289,7 @@ int AskCommands::Ask() {
   auto conn = exec::Connect(conn_);
   if (!conn) return Fail(conn.error());
   if (auto warning = exec::PrivilegeWarningOnce(**conn)) fmt::print(stderr, "plainsql: warning: {}\n", *warning);
-  auto target = SchemaFromConnection(**conn, {}, true, infer_keys_, descriptions_);
+  auto target = SchemaFromConnection(**conn, {}, true, KeysToInfer(), descriptions_);
   if (!target) return Fail(target.error());
   NoteIfNoTables(target->schema);
   auto generators = pipeline::MakeGenerators(*config, **conn, target->schema);

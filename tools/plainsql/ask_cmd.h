@@ -35,6 +35,7 @@ class AskCommands {
 
  private:
   int Ask();
+  std::string KeysToInfer() const;
   /// The correctness estimate of a question (--estimator): the probability, a note line, JSON, and the texts of the
   /// features that lower it most. None with --estimator none, on a large schema, or for an answer of another
   /// generator than the built-in translator unless an estimator was named, `always`, or --rewrite.
@@ -60,7 +61,7 @@ class AskCommands {
   CLI::App* prompt_ = nullptr;
   std::string conn_, question_, format_ = "table", llm_url_, model_, crosswalk_file_, level_ = "N1", style_;
   std::string slice_, evidence_, config_file_, examples_store_;
-  std::string infer_keys_;             // --infer-keys: "" (off), "add" or "replace"
+  std::string infer_keys_;             // --infer-keys: "" (isolated: KeysToInfer), "add", "replace" or "none"
   std::string descriptions_ = "auto";  // --descriptions: "auto", "none" or a data dictionary's path
   std::string estimator_;              // --estimator: a model file, "none", or "" (the shipped one, for builtin)
   std::optional<size_t> link_above_, link_budget_;

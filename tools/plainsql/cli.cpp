@@ -97,7 +97,7 @@ Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::Intro
                                           const std::string& infer_keys, const std::string& descriptions) {
   std::optional<linking::KeyInferenceMode> mode;
   if (!infer_keys.empty()) {
-    auto named = linking::KeyInferenceModeOption(infer_keys);
+    auto named = linking::KeyInferenceModeOption(infer_keys, /*none_allowed=*/true);
     if (!named) return named.error();
     mode = *named;
   }
@@ -114,13 +114,15 @@ Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::Intro
   cache.enabled = use_cache;
   auto loaded = catalog::LoadSchema(conn, opts, cache);
   if (!loaded) return loaded.error();
-  const std::string beside = catalog::DataDictionaryBeside(conn);
-  if (Status st = ApplyDescriptions(loaded->schema, descriptions, beside); !st.ok()) return st.error();
   if (mode) {
     linking::InferKeysOptions ko;
     ko.mode = *mode;
     if (Status st = linking::InferKeysCached(conn, *loaded, ko); !st.ok()) return st.error();
   }
+  // (After the keys: their cache holds the schema as inferred, which must not keep one run's descriptions for the
+  // next.)
+  const std::string beside = catalog::DataDictionaryBeside(conn);
+  if (Status st = ApplyDescriptions(loaded->schema, descriptions, beside); !st.ok()) return st.error();
   for (const auto& w : loaded->warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
   out.schema = std::move(loaded->schema);
   return out;
@@ -161,6 +163,14 @@ void AddInferKeysOption(CLI::App& command, std::string& mode) {
                    "Infer the keys the database does not declare, from names and sampled values (marked as inferred; "
                    "cached until the schema changes); --infer-keys=replace drops the declared keys and infers all; "
                    "=isolated infers only the keys of tables no declared foreign key touches");
+}
+
+void AddAskInferKeysOption(CLI::App& command, std::string& mode) {
+  command.add_flag("--infer-keys{add}", mode,
+                   "Keys the database does not declare, inferred from names and sampled values (marked as inferred; "
+                   "cached until the schema changes). Default `isolated`: only those of tables no declared foreign "
+                   "key touches; --infer-keys (=add) for every column a declared key does not cover; =replace drops "
+                   "the declared keys and infers all; =none the declared keys alone");
 }
 
 Result<const sql::Dialect*> DialectOr(const std::string& name, std::string_view option, const sql::Dialect* fallback) {

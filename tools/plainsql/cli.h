@@ -66,6 +66,8 @@ Status ApplyDescriptions(catalog::Schema& schema, const std::string& description
 
 /// Adds --infer-keys[=add|replace] to `command`, stored in `mode` ("" when not given).
 void AddInferKeysOption(CLI::App& command, std::string& mode);
+/// `ask` and `prompt`'s --infer-keys, whose default is `isolated` (AskCommands::KeysToInfer) and which takes `none`.
+void AddAskInferKeysOption(CLI::App& command, std::string& mode);
 
 /// The crosswalk with its collisions on `schema` resolved (naturalness::ResolveCollisions: a later name gets _2), each
 /// said on stderr as a warning.
