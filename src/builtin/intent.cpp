@@ -120,7 +120,9 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
       in.superlatives.push_back({w == "last", i, t[i].text});
     }
     // Negation.
-    if (w == "not" || w == "no" || w == "never" || w == "without" || w == "none" || w.ends_with("n't")) {
+    // ("all home cities except for those having a driver older than 40", "every plant except Toledo's")
+    if (w == "not" || w == "no" || w == "never" || w == "without" || w == "none" || w == "except" ||
+        w.ends_with("n't")) {
       in.negations.push_back(i);
     }
     const bool grouping = !in.group_by.empty() && in.group_by.back() == i + 1;  // "for different decor"

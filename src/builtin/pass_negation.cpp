@@ -16,6 +16,11 @@ namespace {
 // merely fail for one row.
 bool NegatesEverySubjectRow(const Reading& r) {
   size_t k = *r.neg_at + 1;
+  // "all home cities except (for) those having a driver older than 40": what is shown, less what those rows show.
+  if (r.tokens[*r.neg_at].lower == "except") {
+    if (k < r.tokens.size() && r.tokens[k].lower == "for") ++k;
+    if (k < r.tokens.size() && (r.tokens[k].lower == "those" || r.tokens[k].lower == "ones")) return true;
+  }
   while (k < r.tokens.size() && (r.tokens[k].lower == "a" || r.tokens[k].lower == "an" || r.tokens[k].lower == "any" ||
                                  r.tokens[k].lower == "single")) {
     ++k;
