@@ -106,7 +106,7 @@ Result<System> ResolveBaseSystem(RunSpec& spec, const Benchmark& benchmark, cons
   }
   return MakeError(ErrorCode::kInvalidArgument,
                    fmt::format("unknown --system '{}': use builtin (the built-in offline translator; "
-                               "builtin:infer-keys=add|replace on inferred keys), "
+                               "builtin:infer-keys=add|replace|isolated on inferred keys), "
                                "predictions:FILE (one SQL per line, in question order), pipeline (the "
                                "configuration of plainsql.toml and the environment) or pipeline:FILE.toml",
                                spec.system));

@@ -267,7 +267,12 @@ Status PipelineSystem::SeeThroughViews(const std::string& path, const std::strin
 
 std::string BuiltinSystemSpec(std::optional<linking::KeyInferenceMode> infer_keys) {
   if (!infer_keys) return "builtin";
-  return *infer_keys == linking::KeyInferenceMode::kReplace ? "builtin:infer-keys=replace" : "builtin:infer-keys=add";
+  switch (*infer_keys) {
+    case linking::KeyInferenceMode::kReplace: return "builtin:infer-keys=replace";
+    case linking::KeyInferenceMode::kIsolated: return "builtin:infer-keys=isolated";
+    case linking::KeyInferenceMode::kAdd: break;
+  }
+  return "builtin:infer-keys=add";
 }
 
 std::optional<Result<std::optional<linking::KeyInferenceMode>>> ParseBuiltinSystem(const std::string& system) {
@@ -277,8 +282,8 @@ std::optional<Result<std::optional<linking::KeyInferenceMode>>> ParseBuiltinSyst
   if (!system.starts_with(kPrefix)) return std::nullopt;
   auto mode = linking::KeyInferenceModeByName(std::string_view(system).substr(kPrefix.size()));
   if (!mode) {
-    return Result<Mode>(
-        MakeError(ErrorCode::kInvalidArgument, fmt::format("unknown key inference in '{}': add or replace", system)));
+    return Result<Mode>(MakeError(ErrorCode::kInvalidArgument,
+                                  fmt::format("unknown key inference in '{}': add, replace or isolated", system)));
   }
   return Result<Mode>(Mode(*mode));
 }

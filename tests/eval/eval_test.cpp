@@ -12,6 +12,7 @@
 #include "eval/runs.h"
 #include "eval/score.h"
 #include "eval/stats.h"
+#include "eval/systems.h"
 #include "naturalness/classifier.h"
 #include "sql/parser.h"
 #include "sql/printer.h"
@@ -487,6 +488,25 @@ TEST(ExStrict, AgreesWithTheOfficialRulesCaseByCase) {
     EXPECT_EQ(*s.ex_strict, expected[i]) << "gold: " << s.gold_sql << "\npred: " << s.predicted_sql
                                          << "\nerror: " << s.error;
   }
+}
+
+// Each key inference mode of the built-in system is stored under its own name and read back as itself (isolated was
+// once stored as add).
+TEST(Systems, BuiltinKeyInferenceModesRoundTrip) {
+  using linking::KeyInferenceMode;
+  EXPECT_EQ(BuiltinSystemSpec(std::nullopt), "builtin");
+  for (KeyInferenceMode m : {KeyInferenceMode::kAdd, KeyInferenceMode::kReplace, KeyInferenceMode::kIsolated}) {
+    const std::string spec = BuiltinSystemSpec(m);
+    auto parsed = ParseBuiltinSystem(spec);
+    ASSERT_TRUE(parsed.has_value()) << spec;
+    ASSERT_TRUE(parsed->ok()) << spec;
+    ASSERT_TRUE(parsed->value().has_value()) << spec;
+    EXPECT_EQ(*parsed->value(), m) << spec;
+  }
+  EXPECT_EQ(BuiltinSystemSpec(KeyInferenceMode::kIsolated), "builtin:infer-keys=isolated");
+  auto bad = ParseBuiltinSystem("builtin:infer-keys=sometimes");
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_FALSE(bad->ok());
 }
 
 }  // namespace

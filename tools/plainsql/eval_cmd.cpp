@@ -97,11 +97,12 @@ EvalCommands::EvalCommands(CLI::App& app) {
   run_->add_option("--questions", questions_, "The questions file (or SNAILS folder)");
   run_->add_option("--tables", tables_, "tables.json, for names where there is no database");
   run_->add_option("--db-dir", db_dir_, "Folder of SQLite databases (Spider layout)");
-  run_->add_option("--system", system_,
-                   "What answers: builtin (the offline translator; builtin:infer-keys=add|replace as --infer-keys "
-                   "gives), predictions:FILE (one SQL per line, in question "
-                   "order), pipeline (the ask pipeline as plainsql.toml and the environment configure it) or "
-                   "pipeline:FILE.toml");
+  run_->add_option(
+      "--system", system_,
+      "What answers: builtin (the offline translator; builtin:infer-keys=add|replace|isolated as --infer-keys "
+      "gives), predictions:FILE (one SQL per line, in question "
+      "order), pipeline (the ask pipeline as plainsql.toml and the environment configure it) or "
+      "pipeline:FILE.toml");
   run_->add_option("--runs", runs_file_,
                    "The runs database: a SQLite file (created when missing) or a postgresql:// URL (workers on several "
                    "machines can share a run)")
