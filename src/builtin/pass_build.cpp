@@ -331,17 +331,22 @@ bool Ordering(const Reading& r, const Aliases& a, sql::Query& q) {
   return !q.order_by.empty() || q.limit;
 }
 
+// left OP right.
+sql::Query SetOperation(sql::SetOp op, sql::Select left, sql::Select right) {
+  sql::Query q;
+  q.body.kind = sql::QueryBodyKind::kSetOp;
+  q.body.set_op = op;
+  q.body.left = tree::QueryOf(std::move(left)).body;
+  q.body.right = tree::QueryOf(std::move(right)).body;
+  return q;
+}
+
 sql::Query Intersect(const sql::Select& s, const std::vector<Cond>& conds, const std::vector<bool>& or_next,
                      std::pair<size_t, size_t> clash) {
   sql::Select left = s, right = s;
   if (auto w = Where(conds, or_next, clash.second)) left.where = std::move(*w);
   if (auto w = Where(conds, or_next, clash.first)) right.where = std::move(*w);
-  sql::Query q;
-  q.body.kind = sql::QueryBodyKind::kSetOp;
-  q.body.set_op = sql::SetOp::kIntersect;
-  q.body.left = tree::QueryOf(std::move(left)).body;
-  q.body.right = tree::QueryOf(std::move(right)).body;
-  return q;
+  return SetOperation(sql::SetOp::kIntersect, std::move(left), std::move(right));
 }
 
 // "the locations where no cinema has capacity over 800": the rows as read without the negated conditions, EXCEPT those
@@ -360,12 +365,7 @@ std::optional<sql::Query> ExceptNegated(const Reading& r, const Aliases& a, cons
   left.where.reset();
   if (!kept.empty()) left.where = tree::AllOf(std::move(kept));
   right.where = tree::AllOf(std::move(denied));
-  sql::Query q;
-  q.body.kind = sql::QueryBodyKind::kSetOp;
-  q.body.set_op = sql::SetOp::kExcept;
-  q.body.left = tree::QueryOf(std::move(left)).body;
-  q.body.right = tree::QueryOf(std::move(right)).body;
-  return q;
+  return SetOperation(sql::SetOp::kExcept, std::move(left), std::move(right));
 }
 
 // The conditions split at the first "and", "but" or "or" between two of them into the group before and the group after,
@@ -383,12 +383,7 @@ std::optional<sql::Query> SplitAtConjunction(const Reading& r, const sql::Select
     sql::Select left = s, right = s;
     left.where = tree::AllOf(std::move(before));
     right.where = tree::AllOf(std::move(after));
-    sql::Query q;
-    q.body.kind = sql::QueryBodyKind::kSetOp;
-    q.body.set_op = either ? sql::SetOp::kUnion : sql::SetOp::kIntersect;
-    q.body.left = tree::QueryOf(std::move(left)).body;
-    q.body.right = tree::QueryOf(std::move(right)).body;
-    return q;
+    return SetOperation(either ? sql::SetOp::kUnion : sql::SetOp::kIntersect, std::move(left), std::move(right));
   }
   return std::nullopt;
 }
