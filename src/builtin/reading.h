@@ -48,7 +48,8 @@ struct Filter {
   Literal value;
   Literal high;          // BETWEEN's upper bound
   size_t at = SIZE_MAX;  // the question token it comes from
-  bool denied = false;   // `op` denies the comparison as written ("not over 800": <=); see DeniedOp
+  bool denied = false;   // `op` denies the comparison as written ("not over 800": <=; DeniedOp). A denied "=" (now
+                         // "!=") is not marked: the skeletons have always seen it as "!=".
 };
 
 /// A table or column the question names: a linked span of tokens.
