@@ -45,6 +45,10 @@ static int max_rows = 1000;
 static char* data_dir = NULL;
 static char* llm_api_key_file = NULL;
 static char* examples_store = NULL;
+/* plainsql.infer_keys: the library's names for its key inference modes (plainsql_params.infer_keys). */
+static const struct config_enum_entry infer_keys_options[] = {
+    {"isolated", 0, false}, {"add", 1, false}, {"replace", 2, false}, {"none", 3, false}, {NULL, 0, false}};
+static int infer_keys = 0;
 
 /* The open handle, kept across calls while its key (database, settings) holds and no relation changed. */
 static plainsql_db* cached_db = NULL;
@@ -249,8 +253,8 @@ static void forget_key(char* key) {
 /* What the handle depends on; the key enters it as a hash only. */
 static char* handle_key(const char* api_key) {
   const char* key = api_key ? api_key : "";
-  return psprintf("%u|%s|%s|%d|%d|%s|%s|%08x", MyDatabaseId, llm_url ? llm_url : "", llm_model ? llm_model : "",
-                  timeout_ms, max_rows, data_dir ? data_dir : "", examples_store ? examples_store : "",
+  return psprintf("%u|%s|%s|%d|%d|%s|%s|%d|%08x", MyDatabaseId, llm_url ? llm_url : "", llm_model ? llm_model : "",
+                  timeout_ms, max_rows, data_dir ? data_dir : "", examples_store ? examples_store : "", infer_keys,
                   hash_bytes((const unsigned char*)key, (int)strlen(key)));
 }
 
@@ -311,6 +315,7 @@ static plainsql_db* get_db(void) {
   params.use_cache = 0;
   params.api_key = (api_key != NULL && api_key[0] != '\0') ? api_key : NULL;
   params.examples_store = examples_store != NULL ? examples_store : "";
+  params.infer_keys = infer_keys_options[infer_keys].name;
   /* Relations that change while the schema is read make the handle stale at once; read it again next call. */
   schema_changed = false;
   status = plainsql_open_source(&source, &params, &cached_db);
@@ -491,6 +496,10 @@ void _PG_init(void) {
                              "empty: none.",
                              "Only a superuser sets it: the server reads the file.", &examples_store, "", PGC_SUSET, 0,
                              NULL, NULL, NULL);
+  DefineCustomEnumVariable("plainsql.infer_keys",
+                           "Keys the database does not declare, inferred from names and sampled values: isolated "
+                           "(those of tables no declared foreign key touches), add, replace or none.",
+                           NULL, &infer_keys, 0, infer_keys_options, PGC_USERSET, 0, NULL, NULL, NULL);
   MarkGUCPrefixReserved("plainsql");
   query_timeout_id = RegisterTimeout(USER_TIMEOUT, query_timeout_handler);
   CacheRegisterRelcacheCallback(relation_changed, (Datum)0);

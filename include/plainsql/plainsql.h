@@ -62,6 +62,9 @@ typedef struct plainsql_params {
   int32_t use_cache;       /* nonzero: reuse a cached schema snapshot when the database has not changed */
   const char* api_key;     /* the LLM's key; NULL: the environment's (PLAINSQL_LLM_API_KEY, OPENAI_API_KEY) */
   const char* examples_store; /* an example store (file or postgresql:// URL); NULL: the configuration's, "": none */
+  const char* infer_keys;     /* keys the database does not declare, inferred from names and sampled values: NULL:
+                               * "isolated" (those of tables no declared foreign key touches), "add", "replace" or
+                               * "none" */
 } plainsql_params;
 
 /* The library's version, e.g. "0.1.0". */

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "catalog/cache.h"
-#include "catalog/dictionary.h"
 #include "common/file.h"
 #include "common/interrupt.h"
 #include "common/status.h"
@@ -29,6 +28,7 @@
 #include "pipeline/config.h"
 #include "pipeline/generators.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/schema_load.h"
 #include "views/deploy.h"
 #include "views/views.h"
 
@@ -97,16 +97,16 @@ plainsql_status Configure(plainsql_db* db, const plainsql_params& p) {
 // Reads the schema of the connection db holds and makes the generators.
 plainsql_status Load(plainsql_db* db, const plainsql_params& p) {
   db->conn->SetExecSettings(db->config.exec);
-  plainsql::catalog::CacheOptions cache;
-  cache.enabled = p.use_cache != 0;
-  auto loaded = plainsql::catalog::LoadSchema(*db->conn, {}, cache);
+  // As `plainsql ask` reads it: keys inferred, a data dictionary beside a SQLite file (BIRD's database_description).
+  // Warnings (a dictionary that cannot be read, a table not sampled) are left out: this API has no channel for them.
+  plainsql::pipeline::SchemaLoadOptions load;
+  load.cache.enabled = p.use_cache != 0;
+  auto keys = plainsql::pipeline::AnswerKeyInference(p.infer_keys != nullptr ? p.infer_keys : "");
+  if (!keys) return Fail(db, keys.error());
+  load.infer_keys = *keys;
+  auto loaded = plainsql::pipeline::LoadSchemaForAnswers(*db->conn, load);
   if (!loaded) return Fail(db, loaded.error());
   db->schema = std::move(loaded->schema);
-  // A data dictionary beside a SQLite file (BIRD's database_description), read as `plainsql ask` reads it; one that
-  // cannot be read is left out (the CLI warns; this API has no channel for warnings).
-  if (std::string dir = plainsql::catalog::DataDictionaryBeside(*db->conn); !dir.empty()) {
-    (void)plainsql::catalog::ApplyDataDictionary(dir, db->schema);
-  }
   auto generators = plainsql::pipeline::MakeGenerators(db->config, *db->conn, db->schema);
   if (!generators) return Fail(db, generators.error());
   db->generators = std::move(*generators);

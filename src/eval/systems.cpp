@@ -267,12 +267,7 @@ Status PipelineSystem::SeeThroughViews(const std::string& path, const std::strin
 
 std::string BuiltinSystemSpec(std::optional<linking::KeyInferenceMode> infer_keys) {
   if (!infer_keys) return "builtin";
-  switch (*infer_keys) {
-    case linking::KeyInferenceMode::kReplace: return "builtin:infer-keys=replace";
-    case linking::KeyInferenceMode::kIsolated: return "builtin:infer-keys=isolated";
-    case linking::KeyInferenceMode::kAdd: break;
-  }
-  return "builtin:infer-keys=add";
+  return fmt::format("builtin:infer-keys={}", linking::KeyInferenceModeName(*infer_keys));
 }
 
 std::optional<Result<std::optional<linking::KeyInferenceMode>>> ParseBuiltinSystem(const std::string& system) {

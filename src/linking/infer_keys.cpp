@@ -653,6 +653,15 @@ std::optional<KeyInferenceMode> KeyInferenceModeByName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view KeyInferenceModeName(KeyInferenceMode mode) {
+  switch (mode) {
+    case KeyInferenceMode::kReplace: return "replace";
+    case KeyInferenceMode::kIsolated: return "isolated";
+    case KeyInferenceMode::kAdd: break;
+  }
+  return "add";
+}
+
 Result<std::optional<KeyInferenceMode>> KeyInferenceModeOption(std::string_view value, bool none_allowed) {
   if (none_allowed && value == "none") return std::optional<KeyInferenceMode>();
   if (auto mode = KeyInferenceModeByName(value)) return std::optional<KeyInferenceMode>(*mode);
@@ -755,10 +764,7 @@ Status InferKeysCached(exec::Connection& conn, catalog::LoadedSchema& loaded, co
   // The snapshot's key names the database state; the mode and the sampling bounds name the inference. ("keys2": the
   // first caches could hold a data dictionary's descriptions applied before the keys were inferred.)
   std::filesystem::path file(loaded.cache_file);
-  file.replace_extension(fmt::format(".keys2-{}-{}-{}-{:g}-{:g}.json",
-                                     options.mode == KeyInferenceMode::kReplace    ? "replace"
-                                     : options.mode == KeyInferenceMode::kIsolated ? "isolated"
-                                                                                   : "add",
+  file.replace_extension(fmt::format(".keys2-{}-{}-{}-{:g}-{:g}.json", KeyInferenceModeName(options.mode),
                                      options.sample_rows, options.probe_values, options.threshold,
                                      options.min_containment));
   std::error_code ec;

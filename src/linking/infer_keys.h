@@ -30,6 +30,8 @@ enum class KeyInferenceMode {
 };
 /// "add", "replace" or "isolated".
 std::optional<KeyInferenceMode> KeyInferenceModeByName(std::string_view name);
+/// The mode's name, as KeyInferenceModeByName reads it.
+std::string_view KeyInferenceModeName(KeyInferenceMode mode);
 /// The mode an `--infer-keys` value names, or an error that lists the modes; `none_allowed`: "none" is accepted too
 /// (nullopt: no inference), as where inference is on by default (`link`, the trainer).
 Result<std::optional<KeyInferenceMode>> KeyInferenceModeOption(std::string_view value, bool none_allowed = false);

@@ -15,7 +15,6 @@
 
 #include "builtin/generator.h"
 #include "catalog/cache.h"
-#include "catalog/dictionary.h"
 #include "catalog/json_io.h"
 #include "common/strings.h"
 #include "eval/report.h"
@@ -376,13 +375,10 @@ Result<std::unique_ptr<Service>> Service::Open(ServiceOptions options,
     auto conn = exec::Connect(spec.url);
     if (!conn) return Error{conn.error().code, fmt::format("database {}: {}", spec.name, conn.error().message)};
     (*conn)->SetExecSettings(impl->options.config.exec);
-    auto loaded = catalog::LoadSchema(**conn, {}, {});
+    auto loaded = pipeline::LoadSchemaForAnswers(**conn, impl->options.schema_load);
     if (!loaded) return Error{loaded.error().code, fmt::format("database {}: {}", spec.name, loaded.error().message)};
-    if (std::string dir = catalog::DataDictionaryBeside(**conn); !dir.empty()) {
-      auto applied = catalog::ApplyDataDictionary(dir, loaded->schema);
-      if (!applied && notify) {
-        notify(fmt::format("warning: {}: data dictionary not read: {}", spec.name, applied.error().message));
-      }
+    for (const auto& w : loaded->warnings) {
+      if (notify) notify(fmt::format("warning: {}: {}", spec.name, w));
     }
     auto db = std::make_unique<Database>();
     db->name = spec.name;

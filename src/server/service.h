@@ -19,6 +19,7 @@
 
 #include "common/status.h"
 #include "pipeline/config.h"
+#include "pipeline/schema_load.h"
 
 namespace plainsql::server {
 
@@ -29,13 +30,14 @@ struct DatabaseSpec {
 
 struct ServiceOptions {
   std::vector<DatabaseSpec> databases;
-  pipeline::PipelineConfig config;  // the model, the pipeline's options, [exec] settings, examples
-  std::string runs_db;              // the runs database of `plainsql runs` ("" : none, the runs endpoints say so)
-  std::string data_dir;             // naturalness data ("" : the default)
-  size_t max_workers = 16;          // per database
-  size_t llm_slots = 4;             // requests that may wait on a model at once, all databases together
-  size_t cache_entries = 512;       // built-in translations remembered per database (0: none)
-  int64_t max_rows = 1000;          // rows a response holds at most (a request may ask for fewer)
+  pipeline::PipelineConfig config;          // the model, the pipeline's options, [exec] settings, examples
+  pipeline::SchemaLoadOptions schema_load;  // how each database's schema is read (keys inferred, a dictionary)
+  std::string runs_db;         // the runs database of `plainsql runs` ("" : none, the runs endpoints say so)
+  std::string data_dir;        // naturalness data ("" : the default)
+  size_t max_workers = 16;     // per database
+  size_t llm_slots = 4;        // requests that may wait on a model at once, all databases together
+  size_t cache_entries = 512;  // built-in translations remembered per database (0: none)
+  int64_t max_rows = 1000;     // rows a response holds at most (a request may ask for fewer)
   std::chrono::milliseconds deadline{60'000};         // a whole ask, model calls included
   std::chrono::milliseconds wait_for_worker{10'000};  // a request waiting longer for a worker gets 503
 };

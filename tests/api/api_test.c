@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "plainsql/plainsql.h"
 
 static int failures = 0;
@@ -103,15 +105,64 @@ static void test_ask(const char* sample_db) {
   plainsql_close(db);
 }
 
+/* The answer (one integer) to `question` on `path` with key inference `infer_keys` (NULL: the default); -1 when it
+ * fails, -2 when the database does not open (its message in `error`). */
+static long long ask_count(const char* path, const char* infer_keys, const char* question, char* error, size_t n) {
+  plainsql_params p = plainsql_default_params();
+  p.llm_url = "none";
+  p.use_cache = 0;
+  p.infer_keys = infer_keys;
+  plainsql_db* db = NULL;
+  long long got = -1;
+  if (plainsql_open(path, &p, &db) != PLAINSQL_OK) {
+    snprintf(error, n, "%s", plainsql_errmsg(db));
+    plainsql_close(db);
+    return -2;
+  }
+  plainsql_answer* a = NULL;
+  if (plainsql_ask(db, question, &a) == PLAINSQL_OK && plainsql_answer_row_count(a) == 1) {
+    got = (long long)plainsql_answer_int64(a, 0, 0);
+  }
+  plainsql_answer_free(a);
+  plainsql_close(db);
+  return got;
+}
+
+/* The keys a database does not declare are inferred by default (as `plainsql ask` infers them); "none" turns it off,
+ * a name the library does not know is an error. */
+static void test_infer_keys(const char* dir) {
+  char path[1024];
+  char error[512] = "";
+  sqlite3* w = NULL;
+  snprintf(path, sizeof path, "%s/api_test_keyless.db", dir);
+  remove(path);
+  CHECK(sqlite3_open(path, &w) == SQLITE_OK);
+  CHECK(sqlite3_exec(w,
+                     "CREATE TABLE customer (customer_id INTEGER PRIMARY KEY, customer_name TEXT);"
+                     "CREATE TABLE account (account_id INTEGER PRIMARY KEY, customer_id INTEGER, account_name TEXT);"
+                     "INSERT INTO customer VALUES (1, 'Ann'), (2, 'Bo'), (3, 'Cy');"
+                     "INSERT INTO account VALUES (10, 1, 'main'), (11, 1, 'savings'), (12, 3, 'main');",
+                     NULL, NULL, NULL) == SQLITE_OK);
+  sqlite3_close(w);
+  const char* q = "How many customers do not have an account?";
+  CHECK(ask_count(path, NULL, q, error, sizeof error) == 1);
+  CHECK(ask_count(path, "isolated", q, error, sizeof error) == 1);
+  CHECK(ask_count(path, "none", q, error, sizeof error) == 3);
+  CHECK(ask_count(path, "sometimes", q, error, sizeof error) == -2);
+  CHECK(contains_lower(error, "key inference takes"));
+  remove(path);
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: api_test SAMPLE_DB\n");
+  if (argc != 3) {
+    fprintf(stderr, "usage: api_test SAMPLE_DB WORK_DIR\n");
     return 2;
   }
   test_version();
   test_bad_arguments();
   test_missing_database();
   test_ask(argv[1]);
+  test_infer_keys(argv[2]);
   if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -78,6 +78,27 @@ got=$(psql -X -q -A -t "$world" -c "SELECT * FROM plainsql.ask('How many countri
 got=$(psql -X -q -A -t "$world" -c "SELECT * FROM plainsql.ask('What is the population of the city named Lyon?')")
 [ "$got" = '{"Population": 445000}' ] || fail "world_1-like: Lyon: $got"
 
+# A database that declares no foreign key: the keys are inferred, as `plainsql ask` infers them (plainsql.infer_keys).
+sql "CREATE DATABASE keyless_test" > /dev/null
+keyless=${url%/*}/keyless_test
+psql -X -q -v ON_ERROR_STOP=1 "$keyless" -c "CREATE EXTENSION plainsql" \
+  -c "CREATE TABLE customer (customer_id int PRIMARY KEY, customer_name text)" \
+  -c "CREATE TABLE account (account_id int PRIMARY KEY, customer_id int, account_name text)" \
+  -c "INSERT INTO customer VALUES (1, 'Ann'), (2, 'Bo'), (3, 'Cy')" \
+  -c "INSERT INTO account VALUES (10, 1, 'main'), (11, 1, 'savings'), (12, 3, 'main')"
+kq="How many customers do not have an account?"
+got=$(psql -X -q -A -t "$keyless" -c "SELECT j->>(SELECT k FROM jsonb_object_keys(j) k LIMIT 1) FROM plainsql.ask('$kq') j")
+[ "$got" = 1 ] || fail "keyless: the inferred key was not used: $got"
+got=$(psql -X -q -A -t "$keyless" -c "SET plainsql.infer_keys = none" \
+  -c "SELECT j->>(SELECT k FROM jsonb_object_keys(j) k LIMIT 1) FROM plainsql.ask('$kq') j")
+[ "$got" = 3 ] || fail "keyless: plainsql.infer_keys = none still inferred: $got"
+outside=$("$bin" ask "$keyless" "$kq" --llm none --format csv 2> /dev/null | tail -n 1 | tr -d '\r')
+[ "$outside" = 1 ] || fail "keyless: plainsql ask over libpq: $outside"
+err=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$keyless" -c "SELECT plainsql.version()" \
+  -c "SET plainsql.infer_keys = sometimes" 2>&1) &&
+  fail "plainsql.infer_keys = sometimes accepted"
+grep -q "invalid value" <<<"$err" || fail "plainsql.infer_keys = sometimes: $err"
+
 # explain: the trace of ask --explain.
 sql "SELECT plainsql.explain('What is the average age of singers?') ? 'trace'" | grep -qx t || fail "explain has no trace"
 

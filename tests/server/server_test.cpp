@@ -392,6 +392,33 @@ TEST(ServerService, ReadsTheDataDictionaryBesideTheDatabase) {
   EXPECT_NE(told[1].find("data dictionary not read"), std::string::npos) << told[1];
 }
 
+// A database that declares no foreign key is served on inferred keys, as `plainsql ask` answers it; `--infer-keys=none`
+// (schema_load.infer_keys unset) serves the declared keys alone.
+TEST(ServerService, InfersTheKeysADatabaseDoesNotDeclare) {
+  test::TempDir dir;
+  test::MakeSqliteDb(dir.File("shop.db"),
+                     "CREATE TABLE customer (customer_id INTEGER PRIMARY KEY, customer_name TEXT);"
+                     "CREATE TABLE account (account_id INTEGER PRIMARY KEY, customer_id INTEGER, account_name TEXT);"
+                     "INSERT INTO customer VALUES (1, 'Ann'), (2, 'Bo'), (3, 'Cy');"
+                     "INSERT INTO account VALUES (10, 1, 'main'), (11, 1, 'savings'), (12, 3, 'main');");
+  ServiceOptions o = SampleOptions();
+  o.databases = {{"shop", dir.File("shop.db")}};
+  o.schema_load.cache.dir = dir.File("cache");
+  auto count = [](Service& service) {
+    Reply r = service.Ask({{"question", "How many customers do not have an account?"}}, {});
+    EXPECT_EQ(r.status, 200) << r.Text();
+    auto rows = r.Parsed()["rows"];
+    return rows.size() == 1 && rows[0].size() == 1 ? rows[0][0].dump() : r.Text();
+  };
+  auto inferred = OpenSample(o);
+  ASSERT_TRUE(inferred);
+  EXPECT_EQ(count(*inferred), "1");
+  o.schema_load.infer_keys = std::nullopt;
+  auto declared = OpenSample(o);
+  ASSERT_TRUE(declared);
+  EXPECT_EQ(count(*declared), "3");
+}
+
 TEST(ServerService, RefusesBadOptions) {
   ServiceOptions o = SampleOptions();
   o.databases.push_back({"plant", test::SampleDb()});

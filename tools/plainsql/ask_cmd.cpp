@@ -25,6 +25,7 @@
 #include "pipeline/generators.h"
 #include "pipeline/link_slice.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/schema_load.h"
 
 namespace plainsql::cli {
 
@@ -143,10 +144,13 @@ Result<pipeline::ExamplesConfig> AskCommands::Examples(const pipeline::PipelineC
   return e;
 }
 
-// Without --infer-keys, the keys of the tables no declared foreign key touches are inferred (as `link` does): a table
-// loaded beside the others without keys, or a database that declares none, still joins. `--infer-keys=none` turns it
-// off.
-std::string AskCommands::KeysToInfer() const { return infer_keys_.empty() ? "isolated" : infer_keys_; }
+// Without --infer-keys, the library's default for answering (pipeline::SchemaLoadOptions: the keys of the tables no
+// declared foreign key touches, as `link` infers them); `--infer-keys=none` turns it off.
+std::string AskCommands::KeysToInfer() const {
+  if (!infer_keys_.empty()) return infer_keys_;
+  const auto mode = pipeline::SchemaLoadOptions().infer_keys;
+  return mode ? std::string(linking::KeyInferenceModeName(*mode)) : "none";
+}
 
 int AskCommands::Run() {
   if (auto checked = CheckQuestion(question_); !checked) return Fail(checked.error());

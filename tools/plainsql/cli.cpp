@@ -18,6 +18,7 @@
 #include "common/strings.h"
 #include "exec/connection.h"
 #include "linking/infer_keys.h"
+#include "pipeline/schema_load.h"
 
 namespace plainsql::cli {
 
@@ -95,14 +96,13 @@ void NoteIfNoTables(const catalog::Schema& schema, const std::string& filter) {
 
 Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::IntrospectOptions opts, bool use_cache,
                                           const std::string& infer_keys, const std::string& descriptions) {
-  std::optional<linking::KeyInferenceMode> mode;
+  pipeline::SchemaLoadOptions load;
+  load.infer_keys = std::nullopt;
   if (!infer_keys.empty()) {
     auto named = linking::KeyInferenceModeOption(infer_keys, /*none_allowed=*/true);
     if (!named) return named.error();
-    mode = *named;
+    load.infer_keys = *named;
   }
-  SchemaTarget out;
-  out.dialect = &conn.dialect();
   if (isatty(STDERR_FILENO)) {
     opts.progress = [](size_t done, size_t total) {
       if (total >= 50 && (done % 25 == 0 || done == total)) {
@@ -110,20 +110,14 @@ Result<SchemaTarget> SchemaFromConnection(exec::Connection& conn, catalog::Intro
       }
     };
   }
-  catalog::CacheOptions cache;
-  cache.enabled = use_cache;
-  auto loaded = catalog::LoadSchema(conn, opts, cache);
+  load.introspect = std::move(opts);
+  load.cache.enabled = use_cache;
+  load.descriptions = descriptions;
+  auto loaded = pipeline::LoadSchemaForAnswers(conn, load);
   if (!loaded) return loaded.error();
-  if (mode) {
-    linking::InferKeysOptions ko;
-    ko.mode = *mode;
-    if (Status st = linking::InferKeysCached(conn, *loaded, ko); !st.ok()) return st.error();
-  }
-  // (After the keys: their cache holds the schema as inferred, which must not keep one run's descriptions for the
-  // next.)
-  const std::string beside = catalog::DataDictionaryBeside(conn);
-  if (Status st = ApplyDescriptions(loaded->schema, descriptions, beside); !st.ok()) return st.error();
   for (const auto& w : loaded->warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
+  SchemaTarget out;
+  out.dialect = &conn.dialect();
   out.schema = std::move(loaded->schema);
   return out;
 }

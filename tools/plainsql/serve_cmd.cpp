@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "pipeline/config.h"
+#include "pipeline/schema_load.h"
 #include "server/http.h"
 #include "server/router.h"
 #include "server/service.h"
@@ -50,6 +51,7 @@ ServeCommand::ServeCommand(CLI::App& app) {
   command_->add_option("--max-rows", max_rows_, "Rows a response holds at most")->capture_default_str();
   command_->add_option("--timeout", timeout_ms_, "Per query, in milliseconds (default 30000)");
   command_->add_option("--deadline", deadline_ms_, "Per question, model calls included, in milliseconds (60000)");
+  AddAskInferKeysOption(*command_, infer_keys_);
   command_->add_flag("--quiet,-q", quiet_, "No request log on stderr");
 }
 
@@ -69,6 +71,9 @@ int ServeCommand::Run() {
                           "--max-body at least 1024; --rate not negative"));
   }
   server::ServiceOptions so;
+  auto keys = pipeline::AnswerKeyInference(infer_keys_);
+  if (!keys) return Fail(keys.error());
+  so.schema_load.infer_keys = *keys;
   for (size_t i = 0; i < conns_.size(); ++i) so.databases.push_back(server::ParseDatabaseSpec(conns_[i], i));
   auto config = pipeline::LoadConfig(config_file_);
   if (!config) return Fail(config.error());

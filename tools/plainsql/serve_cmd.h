@@ -19,6 +19,7 @@ class ServeCommand {
   std::vector<std::string> conns_;
   std::string listen_ = "127.0.0.1:8080", config_file_, token_file_, cors_, runs_ = "plainsql-runs.db";
   std::string llm_url_, model_;
+  std::string infer_keys_;  // --infer-keys: "" (pipeline::SchemaLoadOptions' default), a mode or "none"
   size_t threads_ = 96, workers_ = 16, llm_slots_ = 4, cache_ = 512, max_body_ = size_t{1} << 20;
   double rate_ = 100;
   bool limit_loopback_ = false, quiet_ = false;
