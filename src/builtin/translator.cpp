@@ -79,6 +79,7 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     other.link_choice = k;
     add(Assemble(q, dialect, other), 0, 0.15 * static_cast<double>(k));
   }
+  AddTablesUnited(out, q, question, dialect, stemmer);
   const ShapeModel* proposer = proposer_ ? proposer_ : shape_model_;
   if (skeletons_ && skeletons_->Size() > 0 && proposer && !proposer->Empty()) {
     AddSkeletons(out, proposer->Predict(out.masked_words), dialect);
@@ -88,6 +89,94 @@ Translation Translator::Translate(const std::string& question, const sql::Dialec
     SetShapeFeatures(out.candidates, *out.shape);
   }
   return out;
+}
+
+namespace {
+
+// The whole mention of a table at tokens [begin, end), if one links there.
+const LinkMatch* TableMention(const QuestionRead& q, const SchemaIndex& index, size_t begin) {
+  for (const auto& m : q.links) {
+    if (m.begin == begin && m.whole && index.Elements()[m.element].column.empty()) return &m;
+  }
+  return nullptr;
+}
+
+// A plain list of columns (no grouping, ordering, aggregate or set operation): what a side of the union may be.
+bool PlainList(const TranslatorCandidate& c) {
+  if (!c.query || c.query->body.kind != sql::QueryBodyKind::kSelect || !c.query->order_by.empty() || c.query->limit) {
+    return false;
+  }
+  const sql::Select& s = c.query->body.select;
+  auto feature = [&](std::string_view name) { return c.features[ReadingFeatureIndex(name)]; };
+  return s.group_by.empty() && !s.having && feature("aggregates") == 0 && feature("counting") == 0 &&
+         feature("star") == 0;
+}
+
+}  // namespace
+
+void Translator::AddTablesUnited(Translation& out, const QuestionRead& q, const std::string& question,
+                                 const sql::Dialect& dialect, Stemmer& stemmer) const {
+  const auto& t = q.tokens;
+  auto is = [&](size_t i, std::initializer_list<std::string_view> words) {
+    return std::find(words.begin(), words.end(), t[i].lower) != words.end();
+  };
+  for (const auto& second : q.links) {
+    // The second table ends the question and follows "and" (with "all" / "the" / "every"), the first "of" (with the
+    // same words).
+    if (second.end != t.size() || !second.whole || !index_.Elements()[second.element].column.empty()) continue;
+    size_t i = second.begin;
+    while (i > 0 && is(i - 1, {"all", "the", "every"})) --i;
+    if (i == 0 || !is(i - 1, {"and"})) continue;
+    const size_t and_at = i - 1;
+    const LinkMatch* first = nullptr;
+    for (size_t b = and_at; b-- > 0 && first == nullptr;) {
+      if (const LinkMatch* m = TableMention(q, index_, b); m && m->end == and_at) first = m;
+    }
+    if (first == nullptr || index_.Elements()[first->element].table == index_.Elements()[second.element].table)
+      continue;
+    size_t k = first->begin;
+    while (k > 0 && is(k - 1, {"all", "the", "every"})) --k;
+    if (k == 0 || !is(k - 1, {"of"})) continue;
+    // Each side: the question without the other table ("… of all customers", "… of all suppliers").
+    const size_t first_end = t[first->end - 1].offset + t[first->end - 1].text.size();
+    const std::string one = question.substr(0, first_end);
+    const std::string other = question.substr(0, t[first->begin].offset) + question.substr(t[second.begin].offset);
+    Choices c1, c2;
+    Translation a = Assemble(Read(one, stemmer), dialect, c1);
+    Translation b = Assemble(Read(other, stemmer), dialect, c2);
+    if (a.candidates.empty() || b.candidates.empty() || !PlainList(a.candidates.front()) ||
+        !PlainList(b.candidates.front())) {
+      return;
+    }
+    const sql::Query& left = *a.candidates.front().query;
+    const sql::Query& right = *b.candidates.front().query;
+    if (left.body.select.items.size() != right.body.select.items.size()) return;
+    sql::Query u;
+    u.body.kind = sql::QueryBodyKind::kSetOp;
+    u.body.set_op = sql::SetOp::kUnion;
+    u.body.left = left.body;
+    u.body.right = right.body;
+    TranslatorCandidate c;
+    c.sql = sql::Print(u, dialect);
+    if (std::any_of(out.candidates.begin(), out.candidates.end(), [&](const auto& x) { return x.sql == c.sql; })) {
+      return;
+    }
+    const TranslatorCandidate& best = out.candidates.front();
+    c.score = std::max(0.0, best.score - 0.1);
+    c.notes = best.notes;
+    c.notes.push_back(fmt::format("the question asked of {} and of {}: UNION", index_.Elements()[first->element].table,
+                                  index_.Elements()[second.element].table));
+    c.features = best.features;
+    c.features[ReadingFeatureIndex("rank")] = 0;
+    c.features[ReadingFeatureIndex("set_operation")] = 1;
+    c.features[ReadingFeatureIndex("union")] = 1;
+    c.features[ReadingFeatureIndex("tables_united")] = 1;
+    c.features[ReadingFeatureIndex("tables")] = 1;
+    c.features[ReadingFeatureIndex("outputs")] = static_cast<double>(left.body.select.items.size());
+    c.query = std::make_shared<const sql::Query>(std::move(u));
+    out.candidates.insert(out.candidates.begin() + 1, std::move(c));
+    return;
+  }
 }
 
 void Translator::AddSkeletons(Translation& out, const ShapePrediction& prediction, const sql::Dialect& dialect) const {

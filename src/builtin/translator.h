@@ -82,6 +82,10 @@ class Translator {
  private:
   /// What every reading of the question shares, read once: its tokens, cues, schema links and stored values.
   QuestionRead Read(const std::string& question, Stemmer& stemmer) const;
+  /// "the phone numbers of all customers and suppliers": the question asked of each of two tables named last, joined by
+  /// "and", read as the UNION of the two answers; a candidate after the first (feature "tables_united").
+  void AddTablesUnited(Translation& out, const QuestionRead& q, const std::string& question,
+                       const sql::Dialect& dialect, Stemmer& stemmer) const;
   /// One reading of the question: the passes of passes.h in order, `choices` saying which column a stored value
   /// several columns hold is read in (and, on return, what the passes found about it); with `masked_words`, the
   /// question as the shape model reads it too (Translate keeps the first reading's).
