@@ -234,7 +234,16 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
     return std::any_of(in.superlatives.begin(), in.superlatives.end(),
                        [&](const Superlative& s) { return s.token == k; });
   };
-  auto listed = [&](size_t k) { return Is(t, k, "and") || Is(t, k, "or") || superlative_at(k) || aggregate_at(k); };
+  // ("the longest and the shortest": an article before a listed word is listed with it.)
+  auto listed = [&](size_t k) {
+    return Is(t, k, "and") || Is(t, k, "or") || superlative_at(k) || aggregate_at(k) ||
+           (Is(t, k, "the") && (superlative_at(k + 1) || aggregate_at(k + 1)));
+  };
+  // A superlative of a quantity ("the most" and "the least" count: not these).
+  auto of_quantity = [&](const Superlative& s) {
+    const std::string w = ToLower(s.word);
+    return w != "most" && w != "least" && w != "fewest";
+  };
   std::vector<AggregateCue> added;
   for (const Superlative& s : in.superlatives) {
     // The run of listed words around the superlative: a list has its "and" / "or" ("the highest average price" is
@@ -247,7 +256,15 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
       with_aggregate = with_aggregate || aggregate_at(k);
       conjunction = conjunction || Is(t, k, "and") || Is(t, k, "or");
     }
-    if (with_aggregate && conjunction) added.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
+    // "the oldest and youngest students", "the lowest and highest rating": two opposite superlatives of a quantity
+    // listed together ask for its maximum and minimum; no row is both.
+    const bool opposite =
+        of_quantity(s) && std::any_of(in.superlatives.begin(), in.superlatives.end(), [&](const auto& o) {
+          return o.token >= first && o.token <= last && o.descending != s.descending && of_quantity(o);
+        });
+    if ((with_aggregate || opposite) && conjunction) {
+      added.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
+    }
   }
   if (added.empty()) return;
   std::erase_if(in.superlatives, [&](const Superlative& s) {

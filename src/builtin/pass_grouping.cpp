@@ -554,6 +554,14 @@ void ReadAggregates(Reading& r) {
     previous = a.token;
     previous_col = col;
     if (!col) continue;
+    // "the ages of the oldest and youngest students": the column named before the superlative is the one aggregated,
+    // not another one shown.
+    if (!QuantityOf(r.tokens[a.token].lower).empty()) {
+      for (size_t k = 0; k < r.mentions.size(); ++k) {
+        const auto& el = ElementOf(r, r.mentions[k]);
+        if (r.mentions[k].end <= a.token && el.table == col->table && el.column == col->column) r.consumed.insert(k);
+      }
+    }
     static const std::map<Aggregate, const char*> kFn = {
         {Aggregate::kAvg, "avg"}, {Aggregate::kSum, "sum"}, {Aggregate::kMax, "max"}, {Aggregate::kMin, "min"}};
     for (const ColumnRef& c : ListedQuantities(r, a.token, *col)) {
