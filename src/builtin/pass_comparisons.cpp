@@ -356,10 +356,12 @@ void ReadNumbers(Reading& r) {
     // "the first names of the 5 staff members who handled the most complaints": a number before a table's name with a
     // superlative says how many rows (ReadOrder), it is no value.
     if (!r.intent.superlatives.empty() && TableAt(r, i + 1)) continue;
-    // A number right after a column's name: "student with ID 1004", "room number 101", "age either 24 or 25".
+    // A number right after a column's name: "student with ID 1004", "room number 101", "age either 24 or 25"; "age is
+    // not 20" (the negation pass turns it round).
     size_t k = i;
     while (k > 0 && tokens[k - 1].kind == TokenKind::kWord &&
-           (IsStopWord(tokens[k - 1].lower) || tokens[k - 1].lower == "either") && i - k < 2) {
+           (IsStopWord(tokens[k - 1].lower) || tokens[k - 1].lower == "either" || tokens[k - 1].lower == "not") &&
+           i - k < 2) {
       --k;
     }
     std::optional<ColumnRef> col = k > 0 ? ColumnAt(r, k - 1) : std::nullopt;

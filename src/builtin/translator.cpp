@@ -367,6 +367,30 @@ void CommasBetweenNamesAsAnd(std::string_view text, const SchemaIndex& index, st
 
 }  // namespace
 
+namespace {
+
+// When nothing in the question links, a word that is the first word of one table's name ("users" for user_profiles,
+// "counties" for county_public_safety): the linker matches a single word with a name's last word only, which keeps
+// it from reading "user" in every user_* column; with no other link, that table is the only reading there is.
+void LinkTablesByFirstWord(const SchemaIndex& index, const std::vector<Token>& tokens, std::vector<LinkMatch>& links) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kWord || retrieval::IsStopWord(tokens[i].lower)) continue;
+    std::vector<size_t> tables;
+    for (size_t e = 0; e < index.Elements().size(); ++e) {
+      const linking::SchemaElement& el = index.Elements()[e];
+      if (!el.column.empty() || el.view) continue;
+      const bool first = std::any_of(el.phrases.begin(), el.phrases.end(), [&](const auto& phrase) {
+        return phrase.size() > 1 && phrase.front() == tokens[i].stem;
+      });
+      if (first) tables.push_back(e);
+    }
+    if (tables.size() != 1) continue;
+    links.push_back({tables.front(), i, i + 1, 0.5, false, false});
+  }
+}
+
+}  // namespace
+
 QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) const {
   QuestionRead q;
   const std::string spelled = SpellComparisonSymbols(question);
@@ -382,6 +406,7 @@ QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) con
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and
   // stay off.
   q.links = linking::Link(index_, q.tokens, {.abbreviated_words = true, .identifiers = true});
+  if (q.links.empty()) LinkTablesByFirstWord(index_, q.tokens, q.links);
   if (values_) {
     // The value index reads the native database; a slice of it (ask --slice link) shows fewer tables and columns.
     q.values = values_->Match(q.tokens, /*plain_plurals=*/true);
