@@ -171,7 +171,8 @@ void Translator::AddTablesUnited(Translation& out, const QuestionRead& q, const 
     c.features[ReadingFeatureIndex("set_operation")] = 1;
     c.features[ReadingFeatureIndex("union")] = 1;
     c.features[ReadingFeatureIndex("tables_united")] = 1;
-    c.features[ReadingFeatureIndex("tables")] = 1;
+    const size_t tables = ReadingFeatureIndex("tables");
+    c.features[tables] = std::max(a.candidates.front().features[tables], b.candidates.front().features[tables]);
     c.features[ReadingFeatureIndex("outputs")] = static_cast<double>(left.body.select.items.size());
     c.query = std::make_shared<const sql::Query>(std::move(u));
     out.candidates.insert(out.candidates.begin() + 1, std::move(c));
