@@ -222,6 +222,12 @@ void ReadAverageComparisons(const std::vector<Token>& t, Intent& in) {
   }
 }
 
+// "the most", "the least", "the fewest": a superlative that counts rows, not one of a quantity.
+bool Counts(const Superlative& s) {
+  const std::string w = ToLower(s.word);
+  return w == "most" || w == "least" || w == "fewest";
+}
+
 // "the highest, lowest, and average cost", "the greatest and average capacity": a superlative listed with an aggregate
 // (words joined by "and", "or" or commas, which the tokens leave out) is one more aggregate of the same quantity, the
 // maximum or the minimum, not an ordering.
@@ -239,11 +245,6 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
     return Is(t, k, "and") || Is(t, k, "or") || superlative_at(k) || aggregate_at(k) ||
            (Is(t, k, "the") && (superlative_at(k + 1) || aggregate_at(k + 1)));
   };
-  // A superlative of a quantity ("the most" and "the least" count: not these).
-  auto of_quantity = [&](const Superlative& s) {
-    const std::string w = ToLower(s.word);
-    return w != "most" && w != "least" && w != "fewest";
-  };
   std::vector<AggregateCue> added;
   for (const Superlative& s : in.superlatives) {
     // The run of listed words around the superlative: a list has its "and" / "or" ("the highest average price" is
@@ -258,10 +259,9 @@ void ListedSuperlatives(const std::vector<Token>& t, Intent& in) {
     }
     // "the oldest and youngest students", "the lowest and highest rating": two opposite superlatives of a quantity
     // listed together ask for its maximum and minimum; no row is both.
-    const bool opposite =
-        of_quantity(s) && std::any_of(in.superlatives.begin(), in.superlatives.end(), [&](const auto& o) {
-          return o.token >= first && o.token <= last && o.descending != s.descending && of_quantity(o);
-        });
+    const bool opposite = !Counts(s) && std::any_of(in.superlatives.begin(), in.superlatives.end(), [&](const auto& o) {
+      return o.token >= first && o.token <= last && o.descending != s.descending && !Counts(o);
+    });
     if ((with_aggregate || opposite) && conjunction) {
       added.push_back({s.descending ? Aggregate::kMax : Aggregate::kMin, s.token});
     }
@@ -281,8 +281,7 @@ void SuperlativesPerGroup(Intent& in) {
   if (in.group_by.empty()) return;
   std::vector<Superlative> kept;
   for (const Superlative& s : in.superlatives) {
-    const std::string w = ToLower(s.word);
-    if (w == "most" || w == "least" || w == "fewest") {
+    if (Counts(s)) {
       kept.push_back(s);
       continue;
     }

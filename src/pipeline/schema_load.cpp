@@ -7,8 +7,21 @@
 
 namespace plainsql::pipeline {
 
+Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& beside,
+                         std::vector<std::string>& warnings) {
+  if (descriptions == "none") return Status::Ok();
+  const bool automatic = descriptions == "auto" || descriptions.empty();
+  const std::string& path = automatic ? beside : descriptions;
+  if (path.empty()) return Status::Ok();
+  if (auto applied = catalog::ApplyDataDictionary(path, schema); !applied) {
+    if (!automatic) return applied.error();
+    warnings.push_back(fmt::format("data dictionary not read: {}", applied.error().message));
+  }
+  return Status::Ok();
+}
+
 Result<std::optional<linking::KeyInferenceMode>> AnswerKeyInference(std::string_view value) {
-  if (value.empty()) return std::optional<linking::KeyInferenceMode>(linking::KeyInferenceMode::kIsolated);
+  if (value.empty()) return SchemaLoadOptions().infer_keys;
   if (value == "none") return std::optional<linking::KeyInferenceMode>();
   if (auto mode = linking::KeyInferenceModeByName(value)) return std::optional<linking::KeyInferenceMode>(*mode);
   return MakeError(ErrorCode::kInvalidArgument,
@@ -23,13 +36,9 @@ Result<catalog::LoadedSchema> LoadSchemaForAnswers(exec::Connection& conn, const
     ko.mode = *options.infer_keys;
     if (Status st = linking::InferKeysCached(conn, *loaded, ko); !st.ok()) return st.error();
   }
-  if (options.descriptions == "none") return loaded;
-  const bool automatic = options.descriptions == "auto" || options.descriptions.empty();
-  const std::string path = automatic ? catalog::DataDictionaryBeside(conn) : options.descriptions;
-  if (path.empty()) return loaded;
-  if (auto applied = catalog::ApplyDataDictionary(path, loaded->schema); !applied) {
-    if (!automatic) return applied.error();
-    loaded->warnings.push_back(fmt::format("data dictionary not read: {}", applied.error().message));
+  const std::string beside = options.descriptions == "none" ? "" : catalog::DataDictionaryBeside(conn);
+  if (Status st = ApplyDescriptions(loaded->schema, options.descriptions, beside, loaded->warnings); !st.ok()) {
+    return st.error();
   }
   return loaded;
 }

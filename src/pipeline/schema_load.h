@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/cache.h"
 #include "catalog/introspect.h"
@@ -26,6 +27,12 @@ struct SchemaLoadOptions {
   /// when it cannot be read; "none": no dictionary; else a dictionary's path (an error when it cannot be read).
   std::string descriptions = "auto";
 };
+
+/// Fills `schema`'s comments and readable names from the data dictionary `descriptions` names: "none" none; "auto"
+/// (or "") the one at `beside` ("" when there is none), a failure to read it added to `warnings`; else its path, a
+/// failure to read it an error.
+Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& beside,
+                         std::vector<std::string>& warnings);
 
 /// What an `--infer-keys` value or setting names for answering: "" (the default, isolated), "add", "replace",
 /// "isolated" or "none" (nullopt).

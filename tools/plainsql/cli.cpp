@@ -67,19 +67,6 @@ Result<std::string> QuestionArgumentOrStdin(const std::string& text) {
   return question;
 }
 
-Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& auto_path) {
-  if (descriptions == "none") return Status::Ok();
-  const bool automatic = descriptions == "auto";
-  const std::string path = automatic ? auto_path : descriptions;
-  if (path.empty()) return Status::Ok();
-  auto applied = catalog::ApplyDataDictionary(path, schema);
-  if (!applied) {
-    if (!automatic) return applied.error();
-    fmt::print(stderr, "plainsql: warning: data dictionary not read: {}\n", applied.error().message);
-  }
-  return Status::Ok();
-}
-
 void AddDescriptionsOption(CLI::App& command, std::string& path) {
   command.add_option("--descriptions", path,
                      "A data dictionary whose descriptions fill the comments and readable names the database does not "
@@ -146,7 +133,9 @@ Result<SchemaTarget> SchemaFromArgs(const std::string& conn_string, const std::s
   auto s = catalog::LoadBenchmarkSchema(tables_file, db_id, &warnings);
   if (!s) return s.error();
   for (const auto& w : warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
-  if (Status st = ApplyDescriptions(*s, descriptions, ""); !st.ok()) return st.error();
+  std::vector<std::string> dictionary_warnings;
+  if (Status st = pipeline::ApplyDescriptions(*s, descriptions, "", dictionary_warnings); !st.ok()) return st.error();
+  for (const auto& w : dictionary_warnings) fmt::print(stderr, "plainsql: warning: {}\n", w);
   SchemaTarget out;
   out.schema = std::move(*s);
   return out;

@@ -60,10 +60,6 @@ void NoteIfNoTables(const catalog::Schema& schema, const std::string& filter = "
 /// Adds --descriptions PATH|none to `command`, stored in `path` (kept at "auto" when not given).
 void AddDescriptionsOption(CLI::App& command, std::string& path);
 
-/// Fills `schema` from the data dictionary `descriptions` names ("auto": `auto_path`, which may be ""; "none": none).
-/// A dictionary found by "auto" that cannot be read is a warning on stderr; one named explicitly, an error.
-Status ApplyDescriptions(catalog::Schema& schema, const std::string& descriptions, const std::string& auto_path);
-
 /// Adds --infer-keys[=add|replace] to `command`, stored in `mode` ("" when not given).
 void AddInferKeysOption(CLI::App& command, std::string& mode);
 /// `ask` and `prompt`'s --infer-keys, whose default is `isolated` (AskCommands::KeysToInfer) and which takes `none`.
