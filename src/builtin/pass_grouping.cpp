@@ -613,6 +613,48 @@ std::optional<size_t> CountCue(const Reading& r, size_t at) {
   return std::nullopt;
 }
 
+// "sorted by the channel rating" (rating_in_percent), "in decreasing order of their sales" (sales_billion), "ordered by
+// the date they were formed" (date_formed): after an ordering cue the words up to the next preposition name the sort
+// key, so a column of a table the question reaches is taken by any of its name's words there, not only by its head
+// word as linking does elsewhere. Its key columns are left out; the column matching the most words wins, a tie none.
+std::optional<ColumnRef> SortKeyByNameWords(const Reading& r, size_t at, std::vector<size_t>& words) {
+  static const std::set<std::string, std::less<>> kEnds = {"in",   "from", "and", "or",   "then",
+                                                           "with", "for",  "to",  "order"};
+  for (size_t k = at; k < r.tokens.size() && k < at + 6; ++k) {
+    const retrieval::Token& t = r.tokens[k];
+    if (t.kind != TokenKind::kWord || kEnds.count(t.lower)) break;
+    if (!r.used[k] && !IsStopWord(t.lower)) words.push_back(k);
+  }
+  if (words.empty()) return std::nullopt;
+  std::set<std::string> tables = r.linked_tables;
+  for (const auto& v : r.values) tables.insert(ToLower(v.table));
+  size_t best = 0, at_best = 0;
+  std::optional<ColumnRef> found;
+  std::vector<size_t> found_words;
+  for (const linking::SchemaElement& el : r.ctx.index.Elements()) {
+    if (el.column.empty() || el.view || !tables.count(ToLower(el.table))) continue;
+    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+    if (t == nullptr || IsKeyColumn(*t, el.column)) continue;
+    std::vector<size_t> matched;
+    for (size_t k : words) {
+      bool in_name = false;
+      for (size_t p = 0; p < el.phrases.size() && p < el.aliases_from && !in_name; ++p) {
+        if (linking::IsSynonymPhrase(el, p)) continue;
+        in_name = std::find(el.phrases[p].begin(), el.phrases[p].end(), r.tokens[k].stem) != el.phrases[p].end();
+      }
+      if (in_name) matched.push_back(k);
+    }
+    if (matched.empty() || matched.size() < best) continue;
+    at_best = matched.size() == best ? at_best + 1 : 1;
+    best = matched.size();
+    found = ColumnRef{el.table, el.column};
+    found_words = matched;
+  }
+  if (at_best != 1) return std::nullopt;
+  words = found_words;
+  return found;
+}
+
 }  // namespace
 
 void ReadOrder(Reading& r) {
@@ -656,6 +698,13 @@ void ReadOrder(Reading& r) {
       r.group_by_count = r.by_shown = true;
       // (By frequency, the most frequent first; by a count with no direction, SQL's own: ascending.)
       r.order_desc = r.intent.order_descending.value_or(r.tokens[*c].lower == "frequency");
+    } else {
+      std::vector<size_t> words;
+      if (auto key = SortKeyByNameWords(r, at, words)) {
+        r.order_column = key;
+        for (size_t k : words) r.used[k] = true;
+        MarkConsumed(r, *key);  // ("the date they were formed": "date" may have linked to it alone)
+      }
     }
   }
   if (r.intent.limit) r.limit = std::to_string(*r.intent.limit);
