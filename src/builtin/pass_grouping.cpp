@@ -61,6 +61,29 @@ std::optional<ColumnRef> HowManyOfQuantity(Reading& r, const AggregateCue& a) {
   return std::nullopt;
 }
 
+// "the number of allergies in each type", "How many eliminations did each team have?": the noun counted names the rows
+// counted; when it links to a column (Allergy, Eliminated_By) that column is not shown beside the count. ("how many
+// different cities": the distinct values counted, read by DifferentColumn.)
+void ConsumeCountedColumn(Reading& r, size_t cue) {
+  const std::string& w = r.tokens[cue].lower;
+  if (w != "number" && w != "how") return;
+  size_t k = cue + 1;
+  while (k < r.tokens.size() &&
+         (r.tokens[k].lower == "of" || r.tokens[k].lower == "many" || r.tokens[k].lower == "the")) {
+    ++k;
+  }
+  if (k >= r.tokens.size() || IsDistinctWord(r.tokens[k].lower) || TableAt(r, k)) return;
+  const std::optional<ColumnRef> c = ColumnAt(r, k);
+  if (!c) return;
+  // ("the number of institutions in each building": a column named as its table, Institution.Institution, stands for
+  // the table's rows when nothing else of the question names that table: left as it is, so that the table is joined.)
+  const bool table_named_else = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+    return (m.begin > k || m.end <= k) && EqualsIgnoreCase(ElementOf(r, m).table, c->table);
+  });
+  if (EqualsIgnoreCase(c->column, c->table) && !table_named_else) return;
+  MarkMention(r, k);
+}
+
 // "What is the earliest hire date?", "Find the largest payment amount": a superlative right after the question's
 // opening ("what is the", "find the", "show me the") asks for the column it orders by, which is shown too. Not after
 // another noun ("the name of the oldest singer" shows the name).
@@ -544,6 +567,7 @@ void ReadAggregates(Reading& r) {
       }
       r.counting = true;
       if (!r.count_at) r.count_at = a.token;
+      ConsumeCountedColumn(r, a.token);
       continue;
     }
     // "the total number of gas stations that opened between 2000 and 2005" counts the stations: no quantity to sum.
