@@ -18,6 +18,49 @@ using retrieval::IsStopWord;
 
 Output ColumnOutput(const ColumnRef& c) { return {Output::Kind::kColumn, c, ""}; }
 
+// "sorted by the channel rating" (rating_in_percent), "in decreasing order of their sales" (sales_billion), "ordered by
+// the date they were formed" (date_formed), "how many students live in each city" (city_code): after an ordering or a
+// grouping cue the words up to the next preposition name a column, so a column of a table the question reaches is
+// taken by any of its name's words there, not only by its head word as linking does elsewhere. Its key columns are left
+// out; the column matching the most words wins, a tie none. `words` returns the tokens it matched.
+std::optional<ColumnRef> ColumnByNameWords(const Reading& r, size_t at, std::vector<size_t>& words) {
+  static const std::set<std::string, std::less<>> kEnds = {"in",   "from", "and", "or",   "then",
+                                                           "with", "for",  "to",  "order"};
+  for (size_t k = at; k < r.tokens.size() && k < at + 6; ++k) {
+    const retrieval::Token& t = r.tokens[k];
+    if (t.kind != TokenKind::kWord || kEnds.count(t.lower)) break;
+    if (!r.used[k] && !IsStopWord(t.lower)) words.push_back(k);
+  }
+  if (words.empty()) return std::nullopt;
+  std::set<std::string> tables = r.linked_tables;
+  for (const auto& v : r.values) tables.insert(ToLower(v.table));
+  size_t best = 0, at_best = 0;
+  std::optional<ColumnRef> found;
+  std::vector<size_t> found_words;
+  for (const linking::SchemaElement& el : r.ctx.index.Elements()) {
+    if (el.column.empty() || el.view || !tables.count(ToLower(el.table))) continue;
+    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+    if (t == nullptr || IsKeyColumn(*t, el.column)) continue;
+    std::vector<size_t> matched;
+    for (size_t k : words) {
+      bool in_name = false;
+      for (size_t p = 0; p < el.phrases.size() && p < el.aliases_from && !in_name; ++p) {
+        if (linking::IsSynonymPhrase(el, p)) continue;
+        in_name = std::find(el.phrases[p].begin(), el.phrases[p].end(), r.tokens[k].stem) != el.phrases[p].end();
+      }
+      if (in_name) matched.push_back(k);
+    }
+    if (matched.empty() || matched.size() < best) continue;
+    at_best = matched.size() == best ? at_best + 1 : 1;
+    best = matched.size();
+    found = ColumnRef{el.table, el.column};
+    found_words = matched;
+  }
+  if (at_best != 1) return std::nullopt;
+  words = found_words;
+  return found;
+}
+
 // "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count; nor
 // is the last word of a column's name ("room number").
 bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggregates) {
@@ -466,6 +509,14 @@ void ReadGroupBy(Reading& r) {
       r.group = c;
       break;
     }
+    std::vector<size_t> words;
+    if (k < r.tokens.size() && !r.used[k] && !TableAt(r, k)) {
+      if (auto c = ColumnByNameWords(r, k, words)) {
+        r.group = c;
+        for (size_t w : words) r.used[w] = true;
+        break;
+      }
+    }
     if (auto t = TableAt(r, k)) {
       // "for each faculty rank": the table's column named right after it.
       size_t end = k + 1;
@@ -637,48 +688,6 @@ std::optional<size_t> CountCue(const Reading& r, size_t at) {
   return std::nullopt;
 }
 
-// "sorted by the channel rating" (rating_in_percent), "in decreasing order of their sales" (sales_billion), "ordered by
-// the date they were formed" (date_formed): after an ordering cue the words up to the next preposition name the sort
-// key, so a column of a table the question reaches is taken by any of its name's words there, not only by its head
-// word as linking does elsewhere. Its key columns are left out; the column matching the most words wins, a tie none.
-std::optional<ColumnRef> SortKeyByNameWords(const Reading& r, size_t at, std::vector<size_t>& words) {
-  static const std::set<std::string, std::less<>> kEnds = {"in",   "from", "and", "or",   "then",
-                                                           "with", "for",  "to",  "order"};
-  for (size_t k = at; k < r.tokens.size() && k < at + 6; ++k) {
-    const retrieval::Token& t = r.tokens[k];
-    if (t.kind != TokenKind::kWord || kEnds.count(t.lower)) break;
-    if (!r.used[k] && !IsStopWord(t.lower)) words.push_back(k);
-  }
-  if (words.empty()) return std::nullopt;
-  std::set<std::string> tables = r.linked_tables;
-  for (const auto& v : r.values) tables.insert(ToLower(v.table));
-  size_t best = 0, at_best = 0;
-  std::optional<ColumnRef> found;
-  std::vector<size_t> found_words;
-  for (const linking::SchemaElement& el : r.ctx.index.Elements()) {
-    if (el.column.empty() || el.view || !tables.count(ToLower(el.table))) continue;
-    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
-    if (t == nullptr || IsKeyColumn(*t, el.column)) continue;
-    std::vector<size_t> matched;
-    for (size_t k : words) {
-      bool in_name = false;
-      for (size_t p = 0; p < el.phrases.size() && p < el.aliases_from && !in_name; ++p) {
-        if (linking::IsSynonymPhrase(el, p)) continue;
-        in_name = std::find(el.phrases[p].begin(), el.phrases[p].end(), r.tokens[k].stem) != el.phrases[p].end();
-      }
-      if (in_name) matched.push_back(k);
-    }
-    if (matched.empty() || matched.size() < best) continue;
-    at_best = matched.size() == best ? at_best + 1 : 1;
-    best = matched.size();
-    found = ColumnRef{el.table, el.column};
-    found_words = matched;
-  }
-  if (at_best != 1) return std::nullopt;
-  words = found_words;
-  return found;
-}
-
 }  // namespace
 
 void ReadOrder(Reading& r) {
@@ -724,7 +733,7 @@ void ReadOrder(Reading& r) {
       r.order_desc = r.intent.order_descending.value_or(r.tokens[*c].lower == "frequency");
     } else {
       std::vector<size_t> words;
-      if (auto key = SortKeyByNameWords(r, at, words)) {
+      if (auto key = ColumnByNameWords(r, at, words)) {
         r.order_column = key;
         for (size_t k : words) r.used[k] = true;
         MarkConsumed(r, *key);  // ("the date they were formed": "date" may have linked to it alone)
