@@ -159,9 +159,9 @@ bool NameHasStem(const std::vector<const linking::SchemaElement*>& elements, con
 // No mention names a numeric column: a word near the comparison that no link took may still be part of one's name
 // ("price above 10000": price_range; "more than two bathrooms": bathroom_count; "memories": Memory_in_G), where the
 // linker only takes a name's last word alone. The word at `token` first, then those nearest it, on either side; the
-// subject's columns, then the linked tables'; key columns are not quantities.
-std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
-  constexpr size_t kReach = 4;
+// subject's columns, then the linked tables'; key columns are not quantities. `reach`: how far from `token` to look;
+// `ambiguous`, when given, is set when two columns have the word that matched.
+std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach = 4, bool* ambiguous = nullptr) {
   std::vector<std::string> tables = {r.subject};
   for (const auto& t : r.linked_tables) tables.push_back(t);
   // The schema index's elements of those tables' columns (lower-case "table.column"), found in one pass when first
@@ -184,13 +184,14 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
     auto it = elements.find(ToLower(table) + "." + ToLower(column));
     return it == elements.end() ? kNone : it->second;
   };
-  for (size_t d = 0; d <= kReach; ++d) {
+  for (size_t d = 0; d <= reach; ++d) {
     const std::array<size_t, 2> around = {token - d, token + d};  // (token - d wraps past the end when d > token)
     for (size_t side = 0; side < (d == 0 ? 1u : 2u); ++side) {
       const size_t k = around[side];
       if (k >= r.tokens.size() || r.used[k]) continue;
       const retrieval::Token& w = r.tokens[k];
       if (w.kind != retrieval::TokenKind::kWord || retrieval::IsStopWord(w.lower) || w.stem.size() < 3) continue;
+      std::optional<ColumnRef> found;
       for (const auto& name : tables) {
         const catalog::Table* t = r.ctx.schema.FindTable(name);
         if (!t) continue;
@@ -199,9 +200,18 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token) {
           if (ToLower(c.name).find(w.stem) == std::string::npos && !NameHasStem(elements_of(t->name, c.name), w.stem)) {
             continue;
           }
-          r.used[k] = true;
-          return ColumnRef{t->name, c.name};
+          const ColumnRef here{t->name, c.name};
+          if (!found) {
+            found = here;
+          } else if (!(*found == here) && ambiguous) {
+            *ambiguous = true;
+          }
         }
+        if (found && ambiguous == nullptr) break;  // (the subject's column first; asked for ambiguity, every table)
+      }
+      if (found) {
+        r.used[k] = true;
+        return found;
       }
     }
   }
@@ -247,6 +257,23 @@ std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string
     }
   }
   if (!best) return NumericByWord(r, token);
+  // "the average price of hotels for each star rating code": the word right after the cue that no link took names a
+  // column by a word of its name (price_range) rather than a mention further away (star_rating_code).
+  if (best_distance > 1) {
+    size_t k = token;
+    while (k < r.tokens.size() && r.tokens[k].kind == retrieval::TokenKind::kWord &&
+           retrieval::IsStopWord(r.tokens[k].lower)) {
+      ++k;
+    }
+    bool ambiguous = false;
+    const auto& named = ElementOf(r, r.mentions[*best]);
+    if (auto c = NumericByWord(r, k, 0, &ambiguous);
+        c && (ambiguous || (c->table == named.table && c->column == named.column))) {
+      r.used[k] = false;  // (two columns have the word, or the mention names the same one: read as before)
+    } else if (c) {
+      return c;
+    }
+  }
   r.consumed.insert(*best);
   const auto& el = ElementOf(r, r.mentions[*best]);
   return ColumnRef{el.table, el.column};
