@@ -534,6 +534,14 @@ Expansion Expander::Expand(std::string_view identifier, const NameContext* conte
       out.words.emplace_back(written, "longitude", "schema");
       continue;
     }
+    // A single capital split off a word by its case ("LName", "FName"): the two run together may be one known
+    // abbreviation ("lname": last name), which the split hid.
+    if (t.size() == 1 && i + 1 < split.size() && abbreviations_.count(t + ToLower(split[i + 1]))) {
+      out.words.emplace_back(written + std::string(split[i + 1]), abbreviations_.at(t + ToLower(split[i + 1])),
+                             "abbreviations");
+      ++i;
+      continue;
+    }
     // With a name model, short words are read too: in a cryptic schema "Man" may be a manufacturer.
     if ((t.size() >= 3 || words_.Tier(t)) && IsWord(t) && !(model_ && t.size() <= 4)) {
       out.words.emplace_back(written, t, "word");
