@@ -38,7 +38,13 @@ void MaskCues(Reading& r) {
                            std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
                              return m.whole && m.begin + 1 == i && m.end == i + 1;
                            });
-    if (IsCue(r.tokens, i) && !ends_name) r.used[i] = true;
+    // "the average number of pages per minute color": a cue word inside a column's name matched whole (between two of
+    // its words, and a word of the name itself) is part of the name, not a cue.
+    const bool inside_name = std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
+      return m.whole && !m.related && m.begin < i && i + 1 < m.end &&
+             ColumnNameHasWord(r.ctx.index.Elements()[m.element], r.tokens[i]);
+    });
+    if (IsCue(r.tokens, i) && !ends_name && !inside_name) r.used[i] = true;
   }
   for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
   for (const size_t k : r.intent.order_range) r.used[k] = true;    // "from large to small"

@@ -492,6 +492,11 @@ std::string DateOfTimeUnit(Reading& r, size_t k, std::optional<ColumnRef>& date)
 
 void ReadGroupBy(Reading& r) {
   for (size_t g : r.intent.group_by) {
+    // ("pages per minute color": a cue inside a mention, a word of its column's name, is part of the name.)
+    const bool in_name = g > 0 && std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+                           return m.begin < g - 1 && g < m.end && ColumnNameHasWord(ElementOf(r, m), r.tokens[g - 1]);
+                         });
+    if (in_name) continue;
     // "for each country" names a column; "in each genre" a table: its name column, else its key.
     size_t k = g;
     // ("how many had each different status code": "different" adds nothing to "each".)
@@ -688,6 +693,17 @@ std::optional<size_t> CountCue(const Reading& r, size_t at) {
   return std::nullopt;
 }
 
+// The token of a column of quantities named at `k` or after the stop words from there ("the floors"), if any.
+std::optional<size_t> QuantityAfter(const Reading& r, size_t k) {
+  while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
+  if (k >= r.tokens.size()) return std::nullopt;
+  const std::optional<ColumnRef> c = ColumnAt(r, k);
+  if (!c || !HoldsQuantities(r.ctx, *c)) return std::nullopt;
+  const catalog::Table* t = r.ctx.schema.FindTable(c->table);
+  if (t == nullptr || IsKeyColumn(*t, c->column)) return std::nullopt;
+  return k;
+}
+
 }  // namespace
 
 void ReadOrder(Reading& r) {
@@ -724,7 +740,13 @@ void ReadOrder(Reading& r) {
     if (by) {
       r.order_column = by;
       MarkMention(r, by_at);
-    } else if (const std::optional<size_t> c = CountCue(r, at)) {
+    } else if (const std::optional<size_t> c = CountCue(r, at); c && QuantityAfter(r, *c + 1)) {
+      // "ordered by the number of floors": a column of quantities after "number of" is the key, no count.
+      const size_t k = *QuantityAfter(r, *c + 1);
+      for (size_t i = at; i <= *c; ++i) r.used[i] = true;
+      r.order_column = ColumnAt(r, k);
+      MarkMention(r, k);
+    } else if (c) {
       // "ordered by frequency", "sorted by the number of apartments": values of what is shown, by how often they
       // occur.
       for (size_t k = at; k <= *c; ++k) r.used[k] = true;

@@ -8,6 +8,7 @@
 
 #include "builtin/words.h"
 #include "common/strings.h"
+#include "naturalness/identifier.h"
 
 namespace plainsql::builtin {
 
@@ -82,6 +83,12 @@ std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const st
     }
   }
   return std::nullopt;
+}
+
+bool ColumnNameHasWord(const linking::SchemaElement& el, const retrieval::Token& t) {
+  if (el.column.empty()) return false;
+  const auto words = naturalness::SplitWords(el.column);
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return ToLower(w) == t.lower; });
 }
 
 std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token) {
