@@ -197,6 +197,14 @@ void LinkSchema(Reading& r) {
       r.mentions.back().end = next + 1;
       r.used[next] = true;
     }
+    // "the protein name and the institution name": "name" after a column named as its table (Institution.Institution,
+    // the table's name) ends that name, rather than naming another table's name column.
+    const auto& el = r.ctx.index.Elements()[m.element];
+    if (m.whole && !el.column.empty() && EqualsIgnoreCase(el.column, el.table) && next < r.tokens.size() &&
+        !r.used[next] && (IsWord(r.tokens[next], "name") || IsWord(r.tokens[next], "names"))) {
+      r.mentions.back().end = next + 1;
+      r.used[next] = true;
+    }
   }
   std::sort(r.mentions.begin(), r.mentions.end(), [](const Mention& a, const Mention& b) { return a.begin < b.begin; });
   const std::vector<OtherLink> others = OtherLinks(r);
