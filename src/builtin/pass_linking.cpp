@@ -53,6 +53,12 @@ void PreferNamedTables(Reading& r) {
     // (department.dept_name by its head word over instructor.name, named whole).
     if (auto owner = OfTable(r, m.end); !el.column.empty() && owner && EqualsIgnoreCase(*owner, el.table)) {
       m.score += kBoost;
+      // "the names and ids of tourist attractions": "ids" alone is the owner's key (Tourist_Attraction_ID), not another
+      // column ending in id (Location_ID), whose shorter name scores its head word higher.
+      if (!m.whole && m.end == m.begin + 1 && (IsWord(r.tokens[m.begin], "id") || IsWord(r.tokens[m.begin], "ids"))) {
+        const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+        if (t && t->primary_key.size() == 1 && EqualsIgnoreCase(t->primary_key.front(), el.column)) m.score += kBoost;
+      }
     }
   }
   std::stable_sort(r.links.begin(), r.links.end(),
