@@ -210,6 +210,10 @@ SkeletonMaterial MaterialOf(const Reading& r) {
     ColumnRef c{e.table, e.column};
     if (std::find(m.columns.begin(), m.columns.end(), c) == m.columns.end()) m.columns.push_back(c);
   }
+  // ("the schools without any endowment": the negated table, which the negation took out of the mentions.)
+  for (const std::string& negated : r.negated_tables) {
+    if (const catalog::Table* t = r.ctx.schema.FindTable(negated)) add_table(t->name);
+  }
   std::vector<Filter> filters = r.filters;
   filters.insert(filters.end(), r.negated_filters.begin(), r.negated_filters.end());
   std::stable_sort(filters.begin(), filters.end(), [](const Filter& a, const Filter& b) { return a.at < b.at; });
