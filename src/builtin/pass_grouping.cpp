@@ -740,12 +740,12 @@ void ReadOrder(Reading& r) {
     if (by) {
       r.order_column = by;
       MarkMention(r, by_at);
-    } else if (const std::optional<size_t> c = CountCue(r, at); c && QuantityAfter(r, *c + 1)) {
+    } else if (const std::optional<size_t> c = CountCue(r, at), quantity = c ? QuantityAfter(r, *c + 1) : std::nullopt;
+               quantity) {
       // "ordered by the number of floors": a column of quantities after "number of" is the key, no count.
-      const size_t k = *QuantityAfter(r, *c + 1);
       for (size_t i = at; i <= *c; ++i) r.used[i] = true;
-      r.order_column = ColumnAt(r, k);
-      MarkMention(r, k);
+      r.order_column = ColumnAt(r, *quantity);
+      MarkMention(r, *quantity);
     } else if (c) {
       // "ordered by frequency", "sorted by the number of apartments": values of what is shown, by how often they
       // occur.

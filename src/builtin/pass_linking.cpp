@@ -196,18 +196,15 @@ void LinkSchema(Reading& r) {
     for (size_t i = m.begin; i < m.end; ++i) r.used[i] = true;
     // "the title, phone number and hire date": "number" after a column named whole ends its name (phone), rather than
     // linking on its own. ("the phone number of X": "number of" is a count cue, marked before; the grouping pass
-    // reads it as the end of the column's name there.)
+    // reads it as the end of the column's name there.) So does "name" after a column named as its table ("the
+    // institution name": Institution.Institution, the table's name), rather than naming another table's name column.
     const size_t next = m.end;
-    if (m.whole && !r.ctx.index.Elements()[m.element].column.empty() && next < r.tokens.size() && !r.used[next] &&
-        (IsWord(r.tokens[next], "number") || IsWord(r.tokens[next], "numbers"))) {
-      r.mentions.back().end = next + 1;
-      r.used[next] = true;
-    }
-    // "the protein name and the institution name": "name" after a column named as its table (Institution.Institution,
-    // the table's name) ends that name, rather than naming another table's name column.
     const auto& el = r.ctx.index.Elements()[m.element];
-    if (m.whole && !el.column.empty() && EqualsIgnoreCase(el.column, el.table) && next < r.tokens.size() &&
-        !r.used[next] && (IsWord(r.tokens[next], "name") || IsWord(r.tokens[next], "names"))) {
+    const bool ends_name = next < r.tokens.size() && !r.used[next] &&
+                           (IsWord(r.tokens[next], "number") || IsWord(r.tokens[next], "numbers") ||
+                            (EqualsIgnoreCase(el.column, el.table) &&
+                             (IsWord(r.tokens[next], "name") || IsWord(r.tokens[next], "names"))));
+    if (m.whole && !el.column.empty() && ends_name) {
       r.mentions.back().end = next + 1;
       r.used[next] = true;
     }
