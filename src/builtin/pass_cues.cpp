@@ -46,6 +46,26 @@ void MaskCues(Reading& r) {
     });
     if (IsCue(r.tokens, i) && !ends_name && !inside_name) r.used[i] = true;
   }
+  // "products with max page size A4": a superlative or an aggregate (not a count: "the number of hosts" is read with
+  // Number_of_hosts by CountIsQuantity) that begins a column's name matched whole, of two words or more and a word of
+  // the name itself, is part of the name.
+  // The column's table must be named elsewhere too ("the most popular file format" is no genre's most_popular_in).
+  const auto& elements = r.ctx.index.Elements();
+  auto table_named_apart = [&](const linking::LinkMatch& m) {
+    return std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& o) {
+      return !o.related && (o.begin >= m.end || o.end <= m.begin) &&
+             EqualsIgnoreCase(elements[o.element].table, elements[m.element].table);
+    });
+  };
+  auto begins_name = [&](size_t token) {
+    return std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
+      return m.whole && !m.related && m.begin == token && token + 1 < m.end &&
+             ColumnNameHasWord(elements[m.element], r.tokens[token]) && table_named_apart(m);
+    });
+  };
+  std::erase_if(r.intent.superlatives, [&](const Superlative& s) { return begins_name(s.token); });
+  std::erase_if(r.intent.aggregates,
+                [&](const AggregateCue& a) { return a.kind != Aggregate::kCount && begins_name(a.token); });
   for (const auto& s : r.intent.superlatives) r.used[s.token] = true;
   for (const size_t k : r.intent.order_range) r.used[k] = true;    // "from large to small"
   if (r.intent.limit_token) r.used[*r.intent.limit_token] = true;  // "the 2 oldest": no value of a column

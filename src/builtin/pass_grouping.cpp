@@ -63,7 +63,7 @@ std::optional<ColumnRef> ColumnByNameWords(const Reading& r, size_t at, std::vec
 
 // "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count; nor
 // is the last word of a column's name ("room number").
-bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggregates) {
+bool CountIsQuantity(Reading& r, const AggregateCue& a, bool other_aggregates) {
   if (r.tokens[a.token].lower != "number") return false;
   // "the room number of the offices": "number" ends a column's name, no count; "the phone number of Nancy Edwards":
   // it follows one (phone).
@@ -75,7 +75,19 @@ bool CountIsQuantity(const Reading& r, const AggregateCue& a, bool other_aggrega
   size_t k = a.token + 1;
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   auto named = ColumnAt(r, k);
-  return other_aggregates || (named && HoldsQuantities(r.ctx, *named));
+  if (other_aggregates || (named && HoldsQuantities(r.ctx, *named))) return true;
+  // "the largest number of bedrooms": after a superlative, a word of a quantity's name that no link took
+  // (bedroom_count, ReadSuperlative orders by it).
+  const bool after_superlative =
+      std::any_of(r.intent.superlatives.begin(), r.intent.superlatives.end(), [&](const Superlative& s) {
+        const std::string w = ToLower(s.word);
+        return s.token + 1 == a.token && w != "most" && w != "fewest" && w != "least";
+      });
+  if (named || !after_superlative || k >= r.tokens.size() || TableAt(r, k)) return false;
+  bool ambiguous = false;
+  const bool by_word = NumericByWord(r, k, 0, &ambiguous).has_value();
+  if (by_word) r.used[k] = false;  // (read again by ReadSuperlative)
+  return by_word && !ambiguous;
 }
 
 // "How many undergraduates are there in 2004?", "How many king beds are there?": "how many" before a column that
@@ -183,10 +195,17 @@ void ReadSuperlative(Reading& r) {
     while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
     const auto named = k < r.tokens.size() ? ColumnAt(r, k) : std::nullopt;
     r.used[s.token + 1] = r.used[s.token + 2] = true;
+    bool ambiguous = false;
+    std::optional<ColumnRef> by_word;
+    // ("the largest number of bedrooms": a word of a quantity's name no link took, bedroom_count; not a table's.)
+    if (!named && k < r.tokens.size() && !TableAt(r, k)) by_word = NumericByWord(r, k, 0, &ambiguous);
     if (named && HoldsQuantities(r.ctx, *named)) {
       next_column = named;
       MarkMention(r, k);
+    } else if (by_word && !ambiguous) {
+      next_column = by_word;
     } else {
+      if (by_word) r.used[k] = false;
       counts = true;
       next_column.reset();
     }
@@ -196,6 +215,19 @@ void ReadSuperlative(Reading& r) {
     r.used[s.token + 1] = true;
     r.by_shown = true;
     next_column.reset();
+  }
+  // "the apartment with the most beds": a word of a quantity's name that no link took (bedroom_count), not a table's,
+  // and the noun's last word ("the most start trips": no).
+  const size_t noun = s.token + 1;
+  const bool noun_ends = noun + 1 >= r.tokens.size() || r.tokens[noun + 1].kind != TokenKind::kWord ||
+                         IsStopWord(r.tokens[noun + 1].lower) || r.used[noun + 1];
+  if (counts && !next_column && noun < r.tokens.size() && !r.used[noun] && noun_ends && !TableAt(r, noun)) {
+    bool ambiguous = false;
+    next_column = NumericByWord(r, noun, 0, &ambiguous);
+    if (next_column && (ambiguous || ToLower(next_column->column).ends_with("id"))) {
+      r.used[noun] = false;
+      next_column.reset();
+    }
   }
   if (counts && !next_column) {
     r.group_by_count = true;

@@ -163,12 +163,14 @@ bool NameHasStem(const std::vector<const linking::SchemaElement*>& elements, con
   });
 }
 
+}  // namespace
+
 // No mention names a numeric column: a word near the comparison that no link took may still be part of one's name
 // ("price above 10000": price_range; "more than two bathrooms": bathroom_count; "memories": Memory_in_G), where the
 // linker only takes a name's last word alone. The word at `token` first, then those nearest it, on either side; the
 // subject's columns, then the linked tables'; key columns are not quantities. `reach`: how far from `token` to look;
 // `ambiguous`, when given, is set when two columns have the word that matched.
-std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach = 4, bool* ambiguous = nullptr) {
+std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach, bool* ambiguous) {
   std::vector<std::string> tables = {r.subject};
   for (const auto& t : r.linked_tables) tables.push_back(t);
   // The schema index's elements of those tables' columns (lower-case "table.column"), found in one pass when first
@@ -198,23 +200,27 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach = 
       if (k >= r.tokens.size() || r.used[k]) continue;
       const retrieval::Token& w = r.tokens[k];
       if (w.kind != retrieval::TokenKind::kWord || retrieval::IsStopWord(w.lower) || w.stem.size() < 3) continue;
+      // A word of the name first, then a part of one ("rooms": room_count before bathroom_count, "bathrooms" still
+      // bathroom_count).
       std::optional<ColumnRef> found;
-      for (const auto& name : tables) {
-        const catalog::Table* t = r.ctx.schema.FindTable(name);
-        if (!t) continue;
-        for (const auto& c : t->columns) {
-          if (!HoldsQuantities(r.ctx, {t->name, c.name}) || IsKeyColumn(*t, c.name)) continue;
-          if (ToLower(c.name).find(w.stem) == std::string::npos && !NameHasStem(elements_of(t->name, c.name), w.stem)) {
-            continue;
+      for (const bool whole_word : {true, false}) {
+        for (const auto& name : tables) {
+          const catalog::Table* t = r.ctx.schema.FindTable(name);
+          if (!t) continue;
+          for (const auto& c : t->columns) {
+            if (!HoldsQuantities(r.ctx, {t->name, c.name}) || IsKeyColumn(*t, c.name)) continue;
+            const bool word = NameHasStem(elements_of(t->name, c.name), w.stem);
+            if (whole_word ? !word : ToLower(c.name).find(w.stem) == std::string::npos) continue;
+            const ColumnRef here{t->name, c.name};
+            if (!found) {
+              found = here;
+            } else if (!(*found == here) && ambiguous) {
+              *ambiguous = true;
+            }
           }
-          const ColumnRef here{t->name, c.name};
-          if (!found) {
-            found = here;
-          } else if (!(*found == here) && ambiguous) {
-            *ambiguous = true;
-          }
+          if (found && ambiguous == nullptr) break;  // (the subject's column first; asked for ambiguity, every table)
         }
-        if (found && ambiguous == nullptr) break;  // (the subject's column first; asked for ambiguity, every table)
+        if (found) break;
       }
       if (found) {
         r.used[k] = true;
@@ -224,8 +230,6 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach = 
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 std::optional<ColumnRef> SubjectsOnlyQuantity(const Reading& r) {
   const catalog::Table* t = r.ctx.schema.FindTable(r.subject);

@@ -235,6 +235,10 @@ void MarkMention(Reading& r, size_t token);
 void MarkConsumed(Reading& r, const ColumnRef& c);
 /// The subject's one column of quantities besides its keys (college.enr), when it has exactly one.
 std::optional<ColumnRef> SubjectsOnlyQuantity(const Reading& r);
+/// A column of quantities (no key) of the subject or a linked table with a word of its name at `token` or within
+/// `reach` of it that no link took ("rooms": room_count), a word of the name before a part of one (marked used);
+/// `ambiguous`, when given, is set when two columns have the word.
+std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach = 4, bool* ambiguous = nullptr);
 /// The numeric column named nearest to `token` (before it first), else one named after `hint` (marked used).
 /// A hint lists words to try in turn ("date/year"); a word marked '-' ("oldest": "age/-date") counts the other way
 /// (the oldest has the earliest date) and is tried only when `reversed` is given, which says whether it was the one.
