@@ -76,6 +76,11 @@ bool CountIsQuantity(Reading& r, const AggregateCue& a, bool other_aggregates) {
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   auto named = ColumnAt(r, k);
   if (other_aggregates || (named && HoldsQuantities(r.ctx, *named))) return true;
+  // "the total number of rooms", "the total number of king beds": the sum right before has read a quantity after
+  // "number of" (room_count, beds): no count besides.
+  for (size_t i = 0; i < r.aggregates.size(); ++i) {
+    if (r.aggregate_cues[i] + 1 == a.token && r.aggregates[i].function == "sum") return true;
+  }
   // "the largest number of bedrooms": after a superlative, a word of a quantity's name that no link took
   // (bedroom_count, ReadSuperlative orders by it).
   const bool after_superlative =

@@ -200,17 +200,28 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach, b
       if (k >= r.tokens.size() || r.used[k]) continue;
       const retrieval::Token& w = r.tokens[k];
       if (w.kind != retrieval::TokenKind::kWord || retrieval::IsStopWord(w.lower) || w.stem.size() < 3) continue;
-      // A word of the name first, then a part of one ("rooms": room_count before bathroom_count, "bathrooms" still
-      // bathroom_count).
+      // A word of the name as written first, then a word as the index reads the name (split, expanded, stemmed), then
+      // a part of one ("rooms": room_count before bathroom_count, "bathrooms" still bathroom_count).
+      auto matches = [&](const catalog::Table& t, const std::string& column, int level) {
+        if (level == 0) {
+          const auto written = naturalness::SplitWords(column);
+          return std::any_of(written.begin(), written.end(), [&](std::string_view x) {
+            const std::string lower = ToLower(x);
+            return lower == w.lower || lower == w.stem;
+          });
+        }
+        if (level == 1) return NameHasStem(elements_of(t.name, column), w.stem);
+        return ToLower(column).find(w.stem) != std::string::npos;
+      };
       std::optional<ColumnRef> found;
-      for (const bool whole_word : {true, false}) {
+      for (int level = 0; level < 3 && !found; ++level) {
         for (const auto& name : tables) {
           const catalog::Table* t = r.ctx.schema.FindTable(name);
           if (!t) continue;
           for (const auto& c : t->columns) {
-            if (!HoldsQuantities(r.ctx, {t->name, c.name}) || IsKeyColumn(*t, c.name)) continue;
-            const bool word = NameHasStem(elements_of(t->name, c.name), w.stem);
-            if (whole_word ? !word : ToLower(c.name).find(w.stem) == std::string::npos) continue;
+            if (!HoldsQuantities(r.ctx, {t->name, c.name}) || IsKeyColumn(*t, c.name) || !matches(*t, c.name, level)) {
+              continue;
+            }
             const ColumnRef here{t->name, c.name};
             if (!found) {
               found = here;
@@ -220,7 +231,6 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach, b
           }
           if (found && ambiguous == nullptr) break;  // (the subject's column first; asked for ambiguity, every table)
         }
-        if (found) break;
       }
       if (found) {
         r.used[k] = true;
