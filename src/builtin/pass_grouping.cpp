@@ -666,7 +666,11 @@ void ReadAggregates(Reading& r) {
     // "the total number of gas stations that opened between 2000 and 2005" counts the stations: no quantity to sum.
     if (a.kind == Aggregate::kSum && TotalNumberOfTable(r, a.token)) continue;
     // ("the youngest", read as the minimum in each group, is of the age.)
-    auto col = NumericNear(r, a.token + 1, QuantityOf(r.tokens[a.token].lower));
+    // ("the average number of factories and maximum number of shops": the quantity follows "number of".)
+    size_t after = a.token + 1;
+    if (after + 1 < r.tokens.size() && r.tokens[after].lower == "number" && r.tokens[after + 1].lower == "of")
+      after += 2;
+    auto col = NumericNear(r, after, QuantityOf(r.tokens[a.token].lower));
     if (!col && listed_after_previous(a.token)) col = previous_col;
     previous = a.token;
     previous_col = col;

@@ -1,7 +1,9 @@
 // The join pass (see passes.h): the tables every part of the reading needs, joined through foreign keys.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 #include "builtin/passes.h"
 #include "common/strings.h"
@@ -167,6 +169,80 @@ void DropUnjoinable(Reading& r) {
 
 }  // namespace
 
+namespace {
+
+// The foreign keys between two tables, each as (referencing columns, referenced columns) from `from`'s side.
+std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> KeysBetween(const catalog::Schema& schema,
+                                                                                       const std::string& from,
+                                                                                       const std::string& to) {
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> out;
+  auto add = [&](const std::string& referencing, const std::string& referenced, bool flip) {
+    const catalog::Table* t = schema.FindTable(referencing);
+    if (t == nullptr) return;
+    for (const auto& fk : t->foreign_keys) {
+      if (!EqualsIgnoreCase(fk.ref_table, referenced) || fk.columns.size() != fk.ref_columns.size()) continue;
+      out.push_back(flip ? std::pair{fk.ref_columns, fk.columns} : std::pair{fk.columns, fk.ref_columns});
+    }
+  };
+  add(from, to, false);
+  if (!EqualsIgnoreCase(from, to)) add(to, from, true);
+  return out;
+}
+
+// "the airport which is the source for the most routes": two tables joined by more than one foreign key (routes'
+// src_apid and dst_apid to airports) are joined by the one whose column's name the question writes a word of
+// (source, as the index expands src), when exactly one does; words every one of them has do not count.
+void ChooseAmongParallelKeys(Reading& r) {
+  for (linking::JoinEdge& e : r.tree->edges) {
+    const auto keys = KeysBetween(r.ctx.schema, e.left_table, e.right_table);
+    if (keys.size() < 2) continue;
+    // The stems of each key's columns, on either side (the side they share, such as the referenced key, counts for
+    // all of them and so for none).
+    std::vector<std::set<std::string>> stems(keys.size());
+    for (size_t k = 0; k < keys.size(); ++k) {
+      auto in = [](const std::vector<std::string>& columns, const std::string& c) {
+        return std::any_of(columns.begin(), columns.end(),
+                           [&](const std::string& x) { return EqualsIgnoreCase(x, c); });
+      };
+      for (const auto& el : r.ctx.index.Elements()) {
+        const bool of_key = (EqualsIgnoreCase(el.table, e.left_table) && in(keys[k].first, el.column)) ||
+                            (EqualsIgnoreCase(el.table, e.right_table) && in(keys[k].second, el.column));
+        if (!of_key || el.column.empty()) continue;
+        for (const auto& phrase : el.phrases) stems[k].insert(phrase.begin(), phrase.end());
+      }
+    }
+    // ("the person who has exactly one friend", PersonFriend's name and friend: a word of either table's own name
+    // names the relation, not one side of it.)
+    std::set<std::string> table_stems;
+    for (const auto& el : r.ctx.index.Elements()) {
+      if (!el.column.empty() ||
+          !(EqualsIgnoreCase(el.table, e.left_table) || EqualsIgnoreCase(el.table, e.right_table))) {
+        continue;
+      }
+      for (const auto& phrase : el.phrases) table_stems.insert(phrase.begin(), phrase.end());
+    }
+    std::vector<size_t> score(keys.size(), 0);
+    std::set<std::string> seen;
+    for (const auto& t : r.tokens) {
+      if (t.kind != TokenKind::kWord || IsStopWord(t.lower) || !seen.insert(t.stem).second) continue;
+      if (table_stems.count(t.stem)) continue;
+      const size_t with = static_cast<size_t>(
+          std::count_if(stems.begin(), stems.end(), [&](const auto& s) { return s.count(t.stem) > 0; }));
+      if (with == 0 || with == keys.size()) continue;
+      for (size_t k = 0; k < keys.size(); ++k) score[k] += stems[k].count(t.stem);
+    }
+    const size_t best = static_cast<size_t>(std::max_element(score.begin(), score.end()) - score.begin());
+    if (score[best] == 0 || std::count(score.begin(), score.end(), score[best]) > 1) continue;
+    if (keys[best].first == e.left_columns && keys[best].second == e.right_columns) continue;
+    r.notes.push_back(fmt::format("joined {} and {} on {} = {} (a word of the question)", e.left_table, e.right_table,
+                                  fmt::join(keys[best].first, ", "), fmt::join(keys[best].second, ", ")));
+    e.left_columns = keys[best].first;
+    e.right_columns = keys[best].second;
+  }
+}
+
+}  // namespace
+
 void JoinTables(Reading& r) {
   r.tables = NeededTables(r);
   r.tree = linking::ConnectTables(r.ctx.schema, r.tables);
@@ -181,6 +257,7 @@ void JoinTables(Reading& r) {
     auto name = ColumnNamed(r.ctx.schema, r.subject, "name");
     r.select.push_back(name ? Output{Output::Kind::kColumn, *name, ""} : Output{Output::Kind::kStar, {}, ""});
   }
+  if (r.tree) ChooseAmongParallelKeys(r);
   if (!r.tree) {
     r.reason = "the tables the question names are not connected by foreign keys: " +
                fmt::format("{}", fmt::join(r.tables, ", "));
