@@ -241,6 +241,33 @@ void ChooseAmongParallelKeys(Reading& r) {
   }
 }
 
+// "List the claim id and the number of settlements": a column shown twice, once from each side of a join on it
+// (Claims.Claim_ID, Settlements.Claim_ID), is shown once, where first listed.
+void ShowJoinedColumnsOnce(Reading& r) {
+  auto joined = [&](const ColumnRef& x, const ColumnRef& y) {
+    return std::any_of(r.tree->edges.begin(), r.tree->edges.end(), [&](const linking::JoinEdge& e) {
+      for (size_t i = 0; i < e.left_columns.size() && i < e.right_columns.size(); ++i) {
+        const ColumnRef left{e.left_table, e.left_columns[i]}, right{e.right_table, e.right_columns[i]};
+        auto same = [](const ColumnRef& a, const ColumnRef& b) {
+          return EqualsIgnoreCase(a.table, b.table) && EqualsIgnoreCase(a.column, b.column);
+        };
+        if ((same(x, left) && same(y, right)) || (same(x, right) && same(y, left))) return true;
+      }
+      return false;
+    });
+  };
+  for (size_t i = 0; i < r.select.size(); ++i) {
+    if (r.select[i].kind != Output::Kind::kColumn) continue;
+    for (size_t j = r.select.size(); j-- > i + 1;) {
+      if (r.select[j].kind == Output::Kind::kColumn && joined(r.select[i].col, r.select[j].col)) {
+        r.notes.push_back(fmt::format("{}.{} not shown: it equals {}.{} through the join", r.select[j].col.table,
+                                      r.select[j].col.column, r.select[i].col.table, r.select[i].col.column));
+        r.select.erase(r.select.begin() + static_cast<std::ptrdiff_t>(j));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void JoinTables(Reading& r) {
@@ -257,7 +284,10 @@ void JoinTables(Reading& r) {
     auto name = ColumnNamed(r.ctx.schema, r.subject, "name");
     r.select.push_back(name ? Output{Output::Kind::kColumn, *name, ""} : Output{Output::Kind::kStar, {}, ""});
   }
-  if (r.tree) ChooseAmongParallelKeys(r);
+  if (r.tree) {
+    ChooseAmongParallelKeys(r);
+    ShowJoinedColumnsOnce(r);
+  }
   if (!r.tree) {
     r.reason = "the tables the question names are not connected by foreign keys: " +
                fmt::format("{}", fmt::join(r.tables, ", "));
