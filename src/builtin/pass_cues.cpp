@@ -38,13 +38,16 @@ void MaskCues(Reading& r) {
                            std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
                              return m.whole && m.begin + 1 == i && m.end == i + 1;
                            });
-    // "the average number of pages per minute color": a cue word inside a column's name matched whole (between two of
-    // its words, and a word of the name itself) is part of the name, not a cue.
+    // "the average number of pages per minute color", "sorted by the room count": a cue word inside a column's name
+    // matched whole or ending it (after one of its words, and a word of the name itself) is part of the name, not a
+    // cue.
     const bool inside_name = std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
-      return m.whole && !m.related && m.begin < i && i + 1 < m.end &&
+      return m.whole && !m.related && m.begin < i && i < m.end &&
              ColumnNameHasWord(r.ctx.index.Elements()[m.element], r.tokens[i]);
     });
     if (IsCue(r.tokens, i) && !ends_name && !inside_name) r.used[i] = true;
+    // (Nor an aggregate: "the room count" counts nothing.)
+    if (inside_name) std::erase_if(r.intent.aggregates, [&](const AggregateCue& a) { return a.token == i; });
   }
   // "products with max page size A4": a superlative or an aggregate (not a count: "the number of hosts" is read with
   // Number_of_hosts by CountIsQuantity) that begins a column's name matched whole, of two words or more and a word of
