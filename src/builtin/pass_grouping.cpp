@@ -9,6 +9,7 @@
 #include "builtin/query_tree.h"
 #include "builtin/words.h"
 #include "common/strings.h"
+#include "naturalness/identifier.h"
 
 namespace plainsql::builtin {
 
@@ -452,6 +453,84 @@ std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
   return used;
 }
 
+// "List the payment id, the date and the amount": a word listed beside a column shown (",", "and", "the" between)
+// that no link took is a column of the same table by any word of its name, when exactly one has it (the linker takes
+// a name's last word alone: Date_Payment_Made, Amount_Payment); shown in the question's order.
+void ShowListedByNameWords(Reading& r) {
+  if (r.shown.empty()) return;
+  struct Listed {
+    size_t begin, end;
+    ColumnRef col;
+  };
+  std::vector<Listed> listed;  // what is shown, in the question's order
+  for (const Mention& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    const ColumnRef c{el.table, el.column};
+    if (!el.column.empty() && std::find(r.shown.begin(), r.shown.end(), c) != r.shown.end()) {
+      listed.push_back({m.begin, m.end, c});
+    }
+  }
+  std::sort(listed.begin(), listed.end(), [](const Listed& x, const Listed& y) { return x.begin < y.begin; });
+  // Whether tokens [from, to) are joiners only, with a comma or "and" among them or before `to`.
+  auto joined = [&](size_t from, size_t to) {
+    bool conjunction = to < r.comma_before.size() && r.comma_before[to];
+    for (size_t i = from; i < to; ++i) {
+      const std::string& w = r.tokens[i].lower;
+      if (w != "and" && w != "the" && w != "its" && w != "their") return false;
+      conjunction |= w == "and" || (i < r.comma_before.size() && r.comma_before[i]);
+    }
+    return conjunction;
+  };
+  // The column of `table` with the word at `k` in its name as written, if exactly one has it.
+  auto named_by_word = [&](size_t k, const std::string& table) -> std::optional<ColumnRef> {
+    const catalog::Table* t = r.ctx.schema.FindTable(table);
+    if (t == nullptr) return std::nullopt;
+    std::optional<ColumnRef> found;
+    for (const auto& c : t->columns) {
+      const auto words = naturalness::SplitWords(c.name);
+      const bool has = std::any_of(words.begin(), words.end(), [&](std::string_view w) {
+        const std::string lower = ToLower(w);
+        return lower == r.tokens[k].lower || lower == r.tokens[k].stem;
+      });
+      if (!has) continue;
+      if (found) return std::nullopt;
+      found = ColumnRef{t->name, c.name};
+    }
+    return found;
+  };
+  for (bool added = true; added;) {
+    added = false;
+    for (size_t k = 0; k < r.tokens.size() && !added; ++k) {
+      const retrieval::Token& w = r.tokens[k];
+      // (A word linked only by its head word to a column not shown, "the date": Customer_Policies.Start_Date, is free.)
+      const bool linked = std::any_of(r.mentions.begin(), r.mentions.end(), [&](const Mention& m) {
+        const auto& el = ElementOf(r, m);
+        return m.begin <= k && k < m.end &&
+               (m.whole || el.column.empty() ||
+                std::find(r.shown.begin(), r.shown.end(), ColumnRef{el.table, el.column}) != r.shown.end());
+      });
+      const bool covered = std::any_of(r.mentions.begin(), r.mentions.end(),
+                                       [&](const Mention& m) { return m.begin <= k && k < m.end; });
+      if (w.kind != TokenKind::kWord || (r.used[k] && !covered) || IsStopWord(w.lower) || w.stem.size() < 3 || linked) {
+        continue;
+      }
+      auto next = std::find_if(listed.begin(), listed.end(), [&](const Listed& l) { return l.begin > k; });
+      std::optional<ColumnRef> neighbour;
+      if (next != listed.begin() && joined(std::prev(next)->end, k)) neighbour = std::prev(next)->col;
+      if (!neighbour && next != listed.end() && joined(k + 1, next->begin)) neighbour = next->col;
+      if (!neighbour) continue;
+      const auto c = named_by_word(k, neighbour->table);
+      if (!c || std::find(r.shown.begin(), r.shown.end(), *c) != r.shown.end()) continue;
+      r.used[k] = true;
+      r.notes.push_back(fmt::format("shown {}.{}: listed, by a word of its name", c->table, c->column));
+      const auto before = next == listed.end() ? r.shown.end() : std::find(r.shown.begin(), r.shown.end(), next->col);
+      r.shown.insert(before, *c);
+      listed.insert(next, {k, k + 1, *c});
+      added = true;
+    }
+  }
+}
+
 // "the categories and the count", "each bed type's average price" ("different bed types" with an aggregate): a
 // column named before the count, or after "different", groups.
 void GroupByShown(Reading& r) {
@@ -825,6 +904,7 @@ void ChooseOutputs(Reading& r) {
     r.group.reset();
   }
   const std::vector<ColumnRef> used = ShowNamedColumns(r);
+  ShowListedByNameWords(r);
   GroupByShown(r);
   if (r.group) {
     std::erase(r.shown, *r.group);

@@ -134,6 +134,7 @@ struct Reading {
   Choices choices;
   // Read from the question before the passes run.
   std::vector<retrieval::Token> tokens;
+  std::vector<bool> comma_before;  // per token: a comma between it and the token before (the tokenizer drops commas)
   Intent intent;
   std::vector<linking::LinkMatch> links;
   std::vector<retrieval::ValueMatch> values;

@@ -21,6 +21,7 @@ namespace plainsql::builtin {
 // What every reading of a question shares (Translator::Read).
 struct QuestionRead {
   std::vector<Token> tokens;
+  std::vector<bool> comma_before;  // per token: a comma between it and the token before (the tokenizer drops commas)
   Intent intent;
   std::vector<LinkMatch> links;
   std::vector<ValueMatch> values;
@@ -402,6 +403,12 @@ QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) con
   linking::UnquoteNames(index_, spelled, stemmer, tokens, stored);
   q.tokens = ExpandCoordinatedNames(tokens, index_);
   CommasBetweenNamesAsAnd(spelled, index_, q.tokens);
+  q.comma_before.assign(q.tokens.size(), false);
+  for (size_t i = 1; i < q.tokens.size(); ++i) {
+    const size_t from = q.tokens[i - 1].offset + q.tokens[i - 1].text.size(), to = q.tokens[i].offset;
+    q.comma_before[i] =
+        from < to && to <= spelled.size() && spelled.substr(from, to - from).find(',') != std::string::npos;
+  }
   q.intent = ReadIntent(q.tokens);
   // A name's word that is no dictionary word may abbreviate a question word ("cty" for "city"): cryptic names. Names
   // made of abbreviations of several question words (LinkOptions::abbreviations) tied on held-out Spider train and
@@ -429,6 +436,7 @@ Translation Translator::Assemble(const QuestionRead& q, const sql::Dialect& dial
   Reading r(context);
   r.choices = choices;
   r.tokens = q.tokens;
+  r.comma_before = q.comma_before;
   r.intent = q.intent;
   r.links = q.links;
   r.values = q.values;
