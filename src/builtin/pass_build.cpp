@@ -264,12 +264,13 @@ std::vector<ColumnRef> ListedWithGroup(const Reading& r) {
     const auto& el = ElementOf(r, m);
     if (el.table != r.group->table || el.column != r.group->column) continue;
     size_t k = m.end;
-    while (k + 1 < r.tokens.size() && (r.tokens[k].lower == "and" || r.tokens[k].lower == ",")) {
-      auto next = ColumnAt(r, k + 1);
+    for (std::optional<size_t> at = NextListed(r, k); at; at = NextListed(r, k)) {
+      auto next = ColumnAt(r, *at);
       if (!next || next->table != r.group->table || std::find(out.begin(), out.end(), *next) != out.end()) break;
       out.push_back(*next);
+      k = *at + 1;
       for (const Mention& n : r.mentions) {
-        if (n.begin == k + 1) k = n.end;
+        if (n.begin == *at) k = std::max(k, n.end);
       }
     }
     break;

@@ -324,7 +324,7 @@ bool ListedBesideShown(const Reading& r, size_t k) {
   if (!named_again) return false;
   auto joiner = [&](size_t i) {
     const std::string& w = r.tokens[i].lower;
-    return w == "and" || w == "," || w == "the" || w == "their" || w == "its";
+    return w == "and" || w == "the" || w == "their" || w == "its";
   };
   auto shown_column_at = [&](size_t begin, size_t end) {
     for (size_t j = 0; j < r.mentions.size(); ++j) {
@@ -342,12 +342,18 @@ bool ListedBesideShown(const Reading& r, size_t k) {
       r.tokens[i - 1].kind == TokenKind::kWord) {
     --i;
   }
-  bool conjunction = false;
-  while (i > 0 && joiner(i - 1)) conjunction |= r.tokens[--i].lower != "the";
+  bool conjunction = CommaBefore(r, i);
+  while (i > 0 && joiner(i - 1)) {
+    conjunction |= r.tokens[--i].lower != "the";
+    conjunction |= CommaBefore(r, i);
+  }
   if (conjunction && i > 0 && shown_column_at(i - 1, i)) return true;
   i = m.end;
-  conjunction = false;
-  while (i < r.tokens.size() && joiner(i)) conjunction |= r.tokens[i++].lower != "the";
+  conjunction = CommaBefore(r, i);
+  while (i < r.tokens.size() && joiner(i)) {
+    conjunction |= r.tokens[i++].lower != "the";
+    conjunction |= CommaBefore(r, i);
+  }
   return conjunction && i < r.tokens.size() && shown_column_at(i, i + 1);
 }
 
@@ -381,7 +387,7 @@ void ArgMax(Reading& r) {
   if (std::find(r.shown.begin(), r.shown.end(), a.col) != r.shown.end()) return;
   size_t k = r.aggregate_cues.front();
   while (k > 0 && r.tokens[k - 1].lower == "the") --k;
-  if (k == 0 || r.tokens[k - 1].lower == "and" || r.tokens[k - 1].lower == ",") return;
+  if (k == 0 || r.tokens[k - 1].lower == "and" || CommaBefore(r, k)) return;
   r.order_column = a.col;
   r.order_desc = a.function == "max";
   r.limit = "1";
@@ -673,8 +679,8 @@ std::vector<ColumnRef> ListedQuantities(Reading& r, size_t cue, const ColumnRef&
     const auto& el = ElementOf(r, m);
     if (m.begin > cue && el.table == col.table && el.column == col.column && m.begin < end) end = m.end;
   }
-  while (end != SIZE_MAX && end + 1 < r.tokens.size() && (r.tokens[end].lower == "and" || r.tokens[end].lower == ",")) {
-    size_t next = end + 1;
+  for (std::optional<size_t> at = end == SIZE_MAX ? std::nullopt : NextListed(r, end); at; at = NextListed(r, end)) {
+    size_t next = *at;
     if (r.tokens[next].lower == "the" && next + 1 < r.tokens.size()) ++next;
     std::optional<ColumnRef> c = ColumnAt(r, next);
     // A word of a longer name the linker does not take alone ("price": price_range), in the same table.
@@ -721,7 +727,7 @@ void ReadAggregates(Reading& r) {
     if (!previous || *previous >= token) return false;
     for (size_t k = *previous + 1; k < token; ++k) {
       const std::string& w = r.tokens[k].lower;
-      if (w != "and" && w != "or" && w != "," && w != "the") return false;
+      if (w != "and" && w != "or" && w != "the") return false;
     }
     return true;
   };

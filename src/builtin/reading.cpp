@@ -99,6 +99,15 @@ std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token) {
   return std::nullopt;
 }
 
+bool CommaBefore(const Reading& r, size_t i) { return i < r.comma_before.size() && r.comma_before[i]; }
+
+std::optional<size_t> NextListed(const Reading& r, size_t end) {
+  if (end >= r.tokens.size()) return std::nullopt;
+  if (r.tokens[end].lower == "and" && end + 1 < r.tokens.size()) return end + 1;
+  if (CommaBefore(r, end)) return end;
+  return std::nullopt;
+}
+
 std::optional<std::string> TableAt(const Reading& r, size_t token) {
   for (const auto& m : r.mentions) {
     const auto& el = ElementOf(r, m);

@@ -228,6 +228,11 @@ bool IsKeyColumn(const catalog::Table& t, const std::string& column);
 bool ColumnNameHasWord(const linking::SchemaElement& el, const retrieval::Token& t);
 /// The column a mention at `token` names.
 std::optional<ColumnRef> ColumnAt(const Reading& r, size_t token);
+/// Whether the question has a comma right before token `i` (the tokenizer drops commas; the reading records them).
+bool CommaBefore(const Reading& r, size_t i);
+/// The token a list continues at after an item ending before `end`: after "and" (end + 1), or at `end` after a comma;
+/// nullopt when neither.
+std::optional<size_t> NextListed(const Reading& r, size_t end);
 /// The table a mention at `token` names.
 std::optional<std::string> TableAt(const Reading& r, size_t token);
 /// Marks the mentions at `token` as used by a filter, the grouping or the ordering.
