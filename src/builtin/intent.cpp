@@ -62,9 +62,9 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     if (lettered) in.order_lettered = true;
     // "ordered by", "sorted by"; "ordered descending by population", "sort the results by the number of followers":
     // an ordering verb right before "by", else a few words before it.
-    static const std::set<std::string, std::less<>> kOrderVerbs = {"ordered",  "sorted",  "order",    "sort",
-                                                                   "ranked",   "rank",    "arranged", "arrange",
-                                                                   "ordering", "sorting", "arranging"};
+    static const std::set<std::string, std::less<>> kOrderVerbs = {"ordered",  "sorted",  "order",     "sort",
+                                                                   "ranked",   "rank",    "arranged",  "arrange",
+                                                                   "ordering", "sorting", "arranging", "listed"};
     if (w == "by" && i > 0 && !in.order_token && t[i - 1].lower != "grouped" && t[i - 1].lower != "group") {
       for (size_t j = i - 1; j + 8 >= i; --j) {
         if (kOrderVerbs.count(t[j].lower)) {

@@ -60,10 +60,36 @@ void MaskCues(Reading& r) {
              EqualsIgnoreCase(elements[o.element].table, elements[m.element].table);
     });
   };
+  // (A word of the name as written; or as the index expands it, "maximum page size" for max_page_size, when a value
+  // or a number follows within four words: "the room with the maximum occupancy" is a superlative of maxOccupancy.)
+  auto value_after = [&](size_t end) {
+    for (size_t k = end; k < r.tokens.size() && k < end + 4; ++k) {
+      if (r.tokens[k].kind != TokenKind::kWord) return true;
+      if (std::any_of(r.values.begin(), r.values.end(), [&](const auto& v) { return v.begin == k; })) return true;
+    }
+    return false;
+  };
+  auto name_has = [&](const linking::LinkMatch& m) {
+    const linking::SchemaElement& el = elements[m.element];
+    const retrieval::Token& t = r.tokens[m.begin];
+    if (ColumnNameHasWord(el, t)) return true;
+    // (Or the sort key: "sorted by their total credits", "in descending order of maximum aperture".)
+    bool sort_key = false;
+    if (r.intent.order_token && *r.intent.order_token <= m.begin) {
+      sort_key = true;
+      for (size_t k = *r.intent.order_token; k < m.begin; ++k) sort_key &= IsStopWord(r.tokens[k].lower);
+    }
+    if (!value_after(m.end) && !sort_key) return false;
+    for (size_t p = 0; p < el.phrases.size() && p < el.aliases_from; ++p) {
+      if (linking::IsSynonymPhrase(el, p)) continue;
+      if (std::find(el.phrases[p].begin(), el.phrases[p].end(), t.stem) != el.phrases[p].end()) return true;
+    }
+    return false;
+  };
   auto begins_name = [&](size_t token) {
     return std::any_of(r.links.begin(), r.links.end(), [&](const linking::LinkMatch& m) {
-      return m.whole && !m.related && m.begin == token && token + 1 < m.end &&
-             ColumnNameHasWord(elements[m.element], r.tokens[token]) && table_named_apart(m);
+      return m.whole && !m.related && m.begin == token && token + 1 < m.end && !elements[m.element].column.empty() &&
+             name_has(m) && table_named_apart(m);
     });
   };
   std::erase_if(r.intent.superlatives, [&](const Superlative& s) { return begins_name(s.token); });
