@@ -106,6 +106,17 @@ std::optional<ColumnRef> HowManyOfQuantity(Reading& r, const AggregateCue& a) {
   while (k < r.tokens.size() && r.tokens[k].kind == TokenKind::kWord && IsStopWord(r.tokens[k].lower)) ++k;
   // ("How many different levels": distinct values are counted; "how many bike ids": ids are no quantity.)
   if (k < r.tokens.size() && IsDistinctWord(r.tokens[k].lower)) return std::nullopt;
+  // "How many rooms in total are there in ...": a quantity by a word of its name no link took (room_count), when a
+  // sum is asked for too ("in total").
+  const bool in_total = std::any_of(r.intent.aggregates.begin(), r.intent.aggregates.end(), [&](const AggregateCue& o) {
+    return o.kind == Aggregate::kSum && o.token > 0 && r.tokens[o.token - 1].lower == "in";
+  });
+  if (in_total && k < r.tokens.size() && !ColumnAt(r, k) && !TableAt(r, k)) {
+    bool ambiguous = false;
+    const auto by_word = NumericByWord(r, k, 0, &ambiguous);
+    if (by_word && !ambiguous && !ToLower(by_word->column).ends_with("id")) return by_word;
+    if (by_word) r.used[k] = false;
+  }
   // The column may end a little later ("how many king beds": beds), but nothing of the question may come between.
   for (size_t end = k; end < r.tokens.size() && end <= k + 1; ++end) {
     if (TableAt(r, end)) return std::nullopt;
@@ -213,6 +224,16 @@ void ReadSuperlative(Reading& r) {
     } else {
       if (by_word) r.used[k] = false;
       counts = true;
+      next_column.reset();
+    }
+  }
+  // "the youngest winning pilot": a key named after a superlative of a quantity (age) is no sort key.
+  if (!counts && next_column && !QuantityOf(word).empty()) {
+    const catalog::Table* t = r.ctx.schema.FindTable(next_column->table);
+    if (t && IsKeyColumn(*t, next_column->column)) {
+      // (It says which rows, the pilots who won: its table is joined, the key is not shown.)
+      MarkMention(r, s.token + 1);
+      r.need_tables_extra.push_back(next_column->table);
       next_column.reset();
     }
   }
