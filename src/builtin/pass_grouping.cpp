@@ -62,6 +62,38 @@ std::optional<ColumnRef> ColumnByNameWords(const Reading& r, size_t at, std::vec
   return found;
 }
 
+// "the apartment number and the number of rooms": a count a column stores, named by a word of its name no link took,
+// the column's name also saying it counts (room_count, num_of_shops), is that column: a mention of it is added at `k`.
+bool CountStoredIn(Reading& r, size_t k) {
+  bool ambiguous = false;
+  const std::optional<ColumnRef> c = NumericByWord(r, k, 0, &ambiguous);
+  if (!c || ambiguous) {
+    if (c) r.used[k] = false;
+    return false;
+  }
+  const auto words = naturalness::SplitWords(c->column);
+  const bool counts = std::any_of(words.begin(), words.end(), [](std::string_view w) {
+    const std::string l = ToLower(w);
+    return l == "count" || l == "number" || l == "num" || l == "cnt";
+  });
+  const auto& elements = r.ctx.index.Elements();
+  const auto el = std::find_if(elements.begin(), elements.end(), [&](const linking::SchemaElement& e) {
+    return EqualsIgnoreCase(e.table, c->table) && EqualsIgnoreCase(e.column, c->column);
+  });
+  if (!counts || el == elements.end()) {
+    r.used[k] = false;
+    return false;
+  }
+  const Mention m{static_cast<size_t>(el - elements.begin()), k, k + 1, true, 1.0};
+  const auto at = std::find_if(r.mentions.begin(), r.mentions.end(), [&](const Mention& o) { return o.begin > k; });
+  const size_t index = static_cast<size_t>(at - r.mentions.begin());
+  r.mentions.insert(at, m);
+  std::set<size_t> consumed;  // (indexes after the new mention move by one)
+  for (const size_t i : r.consumed) consumed.insert(i < index ? i : i + 1);
+  r.consumed = std::move(consumed);
+  return true;
+}
+
 // "the maximum number of transit passengers", "the number of seats" (a numeric column): a quantity, not a count; nor
 // is the last word of a column's name ("room number").
 bool CountIsQuantity(Reading& r, const AggregateCue& a, bool other_aggregates) {
@@ -89,6 +121,7 @@ bool CountIsQuantity(Reading& r, const AggregateCue& a, bool other_aggregates) {
         const std::string w = ToLower(s.word);
         return s.token + 1 == a.token && w != "most" && w != "fewest" && w != "least";
       });
+  if (!named && !after_superlative && k < r.tokens.size() && !TableAt(r, k) && CountStoredIn(r, k)) return true;
   if (named || !after_superlative || k >= r.tokens.size() || TableAt(r, k)) return false;
   bool ambiguous = false;
   const bool by_word = NumericByWord(r, k, 0, &ambiguous).has_value();
