@@ -155,9 +155,10 @@ struct Reading {
   std::set<size_t> consumed_tokens;  // column words the filters use up ("whose name contains": not shown)
   // Negation.
   std::optional<size_t> neg_at;
-  std::set<std::string> negated_tables;        // lower case
-  std::vector<std::string> need_tables_extra;  // negated tables joined after all
-  std::vector<Filter> negated_filters;         // conditions of the NOT IN subquery
+  std::set<std::string> negated_tables;  // lower case
+  // Tables joined though no column of theirs is used: negated ones, the table of a key that only says which rows.
+  std::vector<std::string> need_tables_extra;
+  std::vector<Filter> negated_filters;  // conditions of the NOT IN subquery
   std::vector<Filter> except_filters;  // "locations where no cinema has capacity over 800": the conditions the negation
                                        // denies of every subject row, as written, for the EXCEPT reading
   std::optional<sql::Query> not_in;    // the subquery the subject's `not_in_column` is NOT IN
