@@ -146,7 +146,7 @@ std::optional<ColumnRef> HowManyOfQuantity(Reading& r, const AggregateCue& a) {
   });
   if (in_total && k < r.tokens.size() && !ColumnAt(r, k) && !TableAt(r, k)) {
     bool ambiguous = false;
-    const auto by_word = NumericByWord(r, k, 0, &ambiguous);
+    auto by_word = NumericByWord(r, k, 0, &ambiguous);
     if (by_word && !ambiguous && !ToLower(by_word->column).ends_with("id")) return by_word;
     if (by_word) r.used[k] = false;
   }
