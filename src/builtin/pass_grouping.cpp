@@ -547,12 +547,7 @@ void ShowListedByNameWords(Reading& r) {
     if (t == nullptr) return std::nullopt;
     std::optional<ColumnRef> found;
     for (const auto& c : t->columns) {
-      const auto words = naturalness::SplitWords(c.name);
-      const bool has = std::any_of(words.begin(), words.end(), [&](std::string_view w) {
-        const std::string lower = ToLower(w);
-        return lower == r.tokens[k].lower || lower == r.tokens[k].stem;
-      });
-      if (!has) continue;
+      if (!NameWritesWord(c.name, r.tokens[k])) continue;
       if (found) return std::nullopt;
       found = ColumnRef{t->name, c.name};
     }

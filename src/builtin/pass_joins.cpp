@@ -167,10 +167,6 @@ void DropUnjoinable(Reading& r) {
   if (r.group && r.group->table == dropped) r.group.reset();
 }
 
-}  // namespace
-
-namespace {
-
 // The foreign keys between two tables, each as (referencing columns, referenced columns) from `from`'s side.
 std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> KeysBetween(const catalog::Schema& schema,
                                                                                        const std::string& from,

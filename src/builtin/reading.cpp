@@ -85,6 +85,14 @@ std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const st
   return std::nullopt;
 }
 
+bool NameWritesWord(std::string_view column, const retrieval::Token& t) {
+  const auto written = naturalness::SplitWords(column);
+  return std::any_of(written.begin(), written.end(), [&](std::string_view x) {
+    const std::string lower = ToLower(x);
+    return lower == t.lower || lower == t.stem;
+  });
+}
+
 bool ColumnNameHasWord(const linking::SchemaElement& el, const retrieval::Token& t) {
   if (el.column.empty()) return false;
   const auto words = naturalness::SplitWords(el.column);
@@ -212,13 +220,7 @@ std::optional<ColumnRef> NumericByWord(Reading& r, size_t token, size_t reach, b
       // A word of the name as written first, then a word as the index reads the name (split, expanded, stemmed), then
       // a part of one ("rooms": room_count before bathroom_count, "bathrooms" still bathroom_count).
       auto matches = [&](const catalog::Table& t, const std::string& column, int level) {
-        if (level == 0) {
-          const auto written = naturalness::SplitWords(column);
-          return std::any_of(written.begin(), written.end(), [&](std::string_view x) {
-            const std::string lower = ToLower(x);
-            return lower == w.lower || lower == w.stem;
-          });
-        }
+        if (level == 0) return NameWritesWord(column, w);
         if (level == 1) return NameHasStem(elements_of(t.name, column), w.stem);
         return ToLower(column).find(w.stem) != std::string::npos;
       };

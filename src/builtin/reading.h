@@ -225,6 +225,9 @@ bool OnlyWeakLinks(const Reading& r, size_t b, size_t e);
 bool IsForeignKeyColumn(const catalog::Table& t, const std::string& column);
 /// Whether `column` is in `t`'s primary key or one of its foreign keys.
 bool IsKeyColumn(const catalog::Table& t, const std::string& column);
+/// Whether a word of `column`'s name as written (split, any case) is the token's word or its stem ("rooms":
+/// room_count).
+bool NameWritesWord(std::string_view column, const retrieval::Token& t);
 /// Whether `t` is a word of a column's name as written ("per" of pages_per_minute_color); false for a table.
 bool ColumnNameHasWord(const linking::SchemaElement& el, const retrieval::Token& t);
 /// The column a mention at `token` names.
