@@ -82,6 +82,12 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
       if (auto n = SmallNumber(t[i + 1])) {
         in.limit = *n;
         in.limit_token = i + 1;
+        // "the trips with the top 3 durations": "top" is the superlative when none follows ("the top 3 largest", "the
+        // top 3 artists with the largest number of songs").
+        static const words::WordMap kOwn = words::Pairs("superlatives");
+        bool own = false;
+        for (size_t k = i + 2; k < t.size(); ++k) own = own || kOwn.count(t[k].lower) > 0;
+        if (w == "top" && !own) in.superlatives.push_back({true, i + 1, t[i].text});
       }
     }
     // (Read from the superlative: the number before it may be a digit, which this loop of words does not visit. A
@@ -403,6 +409,25 @@ void OrderFirst(const std::vector<Token>& t, Intent& in) {
   }
 }
 
+// "the 3 branches that have the most memberships", "the three products purchased in the largest amounts": a number
+// after "the" and before the plural noun that the superlative further on ranks is how many to keep, not a value.
+void LimitBeforeNoun(const std::vector<Token>& t, Intent& in) {
+  if (in.limit || in.superlatives.empty()) return;
+  const size_t superlative = in.superlatives.front().token;
+  for (size_t i = 1; i + 2 < superlative; ++i) {
+    if (t[i - 1].lower != "the" || t[i + 1].kind != TokenKind::kWord || IsStopWord(t[i + 1].lower) ||
+        !t[i + 1].lower.ends_with('s')) {
+      continue;
+    }
+    const std::optional<int64_t> n = SmallNumber(t[i]);
+    const bool digits = t[i].lower.size() <= 3 && t[i].lower.find_first_not_of("0123456789") == std::string::npos;
+    if (!n || *n < 2 || (t[i].kind == TokenKind::kNumber && !digits)) continue;
+    in.limit = *n;
+    in.limit_token = i;
+    return;
+  }
+}
+
 }  // namespace
 
 bool IsDistinctWord(std::string_view word) { return word == "different" || word == "distinct" || word == "unique"; }
@@ -417,6 +442,7 @@ Intent ReadIntent(const std::vector<Token>& t) {
   SuperlativesPerGroup(in);
   ReadNumberComparisons(t, in);
   ReadAverageComparisons(t, in);
+  LimitBeforeNoun(t, in);
   return in;
 }
 

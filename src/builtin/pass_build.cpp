@@ -250,6 +250,14 @@ std::vector<sql::Expr> SubjectKey(const Reading& r, const Aliases& a) {
   const catalog::Table* t = r.ctx.schema.FindTable(r.subject);
   bool keyed = t && !t->primary_key.empty();
   if (keyed && !CountsOwnRows(r)) return {a.Ref(r.subject, t->primary_key.front())};
+  // "Which student visited restaurants most often? List the first and last name": joined to the rows that refer to
+  // it, the subject's own columns shown are counted per subject row (two students may share a first name).
+  const bool joined = r.tree->Tables().size() > 1;
+  if (keyed && r.by_frequency && joined && !r.shown.empty() &&
+      std::all_of(r.shown.begin(), r.shown.end(),
+                  [&](const ColumnRef& c) { return ToLower(c.table) == ToLower(r.subject); })) {
+    return {a.Ref(r.subject, t->primary_key.front())};
+  }
   for (const auto& c : r.shown) {
     if (a.Has(c.table)) return {a.Ref(c)};
   }

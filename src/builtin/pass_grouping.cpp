@@ -260,6 +260,9 @@ void ReadSuperlative(Reading& r) {
       next_column.reset();
     }
   }
+  // "the top 3 durations", "the top 3 number of transactions": "top" orders by a quantity or a count named right
+  // after it; before anything else ("the top 5 countries by ...") it only limits.
+  if (word == "top" && !counts && !(next_column && HoldsQuantities(r.ctx, *next_column))) return;
   // "the youngest winning pilot": a key named after a superlative of a quantity (age) is no sort key.
   if (!counts && next_column && !QuantityOf(word).empty()) {
     const catalog::Table* t = r.ctx.schema.FindTable(next_column->table);
@@ -273,7 +276,7 @@ void ReadSuperlative(Reading& r) {
   static const words::WordSet kFrequent = words::List("frequency_words");
   if (counts && s.token + 1 < r.tokens.size() && kFrequent.count(r.tokens[s.token + 1].lower)) {
     r.used[s.token + 1] = true;
-    r.by_shown = true;
+    r.by_shown = r.by_frequency = true;
     next_column.reset();
   }
   // "the apartment with the most beds": a word of a quantity's name that no link took (bedroom_count), not a table's,

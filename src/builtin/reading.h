@@ -181,7 +181,8 @@ struct Reading {
   std::optional<ColumnRef> order_column;
   bool order_desc = false;
   bool group_by_count = false;
-  bool by_shown = false;  // group by the column shown, not the subject's key
+  bool by_shown = false;      // group by the column shown, not the subject's key
+  bool by_frequency = false;  // by_shown from a frequency word: "the most common", "most often"
   bool order_first_shown = false;
   std::string limit;
   std::vector<ColumnRef> shown;
