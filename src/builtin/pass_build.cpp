@@ -274,6 +274,8 @@ std::vector<ColumnRef> ListedWithGroup(const Reading& r) {
     size_t k = m.end;
     for (std::optional<size_t> at = NextListed(r, k); at; at = NextListed(r, k)) {
       auto next = ColumnAt(r, *at);
+      // "for each country and airline name": the group's table named before its column.
+      if (!next && TableAt(r, *at) == r.group->table && *at + 1 < r.tokens.size()) next = ColumnAt(r, ++*at);
       if (!next || next->table != r.group->table || std::find(out.begin(), out.end(), *next) != out.end()) break;
       out.push_back(*next);
       k = *at + 1;

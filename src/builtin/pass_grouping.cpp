@@ -503,7 +503,7 @@ std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
                                     el.table, el.column));
       continue;
     }
-    if (!r.mentions[k].whole && IsYesNoColumn(r.ctx.schema, {el.table, el.column})) {
+    if (!r.mentions[k].whole && YesLiteral(r.ctx, {el.table, el.column})) {
       // "Which technician confirmed the most hours?": a yes/no column's head word alone is a verb or an adjective
       // (FINAL_CONF), not a noun asking for its value.
       r.notes.push_back(

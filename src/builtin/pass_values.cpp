@@ -342,12 +342,26 @@ void PlacePatterns(Reading& r) {
 }
 
 void YesNoColumns(Reading& r) {
-  // "certified technicians", "equipment that is not critical": true, or false through the negation pass.
+  // "certified technicians", "equipment that is not critical": true, or false through the negation pass; "medicines
+  // that are FDA approved": 'Yes' where a text column stores 'Yes' or 'No'.
   for (const auto& m : r.mentions) {
     const auto& el = ElementOf(r, m);
     if (el.column.empty() || !m.whole) continue;  // "one time bonus" does not say "full time"
-    if (!IsYesNoColumn(r.ctx.schema, {el.table, el.column})) continue;
-    r.filters.push_back({{el.table, el.column}, "=", {Literal::Kind::kTrue, "", {}}, {}, m.begin});
+    const std::optional<Literal> yes = YesLiteral(r.ctx, {el.table, el.column});
+    if (!yes) continue;
+    if (yes->kind == Literal::Kind::kString) {
+      // A column of stored answers compared already ("the FDA approval status 'No'"), or named as a noun's modifier
+      // ("the distinct FDA approval statuses": a word after it that nothing links) is asked about, not answered yes.
+      const bool compared = std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) {
+        return f.col.table == el.table && f.col.column == el.column;
+      });
+      const bool modifier = m.end < r.tokens.size() && r.tokens[m.end].kind == TokenKind::kWord &&
+                            !IsStopWord(r.tokens[m.end].lower) && !r.used[m.end] &&
+                            std::none_of(r.mentions.begin(), r.mentions.end(),
+                                         [&](const Mention& n) { return n.begin <= m.end && m.end < n.end; });
+      if (compared || modifier) continue;
+    }
+    r.filters.push_back({{el.table, el.column}, "=", *yes, {}, m.begin});
     r.consumed_tokens.insert(m.begin);
     r.notes.push_back(fmt::format("yes/no column {}.{} as a filter", el.table, el.column));
   }

@@ -41,6 +41,14 @@ bool IsYesNoColumn(const catalog::Schema& schema, const ColumnRef& c) {
   return col && col->type_class == catalog::TypeClass::kBoolean;
 }
 
+std::optional<Literal> YesLiteral(const Context& ctx, const ColumnRef& c) {
+  if (IsYesNoColumn(ctx.schema, c)) return Literal{Literal::Kind::kTrue, "", {}};
+  if (auto yes = ctx.values ? ctx.values->YesValue(c.table, c.column) : std::nullopt) {
+    return Literal{Literal::Kind::kString, *yes, {}};
+  }
+  return std::nullopt;
+}
+
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c) {
   const catalog::Table* t = schema.FindTable(c.table);
   const catalog::Column* col = t ? t->FindColumn(c.column) : nullptr;

@@ -204,6 +204,10 @@ bool IsNumericColumn(const catalog::Schema& schema, const ColumnRef& c);
 std::string_view DeniedOp(std::string_view op);
 /// A column of the boolean type (a yes/no flag).
 bool IsYesNoColumn(const catalog::Schema& schema, const ColumnRef& c);
+/// What a yes/no column stores for yes: the dialect's true literal for a boolean column; for a text column of two
+/// answers ('Yes' / 'No', 'T' / 'F'; retrieval::ValueIndex::YesValue, only with a value index) the stored one; else
+/// none.
+std::optional<Literal> YesLiteral(const Context& ctx, const ColumnRef& c);
 /// A column of dates: of a date or time type, or a column not of numbers whose name says date (created_on DATE in a
 /// view, `date_of_birth` TEXT).
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c);

@@ -30,6 +30,14 @@ bool IsNumberText(std::string_view v) {
   return digits > 0;
 }
 
+// Whether a stored value answers yes (1) or no (-1) as a yes/no column writes it; 0 for anything else.
+int YesOrNo(std::string_view v) {
+  const std::string w = ToLower(v);
+  if (w == "y" || w == "yes" || w == "t" || w == "true") return 1;
+  if (w == "n" || w == "no" || w == "f" || w == "false") return -1;
+  return 0;
+}
+
 std::pair<std::string, std::string> ColumnKey(std::string_view table, std::string_view column) {
   return {ToLower(table), ToLower(column)};
 }
@@ -68,15 +76,22 @@ Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Sche
         return rs.error();
       }
       bool numbers = !rs->rows.empty();
+      int yes = 0, no = 0;
+      std::string yes_value;
       for (const auto& row : rs->rows) {
         if (row.empty() || row[0].is_null()) continue;
         std::string v = row[0].ToString();
         numbers = numbers && IsNumberText(v);
+        const int answer = YesOrNo(v);
+        yes += answer > 0;
+        no += answer < 0;
+        if (answer > 0) yes_value = v;
         if (v.empty() || v.size() > options.max_value_length) continue;
         index.by_lower_[ToLower(v)].push_back({t.name, c.name, v});
         ++index.values_;
       }
       if (numbers) index.numeric_text_.insert(ColumnKey(t.name, c.name));
+      if (yes == 1 && no == 1 && rs->rows.size() == 2) index.yes_value_[ColumnKey(t.name, c.name)] = yes_value;
     }
   }
   index.build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -110,6 +125,12 @@ bool ValueIndex::HoldsNumbers(std::string_view table, std::string_view column) c
   return numeric_text_.count(ColumnKey(table, column)) > 0;
 }
 
+std::optional<std::string> ValueIndex::YesValue(std::string_view table, std::string_view column) const {
+  auto it = yes_value_.find(ColumnKey(table, column));
+  if (it == yes_value_.end()) return std::nullopt;
+  return it->second;
+}
+
 ValueIndex ValueIndex::Renamed(const ColumnRename& rename) const {
   ValueIndex out;
   std::map<std::pair<std::string, std::string>, std::optional<std::pair<std::string, std::string>>> names;
@@ -130,6 +151,10 @@ ValueIndex ValueIndex::Renamed(const ColumnRename& rename) const {
   for (const auto& [from, to] : names) {
     if (to && numeric_text_.count(ColumnKey(from.first, from.second))) {
       out.numeric_text_.insert(ColumnKey(to->first, to->second));
+    }
+    if (auto yes = to ? yes_value_.find(ColumnKey(from.first, from.second)) : yes_value_.end();
+        yes != yes_value_.end()) {
+      out.yes_value_[ColumnKey(to->first, to->second)] = yes->second;
     }
   }
   out.skipped_ = skipped_;

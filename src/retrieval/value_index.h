@@ -59,6 +59,11 @@ class ValueIndex {
   /// as text (Spider's wrestler.Days_held), which a comparison with a number may still name. Case-insensitive.
   bool HoldsNumbers(std::string_view table, std::string_view column) const;
 
+  /// The stored value that says yes in a text column that holds a yes/no answer: exactly two distinct values, one of
+  /// Y / Yes / T / True and one of N / No / F / False, ignoring case (Spider's medicine.FDA_approved 'Yes' / 'No',
+  /// people.Is_Male 'T' / 'F'). A declared BOOLEAN column needs none of this. Case-insensitive names.
+  std::optional<std::string> YesValue(std::string_view table, std::string_view column) const;
+
   /// The same values under another naming of the schema (a crosswalk's): `rename(table, column)`, with the names as
   /// stored, gives the column's other table and column name, or nullopt to leave its values out.
   using ColumnRename =
@@ -75,6 +80,7 @@ class ValueIndex {
   };
   std::map<std::string, std::vector<Where>> by_lower_;          // lower-case value -> where it occurs
   std::set<std::pair<std::string, std::string>> numeric_text_;  // lower-case (table, column) of those HoldsNumbers
+  std::map<std::pair<std::string, std::string>, std::string> yes_value_;  // lower-case (table, column) -> YesValue
   size_t values_ = 0, skipped_ = 0;
   double build_ms_ = 0;
 };

@@ -156,6 +156,35 @@ TEST(ValueIndex, FindsValuesTheQuestionNames) {
   EXPECT_GT(skipped->ColumnsSkipped(), 0u);
 }
 
+TEST(ValueIndex, YesValueOfATextColumnOfTwoAnswers) {
+  // Exactly two stored values, one yes and one no in any of the usual spellings: the yes as stored. Anything else
+  // (a third value, two yeses, one answer alone, a number column) is no yes/no column.
+  test::TempDir dir;
+  const std::string path = dir.File("answers.db");
+  test::MakeSqliteDb(path,
+                     "CREATE TABLE t (id INTEGER PRIMARY KEY, approved TEXT, male TEXT, mixed TEXT, lone TEXT, "
+                     "twice TEXT, n INTEGER);"
+                     "INSERT INTO t VALUES (1, 'Yes', 'T', 'Y', 'No', 'yes', 1), (2, 'No', 'F', 'N', 'No', 'Y', 0),"
+                     "(3, 'Yes', 'F', 'maybe', 'No', 'yes', 1);");
+  auto conn = exec::Connect(path);
+  ASSERT_TRUE(conn.ok()) << conn.error().message;
+  auto schema = catalog::Introspect(**conn, {});
+  ASSERT_TRUE(schema.ok());
+  auto index = ValueIndex::Build(**conn, *schema);
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_EQ(index->YesValue("t", "approved"), std::optional<std::string>("Yes"));
+  EXPECT_EQ(index->YesValue("T", "MALE"), std::optional<std::string>("T"));
+  EXPECT_FALSE(index->YesValue("t", "mixed"));
+  EXPECT_FALSE(index->YesValue("t", "lone"));
+  EXPECT_FALSE(index->YesValue("t", "twice"));
+  EXPECT_FALSE(index->YesValue("t", "n"));
+  // Renamed with the schema's other names.
+  auto renamed = index->Renamed([](const std::string& table, const std::string& column) {
+    return std::optional<std::pair<std::string, std::string>>({table + "_r", column + "_r"});
+  });
+  EXPECT_EQ(renamed.YesValue("t_r", "approved_r"), std::optional<std::string>("Yes"));
+}
+
 TEST(ValueIndex, PluralsOfStoredSingulars) {
   // A plural in lower case names a value stored in the singular only when asked, after a determiner or a number, as
   // the regular plural; such matches are marked. A capitalized one always does, unmarked.
