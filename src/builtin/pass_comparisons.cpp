@@ -365,6 +365,13 @@ void ReadNumbers(Reading& r) {
       --k;
     }
     std::optional<ColumnRef> col = k > 0 ? ColumnAt(r, k - 1) : std::nullopt;
+    // "the most faculties in 2003": a year after "in" is when, not a value of the column before it, unless that column
+    // holds years or dates (the lone years below).
+    if (col && k < i && tokens[k].lower == "in" && IsYear(tokens[i].lower) && !HoldsDates(r.ctx.schema, *col) &&
+        ToLower(col->column).find("year") == std::string::npos) {
+      col.reset();
+      if (!NumberWithUnit(r, i)) continue;
+    }
     bool by_unit = false;  // (a unit's quantity is compared as a number whatever the column keeps)
     if (col) {
       MarkMention(r, k - 1);

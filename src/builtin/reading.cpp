@@ -72,13 +72,22 @@ bool HoldsQuantities(const Context& ctx, const ColumnRef& c) {
 std::optional<ColumnRef> ColumnNamed(const catalog::Schema& schema, const std::string& table, std::string_view word) {
   const catalog::Table* t = schema.FindTable(table);
   if (!t) return std::nullopt;
-  std::optional<ColumnRef> any;
+  // A name that writes the word as a word of its own comes before one that has it inside another ("age": Age, not
+  // Manager_ID); numbers first within each.
+  std::optional<ColumnRef> numeric[2], any[2];
   for (const auto& c : t->columns) {
     if (ToLower(c.name).find(word) == std::string::npos) continue;
-    if (c.type_class == catalog::TypeClass::kNumeric) return ColumnRef{t->name, c.name};
-    if (!any) any = ColumnRef{t->name, c.name};
+    const auto written = naturalness::SplitWords(c.name);
+    const int level =
+        std::any_of(written.begin(), written.end(), [&](std::string_view x) { return EqualsIgnoreCase(x, word); }) ? 0
+                                                                                                                   : 1;
+    auto& slot = c.type_class == catalog::TypeClass::kNumeric ? numeric[level] : any[level];
+    if (!slot) slot = ColumnRef{t->name, c.name};
   }
-  return any;
+  for (auto* found : {&numeric[0], &any[0], &numeric[1], &any[1]}) {
+    if (*found) return *found;
+  }
+  return std::nullopt;
 }
 
 std::optional<ColumnRef> TextColumnNamed(const catalog::Schema& schema, const std::string& table,
