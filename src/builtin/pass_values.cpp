@@ -58,10 +58,21 @@ void PatternAt(Reading& r, size_t i) {
     contains = true;
   }
   if (!contains && !starts && !ends) return;
+  // "movies that have 'Deleted Scenes' as a substring": the quoted text before "as a" and the noun.
+  if (contains && kNouns.count(w) && i >= 3 && tokens[i - 1].lower == "a" && tokens[i - 2].lower == "as" &&
+      tokens[i - 3].kind == TokenKind::kQuoted && !r.used[i - 3]) {
+    r.patterns.push_back({i, i - 3, "%" + PatternLiteral(tokens[i - 3].text) + "%", false});
+    r.used[i] = r.used[i - 1] = r.used[i - 2] = r.used[i - 3] = true;
+    return;
+  }
   for (size_t k = i + 1; k < tokens.size() && k <= i + 5; ++k) {
     if (r.used[k]) continue;  // another cue's pattern ("contains the substring 'ee'": one pattern)
     bool quoted = tokens[k].kind == TokenKind::kQuoted;
-    bool named = k > 0 && kNouns.count(tokens[k - 1].lower);
+    // ("the letter a"; "the substring the computer": a stop word between the noun and its text.)
+    const bool after_noun =
+        kNouns.count(tokens[k - 1].lower) ||
+        (k >= i + 2 && retrieval::IsStopWord(tokens[k - 1].lower) && kNouns.count(tokens[k - 2].lower));
+    bool named = after_noun && !(retrieval::IsStopWord(tokens[k].lower) && tokens[k].lower.size() > 1);
     // "contains NY": a word in capitals right after the cue.
     bool capitals = contains && k == i + 1 && tokens[k].kind == TokenKind::kWord && tokens[k].text.size() >= 2 &&
                     InCapitals(tokens[k].text);
@@ -326,7 +337,9 @@ void PlacePatterns(Reading& r) {
       col = TextColumnAt(r, p.cue - back);
       if (col && OnlyFilter(r, p.cue - back)) r.consumed_tokens.insert(p.cue - back);
     }
-    for (size_t k = p.value + 1; k < r.tokens.size() && k <= p.value + 4 && !col; ++k) {
+    // (After the cue when the pattern's text came first: "'Deleted Scenes' as a substring in the special feature".)
+    const size_t last = std::max(p.cue, p.value);
+    for (size_t k = last + 1; k < r.tokens.size() && k <= last + 4 && !col; ++k) {
       col = TextColumnAt(r, k);
       if (col && OnlyFilter(r, k)) r.consumed_tokens.insert(k);
     }

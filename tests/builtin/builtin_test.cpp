@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "builtin/intent.h"
 #include "builtin/query_tree.h"
@@ -232,6 +233,8 @@ std::vector<Case> ReadCases(const std::string& path, std::map<std::string, std::
   EXPECT_TRUE(in.good()) << path;
   std::vector<Case> cases;
   std::string line, schema;
+  std::set<std::string> named;  // a second `schema:` of a name returns to that fixture; it may not add statements
+  bool reopened = false;
   for (int n = 1; std::getline(in, line); ++n) {
     std::string_view l = Trim(line);
     if (l.empty() || l.front() == '#') continue;
@@ -241,8 +244,11 @@ std::vector<Case> ReadCases(const std::string& path, std::map<std::string, std::
     std::string key(l.substr(0, colon));
     std::string value(Trim(l.substr(colon + 1)));
     if (key == "schema") {
+      reopened = !named.insert(value).second;
       schema = value;
     } else if (key == "ddl") {
+      EXPECT_FALSE(reopened) << path << ":" << n << ": a statement for fixture '" << schema
+                             << "', defined earlier (a new fixture needs a name of its own)";
       ddl[schema] += value + "\n";
     } else if (key == "Q") {
       cases.push_back({n, schema, value, {}, std::nullopt, std::nullopt});
