@@ -313,6 +313,25 @@ void AddQualityPhrases(std::vector<std::vector<std::string>>& phrases, std::vect
   }
 }
 
+// A table whose name ends in a word that says only that it holds something ("festival_detail", "customer_info",
+// "sensor_data") is named by the words before it too: "festivals" names festival_detail. Each such phrase without its
+// last word is added, as a name with a word dropped is (0.9). Tables only: a column "product_details" is not the
+// product.
+void AddGenericHeadPhrases(SchemaElement& e, Stemmer& stemmer) {
+  static const std::set<std::string> kGeneric = [&] {
+    std::set<std::string> out;
+    for (const char* w : {"detail", "details", "info", "information", "data"}) out.insert(stemmer.Stem(w));
+    return out;
+  }();
+  for (size_t i = 0, n = e.phrases.size(); i < n && i < e.aliases_from; ++i) {
+    if (e.phrases[i].size() < 2 || !kGeneric.count(e.phrases[i].back())) continue;
+    std::vector<std::string> head(e.phrases[i].begin(), e.phrases[i].end() - 1);
+    if (std::find(e.phrases.begin(), e.phrases.end(), head) != e.phrases.end()) continue;
+    e.phrases.push_back(std::move(head));
+    e.weights.push_back(0.9);
+  }
+}
+
 // An element's other names the catalog gives: its aliases (a crosswalk's other readings), a readable name a benchmark's
 // schema file or a data dictionary gives (Column::label), and what its description calls it (a comment or a data
 // dictionary's description: NameInDescription): a DBA's dictionary so lets the linker read TB_MO as maintenance orders.
@@ -402,6 +421,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
     const auto table_index = static_cast<uint32_t>(&t - schema.tables.data());
     element_place_.emplace_back(table_index, -1);
     elements_.push_back({t.name, "", phrases(t.name), view, weights});
+    AddGenericHeadPhrases(elements_.back(), stemmer);
     AddAliasPhrases(elements_.back(), OtherNames(t.aliases, t.name, "", t.comment, stemmer, {}), stemmer);
     std::set<std::string> table_stems;  // the words the table's names have, for its columns' descriptions
     for (const auto& p : elements_.back().phrases) table_stems.insert(p.begin(), p.end());

@@ -677,6 +677,25 @@ TEST(Linker, TheWordBeforeOfHeadsAName) {
   EXPECT_FALSE(has("the texts", "date_of_notes", false));
 }
 
+TEST(Linker, ATableNamedForItsGenericHeadIsNamedByTheWordsBefore) {
+  // "festival_detail" holds festivals: "festivals" names the table whole, below its full name; a column so named
+  // ("product_details") is not named by "products" alone.
+  Stemmer st;
+  catalog::Schema schema = OneTextTable("festival_detail", {"festival_name", "product_details"});
+  SchemaIndex index(schema, st);
+  auto whole = [&](const std::string& question, const std::string& column) {
+    auto links = Link(index, Tokenize(question, st));
+    for (const LinkMatch& m : links) {
+      const auto& el = index.Elements()[m.element];
+      if (el.column == column && m.whole) return m.score;
+    }
+    return 0.0;
+  };
+  EXPECT_GT(whole("the festivals", ""), 0.0);
+  EXPECT_GT(whole("the festival details", ""), whole("the festivals", ""));
+  EXPECT_EQ(whole("the products", "product_details"), 0.0);
+}
+
 TEST(Linker, ModifiersAreSharedByACoordinatedHeadWord) {
   // "the color code and description": the color's description, matched as if written whole; "the code and
   // description" shares nothing, nor do words apart from "and" / "or".
