@@ -208,6 +208,17 @@ bool AsksForOrderedColumn(const Reading& r, size_t superlative) {
   return superlative == 2 && kCommands.count(t[0].lower);
 }
 
+// Whether the question asks first for what is named at `begin`: "Which city ...", "What city ...", "Find the city
+// ...", "Show me the city ...".
+bool AskedFirst(const Reading& r, size_t begin) {
+  const auto& t = r.tokens;
+  static const std::set<std::string, std::less<>> kCommands = {"find", "show", "give",    "return",
+                                                               "list", "tell", "display", "get"};
+  if (begin == 1) return t[0].lower == "which" || t[0].lower == "what";
+  if (begin < 2 || !kCommands.count(t[0].lower) || t[begin - 1].lower != "the") return false;
+  return begin == 2 || (begin == 3 && t[1].lower == "me");
+}
+
 // Whether table `from` refers to table `to` through at most `depth` foreign keys followed from the referencing side
 // (opr_conf → MoOperation → technician): each row of `to` has a set of `from` rows.
 bool RefersTo(const catalog::Schema& schema, const std::string& from, const std::string& to, int depth) {
@@ -498,7 +509,9 @@ std::vector<ColumnRef> ShowNamedColumns(Reading& r) {
       if (std::find(used.begin(), used.end(), c) == used.end()) used.push_back(c);
       continue;
     }
-    if (!r.mentions[k].whole && !anchored.count(ToLower(el.table))) {
+    // ("Which city is the store named Blackville in?", "Find the city the store ... is in": the noun the question asks
+    // for first is shown whatever it costs.)
+    if (!r.mentions[k].whole && !anchored.count(ToLower(el.table)) && !AskedFirst(r, r.mentions[k].begin)) {
       r.notes.push_back(fmt::format("not shown: {}.{} (only its head word named, its table not otherwise needed)",
                                     el.table, el.column));
       continue;
