@@ -316,6 +316,7 @@ std::vector<sql::Expr> ShownBesideAggregate(const Reading& r, const Aliases& a) 
     return {a.Ref(t->name, t->primary_key.front())};
   }
   std::vector<sql::Expr> out;
+  out.reserve(bare.size());
   for (const Output* o : bare) out.push_back(OutputExpr(a, *o));
   return out;
 }
