@@ -229,6 +229,33 @@ void ReadAverageComparisons(const std::vector<Token>& t, Intent& in) {
   }
 }
 
+// "enrollment greater than that of all colleges in FL", "older than every engineer", "a higher salary than any of the
+// instructors in Biology", "produced before any wine from Brander": a comparison with all of some rows, a few words
+// before "all" / "every" / "any" ("than" between, unless the cue is a preposition: before, after, above, ...).
+void ReadAllComparisons(const std::vector<Token>& t, Intent& in) {
+  static const words::WordMap kMore = words::Pairs("comparisons");
+  static const words::WordSet kAdjectives = words::List("comparison_adjectives");
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (!(Is(t, i, "all") || Is(t, i, "every") || Is(t, i, "any"))) continue;
+    bool than = false;
+    for (size_t back = 1; back <= i && back <= 7; ++back) {
+      const size_t c = i - back;
+      than = than || t[c].lower == "than";
+      auto it = kMore.find(t[c].lower);
+      if (it == kMore.end()) continue;
+      const bool preposition = t[c].lower == "before" || t[c].lower == "after" || t[c].lower == "above" ||
+                               t[c].lower == "below" || t[c].lower == "over" || t[c].lower == "under";
+      const bool taken =
+          std::any_of(in.comparisons.begin(), in.comparisons.end(), [&](const Comparison& o) { return o.cue == c; });
+      if ((it->second == ">" || it->second == "<") && (than || preposition) && !taken) {
+        const std::string adjective = kAdjectives.count(t[c].lower) ? t[c].lower : "";
+        in.comparisons.push_back({it->second, "", "", c, i, adjective, false, true});
+      }
+      break;
+    }
+  }
+}
+
 // "the most", "the least", "the fewest": a superlative that counts rows, not one of a quantity.
 bool Counts(const Superlative& s) {
   const std::string w = ToLower(s.word);
@@ -442,6 +469,7 @@ Intent ReadIntent(const std::vector<Token>& t) {
   SuperlativesPerGroup(in);
   ReadNumberComparisons(t, in);
   ReadAverageComparisons(t, in);
+  ReadAllComparisons(t, in);
   LimitBeforeNoun(t, in);
   return in;
 }

@@ -34,6 +34,8 @@ struct Comparison {
   std::string adjective;  // "older", "younger", "higher", "longer", … when the cue names the quantity
   bool average = false;   // against the average ("older than average", "above the average age"): `number` is the
                           // token of "average" and `value` is empty
+  bool all = false;       // against all of some rows ("greater than that of all colleges in FL", "older than every
+                          // engineer"): `number` is the token of "all", "every" or "any" and `value` is empty
 };
 
 struct Superlative {

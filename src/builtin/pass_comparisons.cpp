@@ -36,6 +36,57 @@ void CompareWithAverage(Reading& r, const Comparison& c) {
   r.notes.push_back(fmt::format("compared with the average of {}.{}", col->table, col->column));
 }
 
+// "enrollment greater than that of all colleges in FL", "older than every engineer": the column compared with its
+// largest (for "less", "before": its smallest) over the rows the words after "all" select; their conditions on the
+// column's table move into the subquery.
+void CompareWithAll(Reading& r, const Comparison& c) {
+  auto comparable = [&](const ColumnRef& col) { return HoldsQuantities(r.ctx, col) || HoldsDates(r.ctx.schema, col); };
+  std::optional<ColumnRef> col;
+  if (!QuantityOf(c.adjective).empty()) col = NumericNear(r, c.cue, QuantityOf(c.adjective));
+  // Named right before the cue ("whose enrollment is greater", "wines produced before"), else between it and "all"
+  // ("a higher salary than any", "before the year of all wines").
+  for (size_t k = c.cue; !col && k > 0 && c.cue - k < 3; --k) {
+    if (auto named = ColumnAt(r, k - 1); named && comparable(*named)) {
+      col = named;
+      MarkMention(r, k - 1);
+    } else if (!IsStopWord(r.tokens[k - 1].lower)) {
+      break;
+    }
+  }
+  for (size_t k = c.cue + 1; !col && k < c.number; ++k) {
+    if (auto named = ColumnAt(r, k); named && comparable(*named)) {
+      col = named;
+      MarkMention(r, k);
+    }
+  }
+  // ("produced before any wine": a time cue orders by the subject's year or date.)
+  const std::string& cue = r.tokens[c.cue].lower;
+  const bool time = cue == "before" || cue == "after" || cue == "earlier" || cue == "later";
+  if (!col) col = NumericNear(r, c.cue, time ? "year/date" : "");
+  if (!col) {
+    r.notes.push_back(fmt::format("no column to compare with all of '{}'", r.tokens[c.number].text));
+    return;
+  }
+  Literal all(Literal::Kind::kAverage, "", *col);
+  all.function = c.op == ">" ? "max" : "min";
+  for (auto it = r.filters.begin(); it != r.filters.end();) {
+    const bool inner = it->at != SIZE_MAX && it->at > c.number && ToLower(it->col.table) == ToLower(col->table) &&
+                       (it->value.kind == Literal::Kind::kNumber || it->value.kind == Literal::Kind::kString) &&
+                       it->op != "BETWEEN" && it->op != "LIKE" && it->op != "NOT LIKE";
+    if (!inner) {
+      ++it;
+      continue;
+    }
+    all.where.push_back({it->col, it->op, it->value.kind == Literal::Kind::kNumber, it->value.text});
+    MarkConsumed(r, it->col);  // (a condition still: "the FL state" shows no state)
+    it = r.filters.erase(it);
+  }
+  r.used[c.cue] = r.used[c.number] = true;
+  r.filters.push_back({*col, c.op, all, {}, c.cue});
+  r.notes.push_back(fmt::format("compared with the {} of {}.{}", all.function == "max" ? "largest" : "smallest",
+                                col->table, col->column));
+}
+
 // "more than 100 tracks", "at least 2 events", "4 or more transactions", "more than once": a count per group.
 // ("older than 40" names its quantity: never a count; "40 and a singer": the noun must follow the number.)
 bool CountPerGroup(Reading& r, const Comparison& c) {
@@ -339,6 +390,8 @@ void ReadComparisons(Reading& r) {
   for (const auto& c : r.intent.comparisons) {
     if (c.average) {
       CompareWithAverage(r, c);
+    } else if (c.all) {
+      CompareWithAll(r, c);
     } else if (CountPerGroup(r, c)) {
       continue;
     } else if (c.value.size() == 10 && c.value[4] == '-') {

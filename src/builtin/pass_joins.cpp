@@ -91,6 +91,7 @@ bool ReadThroughView(Reading& r, std::string view) {  // (a copy: r.tables holds
       for (auto& f : *fs) {
         map(f.col);
         if (f.value.kind == Literal::Kind::kAverage) map(f.value.of);
+        for (auto& w : f.value.where) map(w.col);
       }
     }
     for (auto* outs : {&r.select, &r.aggregates}) {

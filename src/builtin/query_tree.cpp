@@ -131,8 +131,14 @@ sql::Expr Value(const sql::Dialect& d, const builtin::Literal& literal) {
     }
     case builtin::Literal::Kind::kAverage: {
       sql::Select s;
-      s.items.push_back({Function("avg", {Column(d, "", literal.of.column)}), std::nullopt});
+      const std::string function = literal.function.empty() ? "avg" : literal.function;
+      s.items.push_back({Function(function, {Column(d, "", literal.of.column)}), std::nullopt});
       s.from = Table(d, literal.of.table, "");
+      std::vector<sql::Expr> conditions;
+      for (const auto& w : literal.where) {
+        conditions.push_back(Binary(w.op, Column(d, "", w.col.column), w.number ? Number(w.text) : String(w.text)));
+      }
+      if (!conditions.empty()) s.where = AllOf(std::move(conditions));
       sql::Expr e;
       e.kind = sql::ExprKind::kSubquery;
       e.query = QueryOf(std::move(s));

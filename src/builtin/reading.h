@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "builtin/intent.h"
@@ -27,6 +28,15 @@ struct ColumnRef {
   bool operator==(const ColumnRef&) const = default;
 };
 
+/// A condition inside an aggregate's subquery ("all colleges in the FL state": state = 'FL').
+struct InnerCondition {
+  ColumnRef col;
+  std::string op;
+  bool number = false;  // `text` is a number, else a string
+  std::string text;
+  bool operator==(const InnerCondition&) const = default;
+};
+
 /// A value a condition compares with, as the build pass writes it.
 struct Literal {
   enum class Kind {
@@ -34,11 +44,16 @@ struct Literal {
     kNumber,   // text: a number as the question wrote it
     kString,   // text: the string, unquoted
     kTrue,     // the dialect's true literal
-    kAverage,  // the average of `of` over its table: (SELECT avg(column) FROM table)
+    kAverage,  // an aggregate of `of` over its table: (SELECT avg(column) FROM table [WHERE where])
   };
+  Literal() = default;
+  // (A constructor, not aggregate initialization, so that the subquery's fields below may be left out.)
+  Literal(Kind k, std::string t, ColumnRef o = {}) : kind(k), text(std::move(t)), of(std::move(o)) {}
   Kind kind = Kind::kNone;
   std::string text;
   ColumnRef of;
+  std::string function;               // kAverage: "" (avg), "max" or "min" ("greater than all": the largest)
+  std::vector<InnerCondition> where;  // kAverage: the subquery's conditions on `of`'s table
 };
 
 /// One condition on a column: "=", "!=", ">", "<", ">=", "<=", "BETWEEN", "LIKE", "NOT LIKE".
