@@ -156,21 +156,26 @@ TEST(ValueIndex, FindsValuesTheQuestionNames) {
   EXPECT_GT(skipped->ColumnsSkipped(), 0u);
 }
 
+// The value index of a SQLite database made of `ddl` in `dir`, or why not.
+Result<ValueIndex> IndexOf(const test::TempDir& dir, const std::string& ddl) {
+  const std::string path = dir.File("values.db");
+  test::MakeSqliteDb(path, ddl);
+  auto conn = exec::Connect(path);
+  if (!conn.ok()) return conn.error();
+  auto schema = catalog::Introspect(**conn, {});
+  if (!schema.ok()) return schema.error();
+  return ValueIndex::Build(**conn, *schema);
+}
+
 TEST(ValueIndex, YesValueOfATextColumnOfTwoAnswers) {
   // Exactly two stored values, one yes and one no in any of the usual spellings: the yes as stored. Anything else
   // (a third value, two yeses, one answer alone, a number column) is no yes/no column.
   test::TempDir dir;
-  const std::string path = dir.File("answers.db");
-  test::MakeSqliteDb(path,
-                     "CREATE TABLE t (id INTEGER PRIMARY KEY, approved TEXT, male TEXT, mixed TEXT, lone TEXT, "
-                     "twice TEXT, n INTEGER);"
-                     "INSERT INTO t VALUES (1, 'Yes', 'T', 'Y', 'No', 'yes', 1), (2, 'No', 'F', 'N', 'No', 'Y', 0),"
-                     "(3, 'Yes', 'F', 'maybe', 'No', 'yes', 1);");
-  auto conn = exec::Connect(path);
-  ASSERT_TRUE(conn.ok()) << conn.error().message;
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  auto index = ValueIndex::Build(**conn, *schema);
+  auto index = IndexOf(dir,
+                       "CREATE TABLE t (id INTEGER PRIMARY KEY, approved TEXT, male TEXT, mixed TEXT, lone TEXT, "
+                       "twice TEXT, n INTEGER);"
+                       "INSERT INTO t VALUES (1, 'Yes', 'T', 'Y', 'No', 'yes', 1), (2, 'No', 'F', 'N', 'No', 'Y', 0),"
+                       "(3, 'Yes', 'F', 'maybe', 'No', 'yes', 1);");
   ASSERT_TRUE(index.ok()) << index.error().message;
   EXPECT_EQ(index->YesValue("t", "approved"), std::optional<std::string>("Yes"));
   EXPECT_EQ(index->YesValue("T", "MALE"), std::optional<std::string>("T"));
@@ -189,16 +194,10 @@ TEST(ValueIndex, PluralsOfStoredSingulars) {
   // A plural in lower case names a value stored in the singular only when asked, after a determiner or a number, as
   // the regular plural; such matches are marked. A capitalized one always does, unmarked.
   test::TempDir dir;
-  const std::string path = dir.File("faculty.db");
-  test::MakeSqliteDb(
-      path,
-      "CREATE TABLE faculty (id INTEGER PRIMARY KEY, rank TEXT, building TEXT);"
-      "INSERT INTO faculty VALUES (1, 'Professor', 'Belong'), (2, 'Instructor', 'NEB'), (3, 'Nam', 'x');");
-  auto conn = exec::Connect(path);
-  ASSERT_TRUE(conn.ok()) << conn.error().message;
-  auto schema = catalog::Introspect(**conn, {});
-  ASSERT_TRUE(schema.ok());
-  auto index = ValueIndex::Build(**conn, *schema);
+  auto index =
+      IndexOf(dir,
+              "CREATE TABLE faculty (id INTEGER PRIMARY KEY, rank TEXT, building TEXT);"
+              "INSERT INTO faculty VALUES (1, 'Professor', 'Belong'), (2, 'Instructor', 'NEB'), (3, 'Nam', 'x');");
   ASSERT_TRUE(index.ok()) << index.error().message;
   Stemmer st;
   auto values = [&](const std::string& q, bool plain) {
