@@ -22,6 +22,7 @@ bool IsNumber(const std::vector<Token>& t, size_t i) { return i < t.size() && t[
 
 // Word cues: aggregates, grouping, order, limits, superlatives, negation, DISTINCT.
 void ReadWordCues(const std::vector<Token>& t, Intent& in) {
+  static const words::WordMap kSuper = words::Pairs("superlatives");
   for (size_t i = 0; i < t.size(); ++i) {
     const std::string& w = t[i].lower;
     if (t[i].kind != TokenKind::kWord) continue;
@@ -84,9 +85,8 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
         in.limit_token = i + 1;
         // "the trips with the top 3 durations": "top" is the superlative when none follows ("the top 3 largest", "the
         // top 3 artists with the largest number of songs").
-        static const words::WordMap kOwn = words::Pairs("superlatives");
         bool own = false;
-        for (size_t k = i + 2; k < t.size(); ++k) own = own || kOwn.count(t[k].lower) > 0;
+        for (size_t k = i + 2; k < t.size(); ++k) own = own || kSuper.count(t[k].lower) > 0;
         if (w == "top" && !own) in.superlatives.push_back({true, i + 1, t[i].text});
       }
     }
@@ -104,7 +104,6 @@ void ReadWordCues(const std::vector<Token>& t, Intent& in) {
     }
     // Superlatives. "most expensive", "least recently": the adjective after "most" / "least" names the quantity (the
     // quantities list), so it is the superlative, not a count.
-    static const words::WordMap kSuper = words::Pairs("superlatives");
     static const words::WordMap kQuantities = words::Pairs("quantities");
     const bool by_adjective = (w == "most" || w == "least") && i + 1 < t.size() && kQuantities.count(t[i + 1].lower) &&
                               !(i > 0 && t[i - 1].lower == "at");

@@ -32,7 +32,7 @@ void CompareWithAverage(Reading& r, const Comparison& c) {
     return;
   }
   r.used[c.cue] = r.used[c.number] = true;
-  r.filters.push_back({*col, c.op, {Literal::Kind::kAverage, "", *col}, {}, c.cue});
+  r.filters.push_back({*col, c.op, {Literal::Kind::kAggregate, "", *col}, {}, c.cue});
   r.notes.push_back(fmt::format("compared with the average of {}.{}", col->table, col->column));
 }
 
@@ -67,7 +67,7 @@ void CompareWithAll(Reading& r, const Comparison& c) {
     r.notes.push_back(fmt::format("no column to compare with all of '{}'", r.tokens[c.number].text));
     return;
   }
-  Literal all(Literal::Kind::kAverage, "", *col);
+  Literal all(Literal::Kind::kAggregate, "", *col);
   all.function = c.op == ">" ? "max" : "min";
   for (auto it = r.filters.begin(); it != r.filters.end();) {
     const bool inner = it->at != SIZE_MAX && it->at > c.number && ToLower(it->col.table) == ToLower(col->table) &&

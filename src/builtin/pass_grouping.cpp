@@ -189,6 +189,10 @@ void ConsumeCountedColumn(Reading& r, size_t cue) {
   MarkMention(r, k);
 }
 
+// The verbs a question may open with to ask for something: "Find the ...", "Show me the ...".
+const std::set<std::string, std::less<>> kCommands = {"find", "show", "give",    "return",
+                                                      "list", "tell", "display", "get"};
+
 // "What is the earliest hire date?", "Find the largest payment amount": a superlative right after the question's
 // opening ("what is the", "find the", "show me the") asks for the column it orders by, which is shown too. Not after
 // another noun ("the name of the oldest singer" shows the name).
@@ -199,8 +203,6 @@ bool AsksForOrderedColumn(const Reading& r, size_t superlative) {
   if (superlative < 2 || t[superlative - 1].lower != "the") return false;
   static const std::set<std::string, std::less<>> kAsking = {"what", "which"};
   static const std::set<std::string, std::less<>> kCopulas = {"is", "was", "are", "were"};
-  static const std::set<std::string, std::less<>> kCommands = {"find", "show", "give",    "return",
-                                                               "list", "tell", "display", "get"};
   if (superlative == 3) {
     return (kAsking.count(t[0].lower) && kCopulas.count(t[1].lower)) ||
            (kCommands.count(t[0].lower) && t[1].lower == "me");
@@ -212,8 +214,6 @@ bool AsksForOrderedColumn(const Reading& r, size_t superlative) {
 // ...", "Show me the city ...".
 bool AskedFirst(const Reading& r, size_t begin) {
   const auto& t = r.tokens;
-  static const std::set<std::string, std::less<>> kCommands = {"find", "show", "give",    "return",
-                                                               "list", "tell", "display", "get"};
   if (begin == 1) return t[0].lower == "which" || t[0].lower == "what";
   if (begin < 2 || !kCommands.count(t[0].lower) || t[begin - 1].lower != "the") return false;
   return begin == 2 || (begin == 3 && t[1].lower == "me");

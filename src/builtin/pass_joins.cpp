@@ -90,7 +90,7 @@ bool ReadThroughView(Reading& r, std::string view) {  // (a copy: r.tables holds
     for (auto* fs : {&r.filters, &r.negated_filters}) {
       for (auto& f : *fs) {
         map(f.col);
-        if (f.value.kind == Literal::Kind::kAverage) map(f.value.of);
+        if (f.value.kind == Literal::Kind::kAggregate) map(f.value.of);
         for (auto& w : f.value.where) map(w.col);
       }
     }

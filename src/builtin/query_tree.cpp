@@ -129,7 +129,7 @@ sql::Expr Value(const sql::Dialect& d, const builtin::Literal& literal) {
       if (word == "TRUE") return Literal(sql::LiteralKind::kTrue, "");
       return Number(std::string(d.true_literal));
     }
-    case builtin::Literal::Kind::kAverage: {
+    case builtin::Literal::Kind::kAggregate: {
       sql::Select s;
       const std::string function = literal.function.empty() ? "avg" : literal.function;
       s.items.push_back({Function(function, {Column(d, "", literal.of.column)}), std::nullopt});
@@ -154,7 +154,7 @@ std::string ValueText(const sql::Dialect& d, const builtin::Literal& literal) {
     case builtin::Literal::Kind::kNumber: return literal.text;
     case builtin::Literal::Kind::kString: return "'";
     case builtin::Literal::Kind::kTrue: return std::string(d.true_literal);
-    case builtin::Literal::Kind::kAverage: return "(";
+    case builtin::Literal::Kind::kAggregate: return "(";
     case builtin::Literal::Kind::kNone: break;
   }
   return "";

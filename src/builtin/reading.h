@@ -40,11 +40,12 @@ struct InnerCondition {
 /// A value a condition compares with, as the build pass writes it.
 struct Literal {
   enum class Kind {
-    kNone,     // no value (BETWEEN's upper bound when there is no BETWEEN)
-    kNumber,   // text: a number as the question wrote it
-    kString,   // text: the string, unquoted
-    kTrue,     // the dialect's true literal
-    kAverage,  // an aggregate of `of` over its table: (SELECT avg(column) FROM table [WHERE where])
+    kNone,       // no value (BETWEEN's upper bound when there is no BETWEEN)
+    kNumber,     // text: a number as the question wrote it
+    kString,     // text: the string, unquoted
+    kTrue,       // the dialect's true literal
+    kAggregate,  // an aggregate of `of` over its table: (SELECT avg(column) FROM table [WHERE where]); the average
+                 // ("above the average") unless `function` says otherwise
   };
   Literal() = default;
   // (A constructor, not aggregate initialization, so that the subquery's fields below may be left out.)
@@ -52,8 +53,8 @@ struct Literal {
   Kind kind = Kind::kNone;
   std::string text;
   ColumnRef of;
-  std::string function;               // kAverage: "" (avg), "max" or "min" ("greater than all": the largest)
-  std::vector<InnerCondition> where;  // kAverage: the subquery's conditions on `of`'s table
+  std::string function;               // kAggregate: "" (avg), "max" or "min" ("greater than all": the largest)
+  std::vector<InnerCondition> where;  // kAggregate: the subquery's conditions on `of`'s table
 };
 
 /// One condition on a column: "=", "!=", ">", "<", ">=", "<=", "BETWEEN", "LIKE", "NOT LIKE".
