@@ -1225,12 +1225,13 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
             out.push_back({e, content[k], content[k] + 2, 0.5 / static_cast<double>(m - 2) * w, false, w < 1.0});
         }
       }
-      // A name of three words or more ending in "code", named by the words before it ("policy type" for
-      // policy_type_code: the code is how the type is stored), a little below the whole name.
-      if (m > 2 && phrase.back() == "code") {
+      // A name ending in "code", named by the words before it ("policy type" for policy_type_code, "city" for
+      // city_code: the code is how the type or the city is stored), a little below the whole name. A lone word only as
+      // written: through WordNet ("results" for outcome_code) it lost more Spider train questions than it won.
+      if (m > 1 && phrase.back() == "code") {
         for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
           const double least = least_of(k, 0, m - 1);
-          if (least > 0) {
+          if (least > 0 && (m > 2 || least == 1.0)) {
             const double score = 0.75 * (1.0 + 0.35 * static_cast<double>(m - 2)) * least * pw;
             out.push_back({e, content[k], content[k + m - 2] + 1, score, true, least < 1.0});
           }
