@@ -453,6 +453,7 @@ SchemaIndex::SchemaIndex(const catalog::Schema& schema, Stemmer& stemmer, const 
       if (c.type_class == catalog::TypeClass::kBoolean) AddQualityPhrases(ps, weights);
       element_place_.emplace_back(table_index, static_cast<int32_t>(&c - t.columns.data()));
       elements_.push_back({t.name, c.name, std::move(ps), view, weights});
+      elements_.back().key = t.primary_key.size() == 1 && EqualsIgnoreCase(t.primary_key.front(), c.name);
       std::vector<std::string> aliases = OtherNames(c.aliases, c.name, c.label, c.comment, stemmer, table_stems);
       if (auto it = shown_as.find({t.name, c.name}); it != shown_as.end()) {
         aliases.insert(aliases.end(), it->second.begin(), it->second.end());
@@ -1228,7 +1229,7 @@ std::vector<LinkMatch> Link(const SchemaIndex& index, const std::vector<Token>& 
       // A name ending in "code", named by the words before it ("policy type" for policy_type_code, "city" for
       // city_code: the code is how the type or the city is stored), a little below the whole name. A lone word only as
       // written: through WordNet ("results" for outcome_code) it lost more Spider train questions than it won.
-      if (m > 1 && phrase.back() == "code") {
+      if (m > 1 && phrase.back() == "code" && (m > 2 || !elements[e].key)) {
         for (size_t k = 0; k + m - 1 <= content.size(); ++k) {
           const double least = least_of(k, 0, m - 1);
           if (least > 0 && (m > 2 || least == 1.0)) {

@@ -43,6 +43,7 @@ struct SchemaElement {
   /// The phrases from this index on are the element's aliases (catalog::Column::aliases: a crosswalk's other readings
   /// of a cryptic name), weighted kAliasPhraseWeight of a name's own; they are not schema words (see IsSynonymPhrase).
   size_t aliases_from = SIZE_MAX;
+  bool key = false;  // a column that is its table's primary key alone
 };
 
 /// The weight of a phrase read from an alias, relative to the same phrase read from the name. Chosen on the cryptic

@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "How many orders of each type are there?" --llm none
