@@ -38,6 +38,24 @@ int YesOrNo(std::string_view v) {
   return 0;
 }
 
+// The words of a value, lower case, joined by single spaces: runs of letters, digits and apostrophes (and any byte of
+// a multi-byte character), the rest dropped ("Ph.D." -> "ph d", "Comp. Sci." -> "comp sci"), as the question's tokens
+// read it.
+std::string WordsOf(std::string_view v) {
+  std::string out;
+  bool gap = false;
+  for (unsigned char c : v) {
+    if (std::isalnum(c) || c == '\'' || c >= 0x80) {
+      if (gap && !out.empty()) out += ' ';
+      out += static_cast<char>(std::tolower(c));
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  return out;
+}
+
 std::pair<std::string, std::string> ColumnKey(std::string_view table, std::string_view column) {
   return {ToLower(table), ToLower(column)};
 }
@@ -88,6 +106,8 @@ Result<ValueIndex> ValueIndex::Build(exec::Connection& conn, const catalog::Sche
         if (answer > 0) yes_value = v;
         if (v.empty() || v.size() > options.max_value_length) continue;
         index.by_lower_[ToLower(v)].push_back({t.name, c.name, v});
+        if (std::string words = WordsOf(v); !words.empty() && words != ToLower(v))
+          index.by_words_[words].push_back({t.name, c.name, v});
         ++index.values_;
       }
       if (numbers) index.numeric_text_.insert(ColumnKey(t.name, c.name));
@@ -147,6 +167,11 @@ ValueIndex ValueIndex::Renamed(const ColumnRename& rename) const {
       ++out.values_;
     }
   }
+  for (const auto& [words, wheres] : by_words_) {
+    for (const auto& w : wheres) {
+      if (auto to = renamed(w.table, w.column)) out.by_words_[words].push_back({to->first, to->second, w.value});
+    }
+  }
   // HoldsNumbers is asked by name, ignoring case: the names seen among the values stand for their lower-case keys.
   for (const auto& [from, to] : names) {
     if (to && numeric_text_.count(ColumnKey(from.first, from.second))) {
@@ -193,9 +218,14 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool
   std::vector<ValueMatch> out;
   std::vector<bool> covered(tokens.size(), false);
   auto emit = [&](const std::string& key, size_t b, size_t e, bool quoted) {
-    auto it = by_lower_.find(key);
-    if (it == by_lower_.end()) return false;
-    for (const auto& w : it->second) out.push_back({w.table, w.column, w.value, b, e, quoted});
+    const std::vector<Where>* found = nullptr;
+    if (auto it = by_lower_.find(key); it != by_lower_.end()) {
+      found = &it->second;
+    } else if (auto words = by_words_.find(key); !quoted && words != by_words_.end()) {
+      found = &words->second;
+    }
+    if (!found) return false;
+    for (const auto& w : *found) out.push_back({w.table, w.column, w.value, b, e, quoted});
     for (size_t i = b; i < e; ++i) covered[i] = true;
     return true;
   };

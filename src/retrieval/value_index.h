@@ -78,7 +78,10 @@ class ValueIndex {
   struct Where {
     std::string table, column, value;
   };
-  std::map<std::string, std::vector<Where>> by_lower_;          // lower-case value -> where it occurs
+  std::map<std::string, std::vector<Where>> by_lower_;  // lower-case value -> where it occurs
+  // A value written with punctuation inside ("Ph.D.", "Comp. Sci."), by its words: the question's tokens drop the
+  // punctuation, so its n-grams meet the value only this way. Values without any are left out (by_lower_ has them).
+  std::map<std::string, std::vector<Where>> by_words_;
   std::set<std::pair<std::string, std::string>> numeric_text_;  // lower-case (table, column) of those HoldsNumbers
   std::map<std::pair<std::string, std::string>, std::string> yes_value_;  // lower-case (table, column) -> YesValue
   size_t values_ = 0, skipped_ = 0;

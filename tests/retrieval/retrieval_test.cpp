@@ -217,5 +217,30 @@ TEST(ValueIndex, PluralsOfStoredSingulars) {
   EXPECT_EQ(values("List the Professors", false), V{"Professor"});
 }
 
+TEST(ValueIndex, ValuesWrittenWithPunctuationMatchTheirWords) {
+  // The question's tokens drop the punctuation inside a value ("Ph.D.", "Comp. Sci."): its words still name it, the
+  // longer match before a shorter value inside it ('D'); a quoted string only as stored.
+  test::TempDir dir;
+  auto index = IndexOf(dir,
+                       "CREATE TABLE prof (id INTEGER PRIMARY KEY, degree TEXT, initial TEXT, dept TEXT);"
+                       "INSERT INTO prof VALUES (1, 'Ph.D.', 'D', 'Comp. Sci.'), (2, 'MA', 'K', 'History');");
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  Stemmer st;
+  auto values = [&](const std::string& q) {
+    std::vector<std::string> out;
+    for (const auto& m : index->Match(Tokenize(q, st))) out.push_back(m.column + "=" + m.value);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(values("How many professors have a Ph.D. ?"), V{"degree=Ph.D."});
+  EXPECT_EQ(values("professors in the Comp. Sci. department"), V{"dept=Comp. Sci."});
+  EXPECT_EQ(values("professors with the initial D"), V{"initial=D"});
+  EXPECT_EQ(values("the degree \"Ph D\""), V{});
+  auto renamed = index->Renamed([](const std::string& table, const std::string& column) {
+    return std::optional<std::pair<std::string, std::string>>({table, column + "_r"});
+  });
+  EXPECT_EQ(renamed.Match(Tokenize("a Ph.D. degree", st)).size(), 1U);
+}
+
 }  // namespace
 }  // namespace plainsql::retrieval
