@@ -56,6 +56,11 @@ std::string WordsOf(std::string_view v) {
   return out;
 }
 
+// Whether `w` is two letters or more, every one a capital ("AS", "IN").
+bool AllCapitals(std::string_view w) {
+  return w.size() >= 2 && std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isupper(c) != 0; });
+}
+
 std::pair<std::string, std::string> ColumnKey(std::string_view table, std::string_view column) {
   return {ToLower(table), ToLower(column)};
 }
@@ -217,11 +222,13 @@ bool AfterDeterminer(const std::vector<Token>& tokens, size_t i) {
 std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool plain_plurals) const {
   std::vector<ValueMatch> out;
   std::vector<bool> covered(tokens.size(), false);
+  // `key` as stored (lower case), else by its words: the n-grams' are already; a quoted string's are read here
+  // ("Tokyo,Japan" for 'Tokyo , Japan').
   auto emit = [&](const std::string& key, size_t b, size_t e, bool quoted) {
     const std::vector<Where>* found = nullptr;
     if (auto it = by_lower_.find(key); it != by_lower_.end()) {
       found = &it->second;
-    } else if (auto words = by_words_.find(key); !quoted && words != by_words_.end()) {
+    } else if (auto words = by_words_.find(quoted ? WordsOf(key) : key); words != by_words_.end()) {
       found = &words->second;
     }
     if (!found) return false;
@@ -241,7 +248,8 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool
         words = words && tokens[i].kind != TokenKind::kQuoted;
       }
       if (!free || !words) continue;
-      if (n == 1 && IsStopWord(tokens[b].lower)) continue;
+      // (A stop word in capitals may be a code: "the division AS", "the state IN".)
+      if (n == 1 && IsStopWord(tokens[b].lower) && !AllCapitals(tokens[b].text)) continue;
       std::string key;
       for (size_t i = b; i < b + n; ++i) key += (i == b ? "" : " ") + ToLower(tokens[i].text);
       if (emit(key, b, b + n, false)) continue;

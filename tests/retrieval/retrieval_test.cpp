@@ -219,11 +219,12 @@ TEST(ValueIndex, PluralsOfStoredSingulars) {
 
 TEST(ValueIndex, ValuesWrittenWithPunctuationMatchTheirWords) {
   // The question's tokens drop the punctuation inside a value ("Ph.D.", "Comp. Sci."): its words still name it, the
-  // longer match before a shorter value inside it ('D'); a quoted string only as stored.
+  // longer match before a shorter value inside it ('D'); a quoted string by its words as well.
   test::TempDir dir;
-  auto index = IndexOf(dir,
-                       "CREATE TABLE prof (id INTEGER PRIMARY KEY, degree TEXT, initial TEXT, dept TEXT);"
-                       "INSERT INTO prof VALUES (1, 'Ph.D.', 'D', 'Comp. Sci.'), (2, 'MA', 'K', 'History');");
+  auto index =
+      IndexOf(dir,
+              "CREATE TABLE prof (id INTEGER PRIMARY KEY, degree TEXT, initial TEXT, dept TEXT, division TEXT);"
+              "INSERT INTO prof VALUES (1, 'Ph.D.', 'D', 'Comp. Sci.', 'AS'), (2, 'MA', 'K', 'History', 'EN');");
   ASSERT_TRUE(index.ok()) << index.error().message;
   Stemmer st;
   auto values = [&](const std::string& q) {
@@ -235,7 +236,11 @@ TEST(ValueIndex, ValuesWrittenWithPunctuationMatchTheirWords) {
   EXPECT_EQ(values("How many professors have a Ph.D. ?"), V{"degree=Ph.D."});
   EXPECT_EQ(values("professors in the Comp. Sci. department"), V{"dept=Comp. Sci."});
   EXPECT_EQ(values("professors with the initial D"), V{"initial=D"});
-  EXPECT_EQ(values("the degree \"Ph D\""), V{});
+  EXPECT_EQ(values("the degree \"Ph D\""), V{"degree=Ph.D."});  // quoted, by its words too
+  EXPECT_EQ(values("the department \"Comp Science\""), V{});
+  // A stop word written in capitals may be a code; in lower case it is not.
+  EXPECT_EQ(values("professors in the division AS"), V{"division=AS"});
+  EXPECT_EQ(values("as many professors as departments"), V{});
   auto renamed = index->Renamed([](const std::string& table, const std::string& column) {
     return std::optional<std::pair<std::string, std::string>>({table, column + "_r"});
   });
