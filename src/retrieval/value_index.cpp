@@ -222,8 +222,8 @@ bool AfterDeterminer(const std::vector<Token>& tokens, size_t i) {
 std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool plain_plurals) const {
   std::vector<ValueMatch> out;
   std::vector<bool> covered(tokens.size(), false);
-  // `key` as stored (lower case), else by its words: the n-grams' are already; a quoted string's are read here
-  // ("Tokyo,Japan" for 'Tokyo , Japan').
+  // `key` as stored (lower case), else by its words (an n-gram's key is its words already; a quoted string's words
+  // are read here: "Tokyo,Japan" for 'Tokyo , Japan').
   auto emit = [&](const std::string& key, size_t b, size_t e, bool quoted) {
     const std::vector<Where>* found = nullptr;
     if (auto it = by_lower_.find(key); it != by_lower_.end()) {

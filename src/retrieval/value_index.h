@@ -41,9 +41,11 @@ class ValueIndex {
                                   const ValueIndexOptions& options = {});
 
   /// Every value the question names: its quoted strings and word n-grams (up to 5 words) equal to a stored value,
-  /// ignoring case. Longer matches first; a span covered by a longer match is not reported again. A capitalized plural
-  /// also names a value stored in the singular ("the Professors": 'Professor'); with `plain_plurals` a plural in lower
-  /// case does too, marked `plural` (a plain plural is more often a table's name: the caller decides).
+  /// ignoring case, or to its words with the punctuation between them dropped ("Ph.D.", "Comp. Sci."). A stop word is
+  /// no value unless written in capitals ("AS"). Longer matches first; a span covered by a longer match is not reported
+  /// again. A capitalized plural also names a value stored in the singular ("the Professors": 'Professor'); with
+  /// `plain_plurals` a plural in lower case does too, marked `plural` (a plain plural is more often a table's name: the
+  /// caller decides).
   std::vector<ValueMatch> Match(const std::vector<Token>& tokens, bool plain_plurals = false) const;
 
   /// The stored values equal to `text` (ignoring case), reported at question tokens [begin, end): a value the question
