@@ -358,14 +358,17 @@ std::optional<ColumnRef> NumberAsKey(Reading& r, size_t i) {
   return key;
 }
 
+// The column named "year" of `table` when it holds numbers.
+std::optional<ColumnRef> NumericYearOf(const catalog::Schema& schema, const std::string& table) {
+  auto c = ColumnNamed(schema, table, "year");
+  if (c && IsNumericColumn(schema, *c)) return c;
+  return std::nullopt;
+}
+
 // "the courses offered in 2010", "in Chandler in 2010": no table named has a year column; a table a condition reads
 // has one (section.year), else a table one foreign key away from the subject.
 std::optional<ColumnRef> YearColumnNearby(const Reading& r) {
-  auto year_of = [&](const std::string& table) -> std::optional<ColumnRef> {
-    auto c = ColumnNamed(r.ctx.schema, table, "year");
-    if (c && IsNumericColumn(r.ctx.schema, *c)) return c;
-    return std::nullopt;
-  };
+  auto year_of = [&](const std::string& table) { return NumericYearOf(r.ctx.schema, table); };
   for (const auto& f : r.filters) {
     if (auto c = year_of(f.col.table)) return c;
   }
@@ -388,17 +391,12 @@ std::optional<ColumnRef> YearColumnNearby(const Reading& r) {
 // salary paid by team X in 2010"): of Spider train's gold queries that compare the year of one of two joined tables,
 // one referring to the other, 38 of 40 compare the referring table's (a throw-away count over the gold SQL).
 std::optional<ColumnRef> YearOfReferringTable(const Reading& r, const ColumnRef& year) {
-  const auto numeric_year = [&](const std::string& table) -> std::optional<ColumnRef> {
-    auto c = ColumnNamed(r.ctx.schema, table, "year");
-    if (c && IsNumericColumn(r.ctx.schema, *c)) return c;
-    return std::nullopt;
-  };
   const auto referring = [&](const std::string& name) -> std::optional<ColumnRef> {
     const catalog::Table* t = r.ctx.schema.FindTable(name);
     if (!t || EqualsIgnoreCase(t->name, year.table)) return std::nullopt;
     const bool refers = std::any_of(t->foreign_keys.begin(), t->foreign_keys.end(),
                                     [&](const auto& fk) { return EqualsIgnoreCase(fk.ref_table, year.table); });
-    return refers ? numeric_year(t->name) : std::nullopt;
+    return refers ? NumericYearOf(r.ctx.schema, t->name) : std::nullopt;
   };
   // The subject's, else the one linked table's (two that refer to it: the question says which no more than before).
   if (auto c = referring(r.subject)) return c;

@@ -14,10 +14,6 @@ namespace {
 
 std::string QuoteForNote(std::string_view s) { return "'" + ReplaceAll(s, "'", "''") + "'"; }
 
-bool InCapitals(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
-}
-
 // A pattern's text as LIKE reads it literally: '%', '_' and the escape character itself escaped with a backslash
 // (tree::Condition adds the ESCAPE clause when a pattern has one).
 std::string PatternLiteral(std::string_view text) {

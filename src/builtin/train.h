@@ -34,6 +34,12 @@ struct ScorerRow {
   bool correct = false;
 };
 
+/// liblinear's C for the shape model, by default: chosen again on 2026-12-07 on the held-out databases of two 95%
+/// samples of Spider train (ranked EX at 0.1: 0.6214 / 0.6139, 0.3: 0.6254 / 0.6194, 1: 0.6246 / 0.6147, 3: 0.6262 /
+/// 0.6186) and how much two such fits disagree (0.3: 107 of 7,000 answers, 3: 174); docs/BENCHMARKS.md, forty-ninth
+/// part.
+inline constexpr double kShapeC = 0.3;
+
 struct CollectOptions {
   std::string db_dir;                         // Spider-style folder of SQLite databases
   size_t max_candidates = kRankedCandidates;  // candidates run per question
@@ -50,7 +56,7 @@ struct CollectOptions {
   /// may be empty), and proposed by a shape model fitted on those questions (C = `shape_c`). 0 folds: no skeletons.
   size_t skeleton_folds = 5;
   std::function<bool(const std::string& db_id)> held_out;
-  double shape_c = 0.3;
+  double shape_c = kShapeC;
 };
 
 /// A skeleton is kept when at least this many questions of at least this many databases have it.
@@ -134,12 +140,9 @@ void SetOutOfFoldShapeFeatures(Collected& data, const std::vector<int>& fold_of,
 
 struct TrainOptions {
   CollectOptions collect;
-  double validation = 0.2;  // share of the databases held out for the report and the threshold
-  double c = 1.0;           // liblinear's C
-  // liblinear's C for the shape model: chosen again on 2026-12-07 on the held-out databases of two 95% samples of
-  // Spider train (ranked EX 0.1: 0.6214 / 0.6139, 0.3: 0.6254 / 0.6194, 1: 0.6246 / 0.6147, 3: 0.6262 / 0.6186) and
-  // how much two such fits disagree (0.3: 107 of 7,000 answers, 3: 174); docs/BENCHMARKS.md, forty-ninth part.
-  double shape_c = 0.3;
+  double validation = 0.2;       // share of the databases held out for the report and the threshold
+  double c = 1.0;                // liblinear's C
+  double shape_c = kShapeC;      // liblinear's C for the shape model
   size_t shape_folds = 5;        // folds of databases for the out-of-fold shape features
   double unsure_accuracy = 0.1;  // the threshold: the highest below which at most this share of answers were right
                                  // (within one standard error; ChooseThreshold)

@@ -3,6 +3,7 @@
 
 #include <iconv.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
@@ -90,6 +91,10 @@ std::string LowerAlnum(std::string_view s) {
     if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
   }
   return out;
+}
+
+bool InCapitals(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isupper(c) != 0; });
 }
 
 size_t Utf8Width(std::string_view s) {

@@ -20,6 +20,8 @@ std::string ReplaceAll(std::string_view s, std::string_view from, std::string_vi
 /// The lower-case ASCII letters and digits of `s`, everything else dropped ("NumGE1500" -> "numge1500",
 /// "Original Column Name" -> "originalcolumnname"): names compared without their separators.
 std::string LowerAlnum(std::string_view s);
+/// Whether every character of `s` is an ASCII capital letter ("NY", "AS"; true for an empty string).
+bool InCapitals(std::string_view s);
 /// Whether `piece` could abbreviate `word`: both non-empty, the same first character, and the piece's other characters
 /// in the word in order ("cty" of "city", "ap" of "airport"). Case-sensitive; a piece as long as the word counts.
 bool Abbreviates(std::string_view piece, std::string_view word);

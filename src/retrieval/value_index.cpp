@@ -56,11 +56,6 @@ std::string WordsOf(std::string_view v) {
   return out;
 }
 
-// Whether `w` is two letters or more, every one a capital ("AS", "IN").
-bool AllCapitals(std::string_view w) {
-  return w.size() >= 2 && std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isupper(c) != 0; });
-}
-
 std::pair<std::string, std::string> ColumnKey(std::string_view table, std::string_view column) {
   return {ToLower(table), ToLower(column)};
 }
@@ -249,7 +244,8 @@ std::vector<ValueMatch> ValueIndex::Match(const std::vector<Token>& tokens, bool
       }
       if (!free || !words) continue;
       // (A stop word in capitals may be a code: "the division AS", "the state IN".)
-      if (n == 1 && IsStopWord(tokens[b].lower) && !AllCapitals(tokens[b].text)) continue;
+      if (n == 1 && IsStopWord(tokens[b].lower) && !(tokens[b].text.size() >= 2 && InCapitals(tokens[b].text)))
+        continue;
       std::string key;
       for (size_t i = b; i < b + n; ++i) key += (i == b ? "" : " ") + ToLower(tokens[i].text);
       if (emit(key, b, b + n, false)) continue;

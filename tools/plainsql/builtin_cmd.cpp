@@ -37,6 +37,7 @@ nlohmann::ordered_json SkeletonJson(const builtin::SkeletonReadings& s) {
 BuiltinCommands::BuiltinCommands(CLI::App& app) {
   CLI::App* group = app.add_subcommand("builtin", "The built-in offline translator's learned parts");
   group->require_subcommand(1);
+  shape_c_ = builtin::kShapeC;
   train_ = group->add_subcommand(
       "train",
       "Fit the reading scorer on a Spider-format training set: every question translated, each candidate run and "

@@ -27,7 +27,7 @@ class BuiltinCommands {
   std::string questions_, db_dir_, out_, shape_out_, skeletons_out_;
   double validation_ = 0.2;
   double c_ = 1.0;
-  double shape_c_ = 0.3;
+  double shape_c_ = 0;  // builtin::kShapeC, set by the constructor (one home for the default)
   size_t foreign_every_ = 10;
   double unsure_accuracy_ = 0.1;
   size_t candidates_ = 8;
