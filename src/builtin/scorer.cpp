@@ -86,6 +86,20 @@ size_t ShownForeignPart(const Reading& r) {
   return out;
 }
 
+// The shown columns named by the noun a count counts: "the number of railways", "how many railways", "the count of
+// railways" (the rows counted are the table's, not a column to show beside the count).
+size_t ShownCounted(const Reading& r) {
+  size_t out = 0;
+  for (const auto& m : r.mentions) {
+    const auto& el = ElementOf(r, m);
+    if (el.column.empty() || m.begin < 2 || !Shown(r, el)) continue;
+    const std::string& a = r.tokens[m.begin - 2].lower;
+    const std::string& b = r.tokens[m.begin - 1].lower;
+    if ((b == "of" && (a == "number" || a == "count" || a == "numbers")) || (a == "how" && b == "many")) ++out;
+  }
+  return out;
+}
+
 bool IsRangeOp(const std::string& op) { return op != "=" && op != "!=" && op != "LIKE" && op != "NOT LIKE"; }
 
 }  // namespace
@@ -158,6 +172,7 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
   Set(f, "listed", listed);
   Set(f, "shown_of_other", static_cast<double>(ShownOfOther(r)));
   Set(f, "shown_foreign_part", static_cast<double>(ShownForeignPart(r)));
+  if (counted) Set(f, "shown_counted", static_cast<double>(ShownCounted(r)));
   Set(f, "outputs_over", std::max(0.0, static_cast<double>(columns) - listed));
   Set(f, "outputs_under", std::max(0.0, listed - static_cast<double>(columns)));
   Set(f, "shown_used", static_cast<double>(used));

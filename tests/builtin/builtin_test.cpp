@@ -508,5 +508,27 @@ TEST(Translator, AForeignKeyNamedByPartOfItsName) {
   EXPECT_TRUE(seen_foreign && seen_title);
 }
 
+TEST(Translator, TheNounACountCountsIsNotShown) {
+  test::TempDir dir;
+  auto f = FixtureOf(dir, "lines.db",
+                     "CREATE TABLE tramline (tramline_id INTEGER PRIMARY KEY, tramline TEXT, maker TEXT, depot TEXT);"
+                     "INSERT INTO tramline VALUES (1, 'Red', 'Acme', 'North'), (2, 'Blue', 'Acme', 'South'),"
+                     " (3, 'Green', 'Volta', 'North');");
+  ASSERT_TRUE(f);
+  // "the number of tramlines" counts the table's rows: a reading that also shows the tramline column beside the
+  // count says so in shown_counted, and the scorer ranks the count alone first.
+  auto t = Ranked(*f, "Show the different makers of tramlines, along with the number of tramlines from each maker.");
+  ASSERT_FALSE(t.candidates.empty());
+  EXPECT_EQ(t.candidates.front().sql, "SELECT maker, count(*) FROM tramline GROUP BY maker");
+  const size_t counted = ReadingFeatureIndex("shown_counted");
+  bool seen = false;
+  for (const auto& c : t.candidates) {
+    const bool shows = c.sql.find("tramline,") != std::string::npos || c.sql.find("tramline FROM") != std::string::npos;
+    EXPECT_EQ(c.features[counted], shows ? 1.0 : 0.0) << c.sql;
+    seen |= shows;
+  }
+  EXPECT_TRUE(seen);
+}
+
 }  // namespace
 }  // namespace plainsql::builtin
