@@ -173,6 +173,15 @@ ReadingFeatureVector FeaturesOfReading(const Reading& r, size_t rank) {
   Set(f, "shown_of_other", static_cast<double>(ShownOfOther(r)));
   Set(f, "shown_foreign_part", static_cast<double>(ShownForeignPart(r)));
   if (counted) Set(f, "shown_counted", static_cast<double>(ShownCounted(r)));
+  Set(f, "aggregate_filtered",
+      std::any_of(r.select.begin(), r.select.end(),
+                  [&](const Output& o) {
+                    return o.kind == Output::Kind::kAggregate &&
+                           std::any_of(r.filters.begin(), r.filters.end(),
+                                       [&](const Filter& x) { return x.col == o.col; });
+                  })
+          ? 1.0
+          : 0.0);
   Set(f, "outputs_over", std::max(0.0, static_cast<double>(columns) - listed));
   Set(f, "outputs_under", std::max(0.0, listed - static_cast<double>(columns)));
   Set(f, "shown_used", static_cast<double>(used));

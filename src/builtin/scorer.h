@@ -18,7 +18,7 @@ namespace plainsql::builtin {
 struct Reading;
 
 /// The features, in order: what a reading found and built (from the reading), then what running it gave.
-inline constexpr std::array<std::string_view, 55> kReadingFeatures = {
+inline constexpr std::array<std::string_view, 56> kReadingFeatures = {
     "coverage",              // share of the question's content words the reading accounts for
     "unlinked",              // log(1 + content words nothing accounts for)
     "rank",                  // the build pass's order of this candidate (0: as read, 1: the other reading of a pair)
@@ -67,6 +67,7 @@ inline constexpr std::array<std::string_view, 55> kReadingFeatures = {
     "shown_of_other",        // shown columns named "X of (the …) T" whose table is not T ("the names of the albums")
     "shown_foreign_part",    // shown columns of a foreign key named by part of their name only ("name": dept_name)
     "shown_counted",         // shown columns named by the noun a count counts ("the number of railways": Railway)
+    "aggregate_filtered",    // an aggregate (avg, sum, max, min) of a column a condition compares too
     "tables_united",         // "the X of all T1 and T2" read as the question asked of each table, UNION of the two
     "fails",                 // running it failed
     "empty",                 // it ran and returned no rows

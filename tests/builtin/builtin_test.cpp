@@ -530,5 +530,24 @@ TEST(Translator, TheNounACountCountsIsNotShown) {
   EXPECT_TRUE(seen);
 }
 
+TEST(Translator, AnAggregateOfAComparedColumnIsMarked) {
+  test::TempDir dir;
+  auto f = FixtureOf(dir, "climbers.db",
+                     "CREATE TABLE climber (climber_id INTEGER PRIMARY KEY, name TEXT, height REAL, points REAL);"
+                     "INSERT INTO climber VALUES (1, 'Ada', 181, 10), (2, 'Bo', 175, 12), (3, 'Cy', 190, 7);");
+  ASSERT_TRUE(f);
+  // The probability reads whether the aggregate's column is one a condition compares (right less often than not).
+  auto t = Ranked(*f, "What is the average height of climbers with height over 180?");
+  ASSERT_FALSE(t.candidates.empty());
+  const size_t filtered = ReadingFeatureIndex("aggregate_filtered");
+  bool seen = false;
+  for (const auto& c : t.candidates) {
+    const bool both = c.sql.find("avg(height)") != std::string::npos && c.sql.find("height >") != std::string::npos;
+    EXPECT_EQ(c.features[filtered], both ? 1.0 : 0.0) << c.sql;
+    seen |= both;
+  }
+  EXPECT_TRUE(seen);
+}
+
 }  // namespace
 }  // namespace plainsql::builtin
