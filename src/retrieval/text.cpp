@@ -2,6 +2,7 @@
 #include "retrieval/text.h"
 #include "common/strings.h"
 
+#include <fmt/format.h>
 #include <libstemmer.h>
 
 #include <algorithm>
@@ -29,6 +30,83 @@ std::string Stemmer::Stem(std::string_view word) {
 namespace {
 
 bool IsWordChar(unsigned char c) { return std::isalnum(c) || c >= 0x80; }
+
+// The month a lower-case word names, 1..12 (0: none): its English name or a usual abbreviation ("sept").
+int MonthOf(std::string_view w) {
+  static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
+                                                              "may",       "june",     "july",     "august",
+                                                              "september", "october",  "november", "december"};
+  for (size_t m = 0; m < kNames.size(); ++m) {
+    if (w == kNames[m] || (w.size() >= 3 && m != 4 && kNames[m].starts_with(w) && (w.size() == 3 || w == "sept")))
+      return static_cast<int>(m) + 1;
+  }
+  return 0;
+}
+
+// A day of the month as written: "7", "07", "7th", "21st" (0: none).
+int DayOf(const Token& t) {
+  std::string_view w = t.lower;
+  if (t.kind == TokenKind::kWord && w.size() >= 3) {
+    const std::string_view suffix = w.substr(w.size() - 2);
+    if (suffix != "st" && suffix != "nd" && suffix != "rd" && suffix != "th") return 0;
+    w.remove_suffix(2);
+  } else if (t.kind != TokenKind::kNumber) {
+    return 0;
+  }
+  if (w.empty() || w.size() > 2 || !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return 0;
+  const int d = std::stoi(std::string(w));
+  return d >= 1 && d <= 31 ? d : 0;
+}
+
+// A year as written: four digits, 1000..2999 (0: none).
+int YearOf(const Token& t) {
+  const std::string& w = t.lower;
+  if (t.kind != TokenKind::kNumber || w.size() != 4 || (w[0] != '1' && w[0] != '2')) return 0;
+  if (!std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) return 0;
+  return std::stoi(w);
+}
+
+bool ValidDate(int y, int m, int d) {
+  static constexpr std::array<int, 12> kDays = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m >= 1 && m <= 12 && d >= 1 && (d <= kDays[static_cast<size_t>(m - 1)]) && (m != 2 || d <= 28 || leap);
+}
+
+// A date written with its month's name ("September 7th, 1987", "7 September 1987", "the 7th of Sept 1987") becomes
+// one number-like token holding the ISO date, as "1987-09-07" written so is: a comparison then reads it as a date
+// and not as the year alone. The token's text is the span as written (offsets and lengths stay those of the question).
+void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    int y = 0, m = 0, d = 0;
+    size_t last = i;
+    auto at = [&](size_t k) -> const Token* { return k < tokens.size() ? &tokens[k] : nullptr; };
+    if (const Token* b = at(i + 1); b && (m = MonthOf(tokens[i].lower)) > 0 && (d = DayOf(*b)) > 0 && at(i + 2)) {
+      y = YearOf(tokens[i + 2]);  // September 7th, 1987
+      last = i + 2;
+    } else if ((d = DayOf(tokens[i])) > 0) {
+      const size_t month = at(i + 1) && tokens[i + 1].lower == "of" ? i + 2 : i + 1;
+      if (at(month) && (m = MonthOf(tokens[month].lower)) > 0 && at(month + 1)) {
+        y = YearOf(tokens[month + 1]);  // 7 September 1987, the 7th of September 1987
+        last = month + 1;
+      }
+    }
+    if (y == 0 || !ValidDate(y, m, d)) {
+      out.push_back(std::move(tokens[i]));
+      continue;
+    }
+    Token date;
+    date.kind = TokenKind::kNumber;
+    date.offset = tokens[i].offset;
+    date.text = std::string(q.substr(date.offset, tokens[last].offset + tokens[last].text.size() - date.offset));
+    date.lower = date.stem = fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
+    out.push_back(std::move(date));
+    i = last;
+  }
+  tokens = std::move(out);
+}
 
 }  // namespace
 
@@ -116,6 +194,7 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
     }
     ++i;
   }
+  MergeWrittenDates(q, out);
   return out;
 }
 

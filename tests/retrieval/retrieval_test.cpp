@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 
 #include "catalog/introspect.h"
 #include "common/strings.h"
@@ -61,6 +62,30 @@ TEST(Text, TokensStemsNumbersAndQuotes) {
   EXPECT_EQ(s[1].lower, "owner");
   EXPECT_EQ(s[4].kind, TokenKind::kQuoted);
   EXPECT_EQ(s[4].text, "ee");
+}
+
+// Every case of data/written_dates.tsv: dates written with a month's name read as one ISO date.
+TEST(Text, DatesWrittenWithTheMonthsName) {
+  Stemmer st;
+  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/retrieval/data/written_dates.tsv";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << file;
+  std::string line;
+  size_t cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 2u) << line;
+    std::string got;
+    for (const auto& t : Tokenize(f[0], st)) {
+      got += (got.empty() ? "" : "|") + std::string(t.kind == TokenKind::kNumber ? "#" : "") + t.lower;
+      // The token's text is the span of the question it was read from.
+      EXPECT_EQ(f[0].substr(t.offset, t.text.size()), t.text) << line;
+    }
+    EXPECT_EQ(got, f[1]) << line;
+    ++cases;
+  }
+  EXPECT_GE(cases, 10u);
 }
 
 TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
