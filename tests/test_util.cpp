@@ -68,4 +68,19 @@ std::string DataFile(const std::string& dir, const std::string& name) {
   return std::string(PLAINSQL_SOURCE_DIR) + "/tests/" + dir + "/data/" + name;
 }
 
+std::vector<std::vector<std::string>> CaseRows(const std::string& dir, const std::string& name, size_t fields) {
+  const std::string file = DataFile(dir, name);
+  std::ifstream in(file);
+  EXPECT_TRUE(in) << file;
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto f = Split(line, '\t');
+    EXPECT_EQ(f.size(), fields) << file << ": " << line;
+    if (f.size() == fields) rows.push_back(std::move(f));
+  }
+  return rows;
+}
+
 }  // namespace plainsql::test

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace plainsql::test {
 
@@ -32,6 +33,10 @@ std::string ReadFile(const std::string& path);
 
 /// The path of `name` in tests/<dir>/data/ (test cases kept as data).
 std::string DataFile(const std::string& dir, const std::string& name);
+
+/// The cases of tests/<dir>/data/<name>: its lines split at tabs, blank lines and `#` comment lines skipped. A line
+/// without `fields` fields fails the test and is left out.
+std::vector<std::vector<std::string>> CaseRows(const std::string& dir, const std::string& name, size_t fields);
 
 /// The gold lines their own engine rejects, from tests/sql/gold_rejected.txt: "file:line" -> reason, for the lines
 /// whose kind ("parse" or "execute") is `what`, or of every kind when `what` is empty.

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
+#include <string_view>
 
 #include "builtin/intent.h"
 #include "builtin/query_tree.h"
@@ -216,6 +218,20 @@ Translation Ranked(Fixture& f, const std::string& question) {
   RunCandidates(t.candidates, *f.conn, {}, kRankedCandidates);
   RankCandidates(t.candidates, ReadingScorer::Builtin(), kRankedCandidates);
   return t;
+}
+
+// Checks that a reading feature is 1 for the candidates `marked` picks (by their SQL) and 0 for the others; returns
+// how many were marked.
+size_t ExpectMarked(const Translation& t, std::string_view feature,
+                    const std::function<bool(const std::string&)>& marked) {
+  const size_t index = ReadingFeatureIndex(feature);
+  size_t n = 0;
+  for (const auto& c : t.candidates) {
+    const bool m = marked(c.sql);
+    EXPECT_EQ(c.features[index], m ? 1.0 : 0.0) << feature << ": " << c.sql;
+    n += m ? 1 : 0;
+  }
+  return n;
 }
 
 // One case of questions.txt.
@@ -464,10 +480,7 @@ TEST(Translator, NameOfATitledTable) {
   ASSERT_FALSE(t.candidates.empty());
   EXPECT_EQ(t.candidates.front().sql, "SELECT title FROM movie ORDER BY year DESC LIMIT 1");
   // The scorer reads that the reviewer's name is not the name "of the most recent movie".
-  const size_t other = ReadingFeatureIndex("shown_of_other");
-  for (const auto& c : t.candidates) {
-    EXPECT_EQ(c.features[other], c.sql.find("T3.name") != std::string::npos ? 1.0 : 0.0) << c.sql;
-  }
+  ExpectMarked(t, "shown_of_other", [](const std::string& sql) { return sql.find("T3.name") != std::string::npos; });
 }
 
 TEST(Translator, APluralNamesAStoredSingular) {
@@ -520,14 +533,12 @@ TEST(Translator, TheNounACountCountsIsNotShown) {
   auto t = Ranked(*f, "Show the different makers of tramlines, along with the number of tramlines from each maker.");
   ASSERT_FALSE(t.candidates.empty());
   EXPECT_EQ(t.candidates.front().sql, "SELECT maker, count(*) FROM tramline GROUP BY maker");
-  const size_t counted = ReadingFeatureIndex("shown_counted");
-  bool seen = false;
-  for (const auto& c : t.candidates) {
-    const bool shows = c.sql.find("tramline,") != std::string::npos || c.sql.find("tramline FROM") != std::string::npos;
-    EXPECT_EQ(c.features[counted], shows ? 1.0 : 0.0) << c.sql;
-    seen |= shows;
-  }
-  EXPECT_TRUE(seen);
+  EXPECT_GT(ExpectMarked(t, "shown_counted",
+                         [](const std::string& sql) {
+                           return sql.find("tramline,") != std::string::npos ||
+                                  sql.find("tramline FROM") != std::string::npos;
+                         }),
+            0u);
 }
 
 TEST(Translator, AnAggregateOfAComparedColumnIsMarked) {
@@ -539,14 +550,12 @@ TEST(Translator, AnAggregateOfAComparedColumnIsMarked) {
   // The probability reads whether the aggregate's column is one a condition compares (right less often than not).
   auto t = Ranked(*f, "What is the average height of climbers with height over 180?");
   ASSERT_FALSE(t.candidates.empty());
-  const size_t filtered = ReadingFeatureIndex("aggregate_filtered");
-  bool seen = false;
-  for (const auto& c : t.candidates) {
-    const bool both = c.sql.find("avg(height)") != std::string::npos && c.sql.find("height >") != std::string::npos;
-    EXPECT_EQ(c.features[filtered], both ? 1.0 : 0.0) << c.sql;
-    seen |= both;
-  }
-  EXPECT_TRUE(seen);
+  EXPECT_GT(ExpectMarked(t, "aggregate_filtered",
+                         [](const std::string& sql) {
+                           return sql.find("avg(height)") != std::string::npos &&
+                                  sql.find("height >") != std::string::npos;
+                         }),
+            0u);
 }
 
 }  // namespace

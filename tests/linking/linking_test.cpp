@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -86,20 +85,12 @@ const naturalness::Expander& ShippedExpander() {
 // tests/linking/data/`name` (three tab-separated fields, the third the expected answer) and checks it; at least ten.
 void CheckCaseFile(const std::string& name,
                    const std::function<std::string(const std::string&, const std::vector<std::string>&)>& answer) {
-  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/linking/data/" + name;
-  std::ifstream in(file);
-  ASSERT_TRUE(in) << file;
-  std::string line;
-  size_t cases = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    auto f = Split(line, '\t');
-    ASSERT_EQ(f.size(), 3u) << line;
+  const auto rows = test::CaseRows("linking", name, 3);
+  for (const auto& f : rows) {
     const std::string got = answer(f[0], Split(f[1], ' '));
-    EXPECT_EQ(got.empty() ? "-" : got, f[2]) << line;
-    ++cases;
+    EXPECT_EQ(got.empty() ? "-" : got, f[2]) << f[0];
   }
-  EXPECT_GE(cases, 10u);
+  EXPECT_GE(rows.size(), 10u);
 }
 
 // Every case of data/abbreviations.tsv: the spans of question words a name's letters abbreviate.

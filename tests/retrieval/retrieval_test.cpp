@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 
 #include "catalog/introspect.h"
 #include "common/strings.h"
@@ -67,25 +66,17 @@ TEST(Text, TokensStemsNumbersAndQuotes) {
 // Every case of data/written_dates.tsv: dates written with a month's name read as one ISO date.
 TEST(Text, DatesWrittenWithTheMonthsName) {
   Stemmer st;
-  const std::string file = std::string(PLAINSQL_SOURCE_DIR) + "/tests/retrieval/data/written_dates.tsv";
-  std::ifstream in(file);
-  ASSERT_TRUE(in) << file;
-  std::string line;
-  size_t cases = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto f = Split(line, '\t');
-    ASSERT_EQ(f.size(), 2u) << line;
+  const auto rows = test::CaseRows("retrieval", "written_dates.tsv", 2);
+  for (const auto& f : rows) {
     std::string got;
     for (const auto& t : Tokenize(f[0], st)) {
       got += (got.empty() ? "" : "|") + std::string(t.kind == TokenKind::kNumber ? "#" : "") + t.lower;
       // The token's text is the span of the question it was read from.
-      EXPECT_EQ(f[0].substr(t.offset, t.text.size()), t.text) << line;
+      EXPECT_EQ(f[0].substr(t.offset, t.text.size()), t.text) << f[0];
     }
-    EXPECT_EQ(got, f[1]) << line;
-    ++cases;
+    EXPECT_EQ(got, f[1]) << f[0];
   }
-  EXPECT_GE(cases, 10u);
+  EXPECT_GE(rows.size(), 10u);
 }
 
 TEST(WordNet, RelatedWordsFromTheDatabaseFiles) {
