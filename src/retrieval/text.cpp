@@ -87,7 +87,9 @@ void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
       y = YearOf(tokens[i + 2]);  // September 7th, 1987
       last = i + 2;
     } else if ((d = DayOf(tokens[i])) > 0) {
-      const size_t month = at(i + 1) && tokens[i + 1].lower == "of" ? i + 2 : i + 1;
+      // "of" only after an ordinal ("the 7th of September"): "the top 3 of March 2010" names no date.
+      const bool of = at(i + 1) && tokens[i + 1].lower == "of" && tokens[i].kind == TokenKind::kWord;
+      const size_t month = of ? i + 2 : i + 1;
       if (at(month) && (m = MonthOf(tokens[month].lower)) > 0 && at(month + 1)) {
         y = YearOf(tokens[month + 1]);  // 7 September 1987, the 7th of September 1987
         last = month + 1;
