@@ -31,6 +31,10 @@ namespace {
 
 bool IsWordChar(unsigned char c) { return std::isalnum(c) || c >= 0x80; }
 
+bool AllDigits(std::string_view w) {
+  return std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // The month a lower-case word names, 1..12 (0: none): its English name or a usual abbreviation ("sept").
 int MonthOf(std::string_view w) {
   static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
@@ -53,8 +57,7 @@ int DayOf(const Token& t) {
   } else if (t.kind != TokenKind::kNumber) {
     return 0;
   }
-  if (w.empty() || w.size() > 2 || !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return 0;
+  if (w.empty() || w.size() > 2 || !AllDigits(w)) return 0;
   const int d = std::stoi(std::string(w));
   return d >= 1 && d <= 31 ? d : 0;
 }
@@ -62,8 +65,7 @@ int DayOf(const Token& t) {
 // A year as written: four digits, 1000..2999 (0: none).
 int YearOf(const Token& t) {
   const std::string& w = t.lower;
-  if (t.kind != TokenKind::kNumber || w.size() != 4 || (w[0] != '1' && w[0] != '2')) return 0;
-  if (!std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) return 0;
+  if (t.kind != TokenKind::kNumber || w.size() != 4 || (w[0] != '1' && w[0] != '2') || !AllDigits(w)) return 0;
   return std::stoi(w);
 }
 
