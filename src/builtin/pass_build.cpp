@@ -178,7 +178,7 @@ std::vector<Cond> Conditions(const Reading& r, const Aliases& a) {
         continue;
       }
       ors.push_back(
-          tree::Condition(r.ctx.dialect, a.Ref(*r.year_column), YearsOfDates(*r.year_column, y, y, SIZE_MAX)));
+          tree::Condition(r.ctx.dialect, a.Ref(*r.year_column), PeriodsOfDates(*r.year_column, y, y, SIZE_MAX)));
     }
     conds.push_back({tree::AnyOf(std::move(ors)), *r.year_column, SIZE_MAX, false, 0, false, "="});
   }

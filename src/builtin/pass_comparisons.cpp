@@ -3,10 +3,15 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include "builtin/passes.h"
 #include "builtin/words.h"
 #include "common/strings.h"
+#include "naturalness/identifier.h"
+#include "retrieval/text.h"
+#include "retrieval/wordnet.h"
 
 namespace plainsql::builtin {
 
@@ -161,11 +166,43 @@ std::optional<ColumnRef> NamedDateColumn(Reading& r, size_t cue) {
   return col;
 }
 
+// Whether a question word is derived from the same word as one of the column's description or readable name (WordNet:
+// "created" and a column described as the "creation date"; the index relates only the words of names to the
+// question's).
+bool DescriptionDerives(const Reading& r, const catalog::Column& column) {
+  const retrieval::WordNet* wordnet = r.ctx.index.Wordnet();
+  if (!wordnet || (column.comment.empty() && column.label.empty())) return false;
+  thread_local retrieval::Stemmer stemmer;
+  std::set<std::string> derived;
+  for (const std::string* text : {&column.label, &column.comment}) {
+    for (const auto& w : naturalness::SplitWords(*text)) {
+      const std::string word = ToLower(w);
+      if (word.size() < 4 || IsStopWord(word)) continue;
+      for (const auto& rel : wordnet->Related(word)) {
+        if (rel.relation == retrieval::Relation::kDerived) derived.insert(stemmer.Stem(rel.word));
+      }
+    }
+  }
+  return std::any_of(r.tokens.begin(), r.tokens.end(), [&](const Token& tok) {
+    return tok.kind == TokenKind::kWord && !IsStopWord(tok.lower) && derived.count(tok.stem) > 0;
+  });
+}
+
 // A date column of the subject: one a question word names part of ("installed" for INSTL_DT, read "install date"),
-// else its only one.
+// or names by a form derived from the same word ("created" for CRT_DT described as the "creation date"; WordNet's
+// derivations of the schema's words), else its only one.
 std::optional<ColumnRef> SubjectDateColumn(const Reading& r) {
   std::vector<ColumnRef> dates;
   std::optional<ColumnRef> named;
+  auto names = [&](const std::vector<std::string>& phrase, const Token& tok) {
+    if (tok.kind != TokenKind::kWord || IsStopWord(tok.lower)) return false;
+    if (std::find(phrase.begin(), phrase.end(), tok.stem) != phrase.end()) return true;
+    const auto& alternatives = r.ctx.index.AlternativesFor(tok.stem);
+    return std::any_of(alternatives.begin(), alternatives.end(), [&](const linking::Alternative& a) {
+      return a.relation == retrieval::Relation::kDerived &&
+             std::find(phrase.begin(), phrase.end(), a.schema_stem) != phrase.end();
+    });
+  };
   for (const auto& el : r.ctx.index.Elements()) {
     if (el.column.empty() || ToLower(el.table) != ToLower(r.subject)) continue;
     const catalog::Table* t = r.ctx.schema.FindTable(el.table);
@@ -174,48 +211,60 @@ std::optional<ColumnRef> SubjectDateColumn(const Reading& r) {
     dates.push_back({el.table, el.column});
     for (const auto& phrase : el.phrases) {
       for (const auto& tok : r.tokens) {
-        if (!named && tok.kind == TokenKind::kWord && !IsStopWord(tok.lower) &&
-            std::find(phrase.begin(), phrase.end(), tok.stem) != phrase.end()) {
-          named = ColumnRef{el.table, el.column};
-        }
+        if (!named && names(phrase, tok)) named = ColumnRef{el.table, el.column};
       }
     }
+    if (!named && DescriptionDerives(r, *column)) named = ColumnRef{el.table, el.column};
   }
   return named ? named : dates.size() == 1 ? std::optional<ColumnRef>(dates.front()) : std::nullopt;
 }
 
-// A date ("shipped after 2000-01-01"): the date column named nearest, else one of the subject's.
-void CompareDate(Reading& r, const Comparison& c) {
+bool IsYear(std::string_view number) { return number.size() == 4 && number >= "1800" && number <= "2100"; }
+
+// The date column a date compares ("shipped after 2000-01-01"): the date column named nearest, else one of the
+// subject's; none noted.
+std::optional<ColumnRef> DateColumnCompared(Reading& r, const Comparison& c) {
   std::optional<ColumnRef> col = NamedDateColumn(r, c.cue);
   if (!col) col = SubjectDateColumn(r);
   if (!col) col = ColumnNamed(r.ctx.schema, r.subject, "date");
-  if (!col) {
-    r.notes.push_back(fmt::format("no date column for '{}'", c.value));
-    return;
-  }
+  if (!col) r.notes.push_back(fmt::format("no date column for '{}'", c.value));
+  return col;
+}
+
+// A date ("shipped after 2000-01-01").
+void CompareDate(Reading& r, const Comparison& c) {
+  std::optional<ColumnRef> col = DateColumnCompared(r, c);
+  if (!col) return;
   r.used[c.cue] = r.used[c.number] = true;
   MarkHigh(r, c);
   Literal high;
-  if (!c.high.empty()) high = {Literal::Kind::kString, c.high, {}};
+  // "between 2023-01-15 and June 2023": to the month's last day.
+  if (IsMonth(c.high)) {
+    high = PeriodsOfDates(*col, c.high, c.high, c.cue).high;
+  } else if (!c.high.empty()) {
+    high = {Literal::Kind::kString, c.high, {}};
+  }
   r.filters.push_back({*col, c.op, {Literal::Kind::kString, c.value, {}}, high, c.cue});
 }
 
-// A year compared with a date column ("hired after 2020", "reported before 1995"): the date against the first day of
-// the year that bounds it, so that a date within that very year is in it, not after it ("after 2020" is from
-// 2021-01-01 on). ISO dates compare as text in SQLite and as dates in PostgreSQL. False for an operator with no such
-// bound ("!=").
-bool CompareYearOfDate(Reading& r, const Comparison& c, const ColumnRef& col) {
-  const int year = std::stoi(c.value);
-  auto first_day = [](int y) { return Literal{Literal::Kind::kString, fmt::format("{:04d}-01-01", y), {}}; };
-  Filter f{col, c.op, first_day(year), {}, c.cue};
+// A year or a month compared with a date column ("hired after 2020", "reported before March 1995"): the date against
+// the first day of the period that bounds it, so that a date within that very period is in it, not after it ("after
+// 2020" is from 2021-01-01 on, "after March 2020" from 2020-04-01). ISO dates compare as text in SQLite and as dates in
+// PostgreSQL. False for an operator with no such bound ("!=").
+bool ComparePeriodOfDate(Reading& r, const Comparison& c, const ColumnRef& col) {
+  auto day = [](std::string d) { return Literal{Literal::Kind::kString, std::move(d), {}}; };
+  Filter f{col, c.op, day(FirstDayOf(c.value)), {}, c.cue};
+  const bool high_period = IsYear(c.high) || IsMonth(c.high);
   if (c.op == ">") {
     f.op = ">=";
-    f.value = first_day(year + 1);
+    f.value = day(FirstDayAfter(c.value));
   } else if (c.op == "<=") {
     f.op = "<";
-    f.value = first_day(year + 1);
-  } else if (c.op == "=" || (c.op == "BETWEEN" && c.high.size() == 4 && c.high >= c.value)) {
-    f = YearsOfDates(col, c.value, c.op == "=" ? c.value : c.high, c.cue);
+    f.value = day(FirstDayAfter(c.value));
+  } else if (c.op == "=" || (c.op == "BETWEEN" && high_period && c.high >= c.value)) {
+    f = PeriodsOfDates(col, c.value, c.op == "=" ? c.value : c.high, c.cue);
+  } else if (c.op == "BETWEEN" && c.high.size() == 10 && c.high[4] == '-' && c.high >= c.value) {
+    f.high = day(c.high);  // "between March 2023 and 2023-06-15"
   } else if (c.op != ">=" && c.op != "<") {
     return false;
   }
@@ -238,7 +287,7 @@ std::optional<ColumnRef> OnlyQuantityOfSubject(const Reading& r, size_t number) 
 }
 
 // A year compared with a date column: `col` set to a date column that keeps years as numbers (church.Open_Date),
-// else the comparison read and true (CompareYearOfDate); the date column named nearest, else one of the subject's
+// else the comparison read and true (ComparePeriodOfDate); the date column named nearest, else one of the subject's
 // ("technicians hired after 2020": hire_date).
 bool CompareYearWithDate(Reading& r, const Comparison& c, std::optional<ColumnRef>& col) {
   std::optional<ColumnRef> date = NamedDateColumn(r, c.cue);
@@ -247,7 +296,7 @@ bool CompareYearWithDate(Reading& r, const Comparison& c, std::optional<ColumnRe
     col = date;
     return false;
   }
-  return date && CompareYearOfDate(r, c, *date);
+  return date && ComparePeriodOfDate(r, c, *date);
 }
 
 // A column named "year" of the table named last before the cue of those that have one ("the stadium with the most
@@ -316,8 +365,6 @@ void CompareNumber(Reading& r, const Comparison& c) {
   if (!c.high.empty()) high = {Literal::Kind::kNumber, c.high, {}};
   r.filters.push_back({*col, c.op, {Literal::Kind::kNumber, c.value, {}}, high, c.cue});
 }
-
-bool IsYear(const std::string& number) { return number.size() == 4 && number >= "1800" && number <= "2100"; }
 
 // "18 years old", "4 minutes": a number and the unit after it, with no comparison, is the quantity the unit names
 // equal to the number. The unit's words are marked used.
@@ -423,6 +470,9 @@ void ReadComparisons(Reading& r) {
       continue;
     } else if (c.value.size() == 10 && c.value[4] == '-') {
       CompareDate(r, c);
+    } else if (IsMonth(c.value)) {
+      // "after March 2020": a month is of a date column.
+      if (auto col = DateColumnCompared(r, c)) ComparePeriodOfDate(r, c, *col);
     } else {
       CompareNumber(r, c);
     }
@@ -445,6 +495,9 @@ void ReadNumbers(Reading& r) {
       --k;
     }
     std::optional<ColumnRef> col = k > 0 ? ColumnAt(r, k - 1) : std::nullopt;
+    // "hired in March 2020": a month is of the date column named before it, else of one found below.
+    const bool month = IsMonth(tokens[i].lower);
+    if (month && !(col && HoldsDates(r.ctx.schema, *col))) continue;
     // "the most faculties in 2003": a year after "in" is when, not a value of the column before it, unless that column
     // holds years or dates (the lone years below).
     if (col && k < i && tokens[k].lower == "in" && IsYear(tokens[i].lower) && !HoldsDates(r.ctx.schema, *col) &&
@@ -469,8 +522,8 @@ void ReadNumbers(Reading& r) {
       continue;
     }
     // "hired in 2021": a year of a date column is its days, not a value equal to the year.
-    if (!by_unit && IsYear(tokens[i].lower) && HoldsDates(r.ctx.schema, *col)) {
-      r.filters.push_back(YearsOfDates(*col, tokens[i].lower, tokens[i].lower, i));
+    if (!by_unit && (IsYear(tokens[i].lower) || month) && HoldsDates(r.ctx.schema, *col)) {
+      r.filters.push_back(PeriodsOfDates(*col, tokens[i].lower, tokens[i].lower, i));
       r.used[i] = true;
       continue;
     }
@@ -492,10 +545,16 @@ void ReadNumbers(Reading& r) {
       r.used[j + 2] = true;
     }
   }
-  // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR).
+  size_t first_year = 0;
+  // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR). A lone month
+  // ("orders in March 2023"): the days of the date column named nearest, else of the subject's.
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
-    if (IsYear(tokens[i].lower)) {
+    if (IsMonth(tokens[i].lower)) {
+      Comparison month{"=", tokens[i].lower, "", i, i, "", false, false};
+      if (auto col = DateColumnCompared(r, month)) ComparePeriodOfDate(r, month, *col);
+    } else if (IsYear(tokens[i].lower)) {
+      if (r.years.empty()) first_year = i;
       r.years.push_back(tokens[i].lower);
       r.used[i] = true;
     }
@@ -516,6 +575,9 @@ void ReadNumbers(Reading& r) {
   if (r.year_column) {
     if (auto referring = YearOfReferringTable(r, *r.year_column)) r.year_column = referring;
   }
+  // No column of years: a date column, the one named nearest, else the subject's ("orders created in 2023": CRT_DT).
+  if (!r.year_column) r.year_column = NamedDateColumn(r, first_year);
+  if (!r.year_column) r.year_column = SubjectDateColumn(r);
 }
 
 }  // namespace plainsql::builtin

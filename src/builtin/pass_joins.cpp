@@ -128,16 +128,35 @@ bool ReadThroughView(Reading& r, std::string view) {  // (a copy: r.tables holds
   return true;
 }
 
+// The table dropped when the tables do not join: the last that cannot be joined to the subject, else the last.
+std::string Unjoinable(const Reading& r) {
+  for (size_t i = r.tables.size(); i-- > 1;) {
+    if (!linking::ConnectTables(r.ctx.schema, {r.subject, r.tables[i]})) return r.tables[i];
+  }
+  return r.tables.back();
+}
+
+// Whether the reading uses `view` only in its conditions ("orders created in 2023" with open_orders.created_on, a view
+// column over TB_MO.CRT_DT, as the year's column): nothing of it is shown, counted, grouped or ordered.
+bool OnlyConditionsRead(const Reading& r, const std::string& view) {
+  auto of = [&](const ColumnRef& c) { return ToLower(c.table) == ToLower(view); };
+  if (std::any_of(r.shown.begin(), r.shown.end(), of) || std::any_of(r.selected.begin(), r.selected.end(), of)) {
+    return false;
+  }
+  for (const auto* outs : {&r.select, &r.aggregates}) {
+    if (std::any_of(outs->begin(), outs->end(), [&](const Output& o) { return of(o.col); })) return false;
+  }
+  if ((r.order_aggregate && of(r.order_aggregate->col)) || (r.order_column && of(*r.order_column)) ||
+      (r.group && of(*r.group)) || (r.count_distinct && of(*r.count_distinct))) {
+    return false;
+  }
+  return std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) { return of(f.col); }) ||
+         (r.year_column && of(*r.year_column));
+}
+
 // Drops a table that cannot be joined to the subject, with what it would have contributed.
 void DropUnjoinable(Reading& r) {
-  std::string dropped;
-  for (size_t i = r.tables.size(); i-- > 1;) {
-    if (!linking::ConnectTables(r.ctx.schema, {r.subject, r.tables[i]})) {
-      dropped = r.tables[i];
-      break;
-    }
-  }
-  if (dropped.empty()) dropped = r.tables.back();
+  const std::string dropped = Unjoinable(r);
   r.notes.push_back("dropped " + dropped + ": no foreign-key path to " + r.subject);
   if (r.choices.value_choice > 0 && ToLower(dropped) == ToLower(r.choices.varied_table)) r.choices.lost = true;
   std::erase(r.tables, dropped);
@@ -273,8 +292,15 @@ void JoinTables(Reading& r) {
   while (!r.tree && r.tables.size() > 1) {
     // (The subject only: a view joined to a subject for one of its column names is more often a word that names a
     // table, which reading its column through would show.)
+    // A view another table's words led to only for a condition is read through too: its column is a base column's.
     const catalog::Table* subject = r.ctx.schema.FindTable(r.subject);
-    if (!subject || subject->kind != catalog::TableKind::kView || !ReadThroughView(r, r.subject)) DropUnjoinable(r);
+    const std::string unjoinable = Unjoinable(r);
+    const catalog::Table* other = r.ctx.schema.FindTable(unjoinable);
+    const bool through = subject && subject->kind == catalog::TableKind::kView
+                             ? ReadThroughView(r, r.subject)
+                             : other && other->kind == catalog::TableKind::kView && OnlyConditionsRead(r, unjoinable) &&
+                                   ReadThroughView(r, unjoinable);
+    if (!through) DropUnjoinable(r);
     r.tree = linking::ConnectTables(r.ctx.schema, r.tables);
   }
   if (r.select.empty()) {

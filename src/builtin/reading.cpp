@@ -5,6 +5,9 @@
 #include <array>
 #include <map>
 #include <set>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "builtin/words.h"
 #include "common/strings.h"
@@ -57,12 +60,34 @@ bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c) {
          (col->type_class != catalog::TypeClass::kNumeric && ToLower(c.column).find("date") != std::string::npos);
 }
 
-Filter YearsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at) {
-  return {c,
-          "BETWEEN",
-          {Literal::Kind::kString, first + "-01-01", {}},
-          {Literal::Kind::kString, last + "-12-31 23:59:59", {}},
-          at};
+bool IsMonth(std::string_view v) {
+  if (v.size() != 7 || v[4] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6}) {
+    if (v[i] < '0' || v[i] > '9') return false;
+  }
+  return (v[5] == '0' && v[6] != '0') || (v[5] == '1' && v[6] <= '2');
+}
+
+std::string FirstDayOf(std::string_view period) {
+  return IsMonth(period) ? fmt::format("{}-01", period) : fmt::format("{}-01-01", period);
+}
+
+std::string FirstDayAfter(std::string_view period) {
+  const int year = std::stoi(std::string(period.substr(0, 4)));
+  if (!IsMonth(period)) return fmt::format("{:04d}-01-01", year + 1);
+  const int month = std::stoi(std::string(period.substr(5, 2)));
+  return month == 12 ? fmt::format("{:04d}-01-01", year + 1) : fmt::format("{:04d}-{:02d}-01", year, month + 1);
+}
+
+Filter PeriodsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at) {
+  std::string end = fmt::format("{}-12-31 23:59:59", last.substr(0, 4));
+  if (IsMonth(last)) {
+    static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const int year = std::stoi(last.substr(0, 4)), month = std::stoi(last.substr(5, 2));
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    end = fmt::format("{}-{:02d} 23:59:59", last, kDays[static_cast<size_t>(month - 1)] + (month == 2 && leap));
+  }
+  return {c, "BETWEEN", {Literal::Kind::kString, FirstDayOf(first), {}}, {Literal::Kind::kString, end, {}}, at};
 }
 
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -227,10 +228,17 @@ std::optional<Literal> YesLiteral(const Context& ctx, const ColumnRef& c);
 /// A column of dates: of a date or time type, or a column not of numbers whose name says date (created_on DATE in a
 /// view, `date_of_birth` TEXT).
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c);
-/// The days of the years `first` to `last` (four digits each) of date column `c`: BETWEEN their first and last day,
-/// the last day's times included ('2023-12-31 23:59:59'). Whole dates, not the bare year: they compare right as text in
-/// SQLite (where '2023' against a DATE column's NUMERIC affinity is the number 2023) and as dates in PostgreSQL.
-Filter YearsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at);
+/// A month as the tokenizer writes "March 2023": "2023-03" (a four-digit year, a month 01 to 12).
+bool IsMonth(std::string_view v);
+/// The first day of a period, a year ("2023" → "2023-01-01") or a month ("2023-03" → "2023-03-01"), and the first day
+/// after it ("2024-01-01", "2023-04-01").
+std::string FirstDayOf(std::string_view period);
+std::string FirstDayAfter(std::string_view period);
+/// The days of the periods `first` to `last` (each a year or a month) of date column `c`: BETWEEN the first day of one
+/// and the last day of the other, that day's times included ('2023-12-31 23:59:59', '2023-02-28 23:59:59'). Whole
+/// dates, not the bare year: they compare right as text in SQLite (where '2023' against a DATE column's NUMERIC
+/// affinity is the number 2023) and as dates in PostgreSQL.
+Filter PeriodsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at);
 /// A column a comparison with a number or an average may name: a numeric one, or a text column whose stored values
 /// are all numbers (retrieval::ValueIndex::HoldsNumbers; only with a value index).
 bool HoldsQuantities(const Context& ctx, const ColumnRef& c);

@@ -77,7 +77,9 @@ bool ValidDate(int y, int m, int d) {
 
 // A date written with its month's name ("September 7th, 1987", "7 September 1987", "the 7th of Sept 1987") becomes
 // one number-like token holding the ISO date, as "1987-09-07" written so is: a comparison then reads it as a date
-// and not as the year alone. The token's text is the span as written (offsets and lengths stay those of the question).
+// and not as the year alone. A month and a year alone ("in September 1987") become one holding the ISO month,
+// "1987-09" (the lower-case "may" is the verb there: "May 2020" is the month). The token's text is the span as
+// written (offsets and lengths stay those of the question).
 void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
   std::vector<Token> out;
   out.reserve(tokens.size());
@@ -88,6 +90,8 @@ void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
     if (const Token* b = at(i + 1); b && (m = MonthOf(tokens[i].lower)) > 0 && (d = DayOf(*b)) > 0 && at(i + 2)) {
       y = YearOf(tokens[i + 2]);  // September 7th, 1987
       last = i + 2;
+    } else if (b && m > 0 && tokens[i].text != "may" && (y = YearOf(*b)) > 0) {
+      last = i + 1;  // September 1987
     } else if ((d = DayOf(tokens[i])) > 0) {
       // "of" only after an ordinal ("the 7th of September"): "the top 3 of March 2010" names no date.
       const bool of = at(i + 1) && tokens[i + 1].lower == "of" && tokens[i].kind == TokenKind::kWord;
@@ -97,7 +101,7 @@ void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
         last = month + 1;
       }
     }
-    if (y == 0 || !ValidDate(y, m, d)) {
+    if (y == 0 || (d != 0 && !ValidDate(y, m, d))) {
       out.push_back(std::move(tokens[i]));
       continue;
     }
@@ -105,7 +109,7 @@ void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
     date.kind = TokenKind::kNumber;
     date.offset = tokens[i].offset;
     date.text = std::string(q.substr(date.offset, tokens[last].offset + tokens[last].text.size() - date.offset));
-    date.lower = date.stem = fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
+    date.lower = date.stem = d ? fmt::format("{:04d}-{:02d}-{:02d}", y, m, d) : fmt::format("{:04d}-{:02d}", y, m);
     out.push_back(std::move(date));
     i = last;
   }
