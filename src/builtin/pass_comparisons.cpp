@@ -166,36 +166,34 @@ std::optional<ColumnRef> NamedDateColumn(Reading& r, size_t cue) {
   return col;
 }
 
-// Whether a question word is derived from the same word as one of the column's description or readable name (WordNet:
-// "created" and a column described as the "creation date"; the index relates only the words of names to the
-// question's).
-bool DescriptionDerives(const Reading& r, const catalog::Column& column) {
-  const retrieval::WordNet* wordnet = r.ctx.index.Wordnet();
-  if (!wordnet || (column.comment.empty() && column.label.empty())) return false;
+// The stems of the words WordNet derives from the words of a column's description and readable name ("creation date":
+// create, ...), which the question's words may be ("created"); the index relates only the words of names to the
+// question's.
+std::set<std::string> DescriptionDerivedStems(const catalog::Column& column, const retrieval::WordNet* wordnet) {
+  std::set<std::string> out;
+  if (!wordnet) return out;
   thread_local retrieval::Stemmer stemmer;
-  std::set<std::string> derived;
   for (const std::string* text : {&column.label, &column.comment}) {
     for (const auto& w : naturalness::SplitWords(*text)) {
       const std::string word = ToLower(w);
       if (word.size() < 4 || IsStopWord(word)) continue;
       for (const auto& rel : wordnet->Related(word)) {
-        if (rel.relation == retrieval::Relation::kDerived) derived.insert(stemmer.Stem(rel.word));
+        if (rel.relation == retrieval::Relation::kDerived) out.insert(stemmer.Stem(rel.word));
       }
     }
   }
-  return std::any_of(r.tokens.begin(), r.tokens.end(), [&](const Token& tok) {
-    return tok.kind == TokenKind::kWord && !IsStopWord(tok.lower) && derived.count(tok.stem) > 0;
-  });
+  return out;
 }
 
-// A date column of the subject: one a question word names part of ("installed" for INSTL_DT, read "install date"),
-// or names by a form derived from the same word ("created" for CRT_DT described as the "creation date"; WordNet's
-// derivations of the schema's words), else its only one.
-std::optional<ColumnRef> SubjectDateColumn(const Reading& r) {
+// A date column of the subject: the one a question word nearest `cue` names part of ("installed" for INSTL_DT, read
+// "install date"), or names by a form derived from the same word ("created" for CRT_DT described as the "creation
+// date"; WordNet's derivations of the schema's words), else its only one. `named_by`: the naming word, when it is
+// right before `cue` or the word before it ("created in 2023"); SIZE_MAX else.
+std::optional<ColumnRef> SubjectDateColumn(const Reading& r, size_t cue, size_t* named_by = nullptr) {
   std::vector<ColumnRef> dates;
   std::optional<ColumnRef> named;
+  size_t best = SIZE_MAX, best_token = SIZE_MAX;
   auto names = [&](const std::vector<std::string>& phrase, const Token& tok) {
-    if (tok.kind != TokenKind::kWord || IsStopWord(tok.lower)) return false;
     if (std::find(phrase.begin(), phrase.end(), tok.stem) != phrase.end()) return true;
     const auto& alternatives = r.ctx.index.AlternativesFor(tok.stem);
     return std::any_of(alternatives.begin(), alternatives.end(), [&](const linking::Alternative& a) {
@@ -209,14 +207,36 @@ std::optional<ColumnRef> SubjectDateColumn(const Reading& r) {
     const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
     if (!column || column->type_class != catalog::TypeClass::kDatetime) continue;
     dates.push_back({el.table, el.column});
-    for (const auto& phrase : el.phrases) {
-      for (const auto& tok : r.tokens) {
-        if (!named && names(phrase, tok)) named = ColumnRef{el.table, el.column};
+    const std::set<std::string> derived = DescriptionDerivedStems(*column, r.ctx.index.Wordnet());
+    for (size_t i = 0; i < r.tokens.size(); ++i) {
+      const size_t d = i < cue ? cue - i : i - cue + 1;
+      const Token& tok = r.tokens[i];
+      if (d >= best || tok.kind != TokenKind::kWord || IsStopWord(tok.lower)) continue;
+      const bool by_name =
+          std::any_of(el.phrases.begin(), el.phrases.end(), [&](const auto& phrase) { return names(phrase, tok); });
+      if (by_name || derived.count(tok.stem) > 0) {
+        named = ColumnRef{el.table, el.column};
+        best = d;
+        best_token = i;
       }
     }
-    if (!named && DescriptionDerives(r, *column)) named = ColumnRef{el.table, el.column};
   }
+  if (named_by) *named_by = named && best_token < cue && best <= 2 ? best_token : SIZE_MAX;
   return named ? named : dates.size() == 1 ? std::optional<ColumnRef>(dates.front()) : std::nullopt;
+}
+
+// The subject's date column for a date, a year or a month at `cue` (SubjectDateColumn). The word right before that
+// names the column is the date's, not a stored value it also matched: "orders created in 2023" is when they were
+// created, not the orders whose status is 'Created'.
+std::optional<ColumnRef> SubjectDateColumnAt(Reading& r, size_t cue) {
+  size_t by = SIZE_MAX;
+  std::optional<ColumnRef> col = SubjectDateColumn(r, cue, &by);
+  if (col && by != SIZE_MAX) {
+    std::erase_if(r.filters, [&](const Filter& f) {
+      return f.at == by && f.value.kind == Literal::Kind::kString && f.op == "=" && !(f.col == *col);
+    });
+  }
+  return col;
 }
 
 bool IsYear(std::string_view number) { return number.size() == 4 && number >= "1800" && number <= "2100"; }
@@ -225,7 +245,7 @@ bool IsYear(std::string_view number) { return number.size() == 4 && number >= "1
 // subject's; none noted.
 std::optional<ColumnRef> DateColumnCompared(Reading& r, const Comparison& c) {
   std::optional<ColumnRef> col = NamedDateColumn(r, c.cue);
-  if (!col) col = SubjectDateColumn(r);
+  if (!col) col = SubjectDateColumnAt(r, c.cue);
   if (!col) col = ColumnNamed(r.ctx.schema, r.subject, "date");
   if (!col) r.notes.push_back(fmt::format("no date column for '{}'", c.value));
   return col;
@@ -291,7 +311,7 @@ std::optional<ColumnRef> OnlyQuantityOfSubject(const Reading& r, size_t number) 
 // ("technicians hired after 2020": hire_date).
 bool CompareYearWithDate(Reading& r, const Comparison& c, std::optional<ColumnRef>& col) {
   std::optional<ColumnRef> date = NamedDateColumn(r, c.cue);
-  if (!date) date = SubjectDateColumn(r);
+  if (!date) date = SubjectDateColumnAt(r, c.cue);
   if (date && IsNumericColumn(r.ctx.schema, *date)) {
     col = date;
     return false;
@@ -577,7 +597,7 @@ void ReadNumbers(Reading& r) {
   }
   // No column of years: a date column, the one named nearest, else the subject's ("orders created in 2023": CRT_DT).
   if (!r.year_column) r.year_column = NamedDateColumn(r, first_year);
-  if (!r.year_column) r.year_column = SubjectDateColumn(r);
+  if (!r.year_column) r.year_column = SubjectDateColumnAt(r, first_year);
 }
 
 }  // namespace plainsql::builtin
