@@ -18,7 +18,7 @@ namespace plainsql::builtin {
 struct Reading;
 
 /// The features, in order: what a reading found and built (from the reading), then what running it gave.
-inline constexpr std::array<std::string_view, 56> kReadingFeatures = {
+inline constexpr std::array<std::string_view, 57> kReadingFeatures = {
     "coverage",              // share of the question's content words the reading accounts for
     "unlinked",              // log(1 + content words nothing accounts for)
     "rank",                  // the build pass's order of this candidate (0: as read, 1: the other reading of a pair)
@@ -75,6 +75,7 @@ inline constexpr std::array<std::string_view, 56> kReadingFeatures = {
     "rows",                  // log(1 + rows)
     "null_first",            // its first column holds a NULL
     "columns",               // columns of the result
+    "counts_one",            // a count per group that is 1 in each of two groups or more (the groups are the rows)
 };
 inline constexpr size_t kReadingFeatureCount = kReadingFeatures.size();
 

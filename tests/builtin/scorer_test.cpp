@@ -76,6 +76,27 @@ TEST(ReadingScorer, ResultFeatures) {
   EXPECT_EQ(f[ReadingFeatureIndex("empty")], 0);
   EXPECT_EQ(f[ReadingFeatureIndex("null_first")], 1);
   EXPECT_EQ(f[ReadingFeatureIndex("columns")], 2);
+  EXPECT_EQ(f[ReadingFeatureIndex("counts_one")], 0);  // one group
+}
+
+// A count per group that is 1 in every group is marked; one group of 2 among them, or no grouping, is not.
+TEST(ReadingScorer, CountsOfOneInEveryGroupAreMarked) {
+  ReadingFeatureVector f{};
+  f[ReadingFeatureIndex("grouped")] = 1;
+  f[ReadingFeatureIndex("counting")] = 1;
+  exec::ResultSet rs;
+  rs.columns = {"plant_name", "count(*)"};
+  rs.rows.push_back({exec::Value::Text("North"), exec::Value::Integer(1)});
+  rs.rows.push_back({exec::Value::Text("South"), exec::Value::Integer(1)});
+  SetResultFeatures(f, &rs);
+  EXPECT_EQ(f[ReadingFeatureIndex("counts_one")], 1);
+  rs.rows.push_back({exec::Value::Text("West"), exec::Value::Integer(2)});
+  SetResultFeatures(f, &rs);
+  EXPECT_EQ(f[ReadingFeatureIndex("counts_one")], 0);
+  rs.rows.pop_back();
+  f[ReadingFeatureIndex("grouped")] = 0;
+  SetResultFeatures(f, &rs);
+  EXPECT_EQ(f[ReadingFeatureIndex("counts_one")], 0);
 }
 
 TEST(ReadingScorer, FitLearnsWhatSeparatesRightFromWrong) {
