@@ -185,10 +185,27 @@ std::set<std::string> DescriptionDerivedStems(const catalog::Column& column, con
   return out;
 }
 
+// The tables next to the subject: those the question links and those a foreign key joins to it directly.
+std::set<std::string> NextToSubject(const Reading& r) {
+  std::set<std::string> out = r.linked_tables;
+  for (const auto& t : r.ctx.schema.tables) {
+    if (EqualsIgnoreCase(t.name, r.subject)) {
+      for (const auto& fk : t.foreign_keys) out.insert(ToLower(fk.ref_table));
+    }
+    for (const auto& fk : t.foreign_keys) {
+      if (EqualsIgnoreCase(fk.ref_table, r.subject)) out.insert(ToLower(t.name));
+    }
+  }
+  out.erase(ToLower(r.subject));
+  return out;
+}
+
 // A date column of the subject: the one a question word nearest `cue` names part of ("installed" for INSTL_DT, read
 // "install date"), or names by a form derived from the same word ("created" for CRT_DT described as the "creation
-// date"; WordNet's derivations of the schema's words), else its only one. `named_by`: the naming word, when it is
-// right before `cue` or the word before it ("created in 2023"); SIZE_MAX else.
+// date"; WordNet's derivations of the schema's words), else its only one. A date column of a table next to the subject
+// (NextToSubject) when the word right before `cue`, or the one before it, names it and none of the subject's is named
+// nearer ("orders which are shipped after 2000-01-01": Shipments.shipment_date). `named_by`: the naming word, when it
+// is right before `cue` or the word before it ("created in 2023"); SIZE_MAX else.
 std::optional<ColumnRef> SubjectDateColumn(const Reading& r, size_t cue, size_t* named_by = nullptr) {
   std::vector<ColumnRef> dates;
   std::optional<ColumnRef> named;
@@ -201,23 +218,28 @@ std::optional<ColumnRef> SubjectDateColumn(const Reading& r, size_t cue, size_t*
              std::find(phrase.begin(), phrase.end(), a.schema_stem) != phrase.end();
     });
   };
-  for (const auto& el : r.ctx.index.Elements()) {
-    if (el.column.empty() || ToLower(el.table) != ToLower(r.subject)) continue;
-    const catalog::Table* t = r.ctx.schema.FindTable(el.table);
-    const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
-    if (!column || column->type_class != catalog::TypeClass::kDatetime) continue;
-    dates.push_back({el.table, el.column});
-    const std::set<std::string> derived = DescriptionDerivedStems(*column, r.ctx.index.Wordnet());
-    for (size_t i = 0; i < r.tokens.size(); ++i) {
-      const size_t d = i < cue ? cue - i : i - cue + 1;
-      const Token& tok = r.tokens[i];
-      if (d >= best || tok.kind != TokenKind::kWord || IsStopWord(tok.lower)) continue;
-      const bool by_name =
-          std::any_of(el.phrases.begin(), el.phrases.end(), [&](const auto& phrase) { return names(phrase, tok); });
-      if (by_name || derived.count(tok.stem) > 0) {
-        named = ColumnRef{el.table, el.column};
-        best = d;
-        best_token = i;
+  const std::set<std::string> next = NextToSubject(r);
+  for (const bool subject : {true, false}) {
+    for (const auto& el : r.ctx.index.Elements()) {
+      if (el.column.empty() || (ToLower(el.table) == ToLower(r.subject)) != subject) continue;
+      if (!subject && !next.count(ToLower(el.table))) continue;
+      const catalog::Table* t = r.ctx.schema.FindTable(el.table);
+      const catalog::Column* column = t ? t->FindColumn(el.column) : nullptr;
+      if (!column || column->type_class != catalog::TypeClass::kDatetime) continue;
+      if (subject) dates.push_back({el.table, el.column});
+      const std::set<std::string> derived = DescriptionDerivedStems(*column, r.ctx.index.Wordnet());
+      for (size_t i = 0; i < r.tokens.size(); ++i) {
+        const size_t d = i < cue ? cue - i : i - cue + 1;
+        const Token& tok = r.tokens[i];
+        if (d >= best || (!subject && (i >= cue || d > 2))) continue;
+        if (tok.kind != TokenKind::kWord || IsStopWord(tok.lower)) continue;
+        const bool by_name =
+            std::any_of(el.phrases.begin(), el.phrases.end(), [&](const auto& phrase) { return names(phrase, tok); });
+        if (by_name || derived.count(tok.stem) > 0) {
+          named = ColumnRef{el.table, el.column};
+          best = d;
+          best_token = i;
+        }
       }
     }
   }
