@@ -158,7 +158,8 @@ void ReadNumberComparisons(const std::vector<Token>& t, Intent& in) {
       continue;
     }
     // "4 or more", "two or fewer".
-    if (Is(t, i + 1, "or") && i + 2 < t.size() && !Is(t, i + 3, "than")) {  // ("over 1500 or less than 500")
+    // ("over 1500 or less than 500", "before 1989-09-03 or after 2007-12-25": the word compares the next number.)
+    if (Is(t, i + 1, "or") && i + 2 < t.size() && !Is(t, i + 3, "than") && !IsNumber(t, i + 3)) {
       static const words::WordMap kAfter = words::Pairs("comparisons_after");
       if (auto it = kAfter.find(t[i + 2].lower); it != kAfter.end()) {
         // ("30 or younger": the word may name the quantity, as in "younger than 30"; see QuantityOf.)

@@ -305,7 +305,7 @@ bool ComparePeriodOfDate(Reading& r, const Comparison& c, const ColumnRef& col) 
     f.value = day(FirstDayAfter(c.value));
   } else if (c.op == "=" || (c.op == "BETWEEN" && high_period && c.high >= c.value)) {
     f = PeriodsOfDates(col, c.value, c.op == "=" ? c.value : c.high, c.cue);
-  } else if (c.op == "BETWEEN" && c.high.size() == 10 && c.high[4] == '-' && c.high >= c.value) {
+  } else if (c.op == "BETWEEN" && c.high.size() >= 10 && c.high[4] == '-' && c.high >= c.value) {
     f.high = day(c.high);  // "between March 2023 and 2023-06-15"
   } else if (c.op != ">=" && c.op != "<") {
     return false;
@@ -384,8 +384,9 @@ void CompareNumber(Reading& r, const Comparison& c) {
   if (!col) col = hint.empty() ? NumericNear(r, c.cue, "") : NumericNear(r, c.cue, hint);
   if (!col && !hint.empty()) col = NumericNear(r, c.cue, "");
   if (!col && year_like) col = NumericNear(r, c.cue, "year");
-  // A year and no column of numbers named: a date column rather than the subject's one quantity (hourly_rate).
-  if (!col && year_like && hint.empty() && CompareYearWithDate(r, c, col)) return;
+  // A year and no column of numbers named: a date column rather than the subject's one quantity (hourly_rate); also
+  // when the cue names years ("2019 or later") and no column of years is there.
+  if (!col && year_like && (hint.empty() || hint == "year") && CompareYearWithDate(r, c, col)) return;
   if (!col && hint.empty()) col = OnlyQuantityOfSubject(r, c.number);
   if (!col) {
     r.notes.push_back(fmt::format("no numeric column for '{}'", r.tokens[c.cue].text));
@@ -510,7 +511,7 @@ void ReadComparisons(Reading& r) {
       CompareWithAll(r, c);
     } else if (CountPerGroup(r, c)) {
       continue;
-    } else if (c.value.size() == 10 && c.value[4] == '-') {
+    } else if (c.value.size() >= 10 && c.value[4] == '-') {  // a date, or a date and time
       CompareDate(r, c);
     } else if (IsMonth(c.value)) {
       // "after March 2020": a month is of a date column.

@@ -35,6 +35,15 @@ bool AllDigits(std::string_view w) {
   return std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// "2000-01-01", "2000-01-01 12:30" or "2000-01-01 12:30:59".
+bool IsIsoDateTime(std::string_view v) {
+  auto digits = [&](size_t at, size_t n) { return at + n <= v.size() && AllDigits(v.substr(at, n)); };
+  if (!(digits(0, 4) && v.size() >= 10 && v[4] == '-' && digits(5, 2) && v[7] == '-' && digits(8, 2))) return false;
+  if (v.size() == 10) return true;
+  return (v.size() == 16 || v.size() == 19) && v[10] == ' ' && digits(11, 2) && v[13] == ':' && digits(14, 2) &&
+         (v.size() == 16 || (v[16] == ':' && digits(17, 2)));
+}
+
 // The month a lower-case word names, 1..12 (0: none): its English name or a usual abbreviation ("sept").
 int MonthOf(std::string_view w) {
   static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
@@ -141,7 +150,13 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
     if (c == '"' || (c == '\'' && (i == 0 || !IsWordChar(static_cast<unsigned char>(q[i - 1]))))) {
       size_t end = q.find(static_cast<char>(c), i + 1);
       if (end != std::string_view::npos && end > i + 1) {
-        push(TokenKind::kQuoted, std::string(q.substr(i + 1, end - i - 1)), i);
+        // A quoted ISO date or date and time ("sent before '1986-08-26 20:49:27'") is a date, as one written bare.
+        const std::string_view inner = q.substr(i + 1, end - i - 1);
+        if (IsIsoDateTime(inner)) {
+          push(TokenKind::kNumber, std::string(inner), i + 1);
+        } else {
+          push(TokenKind::kQuoted, std::string(inner), i);
+        }
         i = end + 1;
         continue;
       }

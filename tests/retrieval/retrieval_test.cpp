@@ -71,8 +71,10 @@ TEST(Text, DatesWrittenWithTheMonthsName) {
     std::string got;
     for (const auto& t : Tokenize(f[0], st)) {
       got += (got.empty() ? "" : "|") + std::string(t.kind == TokenKind::kNumber ? "#" : "") + t.lower;
-      // The token's text is the span of the question it was read from.
-      EXPECT_EQ(f[0].substr(t.offset, t.text.size()), t.text) << f[0];
+      // The token's text is the span of the question it was read from (a quoted string's offset is its quote's).
+      if (t.kind != TokenKind::kQuoted) {
+        EXPECT_EQ(f[0].substr(t.offset, t.text.size()), t.text) << f[0];
+      }
     }
     EXPECT_EQ(got, f[1]) << f[0];
   }
