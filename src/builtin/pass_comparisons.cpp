@@ -305,7 +305,7 @@ bool ComparePeriodOfDate(Reading& r, const Comparison& c, const ColumnRef& col) 
     f.value = day(FirstDayAfter(c.value));
   } else if (c.op == "=" || (c.op == "BETWEEN" && high_period && c.high >= c.value)) {
     f = PeriodsOfDates(col, c.value, c.op == "=" ? c.value : c.high, c.cue);
-  } else if (c.op == "BETWEEN" && c.high.size() >= 10 && c.high[4] == '-' && c.high >= c.value) {
+  } else if (c.op == "BETWEEN" && retrieval::IsIsoDateTime(c.high) && c.high >= c.value) {
     f.high = day(c.high);  // "between March 2023 and 2023-06-15"
   } else if (c.op != ">=" && c.op != "<") {
     return false;
@@ -511,7 +511,7 @@ void ReadComparisons(Reading& r) {
       CompareWithAll(r, c);
     } else if (CountPerGroup(r, c)) {
       continue;
-    } else if (c.value.size() >= 10 && c.value[4] == '-') {  // a date, or a date and time
+    } else if (retrieval::IsIsoDateTime(c.value)) {
       CompareDate(r, c);
     } else if (IsMonth(c.value)) {
       // "after March 2020": a month is of a date column.

@@ -82,10 +82,8 @@ std::string FirstDayAfter(std::string_view period) {
 Filter PeriodsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at) {
   std::string end = fmt::format("{}-12-31 23:59:59", last.substr(0, 4));
   if (IsMonth(last)) {
-    static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    const int year = std::stoi(last.substr(0, 4)), month = std::stoi(last.substr(5, 2));
-    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    end = fmt::format("{}-{:02d} 23:59:59", last, kDays[static_cast<size_t>(month - 1)] + (month == 2 && leap));
+    const int days = retrieval::DaysInMonth(std::stoi(last.substr(0, 4)), std::stoi(last.substr(5, 2)));
+    end = fmt::format("{}-{:02d} 23:59:59", last, days);
   }
   return {c, "BETWEEN", {Literal::Kind::kString, FirstDayOf(first), {}}, {Literal::Kind::kString, end, {}}, at};
 }

@@ -234,13 +234,17 @@ void SetResultFeatures(ReadingFeatureVector& f, const exec::ResultSet* result) {
   // A count per group that is 1 in every group: each group is one counted row (a count per unique name of the one
   // table counted), seldom what "how many ... each" asks. Read as a column holding only the integer 1.
   const auto at = [&](std::string_view name) { return f[ReadingFeatureIndex(name)]; };
+  auto all_ones = [&](size_t c) {
+    return std::all_of(
+        result->rows.begin(), result->rows.begin() + static_cast<std::ptrdiff_t>(rows), [&](const exec::Row& row) {
+          return c < row.size() && row[c].type() == exec::ValueType::kInteger && row[c].as_integer() == 1;
+        });
+  };
   if (at("grouped") > 0 && at("counting") > 0 && rows >= 2) {
     for (size_t c = 0; c < result->columns.size(); ++c) {
-      const bool ones = std::all_of(
-          result->rows.begin(), result->rows.begin() + static_cast<std::ptrdiff_t>(rows), [&](const exec::Row& row) {
-            return c < row.size() && row[c].type() == exec::ValueType::kInteger && row[c].as_integer() == 1;
-          });
-      if (ones) Set(f, "counts_one", 1.0);
+      if (!all_ones(c)) continue;
+      Set(f, "counts_one", 1.0);
+      break;
     }
   }
 }

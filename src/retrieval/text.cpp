@@ -35,15 +35,6 @@ bool AllDigits(std::string_view w) {
   return std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// "2000-01-01", "2000-01-01 12:30" or "2000-01-01 12:30:59".
-bool IsIsoDateTime(std::string_view v) {
-  auto digits = [&](size_t at, size_t n) { return at + n <= v.size() && AllDigits(v.substr(at, n)); };
-  if (!(digits(0, 4) && v.size() >= 10 && v[4] == '-' && digits(5, 2) && v[7] == '-' && digits(8, 2))) return false;
-  if (v.size() == 10) return true;
-  return (v.size() == 16 || v.size() == 19) && v[10] == ' ' && digits(11, 2) && v[13] == ':' && digits(14, 2) &&
-         (v.size() == 16 || (v[16] == ':' && digits(17, 2)));
-}
-
 // The month a lower-case word names, 1..12 (0: none): its English name or a usual abbreviation ("sept").
 int MonthOf(std::string_view w) {
   static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
@@ -78,11 +69,7 @@ int YearOf(const Token& t) {
   return std::stoi(w);
 }
 
-bool ValidDate(int y, int m, int d) {
-  static constexpr std::array<int, 12> kDays = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m >= 1 && m <= 12 && d >= 1 && (d <= kDays[static_cast<size_t>(m - 1)]) && (m != 2 || d <= 28 || leap);
-}
+bool ValidDate(int y, int m, int d) { return d >= 1 && d <= DaysInMonth(y, m); }
 
 // A date written with its month's name ("September 7th, 1987", "7 September 1987", "the 7th of Sept 1987") becomes
 // one number-like token holding the ISO date, as "1987-09-07" written so is: a comparison then reads it as a date
@@ -126,6 +113,21 @@ void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
 }
 
 }  // namespace
+
+bool IsIsoDateTime(std::string_view v) {
+  auto digits = [&](size_t at, size_t n) { return at + n <= v.size() && AllDigits(v.substr(at, n)); };
+  if (!(digits(0, 4) && v.size() >= 10 && v[4] == '-' && digits(5, 2) && v[7] == '-' && digits(8, 2))) return false;
+  if (v.size() == 10) return true;
+  return (v.size() == 16 || v.size() == 19) && v[10] == ' ' && digits(11, 2) && v[13] == ':' && digits(14, 2) &&
+         (v.size() == 16 || (v[16] == ':' && digits(17, 2)));
+}
+
+int DaysInMonth(int year, int month) {
+  static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12) return 0;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return kDays[static_cast<size_t>(month - 1)] + (month == 2 && leap ? 1 : 0);
+}
 
 std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
   std::vector<Token> out;
@@ -174,14 +176,8 @@ std::vector<Token> Tokenize(std::string_view q, Stemmer& stemmer) {
     bool negative = c == '-' && i + 1 < q.size() && std::isdigit(static_cast<unsigned char>(q[i + 1])) &&
                     (i == 0 || q[i - 1] == ' ');
     // ISO dates ("2000-01-01") are one token, a number-like value.
-    auto digits = [&](size_t at, size_t n) {
-      for (size_t k = at; k < at + n; ++k) {
-        if (k >= q.size() || !std::isdigit(static_cast<unsigned char>(q[k]))) return false;
-      }
-      return true;
-    };
-    if (digits(i, 4) && i + 10 <= q.size() && q[i + 4] == '-' && digits(i + 5, 2) && q[i + 7] == '-' &&
-        digits(i + 8, 2) && (i + 10 == q.size() || !std::isalnum(static_cast<unsigned char>(q[i + 10])))) {
+    if (i + 10 <= q.size() && IsIsoDateTime(q.substr(i, 10)) &&
+        (i + 10 == q.size() || !std::isalnum(static_cast<unsigned char>(q[i + 10])))) {
       push(TokenKind::kNumber, std::string(q.substr(i, 10)), i);
       i += 10;
       continue;

@@ -38,6 +38,12 @@ struct Token {
 /// characters separate tokens and are dropped.
 std::vector<Token> Tokenize(std::string_view question, Stemmer& stemmer);
 
+/// An ISO date or date and time as a question writes it: "2000-01-01", "2000-01-01 12:30", "2000-01-01 12:30:59".
+bool IsIsoDateTime(std::string_view v);
+
+/// The days of a month (1 to 12) of a year, leap years counted; 0 for no such month.
+int DaysInMonth(int year, int month);
+
 /// Function words that carry no schema meaning ("the", "of", "what", "is", …).
 bool IsStopWord(std::string_view lower);
 
