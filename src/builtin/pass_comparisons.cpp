@@ -2,11 +2,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "builtin/passes.h"
+#include "builtin/query_tree.h"
 #include "builtin/words.h"
 #include "common/strings.h"
 #include "naturalness/identifier.h"
@@ -245,20 +247,6 @@ std::optional<ColumnRef> SubjectDateColumn(const Reading& r, size_t cue, size_t*
   }
   if (named_by) *named_by = named && best_token < cue && best <= 2 ? best_token : SIZE_MAX;
   return named ? named : dates.size() == 1 ? std::optional<ColumnRef>(dates.front()) : std::nullopt;
-}
-
-// The subject's date column for a date, a year or a month at `cue` (SubjectDateColumn). The word right before that
-// names the column is the date's, not a stored value it also matched: "orders created in 2023" is when they were
-// created, not the orders whose status is 'Created'.
-std::optional<ColumnRef> SubjectDateColumnAt(Reading& r, size_t cue) {
-  size_t by = SIZE_MAX;
-  std::optional<ColumnRef> col = SubjectDateColumn(r, cue, &by);
-  if (col && by != SIZE_MAX) {
-    std::erase_if(r.filters, [&](const Filter& f) {
-      return f.at == by && f.value.kind == Literal::Kind::kString && f.op == "=" && !(f.col == *col);
-    });
-  }
-  return col;
 }
 
 bool IsYear(std::string_view number) { return number.size() == 4 && number >= "1800" && number <= "2100"; }
@@ -500,7 +488,48 @@ std::optional<ColumnRef> YearOfReferringTable(const Reading& r, const ColumnRef&
   return found;
 }
 
+// "created in March", "hired during August": a month with no year is that month of every year, the month of the year
+// of the date column named nearest, else of the subject's (SubjectDateColumnAt), compared as text ("03"). Only after
+// "in" or "during", the month's whole name or its abbreviation capitalized ("Mar"; "May" only so), and not where the
+// schema or a stored value is named (a column "Mar" of monthly temperatures, a month stored as a word).
+void ReadMonthsOfYear(Reading& r) {
+  if (!tree::HasDatePart(r.ctx.dialect)) return;
+  const auto& tokens = r.tokens;
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    const int month = t.kind == TokenKind::kWord && !r.used[i] ? retrieval::MonthOf(t.lower) : 0;
+    if (month == 0 || (tokens[i - 1].lower != "in" && tokens[i - 1].lower != "during")) continue;
+    const bool whole = (t.lower.size() > 4 || t.lower == "june" || t.lower == "july") && t.lower != "sept";
+    const bool capital = !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0]));
+    if (!capital && (!whole || t.lower == "may")) continue;
+    if (i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kNumber) continue;  // ("March 5": a day)
+    const bool named = std::any_of(r.mentions.begin(), r.mentions.end(),
+                                   [&](const Mention& m) { return m.begin <= i && i < m.end; }) ||
+                       std::any_of(r.values.begin(), r.values.end(),
+                                   [&](const retrieval::ValueMatch& v) { return v.begin <= i && i < v.end; });
+    if (named) continue;
+    std::optional<ColumnRef> col = NamedDateColumn(r, i);
+    if (!col) col = SubjectDateColumnAt(r, i);
+    if (!col) continue;
+    Filter f{*col, "=", {Literal::Kind::kString, fmt::format("{:02d}", month), {}}, {}, i};
+    f.part = "month_of_year";
+    r.filters.push_back(std::move(f));
+    r.used[i] = true;
+  }
+}
+
 }  // namespace
+
+std::optional<ColumnRef> SubjectDateColumnAt(Reading& r, size_t cue) {
+  size_t by = SIZE_MAX;
+  std::optional<ColumnRef> col = SubjectDateColumn(r, cue, &by);
+  if (col && by != SIZE_MAX) {
+    std::erase_if(r.filters, [&](const Filter& f) {
+      return f.at == by && f.value.kind == Literal::Kind::kString && f.op == "=" && !(f.col == *col);
+    });
+  }
+  return col;
+}
 
 void ReadComparisons(Reading& r) {
   for (size_t t : r.consumed_tokens) MarkMention(r, t);
@@ -520,6 +549,7 @@ void ReadComparisons(Reading& r) {
       CompareNumber(r, c);
     }
   }
+  ReadMonthsOfYear(r);
 }
 
 void ReadNumbers(Reading& r) {
@@ -565,7 +595,7 @@ void ReadNumbers(Reading& r) {
       continue;
     }
     // "hired in 2021": a year of a date column is its days, not a value equal to the year.
-    if (!by_unit && (IsYear(tokens[i].lower) || month) && HoldsDates(r.ctx.schema, *col)) {
+    if (!by_unit && (IsYear(tokens[i].lower) || month || IsDay(tokens[i].lower)) && HoldsDates(r.ctx.schema, *col)) {
       r.filters.push_back(PeriodsOfDates(*col, tokens[i].lower, tokens[i].lower, i));
       r.used[i] = true;
       continue;
@@ -589,11 +619,13 @@ void ReadNumbers(Reading& r) {
     }
   }
   size_t first_year = 0;
-  // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR). A lone month
-  // ("orders in March 2023"): the days of the date column named nearest, else of the subject's.
+  // A lone year-like number: "in 2014" → a year or date column equal to it (several joined by OR). A lone month or day
+  // ("orders in March 2023", "created on 2023-03-05"): the days of the date column named nearest, else of the
+  // subject's.
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind != TokenKind::kNumber || r.used[i]) continue;
-    if (IsMonth(tokens[i].lower)) {
+    if (IsMonth(tokens[i].lower) || IsDay(tokens[i].lower)) {
+      // (a day, "created on 2023-03-05", "yesterday": its times too)
       Comparison month{"=", tokens[i].lower, "", i, i, "", false, false};
       if (auto col = DateColumnCompared(r, month)) ComparePeriodOfDate(r, month, *col);
     } else if (IsYear(tokens[i].lower)) {

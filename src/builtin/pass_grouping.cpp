@@ -648,7 +648,8 @@ bool AsksForEverything(Reading& r) {
 
 // "How many technicians were hired each year?", "orders created per month": a year or a month with no column of the
 // subject's named so is the part of a date of the subject's: the one the question names ("hired": hire_date), else its
-// only one. The unit word is used; "" when it is no such group.
+// only one, else the one a word before the unit names as SubjectDateColumnAt finds it. The unit word is used; "" when
+// it is no such group.
 std::string DateOfTimeUnit(Reading& r, size_t k, std::optional<ColumnRef>& date) {
   if (k >= r.tokens.size() || r.subject.empty()) return "";
   const std::string& w = r.tokens[k].lower;
@@ -669,6 +670,10 @@ std::string DateOfTimeUnit(Reading& r, size_t k, std::optional<ColumnRef>& date)
     }
   }
   if (!named && dates.size() == 1) named = dates.front();
+  // ("orders created each month": the subject's date column a word before the unit names, "created" for CRT_DT)
+  if (auto at = named ? std::nullopt : SubjectDateColumnAt(r, k); at && EqualsIgnoreCase(at->table, t->name)) {
+    named = at;
+  }
   if (!named) return "";
   date = named;
   r.used[k] = true;

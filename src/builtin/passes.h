@@ -36,6 +36,12 @@ void YesNoColumns(Reading& r);
 void FindNegation(Reading& r);
 /// pass_comparisons.cpp — comparisons with numbers, dates and the average; counts per group (HAVING).
 void ReadComparisons(Reading& r);
+/// pass_comparisons.cpp — the subject's date column for a date, a year or a month at token `cue`: the one a word
+/// nearest `cue` names ("installed", "created" for a column described as the creation date), else its only one, or one
+/// of a table next to it named right before `cue`. The word right before that names the column is the date's, not a
+/// stored value it also matched: "orders created in 2023" is when they were created, not the orders whose status is
+/// 'Created' (that value's filter is dropped).
+std::optional<ColumnRef> SubjectDateColumnAt(Reading& r, size_t cue);
 /// pass_comparisons.cpp — a number after a column's name ("ID 1004") and lone years ("in 2014").
 void ReadNumbers(Reading& r);
 /// pass_grouping.cpp — "for each X" / "in each genre": the grouping column.

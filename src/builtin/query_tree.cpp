@@ -95,12 +95,15 @@ sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool di
 }
 
 std::optional<sql::Expr> DatePart(const sql::Dialect& d, const std::string& part, sql::Expr date) {
-  const bool month = part == "month";
-  if (d.name == "sqlite") return Function("strftime", {String(month ? "%Y-%m" : "%Y"), std::move(date)});
-  if (d.name == "duckdb") return Function("strftime", {std::move(date), String(month ? "%Y-%m" : "%Y")});
-  if (d.name == "postgres") return Function("to_char", {std::move(date), String(month ? "YYYY-MM" : "YYYY")});
-  if (d.name == "mysql") return Function("DATE_FORMAT", {std::move(date), String(month ? "%Y-%m" : "%Y")});
-  if (d.name == "tsql") return Function("FORMAT", {std::move(date), String(month ? "yyyy-MM" : "yyyy")});
+  // The strftime pattern of the part, and the one of PostgreSQL's and T-SQL's.
+  const std::string c = part == "month" ? "%Y-%m" : part == "month_of_year" ? "%m" : "%Y";
+  const std::string pg = part == "month" ? "YYYY-MM" : part == "month_of_year" ? "MM" : "YYYY";
+  const std::string ms = part == "month" ? "yyyy-MM" : part == "month_of_year" ? "MM" : "yyyy";
+  if (d.name == "sqlite") return Function("strftime", {String(c), std::move(date)});
+  if (d.name == "duckdb") return Function("strftime", {std::move(date), String(c)});
+  if (d.name == "postgres") return Function("to_char", {std::move(date), String(pg)});
+  if (d.name == "mysql") return Function("DATE_FORMAT", {std::move(date), String(c)});
+  if (d.name == "tsql") return Function("FORMAT", {std::move(date), String(ms)});
   return std::nullopt;
 }
 
@@ -161,6 +164,9 @@ std::string ValueText(const sql::Dialect& d, const builtin::Literal& literal) {
 }
 
 sql::Expr Condition(const sql::Dialect& d, sql::Expr column, const Filter& f) {
+  if (!f.part.empty()) {
+    if (auto part = DatePart(d, f.part, column)) column = std::move(*part);
+  }
   sql::Expr e;
   if (f.op == "BETWEEN") {
     e.kind = sql::ExprKind::kBetween;

@@ -30,8 +30,9 @@ sql::Expr String(const std::string& text);
 /// function(args), function(DISTINCT arg), count(*).
 sql::Expr Function(const std::string& name, std::vector<sql::Expr> args, bool distinct = false);
 sql::Expr CountStar();
-/// The year ("2020") or the month ("2020-06") of a date, as text, in the dialect's own function (SQLite and DuckDB
-/// strftime, PostgreSQL to_char, MySQL DATE_FORMAT, T-SQL FORMAT); nothing for a dialect with none of them.
+/// The year ("2020"), the month ("2020-06") or the month of the year ("06", part "month_of_year") of a date, as
+/// text, in the dialect's own function (SQLite and DuckDB strftime, PostgreSQL to_char, MySQL DATE_FORMAT, T-SQL
+/// FORMAT); nothing for a dialect with none of them.
 std::optional<sql::Expr> DatePart(const sql::Dialect& d, const std::string& part, sql::Expr date);
 /// Whether DatePart has a function for the dialect.
 bool HasDatePart(const sql::Dialect& d);
@@ -42,7 +43,7 @@ sql::Expr Value(const sql::Dialect& d, const Literal& literal);
 /// The literal's text as SQL, for deciding whether two conditions compare numbers.
 std::string ValueText(const sql::Dialect& d, const Literal& literal);
 /// `column op value`, `column BETWEEN value AND high`, `column [NOT] LIKE value`.
-sql::Expr Condition(const sql::Dialect& d, sql::Expr column, const Filter& f);
+sql::Expr Condition(const sql::Dialect& d, sql::Expr column, const Filter& f);  // of f.part of `column` when set
 sql::Query QueryOf(sql::Select select);
 
 }  // namespace plainsql::builtin::tree

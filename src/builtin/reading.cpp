@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "builtin/relative_dates.h"
 #include "builtin/words.h"
 #include "common/strings.h"
 #include "naturalness/identifier.h"
@@ -68,11 +69,15 @@ bool IsMonth(std::string_view v) {
   return (v[5] == '0' && v[6] != '0') || (v[5] == '1' && v[6] <= '2');
 }
 
+bool IsDay(std::string_view v) { return ParseDay(v).has_value(); }
+
 std::string FirstDayOf(std::string_view period) {
+  if (IsDay(period)) return std::string(period);
   return IsMonth(period) ? fmt::format("{}-01", period) : fmt::format("{}-01-01", period);
 }
 
 std::string FirstDayAfter(std::string_view period) {
+  if (auto day = ParseDay(period)) return IsoOf(NextDay(*day));
   const int year = std::stoi(std::string(period.substr(0, 4)));
   if (!IsMonth(period)) return fmt::format("{:04d}-01-01", year + 1);
   const int month = std::stoi(std::string(period.substr(5, 2)));
@@ -81,7 +86,9 @@ std::string FirstDayAfter(std::string_view period) {
 
 Filter PeriodsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at) {
   std::string end = fmt::format("{}-12-31 23:59:59", last.substr(0, 4));
-  if (IsMonth(last)) {
+  if (IsDay(last)) {
+    end = last + " 23:59:59";
+  } else if (IsMonth(last)) {
     const int days = retrieval::DaysInMonth(std::stoi(last.substr(0, 4)), std::stoi(last.substr(5, 2)));
     end = fmt::format("{}-{:02d} 23:59:59", last, days);
   }

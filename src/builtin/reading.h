@@ -67,6 +67,7 @@ struct Filter {
   size_t at = SIZE_MAX;  // the question token it comes from
   bool denied = false;   // `op` denies the comparison as written ("not over 800": <=; DeniedOp). A denied "=" (now
                          // "!=") is not marked: the skeletons have always seen it as "!=".
+  std::string part{};    // "": the column's value; a part of a date column's (tree::DatePart: "month_of_year")
 };
 
 /// A table or column the question names: a linked span of tokens.
@@ -230,13 +231,15 @@ std::optional<Literal> YesLiteral(const Context& ctx, const ColumnRef& c);
 bool HoldsDates(const catalog::Schema& schema, const ColumnRef& c);
 /// A month as the tokenizer writes "March 2023": "2023-03" (a four-digit year, a month 01 to 12).
 bool IsMonth(std::string_view v);
-/// The first day of a period, a year ("2023" → "2023-01-01") or a month ("2023-03" → "2023-03-01"), and the first day
-/// after it ("2024-01-01", "2023-04-01").
+/// A day as the tokenizer writes it: "2023-03-05" (a real one).
+bool IsDay(std::string_view v);
+/// The first day of a period, a year ("2023" → "2023-01-01"), a month ("2023-03" → "2023-03-01") or a day (itself),
+/// and the first day after it ("2024-01-01", "2023-04-01", "2023-03-06").
 std::string FirstDayOf(std::string_view period);
 std::string FirstDayAfter(std::string_view period);
-/// The days of the periods `first` to `last` (each a year or a month) of date column `c`: BETWEEN the first day of one
-/// and the last day of the other, that day's times included ('2023-12-31 23:59:59', '2023-02-28 23:59:59'). Whole
-/// dates, not the bare year: they compare right as text in SQLite (where '2023' against a DATE column's NUMERIC
+/// The days of the periods `first` to `last` (each a year, a month or a day) of date column `c`: BETWEEN the first day
+/// of one and the last day of the other, that day's times included ('2023-12-31 23:59:59', '2023-02-28 23:59:59').
+/// Whole dates, not the bare year: they compare right as text in SQLite (where '2023' against a DATE column's NUMERIC
 /// affinity is the number 2023) and as dates in PostgreSQL.
 Filter PeriodsOfDates(const ColumnRef& c, const std::string& first, const std::string& last, size_t at);
 /// A column a comparison with a number or an average may name: a numeric one, or a text column whose stored values

@@ -220,6 +220,7 @@ SkeletonMaterial MaterialOf(const Reading& r) {
   for (const Filter& f : filters) {
     if (f.value.kind == Literal::Kind::kTrue) ++m.other_conditions;
     if (f.value.kind != Literal::Kind::kNumber && f.value.kind != Literal::Kind::kString) continue;
+    if (!f.part.empty()) continue;  // (a slot holds a column's value, not a part of it)
     add_table(f.col.table);
     m.values.push_back(f);
     if (f.denied) m.values.back().op = std::string(DeniedOp(f.op));  // (as the question wrote it)

@@ -25,10 +25,13 @@ struct QuestionRead {
   Intent intent;
   std::vector<LinkMatch> links;
   std::vector<ValueMatch> values;
+  std::vector<std::string> notes;  // how the question's words were read before the passes (dates relative to today)
 };
 
 Translator::Translator(const catalog::Schema& schema, const SchemaIndex& index, const ValueIndex* values)
-    : schema_(schema), index_(index), values_(values) {}
+    : schema_(schema), index_(index), values_(values) {
+  if (auto today = Today()) today_ = *today;
+}
 
 Translation Translator::Translate(const std::string& question, const sql::Dialect& dialect, Stemmer& stemmer) const {
   // The best reading, then the same question with the first stored value that several columns hold read as the next
@@ -397,6 +400,10 @@ QuestionRead Translator::Read(const std::string& question, Stemmer& stemmer) con
   QuestionRead q;
   const std::string spelled = SpellComparisonSymbols(question);
   std::vector<retrieval::Token> tokens = retrieval::Tokenize(spelled, stemmer);
+  if (today_) {
+    q.notes = ReadRelativeDates(
+        tokens, *today_, [&](size_t begin, size_t end) { return NamesSchemaElement(index_, tokens, begin, end); });
+  }
   // A quoted name ("the \"hire date\" of each technician") is read as the name, unless the database holds it.
   std::function<bool(const retrieval::Token&)> stored;
   if (values_) stored = [&](const retrieval::Token& t) { return !values_->Match({t}).empty(); };
@@ -441,6 +448,7 @@ Translation Translator::Assemble(const QuestionRead& q, const sql::Dialect& dial
   r.links = q.links;
   r.values = q.values;
   r.used.assign(r.tokens.size(), false);
+  r.notes = q.notes;
   for (Pass pass : kPasses) {
     pass(r);
     if (r.stopped) break;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "builtin/relative_dates.h"
 #include "builtin/scorer.h"
 #include "builtin/shape.h"
 #include "builtin/skeleton.h"
@@ -78,6 +79,9 @@ class Translator {
     skeletons_ = skeletons;
     proposer_ = proposer;
   }
+  /// The day relative dates ("last month", "in the past 30 days") count from (default: Today(), the machine's date or
+  /// PLAINSQL_TODAY; none when that variable is malformed: such phrases are then read as words).
+  void UseToday(std::optional<Day> today) { today_ = today; }
 
  private:
   /// What every reading of the question shares, read once: its tokens, cues, schema links and stored values.
@@ -100,6 +104,7 @@ class Translator {
   const ShapeModel* shape_model_ = &ShapeModel::Builtin();
   const SkeletonLibrary* skeletons_ = &SkeletonLibrary::Builtin();
   const ShapeModel* proposer_ = nullptr;
+  std::optional<Day> today_;
 };
 
 /// Sets the shape features of each candidate: how its query's shape agrees with `prediction`.

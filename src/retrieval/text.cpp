@@ -35,18 +35,6 @@ bool AllDigits(std::string_view w) {
   return std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The month a lower-case word names, 1..12 (0: none): its English name or a usual abbreviation ("sept").
-int MonthOf(std::string_view w) {
-  static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
-                                                              "may",       "june",     "july",     "august",
-                                                              "september", "october",  "november", "december"};
-  for (size_t m = 0; m < kNames.size(); ++m) {
-    if (w == kNames[m] || (w.size() >= 3 && m != 4 && kNames[m].starts_with(w) && (w.size() == 3 || w == "sept")))
-      return static_cast<int>(m) + 1;
-  }
-  return 0;
-}
-
 // A day of the month as written: "7", "07", "7th", "21st" (0: none).
 int DayOf(const Token& t) {
   std::string_view w = t.lower;
@@ -113,6 +101,17 @@ void MergeWrittenDates(std::string_view q, std::vector<Token>& tokens) {
 }
 
 }  // namespace
+
+int MonthOf(std::string_view w) {
+  static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
+                                                              "may",       "june",     "july",     "august",
+                                                              "september", "october",  "november", "december"};
+  for (size_t m = 0; m < kNames.size(); ++m) {
+    if (w == kNames[m] || (w.size() >= 3 && m != 4 && kNames[m].starts_with(w) && (w.size() == 3 || w == "sept")))
+      return static_cast<int>(m) + 1;
+  }
+  return 0;
+}
 
 bool IsIsoDateTime(std::string_view v) {
   auto digits = [&](size_t at, size_t n) { return at + n <= v.size() && AllDigits(v.substr(at, n)); };

@@ -41,6 +41,9 @@ std::vector<Token> Tokenize(std::string_view question, Stemmer& stemmer);
 /// An ISO date or date and time as a question writes it: "2000-01-01", "2000-01-01 12:30", "2000-01-01 12:30:59".
 bool IsIsoDateTime(std::string_view v);
 
+/// The month a lower-case word names, 1..12 (0: none): its English name or a usual abbreviation ("mar", "sept").
+int MonthOf(std::string_view lower);
+
 /// The days of a month (1 to 12) of a year, leap years counted; 0 for no such month.
 int DaysInMonth(int year, int month);
 

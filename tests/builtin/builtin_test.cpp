@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 
 #include "builtin/intent.h"
 #include "builtin/query_tree.h"
+#include "builtin/relative_dates.h"
 #include "builtin/translator.h"
 #include "builtin/words.h"
 #include "catalog/introspect.h"
@@ -241,6 +243,7 @@ struct Case {
   std::vector<std::string> answers;  // A:, A2:, ... (empty strings where a rank is not given)
   std::optional<size_t> count;       // count:
   std::optional<std::string> none;   // none:
+  std::optional<Day> today;          // today: (the last one before the case), the day relative dates count from
 };
 
 // Reads questions.txt: the fixtures' statements by name, and the cases.
@@ -249,6 +252,7 @@ std::vector<Case> ReadCases(const std::string& path, std::map<std::string, std::
   EXPECT_TRUE(in.good()) << path;
   std::vector<Case> cases;
   std::string line, schema;
+  std::optional<Day> today;
   std::set<std::string> named;  // a second `schema:` of a name returns to that fixture; it may not add statements
   bool reopened = false;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -266,8 +270,11 @@ std::vector<Case> ReadCases(const std::string& path, std::map<std::string, std::
       EXPECT_FALSE(reopened) << path << ":" << n << ": a statement for fixture '" << schema
                              << "', defined earlier (a new fixture needs a name of its own)";
       ddl[schema] += value + "\n";
+    } else if (key == "today") {
+      today = ParseDay(value);
+      EXPECT_TRUE(today) << path << ":" << n << ": not a day: " << value;
     } else if (key == "Q") {
-      cases.push_back({n, schema, value, {}, std::nullopt, std::nullopt});
+      cases.push_back({n, schema, value, {}, std::nullopt, std::nullopt, today});
     } else if (!cases.empty() && (key == "A" || (key.size() > 1 && key[0] == 'A'))) {
       size_t rank = key == "A" ? 0 : static_cast<size_t>(std::stoul(key.substr(1))) - 1;
       if (cases.back().answers.size() <= rank) cases.back().answers.resize(rank + 1);
@@ -299,6 +306,52 @@ void Check(const Case& c, const Translation& t) {
   }
 }
 
+// Every case of data/relative_dates.tsv: dates relative to the day of asking read as the dates they are, each with a
+// note; phrases that are a schema's name, or the latest of something, stay as written.
+TEST(RelativeDates, CasesFile) {
+  Stemmer& st = Parts().stemmer;
+  const auto rows = test::CaseRows("builtin", "relative_dates.tsv", 4);
+  for (const auto& f : rows) {
+    const std::optional<Day> today = ParseDay(f[0]);
+    ASSERT_TRUE(today) << f[0];
+    std::vector<Token> tokens = Tokenize(f[1], st);
+    auto names = [&](size_t begin, size_t end) {
+      std::string words;
+      for (size_t k = begin; k < end; ++k) words += (k > begin ? " " : "") + tokens[k].lower;
+      return words == f[3];
+    };
+    const std::vector<std::string> notes = ReadRelativeDates(tokens, *today, names);
+    std::string got;
+    for (const auto& t : tokens) {
+      got += (got.empty() ? "" : "|") + std::string(t.kind == TokenKind::kNumber ? "#" : "") + t.lower;
+      EXPECT_LT(t.offset, f[1].size()) << f[1];
+    }
+    EXPECT_EQ(got, f[2]) << f[1];
+    const bool rewritten = got != [&] {
+      std::string plain;
+      for (const auto& t : Tokenize(f[1], st)) {
+        plain += (plain.empty() ? "" : "|") + std::string(t.kind == TokenKind::kNumber ? "#" : "") + t.lower;
+      }
+      return plain;
+    }();
+    EXPECT_EQ(notes.size(), rewritten ? 1u : 0u) << f[1];
+    if (rewritten && !notes.empty()) {
+      EXPECT_NE(notes.front().find(f[0]), std::string::npos) << notes.front();
+    }
+  }
+  EXPECT_GE(rows.size(), 20u);
+  // The day comes from the environment when set there, and a malformed one is an error naming the variable.
+  ASSERT_EQ(setenv(kTodayVariable, "2024-02-29", 1), 0);
+  auto set = Today();
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ(IsoOf(*set), "2024-02-29");
+  ASSERT_EQ(setenv(kTodayVariable, "2023-02-29", 1), 0);
+  EXPECT_FALSE(Today().ok());
+  EXPECT_NE(CheckTodayEnvironment().error().message.find(kTodayVariable), std::string::npos);
+  ASSERT_EQ(unsetenv(kTodayVariable), 0);
+  EXPECT_TRUE(CheckTodayEnvironment().ok());
+}
+
 TEST(Translator, QuestionsFile) {
   std::map<std::string, std::string> ddl;
   auto cases = ReadCases(std::string(PLAINSQL_SOURCE_DIR) + "/tests/builtin/questions.txt", ddl);
@@ -317,6 +370,8 @@ TEST(Translator, QuestionsFile) {
       f = OpenFixture(path);
       ASSERT_TRUE(f);
     }
+    // (without a `today:` line, a day no case's relative dates depend on)
+    f->translator->UseToday(c.today.value_or(Day{2000, 1, 1}));
     Check(c, f->translator->Translate(c.question, f->conn->dialect(), Parts().stemmer));
   }
 }
@@ -351,6 +406,10 @@ TEST(Translator, ScoresUnlinkedWordsAndTrees) {
   auto pg = f->translator->Translate("How many certified technicians are there?", sql::Postgres(), st);
   ASSERT_FALSE(pg.candidates.empty());
   EXPECT_EQ(pg.candidates[0].sql, "SELECT count(*) FROM technician WHERE is_certified = TRUE");
+  // A month of every year in the dialect's own function.
+  auto march = f->translator->Translate("Which technicians were hired in March?", sql::Postgres(), st);
+  ASSERT_FALSE(march.candidates.empty());
+  EXPECT_EQ(march.candidates[0].sql, "SELECT first_name FROM technician WHERE to_char(hire_date, 'MM') = '03'");
   // A pattern matches regardless of case there too, as the value index and SQLite's LIKE do; LIKE's wildcards in the
   // question's text are escaped.
   auto like = f->translator->Translate("Which plants have a name containing the word 'works_2'?", sql::Postgres(), st);

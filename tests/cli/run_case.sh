@@ -3,6 +3,7 @@
 #   run_case.sh PLAINSQL SAMPLE_DB CASE.cmd
 # CASE.cmd holds the arguments on one line, in shell syntax; $SAMPLE_DB and $FIXTURES expand. Optional files beside it:
 #   CASE.stdin  standard input (default: none)
+#   CASE.env    environment variables for the run, NAME=value a line (PLAINSQL_TODAY=2024-12-10)
 #   CASE.out    expected standard output
 #   CASE.err    expected standard error
 #   CASE.code   expected exit code (default 0)
@@ -21,7 +22,9 @@ trap 'rm -rf "$work"' EXIT
 stdin=/dev/null
 [ -f "$dir/$name.stdin" ] && stdin="$dir/$name.stdin"
 eval "set -- $(cat "$case")"
-"$bin" "$@" <"$stdin" >"$work/out" 2>"$work/err"
+env_vars=()
+if [ -f "$dir/$name.env" ]; then mapfile -t env_vars <"$dir/$name.env"; fi
+env "${env_vars[@]}" "$bin" "$@" <"$stdin" >"$work/out" 2>"$work/err"
 code=$?
 
 # Make outputs independent of where the build and the source tree are.

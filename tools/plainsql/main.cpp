@@ -8,6 +8,7 @@
 #include <exception>
 
 #include "ask_cmd.h"
+#include "builtin/relative_dates.h"
 #include "builtin_cmd.h"
 #include "check_access_cmd.h"
 #include "cli.h"
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   }
   // A model or lexicon file named in the environment that cannot be used stops every command before it starts.
   if (auto env = plainsql::linking::CheckModelEnvironment(); !env.ok()) return plainsql::cli::Fail(env.error());
+  if (auto env = plainsql::builtin::CheckTodayEnvironment(); !env.ok()) return plainsql::cli::Fail(env.error());
   try {
 #ifdef PLAINSQL_WITH_SERVER
     return plainsql::cli::RunSelected(schema, sql, parse, identifiers, naturalness, views, eval, runs, ask,

@@ -1,0 +1,1 @@
+ask $SAMPLE_DB "How many plants are there?" --llm none
