@@ -12,6 +12,7 @@
 #include "linking/linker.h"
 #include "linking/subset_builtin.h"
 #include "naturalness/expander.h"
+#include "naturalness/namer.h"
 #include "retrieval/value_index.h"
 #include "retrieval/wordnet.h"
 #include "sql/parser.h"
@@ -82,8 +83,14 @@ class BuiltinGenerator final : public generate::Generator {
           }));
     }
     if (!ix.names) {
-      ix.names = std::make_unique<linking::SchemaIndex>(shown, stemmer_, resources_->expander.get(),
-                                                        resources_->wordnet.get(), nullptr, resources_->lexicon.get());
+      // A schema's comments (its own, or a data dictionary's) say what its cryptic words abbreviate: "Maintenance
+      // orders" for MO, so MoOperation is a maintenance order's operation and not a month's (the rename command's
+      // expander reads them too).
+      const naturalness::Expander* expander = resources_->expander.get();
+      if (expander) ix.expander = naturalness::ExpanderWithComments(*expander, shown);
+      if (ix.expander) expander = ix.expander.get();
+      ix.names = std::make_unique<linking::SchemaIndex>(shown, stemmer_, expander, resources_->wordnet.get(), nullptr,
+                                                        resources_->lexicon.get());
     }
     const retrieval::ValueIndex* values = renamed ? ix.values.get() : values_ ? values_.get() : ix.values.get();
     Translator translator(shown, *ix.names, native || renamed ? values : nullptr);
@@ -179,6 +186,7 @@ class BuiltinGenerator final : public generate::Generator {
   retrieval::Stemmer stemmer_;
   std::unique_ptr<retrieval::ValueIndex> values_;
   struct Indexes {
+    std::unique_ptr<naturalness::Expander> expander;  // the shared one told the schema's comments, when it has some
     std::unique_ptr<linking::SchemaIndex> names;
     std::unique_ptr<retrieval::ValueIndex> values;  // a slice's own, when the whole database's is not built
   };

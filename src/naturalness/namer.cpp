@@ -131,12 +131,7 @@ void Prepare(const catalog::Schema& schema, const Classifier& classifier, Expand
   for (const auto& name : context) cryptic += KeepsItsName(classifier, name) ? 0 : 1;  // before the share is known
   expander.SetCrypticShare(context.empty() ? 0 : cryptic / static_cast<double>(context.size()));
   for (const auto& text : options.evidence) expander.AddEvidence(text);
-  for (const auto& t : schema.tables) {
-    if (!t.comment.empty()) expander.AddEvidence(t.comment);
-    for (const auto& c : t.columns) {
-      if (!c.comment.empty()) expander.AddEvidence(c.comment);
-    }
-  }
+  AddCommentEvidence(schema, expander);
 }
 
 // What the expander reads of a name: a table's name loses a leading "TB_" / "TBL_" / "T_" (a naming convention that
@@ -308,6 +303,26 @@ void AgreeOnPieces(const catalog::Schema& schema, const Classifier& classifier, 
 }
 
 }  // namespace
+
+size_t AddCommentEvidence(const catalog::Schema& schema, Expander& expander) {
+  size_t read = 0;
+  auto add = [&](const std::string& comment) {
+    if (comment.empty()) return;
+    expander.AddEvidence(comment);
+    ++read;
+  };
+  for (const auto& t : schema.tables) {
+    add(t.comment);
+    for (const auto& c : t.columns) add(c.comment);
+  }
+  return read;
+}
+
+std::unique_ptr<Expander> ExpanderWithComments(const Expander& expander, const catalog::Schema& schema) {
+  auto out = std::make_unique<Expander>(expander);
+  if (AddCommentEvidence(schema, *out) == 0) return nullptr;
+  return out;
+}
 
 std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
                                       const Crosswalk* previous, const NamingOptions& options) {

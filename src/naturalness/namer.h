@@ -62,6 +62,12 @@ struct PendingName {
 
 /// The identifiers of `schema` that NameSchema would expand (not kept from `previous`, and not already Regular and
 /// plain), in schema order, for a second opinion (NamingOptions::proposed).
+/// Tells `expander` the comments of `schema`'s tables and columns (a database's own or a data dictionary's): the
+/// phrases whose initials a cryptic word may be ("Maintenance orders: ..." for MO). Returns how many it read.
+size_t AddCommentEvidence(const catalog::Schema& schema, Expander& expander);
+/// A copy of `expander` that has read `schema`'s comments (AddCommentEvidence); null when the schema has none.
+std::unique_ptr<Expander> ExpanderWithComments(const Expander& expander, const catalog::Schema& schema);
+
 std::vector<PendingName> PendingNames(const catalog::Schema& schema, const Classifier& classifier, Expander& expander,
                                       const Crosswalk* previous, const NamingOptions& options);
 

@@ -18,6 +18,7 @@
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
 #include "naturalness/name_model.h"
+#include "naturalness/namer.h"
 #include "naturalness/profile.h"
 #include "naturalness/report.h"
 #include "naturalness/translate_query.h"
@@ -468,6 +469,33 @@ TEST(Expander, DictionaryPhrasesExpandInitialsAndGeneralRulesApply) {
   EXPECT_EQ(e.Expand("Xcoord").name, "x_coordinate");  // an axis letter run into an abbreviation
   EXPECT_EQ(e.Expand("UTMX").name, "universal_transverse_mercator_x");
   EXPECT_EQ(e.Expand("UTME").name, "universal_transverse_mercator_east");
+}
+
+// A schema's comments tell a copy of the expander what its cryptic words abbreviate, names without a comment too
+// (MoOperation); the expander given stays as it was, and a schema without comments gives no copy.
+TEST(Expander, ACopyReadsASchemasComments) {
+  const Classifier& c = Shipped();
+  Expander e(c.Words(), {{"cd", "code"}});
+  catalog::Schema schema;
+  catalog::Table mo;
+  mo.name = "TB_MO";
+  mo.comment = "Maintenance orders: one row per maintenance order";
+  catalog::Column id;
+  id.name = "MO_ID";
+  id.comment = "Maintenance order number";
+  mo.columns.push_back(id);
+  catalog::Table operation;
+  operation.name = "MoOperation";
+  schema.tables = {mo, operation};
+  std::unique_ptr<Expander> told = ExpanderWithComments(e, schema);
+  ASSERT_TRUE(told);
+  EXPECT_EQ(told->Expand("MoOperation").name, "maintenance_order_operation");
+  EXPECT_EQ(e.Expand("MoOperation").name, "mo_operation");
+  for (auto& t : schema.tables) {
+    t.comment.clear();
+    for (auto& col : t.columns) col.comment.clear();
+  }
+  EXPECT_EQ(ExpanderWithComments(e, schema), nullptr);
 }
 
 // The cases of fixtures/expander_rules.tsv: the rules alone, with the shipped abbreviations.
