@@ -28,10 +28,21 @@
 #include "naturalness/classifier.h"
 #include "naturalness/expander.h"
 #include "naturalness/identifier.h"
+#include "naturalness/namer.h"
 
 namespace plainsql::linking {
 
 namespace {
+
+// The comments of a schema's tables and columns, hashed: names derived with them are cached apart.
+std::string CommentsDigest(const catalog::Schema& schema) {
+  std::string all;
+  for (const auto& t : schema.tables) {
+    all += t.comment + '\x1f';
+    for (const auto& c : t.columns) all += c.comment + '\x1f';
+  }
+  return fmt::format("{:016x}", Hash64(all));
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -472,9 +483,22 @@ struct BuiltinSubsetter::Impl {
     BuildComponents();
   }
 
+  // The expander: the resources' one, or a copy told the schema's comments (the initials their phrases explain: MO,
+  // "maintenance order", in MoOperation too), made once.
+  const naturalness::Expander* SchemaExpander() {
+    const naturalness::Expander* shared = resources ? resources->expander.get() : nullptr;
+    if (shared && !commented_checked) {
+      commented = naturalness::ExpanderWithComments(*shared, schema);
+      commented_checked = true;
+    }
+    return commented ? commented.get() : shared;
+  }
+  std::unique_ptr<naturalness::Expander> commented;
+  bool commented_checked = false;
+
   // The linker's index and the tables' stems.
   void BuildIndexAndTables() {
-    const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
+    const naturalness::Expander* expander = SchemaExpander();
     const WordNet* wordnet = resources ? resources->wordnet.get() : nullptr;
     const Lexicon* lexicon = resources ? resources->lexicon.get() : nullptr;
     if (column_count < kBuildApartColumns) {
@@ -505,13 +529,14 @@ struct BuiltinSubsetter::Impl {
   // Where what a large schema's names derive is kept: the cache folder (catalog::DefaultCacheDir), named by the
   // schema's structural fingerprint and the resources' version (LinkResources::version).
   std::string NameCacheFile() const {
-    return fmt::format("{}/linking/names-{}-{}.json", catalog::DefaultCacheDir(),
-                       catalog::StructuralFingerprint(schema), resources ? resources->version : "none");
+    return fmt::format("{}/linking/names-{}-{}{}.json", catalog::DefaultCacheDir(),
+                       catalog::StructuralFingerprint(schema), resources ? resources->version : "none",
+                       commented ? "-" + CommentsDigest(schema) : "");
   }
 
   // The tables' stems and keys; `derived` (optional, complete) gives the names' expansions.
   void BuildTables(const NameDerivations* derived) {
-    const naturalness::Expander* expander = resources ? resources->expander.get() : nullptr;
+    const naturalness::Expander* expander = SchemaExpander();
     // Once per distinct name: expanding a name is the costly part.
     auto stems_of = [&](const std::string& name) {
       return stem_sets.Of(name, [&](std::set<std::string>& out) {

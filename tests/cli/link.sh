@@ -88,6 +88,15 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
   fail "schema --descriptions"
 grep -q -- '-- Production sites of the company' "$tmp/ddl" || fail "no table description: $(head -5 "$tmp/ddl")"
 grep -q 'CRIT_FLG.*Critical flag: 1 when a failure stops production' "$tmp/ddl" || fail "no column description"
+# The dictionary's phrases say what a cryptic word's initials stand for, in names it does not describe too: MO is a
+# maintenance order, so MoOperation is no month's and "maintenance orders ... each month" is TB_MO.
+"$bin" link "$db" "How many maintenance orders are there each month?" --json \
+  --descriptions "$src/examples/plant_dictionary.csv" >"$tmp/initials.json"
+python3 - "$tmp/initials.json" <<'PY' || fail "dictionary initials: $(cat "$tmp/initials.json")"
+import json, sys
+s = json.load(open(sys.argv[1]))["scores"]
+assert s["TB_MO"] > 0.5 and s["TB_MO"] > s["MoOperation"], s
+PY
 mkdir -p "$tmp/db/plant/database_description"
 printf '\xef\xbb\xbforiginal_column_name,column_name,column_description,data_format,value_description\r\n' \
   >"$tmp/db/plant/database_description/TB_MO.csv"
