@@ -1,6 +1,7 @@
 // Join paths for the built-in translator: the tables a question needs, connected through the foreign-key graph by a
 // small tree (each needed table joined to the tree by a shortest path of foreign keys, nearest first), with the
-// intermediate tables a path passes through.
+// intermediate tables a path passes through. Among shortest paths, the one with the most keys whose two columns name
+// the same thing (EQ_ID = EQ_ID, PLNT_ID = plant_id) rather than a role ("Reported By" = technician_id).
 #pragma once
 
 #include <optional>

@@ -890,6 +890,38 @@ TEST(Joins, ShortestForeignKeyPathsWithIntermediateTables) {
   EXPECT_FALSE(ConnectTables(*schema, {"plant", "open_orders"}).has_value());  // a view: no foreign keys
   EXPECT_FALSE(ConnectTables(*schema, {"plant", "nope"}).has_value());
   EXPECT_FALSE(ConnectTables(*schema, {}).has_value());
+  // From the plant, two paths of two keys reach the orders: through the equipment (EQ_ID = EQ_ID, PLNT_ID =
+  // plant_id, same names) and through the technician who reported it ("Reported By" = technician_id, a role): the
+  // same-named keys win.
+  auto from_plant = ConnectTables(*schema, {"plant", "TB_MO"});
+  ASSERT_TRUE(from_plant.has_value());
+  EXPECT_EQ(from_plant->Tables(), (std::vector<std::string>{"plant", "TB_EQUIP", "TB_MO"}));
+}
+
+// Between shortest paths, the one whose keys name the same thing on both sides wins whatever the keys' order: a
+// treatment's stay is Undergoes.Stay = Stay.StayID, not any stay of the same patient.
+TEST(Joins, SameNamedKeysWinAmongShortestPaths) {
+  auto fk = [](std::string column, std::string table, std::string ref) {
+    catalog::ForeignKey k;
+    k.columns = {std::move(column)};
+    k.ref_table = std::move(table);
+    k.ref_columns = {std::move(ref)};
+    return k;
+  };
+  catalog::Schema schema;
+  catalog::Table patient, stay, undergoes;
+  patient.name = "Patient";
+  stay.name = "Stay";
+  stay.foreign_keys = {fk("Patient", "Patient", "SSN")};
+  undergoes.name = "Undergoes";
+  undergoes.foreign_keys = {fk("Patient", "Patient", "SSN"), fk("Stay", "Stay", "StayID")};
+  schema.tables = {patient, stay, undergoes};
+  auto t = ConnectTables(schema, {"Undergoes", "Patient", "Stay"});
+  ASSERT_TRUE(t.has_value());
+  ASSERT_EQ(t->edges.size(), 2u);
+  EXPECT_EQ(t->edges[1].right_table, "Stay");
+  EXPECT_EQ(t->edges[1].left_table, "Undergoes");
+  EXPECT_EQ(t->edges[1].right_columns, (std::vector<std::string>{"StayID"}));
 }
 
 }  // namespace
