@@ -109,6 +109,21 @@ bool CountPerGroup(Reading& r, const Comparison& c) {
   bool times = tokens[c.number].lower == "once" || tokens[c.number].lower == "twice" ||
                (k < tokens.size() && tokens[k].lower == "times");
   if (k < tokens.size()) counted = TableAt(r, k);
+  // "more than 30 pieces of equipment", "at least 2 kinds of parts": a word of measure, "of", then the table counted.
+  if (!counted && k + 2 < tokens.size() && tokens[k].kind == TokenKind::kWord && tokens[k + 1].lower == "of" &&
+      !ColumnAt(r, k)) {
+    counted = TableAt(r, k + 2);
+    // (the noun may name a table as well as the column the reading took it for: "equipment", a view's column)
+    for (auto l = r.links.begin(); !counted && l != r.links.end(); ++l) {
+      const auto& el = r.ctx.index.Elements()[l->element];
+      if (el.column.empty() && !el.view && l->begin <= k + 2 && k + 2 < l->end) counted = el.table;
+    }
+    if (counted) {
+      r.used[k] = r.used[k + 1] = true;
+      MarkMention(r, k + 2);
+      k += 2;
+    }
+  }
   // "more than 1 player" where the reading took "player" for player.Player: the noun also names the table, whose rows
   // are what is counted. Not a quantity ("more than 1000 followers" compares followers) and not "at least one" (there
   // is one: a join, read elsewhere).

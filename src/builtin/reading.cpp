@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "builtin/passes.h"
 #include "builtin/relative_dates.h"
 #include "builtin/words.h"
 #include "common/strings.h"
@@ -319,6 +320,8 @@ std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string
     std::optional<ColumnRef> c = ColumnNamed(r.ctx.schema, r.subject, word);
     for (auto t = r.linked_tables.begin(); !c && t != r.linked_tables.end(); ++t)
       c = ColumnNamed(r.ctx.schema, *t, word);
+    // No column's name says "date" ("CRT_DT"): the subject's date column, the one a word names, else its only one.
+    if (!c && word == "date") c = SubjectDateColumnAt(r, token);
     if (c) {
       if (reversed) *reversed = other_way;
       return c;

@@ -462,15 +462,19 @@ TEST(Translator, OtherSelectListsAndTheScorersFeatures) {
   ASSERT_NE(with_used, used.candidates.end());
   EXPECT_EQ(with_used->sql, "SELECT plant_name, opened_year FROM plant WHERE opened_year > 1990");
   EXPECT_EQ(with_used->features[ReadingFeatureIndex("shown_used")], 1);
-  // Run and ranked: result features set, every probability in (0, 1), best first.
+  // Run and ranked: result features set, every probability in (0, 1), best first by the ranking model (its own
+  // linear model: P(right) of a later reading may be higher), the question's plain reading first.
   RunCandidates(used.candidates, *f->conn, {}, 8);
   RankCandidates(used.candidates, ReadingScorer::Builtin(), 8);
+  ASSERT_FALSE(used.candidates.empty());
+  EXPECT_EQ(used.candidates[0].sql, "SELECT plant_name FROM plant WHERE opened_year > 1990");
   for (size_t i = 0; i < used.candidates.size(); ++i) {
     EXPECT_GT(used.candidates[i].probability, 0);
     EXPECT_LT(used.candidates[i].probability, 1);
     EXPECT_EQ(used.candidates[i].features[ReadingFeatureIndex("fails")], 0);
     if (i > 0) {
-      EXPECT_GE(used.candidates[i - 1].probability, used.candidates[i].probability);
+      EXPECT_GE(ReadingScorer::Builtin().RankScore(used.candidates[i - 1].features),
+                ReadingScorer::Builtin().RankScore(used.candidates[i].features));
     }
   }
 }
