@@ -136,22 +136,29 @@ std::string Unjoinable(const Reading& r) {
   return r.tables.back();
 }
 
-// Whether the reading uses `view` only in its conditions ("orders created in 2023" with open_orders.created_on, a view
-// column over TB_MO.CRT_DT, as the year's column): nothing of it is shown, counted, grouped or ordered.
+// Whether the reading uses `view` only in its conditions or its grouping ("orders created in 2023" with
+// open_orders.created_on, a view column over TB_MO.CRT_DT, as the year's column; "orders per priority"): nothing of it
+// is shown but the grouped column, nor counted or ordered.
 bool OnlyConditionsRead(const Reading& r, const std::string& view) {
   auto of = [&](const ColumnRef& c) { return ToLower(c.table) == ToLower(view); };
-  if (std::any_of(r.shown.begin(), r.shown.end(), of) || std::any_of(r.selected.begin(), r.selected.end(), of)) {
+  // (the grouping column is shown as grouped: "maintenance orders per priority" groups TB_MO.PRIO_CD, which the view
+  // shows as priority)
+  auto other = [&](const ColumnRef& c) { return of(c) && !(r.group && c == *r.group); };
+  if (std::any_of(r.shown.begin(), r.shown.end(), other) || std::any_of(r.selected.begin(), r.selected.end(), other)) {
     return false;
   }
   for (const auto* outs : {&r.select, &r.aggregates}) {
-    if (std::any_of(outs->begin(), outs->end(), [&](const Output& o) { return of(o.col); })) return false;
+    if (std::any_of(outs->begin(), outs->end(),
+                    [&](const Output& o) { return other(o.col) || (of(o.col) && o.kind != Output::Kind::kColumn); })) {
+      return false;
+    }
   }
   if ((r.order_aggregate && of(r.order_aggregate->col)) || (r.order_column && of(*r.order_column)) ||
-      (r.group && of(*r.group)) || (r.count_distinct && of(*r.count_distinct))) {
+      (r.count_distinct && of(*r.count_distinct))) {
     return false;
   }
   return std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& f) { return of(f.col); }) ||
-         (r.year_column && of(*r.year_column));
+         (r.year_column && of(*r.year_column)) || (r.group && of(*r.group));
 }
 
 // Drops a table that cannot be joined to the subject, with what it would have contributed.
