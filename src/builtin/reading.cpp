@@ -322,6 +322,13 @@ std::optional<ColumnRef> NumericNear(Reading& r, size_t token, const std::string
       c = ColumnNamed(r.ctx.schema, *t, word);
     // No column's name says "date" ("CRT_DT"): the subject's date column, the one a word names, else its only one.
     if (!c && word == "date") c = SubjectDateColumnAt(r, token);
+    // (several and none named: the first, which a table declares first as its event's date: "the most recent orders"
+    // by CRT_DT, not by SCHED_DT or CMPL_DT)
+    if (const catalog::Table* t = !c && word == "date" ? r.ctx.schema.FindTable(r.subject) : nullptr) {
+      for (auto col = t->columns.begin(); !c && col != t->columns.end(); ++col) {
+        if (col->type_class == catalog::TypeClass::kDatetime) c = ColumnRef{t->name, col->name};
+      }
+    }
     if (c) {
       if (reversed) *reversed = other_way;
       return c;
