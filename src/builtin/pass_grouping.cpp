@@ -10,6 +10,7 @@
 #include "builtin/words.h"
 #include "common/strings.h"
 #include "naturalness/identifier.h"
+#include "retrieval/text.h"
 
 namespace plainsql::builtin {
 
@@ -241,6 +242,33 @@ bool AddsUpPerSubject(const Reading& r, const ColumnRef& c) {
   return RefersTo(r.ctx.schema, c.table, r.subject, 3);
 }
 
+// "the technician who confirmed the most hours": of the quantities the noun may name (EST_HRS, PlannedHrs, ACT_HRS),
+// the one whose description, or its table's, has the verb right before the superlative ("Actual work hours
+// confirmed"); `chosen` when none or several have it.
+ColumnRef QuantityTheVerbDescribes(const Reading& r, size_t superlative, const ColumnRef& chosen) {
+  size_t v = superlative;
+  while (v > 0 && r.tokens[v - 1].kind == TokenKind::kWord && IsStopWord(r.tokens[v - 1].lower)) --v;
+  if (v == 0 || r.tokens[v - 1].kind != TokenKind::kWord || r.tokens[v - 1].lower.size() < 4) return chosen;
+  const std::string& verb = r.tokens[v - 1].stem;
+  thread_local retrieval::Stemmer stemmer;
+  auto says = [&](const std::string& text) {
+    const auto words = naturalness::SplitWords(text);
+    return std::any_of(words.begin(), words.end(),
+                       [&](std::string_view w) { return stemmer.Stem(ToLower(w)) == verb; });
+  };
+  std::optional<ColumnRef> found;
+  for (const auto& l : r.links) {
+    if (l.begin > superlative + 1 || superlative + 1 >= l.end) continue;
+    const auto& el = r.ctx.index.Elements()[l.element];
+    const catalog::Table* t = el.column.empty() ? nullptr : r.ctx.schema.FindTable(el.table);
+    const catalog::Column* c = t ? t->FindColumn(el.column) : nullptr;
+    if (!c || !HoldsQuantities(r.ctx, {el.table, el.column}) || !(says(c->comment) || says(t->comment))) continue;
+    if (found && !(*found == ColumnRef{el.table, el.column})) return chosen;
+    found = ColumnRef{el.table, el.column};
+  }
+  return found.value_or(chosen);
+}
+
 // A superlative: "the oldest singer" orders by the quantity and keeps one row; "the stadium with the most concerts"
 // counts per group; "the most common age" counts the rows per value of what is shown.
 void ReadSuperlative(Reading& r) {
@@ -302,6 +330,9 @@ void ReadSuperlative(Reading& r) {
       r.used[noun] = false;
       next_column.reset();
     }
+  }
+  if (counts && next_column && HoldsQuantities(r.ctx, *next_column)) {
+    next_column = QuantityTheVerbDescribes(r, s.token, *next_column);
   }
   if (counts && !next_column) {
     r.group_by_count = true;

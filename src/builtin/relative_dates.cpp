@@ -104,23 +104,24 @@ class Reader {
     return t;
   }
 
-  std::string Today() const { return IsoOf(today_); }
+  std::string TodayIso() const { return IsoOf(today_); }
 
-  // "in the last 30 days", "within the past 2 weeks", "over the last year", "the last 3 months": since the day that
-  // many units back. A span needs a preposition before "the" or a number after "last".
+  // "in the last 30 days", "within the past 2 weeks", "over the last year", "the last 3 months", "in last 2 weeks":
+  // since the day that many units back. A span needs a number after "last", or "the" with a preposition before it
+  // ("in last year" is the calendar's, Calendar reads it).
   std::optional<Replacement> Span(size_t i) const {
     static constexpr std::array<std::string_view, 6> kPrepositions = {"in", "within", "during", "over", "for", "from"};
     size_t k = i;
     const bool preposition = std::any_of(kPrepositions.begin(), kPrepositions.end(),
                                          [&](std::string_view p) { return IsWordToken(tokens_[i], p); });
     if (preposition) ++k;
-    const Token* the = TokenAt(k);
-    const Token* last = TokenAt(k + 1);
-    if (!the || !last || !IsWordToken(*the, "the") ||
-        !(IsWordToken(*last, "last") || IsWordToken(*last, "past") || IsWordToken(*last, "previous"))) {
+    const bool the = TokenAt(k) && IsWordToken(*TokenAt(k), "the");
+    if (the) ++k;
+    const Token* last = TokenAt(k);
+    if (!last || !(IsWordToken(*last, "last") || IsWordToken(*last, "past") || IsWordToken(*last, "previous"))) {
       return std::nullopt;
     }
-    size_t u = k + 2;
+    size_t u = k + 1;
     int n = 1;
     if (const Token* count = TokenAt(u); count && count->kind == TokenKind::kNumber) {
       auto v = SmallNumber(*count);
@@ -135,13 +136,14 @@ class Reader {
     }
     const Token* unit = TokenAt(u);
     auto length = unit ? UnitOf(*unit) : std::nullopt;
-    if (!length || (!preposition && u == k + 2)) return std::nullopt;
+    const bool counted = u > k + 1;
+    if (!length || (!counted && !(the && preposition))) return std::nullopt;
     const std::string from = IsoOf(Back(today_, *length, n));
     Replacement r;
     r.end = u + 1;
     r.tokens.push_back(Made(TokenKind::kWord, "since", i, u));
     r.tokens.push_back(Made(TokenKind::kNumber, from, u, u + 1));
-    r.note = fmt::format("'{}': since {} (today is {})", TextOf(i, u + 1), from, Today());
+    r.note = fmt::format("'{}': since {} (today is {})", TextOf(i, u + 1), from, TodayIso());
     return r;
   }
 
@@ -163,7 +165,7 @@ class Reader {
     Replacement r;
     r.end = i + 3;
     r.tokens.push_back(Made(TokenKind::kNumber, day, i, i + 3));
-    r.note = fmt::format("'{}': {} (today is {})", TextOf(i, i + 3), day, Today());
+    r.note = fmt::format("'{}': {} (today is {})", TextOf(i, i + 3), day, TodayIso());
     return r;
   }
 
@@ -187,13 +189,13 @@ class Reader {
     if (unit->lower == "year") {
       const int year = today_.year - (before ? 1 : 0);
       r.tokens.push_back(Made(TokenKind::kNumber, fmt::format("{:04d}", year), i, i + 2));
-      r.note = fmt::format("'{}': {:04d}-01-01 to {:04d}-12-31 (today is {})", text, year, year, Today());
+      r.note = fmt::format("'{}': {:04d}-01-01 to {:04d}-12-31 (today is {})", text, year, year, TodayIso());
     } else if (unit->lower == "month") {
       const Day first = AddMonths({today_.year, today_.month, 1}, before ? -1 : 0);
       const int days = retrieval::DaysInMonth(first.year, first.month);
       r.tokens.push_back(Made(TokenKind::kNumber, fmt::format("{:04d}-{:02d}", first.year, first.month), i, i + 2));
       r.note = fmt::format("'{}': {} to {:04d}-{:02d}-{:02d} (today is {})", text, IsoOf(first), first.year,
-                           first.month, days, Today());
+                           first.month, days, TodayIso());
     } else if (unit->lower == "week") {
       // Weeks begin on Monday (ISO 8601).
       const std::chrono::weekday wd{DaysOf(today_)};
@@ -204,7 +206,7 @@ class Reader {
       r.tokens.push_back(Made(TokenKind::kNumber, IsoOf(monday), i, i + 1));
       r.tokens.push_back(Made(TokenKind::kWord, "and", i + 1, i + 2));
       r.tokens.push_back(Made(TokenKind::kNumber, IsoOf(sunday) + " 23:59:59", i + 1, i + 2));
-      r.note = fmt::format("'{}': {} to {} (today is {})", text, IsoOf(monday), IsoOf(sunday), Today());
+      r.note = fmt::format("'{}': {} to {} (today is {})", text, IsoOf(monday), IsoOf(sunday), TodayIso());
     } else {
       return std::nullopt;
     }
@@ -219,7 +221,7 @@ class Reader {
     Replacement r;
     r.end = i + 1;
     r.tokens.push_back(Made(TokenKind::kNumber, day, i, i + 1));
-    r.note = fmt::format("'{}': {}{}", tokens_[i].text, day, today ? "" : fmt::format(" (today is {})", Today()));
+    r.note = fmt::format("'{}': {}{}", tokens_[i].text, day, today ? "" : fmt::format(" (today is {})", TodayIso()));
     return r;
   }
 
