@@ -243,8 +243,9 @@ bool AddsUpPerSubject(const Reading& r, const ColumnRef& c) {
 }
 
 // "the technician who confirmed the most hours": of the quantities the noun may name (EST_HRS, PlannedHrs, ACT_HRS),
-// the one whose description, or its table's, has the verb right before the superlative ("Actual work hours
-// confirmed"); `chosen` when none or several have it.
+// the one whose description, or its table's, has the word right before the superlative, function words skipped
+// ("Actual work hours confirmed"; a noun there counts too: "the technician with the most hours" finds the
+// confirmations' table "entered by technicians"); `chosen` when none or several have it.
 ColumnRef QuantityTheVerbDescribes(const Reading& r, size_t superlative, const ColumnRef& chosen) {
   size_t v = superlative;
   while (v > 0 && r.tokens[v - 1].kind == TokenKind::kWord && IsStopWord(r.tokens[v - 1].lower)) --v;

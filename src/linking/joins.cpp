@@ -1,6 +1,7 @@
 // Join trees over the foreign-key graph (see joins.h).
 #include "linking/joins.h"
 #include "common/strings.h"
+#include "naturalness/wordlist.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,22 +20,17 @@ struct Arc {
   bool same_names = false;  // every column pair names the same thing (NamesTheSame)
 };
 
-// The letters of a column's name without "id" and separators, and their consonants: "PLNT_ID" and "plant_id" both
-// read "plnt" as consonants.
+// The consonant skeleton (naturalness::ConsonantSkeleton) of a column's letters without a final "id": "PLNT_ID" and
+// "plant_id" both read "plnt".
 std::string Consonants(const std::string& name) {
   std::string letters;
   for (char c : name) {
-    if (std::isalpha(static_cast<unsigned char>(c)))
+    if (std::isalpha(static_cast<unsigned char>(c))) {
       letters += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
   }
   if (letters.size() > 2 && letters.ends_with("id")) letters.resize(letters.size() - 2);
-  std::string out;
-  for (size_t i = 0; i < letters.size(); ++i) {
-    const char c = letters[i];
-    const bool vowel = c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
-    if (i == 0 || !vowel) out += c;
-  }
-  return out;
+  return naturalness::ConsonantSkeleton(letters);
 }
 
 // Whether two key columns name the same thing: equal but for case and separators, or with the same consonants
